@@ -1,0 +1,52 @@
+# Larder: build, test, demo and benchmark. `make test` and `make demo` work on a fresh machine:
+# they install the system packages they need with apt-get when they are missing.
+SWIFT        ?= swift
+APT_PACKAGES := libxml2-dev libyaml-dev zlib1g-dev libsqlite3-dev pkg-config
+RELEASE_BIN  := .build/release/larder
+DEBUG_BIN    := .build/debug/larder
+LARDER       ?= $(RELEASE_BIN)
+
+.PHONY: all deps build debug test demo bench clean convert validate help
+
+all: build
+
+help:
+	@echo "make build | test | demo | bench | clean"
+	@echo "make convert IN=file TO=json|ndjson|yaml|xml [OUT=path]"
+	@echo "make validate IN=file"
+
+## deps: install missing system packages (apt-get; sudo when not root)
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product larder
+
+debug: deps
+	$(SWIFT) build --product larder
+
+test: deps
+	$(SWIFT) build --product larder
+	$(SWIFT) test --disable-xctest
+
+demo: build
+	LARDER=$(RELEASE_BIN) bash scripts/demo.sh
+
+convert: build
+	@test -n "$(IN)" && test -n "$(TO)" || { echo "usage: make convert IN=file TO=json|ndjson|yaml|xml [OUT=path]"; exit 2; }
+	$(RELEASE_BIN) convert $(IN) --to $(TO) $(if $(OUT),-o $(OUT),)
+
+validate: build
+	@test -n "$(IN)" || { echo "usage: make validate IN=file"; exit 2; }
+	$(RELEASE_BIN) validate $(IN)
+
+bench: build
+	bash scripts/bench.sh
+
+clean:
+	rm -rf .build bench-data out

@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CLibZ
+public import LarderCore
+
+/// A destination for bytes: buffered, so writers can append small pieces cheaply.
+public protocol ByteSink: AnyObject {
+    /// Appends bytes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// Writes everything buffered through to the destination and finishes it (gzip trailer,
+    /// fsync, rename into place). Nothing may be written after.
+    func close() throws
+}
+
+extension ByteSink {
+    /// Appends the UTF-8 of `text`.
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+}
+
+/// Collects bytes in memory, for tests and for small outputs.
+public final class MemoryByteSink: ByteSink {
+    /// Everything written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    /// Creates an empty sink.
+    public init() {}
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    public func close() throws {}
+
+    /// The bytes as UTF-8 text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Writes to a file descriptor through a 256 KiB buffer.
+///
+/// For a path, output goes to a temporary file in the same directory that is fsync'd and
+/// renamed over the destination by ``close()``: a run that fails or is killed leaves no
+/// partial output. Call ``discard()`` to abandon it.
+public final class FileByteSink: ByteSink {
+    private let fd: Int32
+    private let destination: String?
+    private let temporaryPath: String?
+    private var buffer: [UInt8] = []
+    private let capacity = 256 * 1024
+    private var closed = false
+
+    /// The display name (`<stdout>` or the destination path).
+    public let name: String
+
+    /// Standard output.
+    public init(standardOutput: ()) {
+        fd = 1
+        destination = nil
+        temporaryPath = nil
+        name = "<stdout>"
+        buffer.reserveCapacity(capacity)
+    }
+
+    /// A file written atomically at `path`.
+    /// - Throws: ``LarderError`` `io-error` naming the path when the temporary file cannot be created.
+    public init(path: String) throws {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).tmp-XXXXXX".utf8CString)
+        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard opened >= 0 else {
+            throw LarderError(.io, "cannot create output: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+        }
+        fchmod(opened, 0o644)
+        fd = opened
+        destination = path
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        name = path
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit {
+        if !closed { discard() }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if buffer.count + bytes.count > capacity { try flush() }
+        if bytes.count >= capacity {
+            try writeAll(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { try writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LarderError(.io, "write failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+            }
+            offset += n
+        }
+    }
+
+    public func close() throws {
+        guard !closed else { return }
+        try flush()
+        closed = true
+        guard let temporaryPath, let destination else { return }
+        if fsync(fd) != 0 || Glibc.close(fd) != 0 {
+            unlink(temporaryPath)
+            throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))
+        }
+        if rename(temporaryPath, destination) != 0 {
+            unlink(temporaryPath)
+            throw LarderError(.io, "cannot move output into place: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))
+        }
+    }
+
+    /// Abandons the output: the temporary file is removed and the destination is untouched.
+    public func discard() {
+        guard !closed else { return }
+        closed = true
+        if let temporaryPath {
+            Glibc.close(fd)
+            unlink(temporaryPath)
+        } else {
+            try? flush()
+        }
+    }
+}
+
+/// Compresses everything written to it as gzip into another sink.
+public final class GzipWriter: ByteSink {
+    private let base: any ByteSink
+    private var stream = z_stream()
+    private let outputCapacity = 256 * 1024
+    private let output: UnsafeMutablePointer<Bytef>
+    private var closed = false
+
+    /// Wraps `base`; `level` is zlib's 1 (fast) to 9 (small), 6 by default.
+    public init(_ base: any ByteSink, level: Int32 = 6) throws {
+        self.base = base
+        output = .allocate(capacity: outputCapacity)
+        let status = larder_deflateInit2(&stream, level, 15 + 16)  // +16: gzip header and trailer
+        guard status == Z_OK else {
+            output.deallocate()
+            throw LarderError(.io, "zlib could not start (deflateInit2 returned \(status))")
+        }
+    }
+
+    deinit {
+        deflateEnd(&stream)
+        output.deallocate()
+    }
+
+    private func pump(flush: Int32) throws {
+        repeat {
+            stream.next_out = output
+            stream.avail_out = uInt(outputCapacity)
+            let status = deflate(&stream, flush)
+            guard status != Z_STREAM_ERROR else { throw LarderError(.io, "zlib deflate failed") }
+            let produced = outputCapacity - Int(stream.avail_out)
+            if produced > 0 { try base.write(UnsafeRawBufferPointer(start: output, count: produced)) }
+            if flush == Z_FINISH && status == Z_STREAM_END { return }
+        } while stream.avail_out == 0 || (flush == Z_FINISH)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(bytes.count)
+        while stream.avail_in > 0 { try pump(flush: Z_NO_FLUSH) }
+    }
+
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        stream.next_in = nil
+        stream.avail_in = 0
+        try pump(flush: Z_FINISH)
+        try base.close()
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import LarderCore
+
+/// A source of bytes read in chunks: a file, standard input, or a decompressor over either.
+///
+/// Readers pull from a source; nothing here holds more than one chunk.
+public protocol ByteSource: AnyObject {
+    /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
+    /// - Throws: ``LarderError`` with code `io-error` (or `syntax-error` for corrupt compressed data).
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// The name to use in diagnostics (`recipes.json`, `<stdin>`).
+    var name: String { get }
+}
+
+/// Reads a file descriptor (a file or standard input).
+public final class FileByteSource: ByteSource {
+    public let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for reading; `-` is standard input.
+    /// - Throws: ``LarderError`` `io-error` naming the file when it cannot be opened.
+    public init(path: String) throws {
+        if path == "-" {
+            fd = 0
+            name = "<stdin>"
+            ownsDescriptor = false
+            return
+        }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else {
+            throw LarderError(.io, "cannot open for reading: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+        }
+        var info = stat()
+        if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(opened)
+            throw LarderError(.io, "is a directory, not a file", location: SourceLocation(file: path))
+        }
+        fd = opened
+        name = path
+        ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw LarderError(.io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+        }
+    }
+}
+
+/// Bytes held in memory, for tests and for small inputs already read.
+public final class MemoryByteSource: ByteSource {
+    public let name: String
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    /// Creates a source over `bytes`.
+    public init(_ bytes: [UInt8], name: String = "<memory>") {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    /// Creates a source over the UTF-8 of `text`.
+    public convenience init(_ text: String, name: String = "<memory>") {
+        self.init(Array(text.utf8), name: name)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - offset)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress?.copyMemory(from: source.baseAddress! + offset, byteCount: n)
+        }
+        offset += n
+        return n
+    }
+}
+
+/// A source that can look at its first bytes before anyone reads them: for sniffing gzip
+/// magic and the data format.
+public final class PeekableByteSource: ByteSource {
+    private let base: any ByteSource
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+
+    /// Wraps `base`.
+    public init(_ base: any ByteSource) {
+        self.base = base
+    }
+
+    public var name: String { base.name }
+
+    /// Returns up to `count` bytes from the start without consuming them.
+    public func peek(_ count: Int) throws -> [UInt8] {
+        while pending.count - pendingOffset < count {
+            var chunk = [UInt8](repeating: 0, count: max(count, 4096))
+            let n = try chunk.withUnsafeMutableBytes { try base.read(into: $0) }
+            if n == 0 { break }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+        return Array(pending[pendingOffset..<min(pending.count, pendingOffset + count)])
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if pendingOffset < pending.count {
+            let n = min(buffer.count, pending.count - pendingOffset)
+            pending.withUnsafeBytes { source in
+                buffer.baseAddress?.copyMemory(from: source.baseAddress! + pendingOffset, byteCount: n)
+            }
+            pendingOffset += n
+            if pendingOffset == pending.count {
+                pending = []
+                pendingOffset = 0
+            }
+            return n
+        }
+        return try base.read(into: buffer)
+    }
+}

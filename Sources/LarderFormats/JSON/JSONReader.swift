@@ -1,0 +1,689 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+public import LarderCore
+
+/// Streams records out of JSON: a top-level array, a single object, an envelope
+/// `{"schema", "version", "records": [...]}`, or objects one after another (NDJSON).
+///
+/// Holds one buffer that grows to the size of the largest record, never the whole input.
+/// Strict RFC 8259 by default; with `lenient` it tolerates trailing commas and raw control
+/// characters inside strings, as real web pages publish them.
+public final class JSONReader: RecordReader {
+    private let source: any ByteSource
+    public let name: String
+    private let limits: ReaderLimits
+    private let lineMode: Bool
+    private let lenient: Bool
+
+    /// Where parsing must stop: `end`, or the end of the current line in line mode.
+    private var limit = 0
+    /// Whether `limit` is a hard stop (end of input, or end of line in line mode).
+    private var atEnd: Bool { eof || lineBounded }
+    private var lineBounded = false
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var end = 0  // bytes filled
+    private var pos = 0  // parse position
+    private var eof = false
+    private var bufferBase = 0  // absolute offset of buffer[0]
+
+    // Line tracking: line and column at buffer offset `markPos`.
+    private var markPos = 0
+    private var markLine = 1
+    private var markColumn = 1
+
+    private enum State { case start, topArray(envelope: Bool), topObject, afterTop, done }
+    private var state = State.start
+    private var envelopeFields = Fields()
+    private var sawRecordsKey = false
+    private var recordCount = 0
+
+    // The record last returned: where it starts, and each node's absolute offset in pre-order.
+    private var recordStartLine = 1
+    private var recordStartColumn = 1
+    private var recordStartPos = 0
+    private var nodeOffsets: [Int] = []
+    private var recordBytesValid = false
+
+    public private(set) var header: EnvelopeHeader?
+
+    /// Creates a reader.
+    /// - Parameters:
+    ///   - source: the bytes (already decompressed).
+    ///   - lineMode: NDJSON: one record per line, and a malformed line does not stop the rest.
+    ///   - lenient: tolerate trailing commas and raw newlines or tabs in strings.
+    public init(source: any ByteSource, lineMode: Bool = false, lenient: Bool = false, limits: ReaderLimits = .default) {
+        self.source = source
+        self.name = source.name
+        self.lineMode = lineMode
+        self.lenient = lenient
+        self.limits = limits
+        capacity = 1 << 20
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    public var canRecover: Bool { lineMode }
+
+    private struct NeedMore: Error {}
+
+    // MARK: Buffer
+
+    /// Makes room and reads more; keeps bytes from `keep` on. Returns false at end of input.
+    private func fill(keeping keep: Int) throws -> Bool {
+        if eof { return false }
+        advanceMark(to: keep)
+        if keep > 0 {
+            let live = end - keep
+            if live > 0 { memmove(buffer, buffer + keep, live) }
+            bufferBase += keep
+            end = live
+            pos -= keep
+            markPos -= keep
+            recordStartPos -= keep
+            recordBytesValid = false
+        }
+        if end == capacity {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+        if n == 0 {
+            eof = true
+            return false
+        }
+        end += n
+        return true
+    }
+
+    private func advanceMark(to target: Int) {
+        var i = markPos
+        while i < target {
+            if buffer[i] == 0x0A {
+                markLine += 1
+                markColumn = 1
+            } else if buffer[i] & 0xC0 != 0x80 {
+                markColumn += 1
+            }
+            i += 1
+        }
+        if target > markPos { markPos = target }
+    }
+
+    private func lineColumn(at offset: Int) -> (Int, Int) {
+        if offset >= markPos {
+            var line = markLine
+            var column = markColumn
+            var i = markPos
+            while i < min(offset, end) {
+                if buffer[i] == 0x0A {
+                    line += 1
+                    column = 1
+                } else if buffer[i] & 0xC0 != 0x80 {
+                    column += 1
+                }
+                i += 1
+            }
+            return (line, column)
+        }
+        return (markLine, markColumn)
+    }
+
+    private func syntaxError(_ message: String, at offset: Int? = nil) -> LarderError {
+        let (line, column) = lineColumn(at: offset ?? pos)
+        return LarderError(
+            .syntax, message, location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount),
+            snippet: snippet(at: offset ?? pos, column: column))
+    }
+
+    private func snippet(at offset: Int, column: Int) -> String? {
+        guard offset <= end else { return nil }
+        var lineStart = offset
+        while lineStart > 0, lineStart > offset - 200, buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var lineEnd = offset
+        while lineEnd < end, lineEnd < offset + 200, buffer[lineEnd] != 0x0A { lineEnd += 1 }
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart), as: UTF8.self)
+        guard !text.isEmpty else { return nil }
+        let caretColumn = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: offset - lineStart), as: UTF8.self).count
+        return text + "\n" + String(repeating: " ", count: caretColumn) + "^"
+    }
+
+    // MARK: Top level
+
+    public func next() throws -> RecordItem? {
+        while true {
+            switch state {
+            case .done:
+                return nil
+            case .start, .afterTop:
+                let first: Bool
+                if case .start = state { first = true } else { first = false }
+                guard try skipWhitespaceAtTop(skipBOM: first) else {
+                    state = .done
+                    return nil
+                }
+                if lineMode {
+                    state = .afterTop
+                    return try readRecord()
+                }
+                try beginTopValue()
+            case .topArray(let isEnvelope):
+                guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside the records array") }
+                if buffer[pos] == UInt8(ascii: "]") {
+                    pos += 1
+                    if isEnvelope {
+                        state = .topObject
+                        topObjectNeedsComma = true
+                    } else {
+                        state = .afterTop
+                    }
+                    continue
+                }
+                if !firstInArray {
+                    guard buffer[pos] == UInt8(ascii: ",") else {
+                        throw syntaxError("expected ',' or ']' after record \(recordCount - 1), found \(describeByte(pos))")
+                    }
+                    pos += 1
+                    guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside the records array") }
+                    if buffer[pos] == UInt8(ascii: "]") {
+                        if !lenient { throw syntaxError("trailing comma before ']'") }
+                        continue
+                    }
+                }
+                firstInArray = false
+                return try readRecord()
+            case .topObject:
+                if let item = try readTopObjectMember() { return item }
+            }
+        }
+    }
+
+    private var firstInArray = false
+
+    /// Skips whitespace (and newlines) at the top level, refilling as needed; false at end.
+    private func skipWhitespaceAtTop(skipBOM: Bool) throws -> Bool {
+        while true {
+            while pos < end {
+                let c = buffer[pos]
+                if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                    pos += 1
+                } else if skipBOM && c == 0xEF && end - pos >= 3 && buffer[pos + 1] == 0xBB && buffer[pos + 2] == 0xBF {
+                    pos += 3
+                } else {
+                    return true
+                }
+            }
+            guard try fill(keeping: pos) else { return false }
+        }
+    }
+
+    private func beginTopValue() throws {
+        let c = buffer[pos]
+        if c == UInt8(ascii: "[") {
+            pos += 1
+            state = .topArray(envelope: false)
+            firstInArray = true
+        } else if c == UInt8(ascii: "{") {
+            pos += 1
+            envelopeFields = Fields()
+            sawRecordsKey = false
+            topObjectStart = (bufferBase + pos - 1, lineColumn(at: pos - 1))
+            topObjectNeedsComma = false
+            state = .topObject
+        } else {
+            throw syntaxError("expected a JSON array or object, found \(describeByte(pos))")
+        }
+    }
+
+    private var topObjectStart: (Int, (Int, Int)) = (0, (1, 1))
+    private var topObjectNeedsComma = false
+
+    /// Reads the next member of a top-level object: a header field, the start of the envelope's
+    /// records array, or the end of the object (which yields the object itself as a record
+    /// when it had no `records`).
+    private func readTopObjectMember() throws -> RecordItem? {
+        guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside an object") }
+        if buffer[pos] == UInt8(ascii: "}") {
+            pos += 1
+            state = .afterTop
+            if sawRecordsKey {
+                header = EnvelopeHeader(schema: envelopeFields["schema"]?.stringValue, version: envelopeFields["version"].flatMap { v -> Int? in
+                    if case .int(let i) = v { return Int(i) }
+                    return nil
+                })
+                return nil
+            }
+            // A plain object at the top level is one record.
+            let index = recordCount
+            recordCount += 1
+            let (line, column) = topObjectStart.1
+            nodeOffsets = []
+            recordBytesValid = false
+            lastValue = nil
+            return RecordItem(
+                value: .object(envelopeFields), index: index,
+                location: SourceLocation(file: name, line: line, column: column, recordIndex: index))
+        }
+        if topObjectNeedsComma {
+            guard buffer[pos] == UInt8(ascii: ",") else { throw syntaxError("expected ',' or '}', found \(describeByte(pos))") }
+            pos += 1
+            guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside an object") }
+            if buffer[pos] == UInt8(ascii: "}") && lenient { return nil }
+        }
+        // Parse `"key": ` and then either the records array or a whole value, restarting on refill.
+        let memberStart = pos
+        while true {
+            do {
+                pos = memberStart
+                limit = end
+                lineBounded = false
+                let key = try parseString()
+                skipWhitespace()
+                try need(1)
+                guard buffer[pos] == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a key, found \(describeByte(pos))") }
+                pos += 1
+                skipWhitespace()
+                try need(1)
+                if key == "records" && buffer[pos] == UInt8(ascii: "[") {
+                    pos += 1
+                    sawRecordsKey = true
+                    header = EnvelopeHeader(schema: envelopeFields["schema"]?.stringValue, version: envelopeFields["version"].flatMap { v -> Int? in
+                        if case .int(let i) = v { return Int(i) }
+                        return nil
+                    })
+                    state = .topArray(envelope: true)
+                    firstInArray = true
+                    topObjectNeedsComma = true
+                    return nil
+                }
+                nodeOffsets.removeAll(keepingCapacity: true)
+                let value = try parseValue(depth: 1)
+                envelopeFields[key] = value
+                topObjectNeedsComma = true
+                return nil
+            } catch is NeedMore {
+                let offset = memberStart
+                guard try fill(keeping: offset) else { throw syntaxError("unexpected end of input inside an object") }
+                continue
+            }
+        }
+    }
+
+    private func readRecord() throws -> RecordItem {
+        let startAbsolute = bufferBase + pos
+        while true {
+            let lineLimit = lineMode ? try lineEnd(fromAbsolute: startAbsolute) : 0
+            let start = startAbsolute - bufferBase
+            pos = start
+            do {
+                nodeOffsets.removeAll(keepingCapacity: true)
+                advanceMark(to: start)
+                if lineMode {
+                    limit = lineLimit - bufferBase
+                    lineBounded = true
+                } else {
+                    limit = end
+                    lineBounded = false
+                }
+                let value: Value
+                do {
+                    value = try parseValue(depth: 1)
+                    if lineMode { try finishLine() }
+                } catch is NeedMore where lineBounded {
+                    throw syntaxError("unexpected end of line inside the record")
+                }
+                lineBounded = false
+                recordStartPos = start
+                recordStartLine = markLine
+                recordStartColumn = markColumn
+                recordBytesValid = true
+                lastValue = value
+                let index = recordCount
+                recordCount += 1
+                return RecordItem(
+                    value: value, index: index,
+                    location: SourceLocation(file: name, line: markLine, column: markColumn, recordIndex: index))
+            } catch is NeedMore {
+                guard try fill(keeping: start) else {
+                    pos = end
+                    let error = syntaxError("unexpected end of input inside record \(recordCount)")
+                    state = .done
+                    throw error
+                }
+            } catch let error as LarderError where lineMode {
+                // Skip the rest of the bad line so reading can go on, and count it as a record.
+                recordCount += 1
+                lineBounded = false
+                pos = min(end, lineLimit - bufferBase + 1)
+                throw error
+            }
+        }
+    }
+
+    private func finishLine() throws {
+        while pos < limit {
+            let c = buffer[pos]
+            if c == 0x20 || c == 0x0D || c == 0x09 { pos += 1 } else {
+                throw syntaxError("expected a newline after the record, found \(describeByte(pos))")
+            }
+        }
+    }
+
+    /// The absolute offset of the newline ending the line that starts at absolute offset
+    /// `startAbsolute` (or the end of input), refilling as needed.
+    private func lineEnd(fromAbsolute startAbsolute: Int) throws -> Int {
+        var scanned = 0
+        while true {
+            let start = startAbsolute - bufferBase
+            var i = start + scanned
+            while i < end {
+                if buffer[i] == 0x0A { return bufferBase + i }
+                i += 1
+            }
+            scanned = i - start
+            guard try fill(keeping: start) else { return bufferBase + end }
+        }
+    }
+
+    // MARK: Values
+
+    @inline(__always) private func need(_ count: Int) throws {
+        if limit - pos < count { throw NeedMore() }
+    }
+
+    @inline(__always) private func skipWhitespace() {
+        while pos < limit {
+            let c = buffer[pos]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+        }
+    }
+
+    private func describeByte(_ offset: Int) -> String {
+        guard offset < limit else { return "end of input" }
+        let c = buffer[offset]
+        if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return String(format: "byte 0x%02X", c)
+    }
+
+    private func parseValue(depth: Int) throws -> Value {
+        skipWhitespace()
+        try need(1)
+        nodeOffsets.append(bufferBase + pos)
+        let c = buffer[pos]
+        switch c {
+        case UInt8(ascii: "{"):
+            guard depth <= limits.maxDepth else {
+                throw LarderError(
+                    .refusedInput, "nesting deeper than \(limits.maxDepth) levels",
+                    location: syntaxError("").location)
+            }
+            pos += 1
+            var fields: [Field] = []
+            skipWhitespace()
+            try need(1)
+            if buffer[pos] == UInt8(ascii: "}") {
+                pos += 1
+                return .object(Fields(uncheckedUniqueElements: fields))
+            }
+            while true {
+                skipWhitespace()
+                try need(1)
+                guard buffer[pos] == UInt8(ascii: "\"") else { throw syntaxError("expected a quoted key, found \(describeByte(pos))") }
+                let keyOffset = pos
+                let key = try parseString()
+                skipWhitespace()
+                try need(1)
+                guard buffer[pos] == UInt8(ascii: ":") else { throw syntaxError("expected ':' after key \"\(key)\", found \(describeByte(pos))") }
+                pos += 1
+                let value = try parseValue(depth: depth + 1)
+                for field in fields where field.key == key {
+                    throw syntaxError("duplicate key \"\(key)\"", at: keyOffset)
+                }
+                fields.append(Field(key: key, value: value))
+                skipWhitespace()
+                try need(1)
+                let d = buffer[pos]
+                pos += 1
+                if d == UInt8(ascii: "}") { break }
+                guard d == UInt8(ascii: ",") else {
+                    pos -= 1
+                    throw syntaxError("expected ',' or '}' after a field, found \(describeByte(pos))")
+                }
+                if lenient {
+                    skipWhitespace()
+                    try need(1)
+                    if buffer[pos] == UInt8(ascii: "}") {
+                        pos += 1
+                        break
+                    }
+                }
+            }
+            return .object(Fields(uncheckedUniqueElements: fields))
+        case UInt8(ascii: "["):
+            guard depth <= limits.maxDepth else {
+                throw LarderError(.refusedInput, "nesting deeper than \(limits.maxDepth) levels", location: syntaxError("").location)
+            }
+            pos += 1
+            var elements: [Value] = []
+            skipWhitespace()
+            try need(1)
+            if buffer[pos] == UInt8(ascii: "]") {
+                pos += 1
+                return .array(elements)
+            }
+            while true {
+                elements.append(try parseValue(depth: depth + 1))
+                skipWhitespace()
+                try need(1)
+                let d = buffer[pos]
+                pos += 1
+                if d == UInt8(ascii: "]") { break }
+                guard d == UInt8(ascii: ",") else {
+                    pos -= 1
+                    throw syntaxError("expected ',' or ']' in a list, found \(describeByte(pos))")
+                }
+                if lenient {
+                    skipWhitespace()
+                    try need(1)
+                    if buffer[pos] == UInt8(ascii: "]") {
+                        pos += 1
+                        break
+                    }
+                }
+            }
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw syntaxError("expected a value, found \(describeByte(pos))")
+        }
+    }
+
+    private func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        try need(count)
+        let matches = word.withUTF8Buffer { expected in memcmp(buffer + pos, expected.baseAddress!, count) == 0 }
+        guard matches else { throw syntaxError("expected a value, found \(describeByte(pos))") }
+        pos += count
+        // A literal must not run on into letters (`trueish`).
+        if pos < limit, isIdentifierByte(buffer[pos]) { throw syntaxError("expected a value, found \(describeByte(pos - count))", at: pos - count) }
+        if pos == limit && !atEnd { throw NeedMore() }
+    }
+
+    @inline(__always) private func isIdentifierByte(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
+    }
+
+    private func parseNumber() throws -> Value {
+        let start = pos
+        var i = pos
+        var isInteger = true
+        if buffer[i] == UInt8(ascii: "-") { i += 1 }
+        let digitsStart = i
+        while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
+        if i == limit && !atEnd { throw NeedMore() }
+        guard i > digitsStart else { throw syntaxError("expected a digit, found \(describeByte(i))", at: i) }
+        if buffer[digitsStart] == 0x30 && i - digitsStart > 1 { throw syntaxError("numbers must not have leading zeros", at: start) }
+        if i < limit && buffer[i] == UInt8(ascii: ".") {
+            isInteger = false
+            i += 1
+            let fractionStart = i
+            while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
+            if i == limit && !atEnd { throw NeedMore() }
+            guard i > fractionStart else { throw syntaxError("expected a digit after '.'", at: i) }
+        }
+        if i < limit && (buffer[i] == UInt8(ascii: "e") || buffer[i] == UInt8(ascii: "E")) {
+            isInteger = false
+            i += 1
+            if i < limit && (buffer[i] == UInt8(ascii: "+") || buffer[i] == UInt8(ascii: "-")) { i += 1 }
+            let exponentStart = i
+            while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
+            if i == limit && !atEnd { throw NeedMore() }
+            guard i > exponentStart else { throw syntaxError("expected a digit in the exponent", at: i) }
+        }
+        if i < limit && isIdentifierByte(buffer[i]) { throw syntaxError("malformed number", at: start) }
+        pos = i
+        if isInteger && i - start <= 18 {
+            var value: Int64 = 0
+            var j = digitsStart
+            while j < i {
+                value = value &* 10 &+ Int64(buffer[j] - 0x30)
+                j += 1
+            }
+            return .int(buffer[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: i - start), as: UTF8.self)
+        if isInteger, let exact = Int64(text) { return .int(exact) }
+        guard let double = Double(text), double.isFinite else { throw syntaxError("number out of range", at: start) }
+        return .double(double)
+    }
+
+    private func parseString() throws -> String {
+        // pos is at the opening quote.
+        var i = pos + 1
+        // Fast path: no escapes.
+        while i < limit {
+            let c = buffer[i]
+            if c == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: buffer + pos + 1, count: i - pos - 1)
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw syntaxError("string is not valid UTF-8", at: pos)
+                }
+                pos = i + 1
+                return text
+            }
+            if c == UInt8(ascii: "\\") { return try parseEscapedString() }
+            if c < 0x20 {
+                if lenient { return try parseEscapedString() }
+                throw syntaxError("control character U+\(String(format: "%04X", c)) must be escaped in a string", at: i)
+            }
+            i += 1
+        }
+        throw NeedMore()
+    }
+
+    private func parseEscapedString() throws -> String {
+        var bytes: [UInt8] = []
+        var i = pos + 1
+        while true {
+            guard i < limit else { throw NeedMore() }
+            let c = buffer[i]
+            if c == UInt8(ascii: "\"") { break }
+            if c == UInt8(ascii: "\\") {
+                guard i + 1 < limit else { throw NeedMore() }
+                let e = buffer[i + 1]
+                i += 2
+                switch e {
+                case UInt8(ascii: "\""): bytes.append(0x22)
+                case UInt8(ascii: "\\"): bytes.append(0x5C)
+                case UInt8(ascii: "/"): bytes.append(0x2F)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4(at: i)
+                    i += 4
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard i + 1 < limit else { throw NeedMore() }
+                        if buffer[i] == UInt8(ascii: "\\") && buffer[i + 1] == UInt8(ascii: "u") {
+                            let low = try hex4(at: i + 2)
+                            if low >= 0xDC00 && low < 0xE000 {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                                i += 6
+                            } else {
+                                scalar = 0xFFFD
+                            }
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        scalar = 0xFFFD
+                    }
+                    let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                    bytes.append(contentsOf: String(Character(character)).utf8)
+                default:
+                    throw syntaxError("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: i - 2)
+                }
+                continue
+            }
+            if c < 0x20 && !lenient {
+                throw syntaxError("control character U+\(String(format: "%04X", c)) must be escaped in a string", at: i)
+            }
+            bytes.append(c)
+            i += 1
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw syntaxError("string is not valid UTF-8", at: pos) }
+        pos = i + 1
+        return text
+    }
+
+    private func hex4(at i: Int) throws -> UInt32 {
+        guard i + 4 <= limit else { throw NeedMore() }
+        var value: UInt32 = 0
+        for j in i..<(i + 4) {
+            let c = buffer[j]
+            let digit: UInt32
+            switch c {
+            case 0x30...0x39: digit = UInt32(c - 0x30)
+            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+            default: throw syntaxError("invalid \\u escape", at: j)
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    // MARK: Locations
+
+    public func location(of path: FieldPath) -> SourceLocation? {
+        guard recordBytesValid, let item = lastValueForLocation(), let index = item.preorderIndex(of: path), index < nodeOffsets.count
+        else { return nil }
+        let offset = nodeOffsets[index] - bufferBase
+        guard offset >= 0, offset <= end else { return nil }
+        let (line, column) = lineColumn(at: offset)
+        return SourceLocation(file: name, line: line, column: column, fieldPath: path)
+    }
+
+    private var lastValue: Value?
+    private func lastValueForLocation() -> Value? { lastValue }
+}

@@ -1,0 +1,145 @@
+public import LarderCore
+
+/// How a record is checked on its way through a conversion.
+public struct RecordCheck: Sendable {
+    /// Checks one record of `type` declared at `version` (nil: undeclared); throws a
+    /// ``LarderError`` whose location carries the field path.
+    public var check: @Sendable (_ record: Value, _ type: RecordType, _ version: Int?) throws -> Void
+
+    /// Creates a check from a closure.
+    public init(_ check: @escaping @Sendable (_ record: Value, _ type: RecordType, _ version: Int?) throws -> Void) {
+        self.check = check
+    }
+
+    /// No check: records pass as they are.
+    public static let none = RecordCheck { _, _, _ in }
+
+    /// The structure of the current model version: every field of the right type, required
+    /// fields present. Records that declare another version pass (the schema registry checks those).
+    public static let structure = RecordCheck { record, type, version in
+        guard version == nil || version == type.currentVersion else { return }
+        _ = try type.decode(record)
+    }
+
+    /// Structure plus the app's domain rules (seed 002 for brew records).
+    public static let domain = RecordCheck { record, type, version in
+        guard version == nil || version == type.currentVersion else { return }
+        let model = try type.decode(record)
+        if let first = model.validate().first {
+            throw LarderError(.invalidRecord, first.message, location: first.location)
+        }
+    }
+}
+
+/// Reads every input, checks each record, writes the good ones and rejects the bad.
+///
+/// Streams record by record. Without `keepGoing` the first bad record throws and the output
+/// (written to a temporary file) is discarded; with it, every bad record goes to `rejects`
+/// with its diagnostic (through `onReject`) and the counts always add up: `read == written + rejected`.
+public struct ConversionPipeline {
+    /// What went where.
+    public struct Summary: Sendable, Hashable {
+        /// Records read (well-formed or not).
+        public var read = 0
+        /// Records written to the output.
+        public var written = 0
+        /// Records sent to the rejects file.
+        public var rejected = 0
+        /// Inputs whose reading stopped at an unrecoverable syntax error.
+        public var abandonedInputs: [String] = []
+
+        /// `12 records: 10 written, 2 rejected`.
+        public var text: String {
+            "\(read) record\(read == 1 ? "" : "s"): \(written) written, \(rejected) rejected"
+        }
+    }
+
+    /// One input.
+    public var inputs: [String]
+    /// Input format; `nil` sniffs each input.
+    public var inputFormat: DataFormat?
+    /// The record type; `nil` takes it from the envelope, the XML elements, or the fields.
+    public var recordType: RecordType?
+    /// The check applied to each record.
+    public var check: RecordCheck
+    /// Send bad records to the rejects file and go on.
+    public var keepGoing: Bool
+    /// Called every so often with the running summary (progress display).
+    public var progress: ((Summary) -> Void)?
+    /// Limits for hostile input.
+    public var limits: ReaderLimits
+
+    /// Creates a pipeline.
+    public init(
+        inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil, check: RecordCheck = .structure,
+        keepGoing: Bool = false, limits: ReaderLimits = .default, progress: ((Summary) -> Void)? = nil
+    ) {
+        self.inputs = inputs
+        self.inputFormat = inputFormat
+        self.recordType = recordType
+        self.check = check
+        self.keepGoing = keepGoing
+        self.limits = limits
+        self.progress = progress
+    }
+
+    /// Runs the conversion, handing good records to `write` and bad ones to `rejects`.
+    ///
+    /// `makeWriter` is called once, before the first record is written, with the first
+    /// input's envelope header (so an output envelope can carry the same schema and version).
+    /// - Throws: the first ``LarderError`` when not keeping going; I/O errors always.
+    public func run(
+        makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter,
+        onReject: (Value?, LarderError) throws -> Void
+    ) throws -> Summary {
+        var summary = Summary()
+        var writer: (any RecordWriter)?
+        func reject(_ record: Value?, _ error: LarderError) throws {
+            guard keepGoing else { throw error }
+            try onReject(record, error)
+            summary.rejected += 1
+        }
+        for input in inputs {
+            let reader = try RecordIO.openReader(path: input, format: inputFormat, recordType: recordType, limits: limits)
+            while true {
+                let item: RecordItem?
+                do {
+                    item = try reader.next()
+                } catch let error as LarderError where error.code != .io {
+                    summary.read += 1
+                    try reject(nil, error.locatedAt(SourceLocation(file: reader.name)))
+                    if reader.canRecover { continue }
+                    summary.abandonedInputs.append(reader.name)
+                    break
+                }
+                guard let item else { break }
+                summary.read += 1
+                let header = reader.header
+                let type = recordType ?? header?.recordType ?? RecordType.guess(from: item.value)
+                do {
+                    try check.check(item.value, type, header?.version)
+                } catch let error as LarderError {
+                    let path = error.location?.fieldPath ?? .root
+                    let located = reader.location(of: path) ?? item.location
+                    var where_ = located
+                    where_.recordIndex = item.index
+                    where_.fieldPath = path
+                    try reject(item.value, error.locatedAt(where_))
+                    continue
+                }
+                if writer == nil { writer = try makeWriter(header, recordType ?? header?.recordType ?? type) }
+                do {
+                    try writer?.write(item.value)
+                } catch let error as LarderError where error.code == .unrepresentable {
+                    try reject(item.value, error.locatedAt(item.location))
+                    continue
+                }
+                summary.written += 1
+                if summary.read % 10_000 == 0 { progress?(summary) }
+            }
+        }
+        if writer == nil { writer = try makeWriter(nil, recordType) }
+        try writer?.finish()
+        return summary
+    }
+}

@@ -1,0 +1,64 @@
+public import LarderCore
+
+/// Opens readers and writers by path and format, handling gzip and format sniffing.
+public enum RecordIO {
+    /// Opens `path` (`-` for standard input) for reading records.
+    ///
+    /// gzip is detected by its magic bytes, whatever the name. The format is `format` when
+    /// given, else sniffed from the first bytes of the (decompressed) content.
+    /// - Parameters:
+    ///   - recordType: the type for formats that need one to type their values (XML); when
+    ///     `nil`, XML takes it from the record element names.
+    ///   - shapeForVersion: the shape of an older schema version, for XML input that declares one.
+    /// - Throws: ``LarderError`` `io-error` when the file cannot be opened.
+    public static func openReader(
+        path: String, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
+    ) throws -> any RecordReader {
+        try openReader(source: FileByteSource(path: path), format: format, recordType: recordType, limits: limits)
+    }
+
+    /// Opens a reader over any byte source; see ``openReader(path:format:recordType:limits:)``.
+    public static func openReader(
+        source raw: any ByteSource, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
+    ) throws -> any RecordReader {
+        let (source, detected) = try sniff(raw)
+        switch format ?? detected {
+        case .json: return JSONReader(source: source, lineMode: false, limits: limits)
+        case .ndjson: return JSONReader(source: source, lineMode: true, limits: limits)
+        case .yaml: return try YAMLReader(source: source, limits: limits)
+        case .xml: return try XMLReader(source: source, recordType: recordType, limits: limits)
+        }
+    }
+
+    /// Wraps `raw` in a decompressor when it is gzip, and sniffs the content's format.
+    public static func sniff(_ raw: any ByteSource) throws -> (any ByteSource, DataFormat) {
+        let peekable = PeekableByteSource(raw)
+        let magic = try peekable.peek(2)
+        if GzipReader.isGzip(magic) {
+            let inflated = PeekableByteSource(try GzipReader(peekable))
+            return (inflated, DataFormat.sniff(try inflated.peek(4096)))
+        }
+        return (peekable, DataFormat.sniff(try peekable.peek(4096)))
+    }
+
+    /// Opens a writer to `path` (`nil` or `-` for standard output), written atomically.
+    ///
+    /// Output is gzip-compressed when `gzip` is true or the path ends in `.gz`.
+    public static func openWriter(
+        path: String?, format: DataFormat, gzip: Bool = false, options: WriterOptions = WriterOptions()
+    ) throws -> any RecordWriter {
+        let file: any ByteSink = (path == nil || path == "-") ? FileByteSink(standardOutput: ()) : try FileByteSink(path: path!)
+        let compress = gzip || (path?.hasSuffix(".gz") ?? false)
+        return try makeWriter(sink: compress ? try GzipWriter(file) : file, format: format, options: options)
+    }
+
+    /// Makes a writer for `format` over any sink.
+    public static func makeWriter(sink: any ByteSink, format: DataFormat, options: WriterOptions = WriterOptions()) throws -> any RecordWriter {
+        switch format {
+        case .json: return JSONWriter(sink: sink, lineMode: false, options: options)
+        case .ndjson: return JSONWriter(sink: sink, lineMode: true, options: options)
+        case .yaml: return try YAMLWriter(sink: sink, options: options)
+        case .xml: return try XMLWriter(sink: sink, options: options)
+        }
+    }
+}

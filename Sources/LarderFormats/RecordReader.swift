@@ -1,0 +1,136 @@
+public import LarderCore
+
+/// The data formats Larder reads and writes.
+public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A JSON array, a single object, an envelope, or concatenated objects.
+    case json
+    /// One JSON object per line.
+    case ndjson
+    /// A YAML sequence, a multi-document stream, or an envelope.
+    case yaml
+    /// `<records schema="recipe" version="3">` with one element per record.
+    case xml
+
+    /// The usual file extension.
+    public var fileExtension: String {
+        switch self {
+        case .json: "json"
+        case .ndjson: "ndjson"
+        case .yaml: "yaml"
+        case .xml: "xml"
+        }
+    }
+
+    /// The format a file name suggests (`.gz` looked through), if any.
+    public static func guess(fromPath path: String) -> DataFormat? {
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        if name.hasSuffix(".ndjson") || name.hasSuffix(".jsonl") { return .ndjson }
+        if name.hasSuffix(".json") { return .json }
+        if name.hasSuffix(".yaml") || name.hasSuffix(".yml") { return .yaml }
+        if name.hasSuffix(".xml") { return .xml }
+        return nil
+    }
+
+    /// The format the first bytes of (decompressed) content suggest: `<` XML, `[` JSON,
+    /// `{` JSON (NDJSON when a second object starts on a later line), otherwise YAML.
+    public static func sniff(_ bytes: [UInt8]) -> DataFormat {
+        var i = 0
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        guard i < bytes.count else { return .json }
+        switch bytes[i] {
+        case UInt8(ascii: "<"): return .xml
+        case UInt8(ascii: "["): return .json
+        case UInt8(ascii: "{"):
+            // One object per line, with a newline directly before the second `{`, is NDJSON.
+            if let newline = bytes[i...].firstIndex(of: 0x0A), newline + 1 < bytes.count {
+                var j = newline + 1
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
+                if j < bytes.count, bytes[j] == UInt8(ascii: "{"), bytes[newline - 1] == UInt8(ascii: "}") { return .ndjson }
+            }
+            return .json
+        default: return .yaml
+        }
+    }
+}
+
+/// What an envelope says about its records: `{"schema": "recipe", "version": 3, "records": [...]}`.
+public struct EnvelopeHeader: Sendable, Hashable {
+    /// The record type's name, such as `recipe`.
+    public var schema: String?
+    /// The schema version of every record in the envelope.
+    public var version: Int?
+
+    /// Creates a header.
+    public init(schema: String? = nil, version: Int? = nil) {
+        self.schema = schema
+        self.version = version
+    }
+
+    /// The record type the schema names, when it names one Larder knows.
+    public var recordType: RecordType? { schema.flatMap(RecordType.init(rawValue:)) }
+}
+
+/// One record read from an input, with where it starts.
+public struct RecordItem: Sendable {
+    /// The record.
+    public var value: Value
+    /// Its 0-based index in the input.
+    public var index: Int
+    /// File, line and column where it starts, and its index.
+    public var location: SourceLocation
+
+    /// Creates an item.
+    public init(value: Value, index: Int, location: SourceLocation) {
+        self.value = value
+        self.index = index
+        self.location = location
+    }
+}
+
+/// Reads records one at a time from a stream. Memory stays proportional to one record.
+///
+/// ```swift
+/// let reader = try RecordReaders.open(path: "recipes.yaml.gz")
+/// while let item = try reader.next() {
+///     let recipe = try Recipe(value: item.value)
+/// }
+/// ```
+public protocol RecordReader: AnyObject {
+    /// The input's name for diagnostics.
+    var name: String { get }
+    /// The envelope header, once the reader has seen it (after the first ``next()`` for
+    /// envelopes whose header precedes the records; complete after the last).
+    var header: EnvelopeHeader? { get }
+    /// The next record, or `nil` at the end.
+    /// - Throws: ``LarderError`` with file, line and column: `syntax-error` for malformed
+    ///   input, `refused-input` for hostile input. After an error in a line-oriented format
+    ///   (NDJSON) the reader can continue with the next line; in others it cannot.
+    func next() throws -> RecordItem?
+    /// The line and column of `path` inside the record last returned, when known.
+    func location(of path: FieldPath) -> SourceLocation?
+    /// Whether reading may go on after the last error (only line-oriented formats).
+    var canRecover: Bool { get }
+}
+
+extension RecordReader {
+    public var canRecover: Bool { false }
+}
+
+/// Limits that keep hostile input from exhausting memory.
+public struct ReaderLimits: Sendable, Hashable {
+    /// The deepest nesting of lists and objects accepted.
+    public var maxDepth: Int
+    /// The most nodes YAML aliases may expand to in one record.
+    public var maxAliasExpansion: Int
+
+    /// The defaults: 256 levels, 100,000 alias-expanded nodes.
+    public static let `default` = ReaderLimits(maxDepth: 256, maxAliasExpansion: 100_000)
+
+    /// Creates limits.
+    public init(maxDepth: Int, maxAliasExpansion: Int) {
+        self.maxDepth = maxDepth
+        self.maxAliasExpansion = maxAliasExpansion
+    }
+}

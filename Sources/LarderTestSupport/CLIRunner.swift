@@ -1,0 +1,119 @@
+public import Foundation
+
+/// Runs the built `larder` binary and captures what it prints, for CLI tests.
+public struct CLIResult: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Everything on standard output.
+    public var stdout: String
+    /// Everything on standard error.
+    public var stderr: String
+}
+
+/// Finds and runs the built `larder` executable.
+public enum CLI {
+    /// The package root (the folder holding Package.swift).
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    /// The `larder` binary: `LARDER_BIN`, else next to the test bundle, else `.build/debug/larder`.
+    public static let executable: URL = {
+        if let path = ProcessInfo.processInfo.environment["LARDER_BIN"] { return URL(fileURLWithPath: path) }
+        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
+        for candidate in [
+            Bundle.main.bundleURL.appendingPathComponent("larder"), bundleDirectory.appendingPathComponent("larder"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("larder"),
+        ] where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        return packageRoot.appendingPathComponent(".build/debug/larder")
+    }()
+
+    /// Runs `larder` with `arguments` in `directory`, feeding `stdin`.
+    public static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+        try? inPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return CLIResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A temporary directory removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    // @unchecked: the URL is immutable after init; deinit only removes the folder.
+    /// The directory.
+    public let url: URL
+
+    /// Creates a fresh directory under the system temporary folder.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("larder-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Reads `name` as text.
+    public func read(_ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path(name))), as: UTF8.self)
+    }
+}
+
+/// Paths to shared test data beside the repository (../shared/corpus), which is never shipped.
+public enum Corpus {
+    /// `../shared/corpus` next to the package, or `LARDER_CORPUS`.
+    public static var root: URL? {
+        if let path = ProcessInfo.processInfo.environment["LARDER_CORPUS"] { return URL(fileURLWithPath: path) }
+        let candidate = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
+    }
+}

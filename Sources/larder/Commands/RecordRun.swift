@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import LarderFormats
+
+/// Runs a ``ConversionPipeline`` for a command: rejects file, progress and summary.
+enum RecordRun {
+    static func convert(
+        input: InputOptions, rejects: RejectsOptions, check: RecordCheck,
+        makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
+    ) throws -> ConversionPipeline.Summary {
+        let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
+        let started = Date()
+        let showProgress = Stderr.isTerminal
+        let pipeline = ConversionPipeline(
+            inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: check,
+            keepGoing: rejects.keepGoing,
+            progress: { summary in
+                guard showProgress else { return }
+                let rate = Double(summary.read) / max(Date().timeIntervalSince(started), 0.001)
+                Stderr.write("\r\(summary.read) records, \(Int(rate)) records/s")
+            })
+        let summary = try pipeline.run(makeWriter: makeWriter) { record, error in
+            try rejectsWriter?.reject(record, error.diagnostic)
+        }
+        try rejectsWriter?.finish()
+        if showProgress && summary.read >= 10_000 { Stderr.write("\r\u{1B}[K") }
+        var line = "larder: \(summary.text)"
+        if let path = rejectsWriter?.path, summary.rejected > 0 { line += " (rejects in \(path))" }
+        Stderr.print(line)
+        for name in summary.abandonedInputs { Stderr.print("larder: stopped reading \(name) at its syntax error") }
+        return summary
+    }
+
+    /// Exits 1 when anything was rejected, after the summary has been printed.
+    static func finish(_ summary: ConversionPipeline.Summary) throws {
+        if summary.rejected > 0 { throw DataErrorsExit() }
+    }
+}

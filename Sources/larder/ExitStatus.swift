@@ -1,0 +1,62 @@
+import ArgumentParser
+import LarderCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Maps every error to the documented exit status in one place: 0 ok, 1 data, 2 usage, 3 I/O.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let dataError: Int32 = 1
+    static let usage: Int32 = 2
+    static let io: Int32 = 3
+
+    /// Prints the error to stderr (help and version to stdout) and exits with its status.
+    static func exit(for error: any Error, printingWith command: any ParsableCommand.Type) -> Never {
+        switch error {
+        case let error as LarderError:
+            Stderr.print("larder: " + error.description)
+            Glibc.exit(error.code.exitStatus)
+        case let error as DataErrorsExit:
+            Glibc.exit(error.status)
+        default:
+            let code = command.exitCode(for: error)
+            let message = command.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Glibc.exit(success)
+            }
+            if !message.isEmpty { Stderr.print(message) }
+            // argument-parser uses 64 (EX_USAGE) for usage and validation errors: Larder documents 2.
+            Glibc.exit(code == .validationFailure ? usage : (code.rawValue == 1 ? dataError : usage))
+        }
+    }
+}
+
+/// Thrown by a command that has already reported its data errors and only needs to exit.
+struct DataErrorsExit: Error {
+    var status: Int32 = ExitStatus.dataError
+}
+
+/// Writes to standard error, unbuffered.
+enum Stderr {
+    static func print(_ text: String) {
+        write(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// Writes text as it is (no newline added), straight to file descriptor 2.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// Whether standard error is a terminal (progress is shown only then).
+    static var isTerminal: Bool { isatty(2) == 1 }
+}

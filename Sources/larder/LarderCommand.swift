@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// The `larder` command: a thin root that only lists subcommands.
+@main
+struct LarderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "larder",
+        abstract: "Import, convert, validate, migrate, dedupe and sync recipe and brew-log data.",
+        discussion: """
+            Exit codes: 0 success, 1 data errors (malformed or rejected records), 2 usage errors, \
+            3 I/O errors (files, store, network).
+            """,
+        version: larderVersion,
+        subcommands: [
+            ConvertCommand.self,
+            ValidateCommand.self,
+        ]
+    )
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            ExitStatus.exit(for: error, printingWith: Self.self)
+        }
+    }
+}
+
+/// The version `--version` prints.
+let larderVersion = "0.1.0"

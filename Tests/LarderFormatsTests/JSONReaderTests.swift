@@ -1,0 +1,75 @@
+import LarderCore
+import LarderFormats
+import Testing
+
+@Suite struct JSONReaderTests {
+    private func readAll(_ text: String, lineMode: Bool = false) throws -> [Value] {
+        let reader = JSONReader(source: MemoryByteSource(text, name: "t.json"), lineMode: lineMode)
+        var values: [Value] = []
+        while let item = try reader.next() { values.append(item.value) }
+        return values
+    }
+
+    @Test("reads a top-level array, an envelope, a single object and concatenated objects")
+    func readsEveryLayout() throws {
+        #expect(try readAll("[{\"a\":1},{\"a\":2}]") == [["a": 1], ["a": 2]])
+        #expect(try readAll("{\"schema\":\"recipe\",\"version\":3,\"records\":[{\"a\":1}]}") == [["a": 1]])
+        #expect(try readAll("{\"a\":1}") == [["a": 1]])
+        #expect(try readAll("{\"a\":1}\n{\"a\":2}\n", lineMode: true) == [["a": 1], ["a": 2]])
+        #expect(try readAll("[]") == [])
+    }
+
+    @Test("reads the envelope header even when it follows the records")
+    func readsTrailingHeader() throws {
+        let reader = JSONReader(source: MemoryByteSource("{\"records\":[{\"a\":1}],\"schema\":\"brewLog\",\"version\":2}"))
+        while try reader.next() != nil {}
+        #expect(reader.header == EnvelopeHeader(schema: "brewLog", version: 2))
+    }
+
+    @Test("parses every scalar kind exactly")
+    func parsesScalars() throws {
+        let values = try readAll(#"[{"s":"é\n\u00e9\ud83d\ude00","i":-9223372036854775807,"d":1.5e300,"b":true,"n":null,"e":[],"o":{}}]"#)
+        #expect(values == [["s": "é\né😀", "i": .int(-9_223_372_036_854_775_807), "d": 1.5e300, "b": true, "n": nil, "e": [], "o": [:]]])
+    }
+
+    @Test("names line and column of a syntax error")
+    func reportsSyntaxErrorPosition() throws {
+        let error = try #require(throws: LarderError.self) { try readAll("[\n  {\"a\": 1},\n  {\"b\": tru}\n]") }
+        #expect(error.code == .syntax)
+        #expect(error.location?.line == 3)
+        #expect(error.location?.column == 9)
+    }
+
+    @Test("refuses nesting deeper than the limit")
+    func refusesDeepNesting() throws {
+        let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        let error = try #require(throws: LarderError.self) { try readAll("[\(deep)]") }
+        #expect(error.code == .refusedInput)
+    }
+
+    @Test("streams records larger than the read buffer")
+    func streamsAcrossRefills() throws {
+        let big = String(repeating: "x", count: 3_000_000)
+        let values = try readAll("[{\"t\":\"\(big)\"},{\"t\":\"y\"}]")
+        #expect(values.count == 2)
+        #expect(values[1] == ["t": "y"])
+    }
+
+    @Test("maps a field path back to its line and column")
+    func locatesFieldPaths() throws {
+        let reader = JSONReader(source: MemoryByteSource("[\n{\"steps\": [\n  {\"timerSeconds\": 1},\n  {\"timerSeconds\": \"5 min\"}]}]", name: "b.json"))
+        _ = try reader.next()
+        let location = reader.location(of: "steps[1].timerSeconds")
+        #expect(location?.line == 4)
+        #expect(location?.column == 20)
+    }
+
+    @Test("keeps reading NDJSON after a malformed line")
+    func recoversInLineMode() throws {
+        let reader = JSONReader(source: MemoryByteSource("{\"a\":1}\n{\"a\":\n{\"a\":3}\n"), lineMode: true)
+        #expect(try reader.next()?.value == ["a": 1])
+        #expect(throws: LarderError.self) { try reader.next() }
+        #expect(try reader.next()?.value == ["a": 3])
+        #expect(try reader.next() == nil)
+    }
+}
