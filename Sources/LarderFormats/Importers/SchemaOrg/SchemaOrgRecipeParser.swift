@@ -25,14 +25,25 @@ public struct SchemaOrgRecipeParser: Sendable {
             throw LarderError(
                 .malformedRecord, "the Recipe has no name (nor headline)", location: SourceLocation(fieldPath: "name"))
         }
-        var recipe = ImportedRecipe(title: title)
+        var recipe = ImportedRecipe(title: TextRepair.title(title))
         recipe.description = text(node["description"])
         recipe.author = author(node["author"] ?? node["Author"] ?? node["creator"])
-        recipe.ingredients = ingredients(node["recipeIngredient"] ?? node["ingredients"])
+        var lines = ingredients(node["recipeIngredient"] ?? node["ingredients"])
+        if lines.isEmpty { lines = ingredients(node["supply"]) }
+        // A line such as `For the glaze:` heads a group; it is not an ingredient.
+        for line in lines {
+            if line.hasSuffix(":"), !line.contains(where: \.isNumber), line.count < 80 {
+                recipe.ingredientHeadings[recipe.ingredients.count] = String(line.dropLast()).trimmingWhitespace
+            } else {
+                recipe.ingredients.append(TextRepair.ingredientLine(line))
+            }
+        }
         recipe.steps = instructions(node["recipeInstructions"] ?? node["RecipeInstructions"])
         if let yield = node["recipeYield"] ?? node["yield"], let yieldText = yieldText(yield) {
-            recipe.yieldText = RecipeYield.normalized(yieldText)
-            recipe.servings = RecipeYield.servings(yieldText)
+            // WP Recipe Maker publishes `["8", "8 slices"]`: the bare count and its words.
+            let count = yield.arrayValue?.lazy.compactMap { self.text($0) }.first { Double($0) != nil }
+            recipe.yieldText = count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
+            recipe.servings = count.flatMap { Double($0) }.map { Int($0.rounded()) } ?? RecipeYield.servings(yieldText)
         }
         recipe.prepMinutes = minutes(node["prepTime"])
         recipe.cookMinutes = minutes(node["cookTime"])
@@ -64,7 +75,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         guard let value else { return nil }
         switch value {
         case .string(let s):
-            let t = HTMLText.normalize(s)
+            let t = HTMLText.normalize(TextRepair.mojibake(s))
             return t.isEmpty ? nil : t
         case .int(let i): return String(i)
         case .double(let d): return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
@@ -125,7 +136,9 @@ public struct SchemaOrgRecipeParser: Sendable {
                 for item in inner { add(item, depth: depth + 1) }
             case .string(let s):
                 // One string holding the whole list, a line each.
-                let parts = s.contains("\n") ? HTMLText.normalizeKeepingLines(s).split(separator: "\n").map(String.init) : [HTMLText.normalize(s)]
+                let repaired = TextRepair.mojibake(s)
+                let parts = repaired.contains("\n")
+                    ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init) : [HTMLText.normalize(repaired)]
                 lines.append(contentsOf: parts.filter { !$0.isEmpty })
             case .object(let fields):
                 if SchemaOrgNodeFinder.hasType(element, "PropertyValue") {
@@ -139,8 +152,47 @@ public struct SchemaOrgRecipeParser: Sendable {
                 if let t = text(element) { lines.append(t) }
             }
         }
+        if case .array(let elements) = value, let rejoined = Self.rejoinCommaSplit(elements) { return rejoined }
         add(value, depth: 0)
         return lines
+    }
+
+    /// Some CMSs split the ingredient text on every comma, publishing `["250 g pork", " in
+    /// pieces", " 1", "5 tsp mustard"]`: an element that starts with a space and a lower-case
+    /// letter continues the line before it, and a digit after a digit was a decimal comma.
+    /// `nil` when the list shows no such split (then it is read element by element).
+    static func rejoinCommaSplit(_ elements: [Value]) -> [String]? {
+        let raw = elements.compactMap(\.stringValue)
+        guard raw.count == elements.count, raw.count > 2 else { return nil }
+        func isContinuation(_ s: String) -> Bool {
+            guard let first = s.unicodeScalars.first, first == " " else { return false }
+            return s.dropFirst().first.map { $0.isLowercase } ?? false
+        }
+        // The signature of one text split at ", ": every element but the first starts with a space.
+        // (or, after a number, a digit: a decimal comma).
+        guard raw[0].first != " " else { return nil }
+        for (previous, element) in zip(raw, raw.dropFirst()) where element.first != " " {
+            guard previous.last?.isNumber == true, element.first?.isNumber == true else { return nil }
+        }
+        let continuations = raw.dropFirst().filter(isContinuation).count
+        guard continuations >= 2 else { return nil }
+        var joined: [String] = []
+        for element in raw {
+            if let last = joined.last {
+                let unclosed = last.filter { $0 == "(" }.count > last.filter { $0 == ")" }.count
+                let hasQuantity = last.trimmingWhitespace.first?.isNumber == true
+                if unclosed || (isContinuation(element) && hasQuantity) {
+                    joined[joined.count - 1] = last + "," + element
+                    continue
+                }
+                if last.last?.isNumber == true, element.first?.isNumber == true {
+                    joined[joined.count - 1] = last + "," + element
+                    continue
+                }
+            }
+            joined.append(element)
+        }
+        return joined.map { TextRepair.mojibake($0) }.map(HTMLText.normalize).filter { !$0.isEmpty }
     }
 
     // MARK: Instructions
@@ -157,7 +209,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         let value = finder.resolve(raw)
         switch value {
         case .string(let s):
-            for line in HTMLText.normalizeKeepingLines(s).split(separator: "\n") {
+            for line in HTMLText.normalizeKeepingLines(TextRepair.mojibake(s)).split(separator: "\n") {
                 let t = String(line).trimmingWhitespace
                 if !t.isEmpty { steps.append(.init(text: t)) }
             }
