@@ -185,13 +185,13 @@ public enum RecipeTime {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// The text without leading and trailing whitespace (Foundation-free).
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
-        return String(scalars[first...last])
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }

@@ -53,6 +53,9 @@ public struct ImportedRecipe: Sendable, Hashable {
     public var updatedAt: Date?
     /// The source format's own id for the recipe (Paprika `uid`, Mela `id`, schema.org `identifier`).
     public var nativeID: String?
+    /// The id to keep as the Larder id: a globally unique id the source carries (a Paprika or
+    /// Mela UUID) or a Larder id written by a Larder export. `nil`: the import derives one.
+    public var larderID: String?
     public var isFavorite = false
     /// The Larder owner id, when the source carried one (a Larder export).
     public var ownerID: String?
@@ -64,6 +67,16 @@ public struct ImportedRecipe: Sendable, Hashable {
 
     /// The instruction steps without section headings.
     public var instructionSteps: [Step] { steps.filter { !$0.isSection } }
+}
+
+extension ImportedRecipe {
+    /// `id` when it can serve as a Larder id as it is: 8-128 characters with no spaces or
+    /// control characters (UUIDs, Larder ids).
+    public static func usableID(_ id: String) -> String? {
+        let trimmed = id.trimmingWhitespace
+        guard (8...128).contains(trimmed.count), !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        return trimmed
+    }
 }
 
 /// Builds Larder ingredients from lines. The single place where a line becomes an
@@ -129,6 +142,7 @@ extension ImportedRecipe {
         createdAt = recipe.createdAt
         updatedAt = recipe.updatedAt
         nativeID = recipe.id
+        larderID = recipe.id
         isFavorite = recipe.isFavorited
         ownerID = recipe.ownerID
     }

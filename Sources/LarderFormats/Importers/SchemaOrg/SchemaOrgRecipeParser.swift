@@ -9,6 +9,9 @@ public import LarderCore
 /// lists or `@id` references; ISO 8601 durations including broken ones. Text is decoded
 /// (HTML entities, tags, whitespace).
 public struct SchemaOrgRecipeParser: Sendable {
+    /// The `@id` prefix of recipes Larder exports.
+    public static let larderURNPrefix = "urn:larder:recipe:"
+
     /// Resolves `@id` references within the page.
     public var finder: SchemaOrgNodeFinder
 
@@ -63,6 +66,11 @@ public struct SchemaOrgRecipeParser: Sendable {
         recipe.createdAt = date(node["dateCreated"]) ?? date(node["datePublished"])
         recipe.updatedAt = date(node["dateModified"])
         recipe.nativeID = text(node["identifier"])
+        // A Larder export names its records `urn:larder:recipe:<id>`.
+        if let nodeID = node["@id"]?.stringValue, nodeID.hasPrefix(Self.larderURNPrefix) {
+            recipe.larderID = String(nodeID.dropFirst(Self.larderURNPrefix.count))
+            recipe.nativeID = recipe.larderID
+        }
         if let author = node["author"].map(finder.resolve), let id = author["identifier"].flatMap(text) { recipe.ownerID = id }
         return recipe
     }
@@ -106,7 +114,8 @@ public struct SchemaOrgRecipeParser: Sendable {
         for element in SchemaOrgNodeFinder.elements(value) {
             let resolved = finder.resolve(element)
             guard let t = resolved.objectValue != nil ? text(resolved["name"] ?? resolved["@id"]) : text(resolved) else { continue }
-            let parts = splittingCommas ? t.split(separator: ",").map { String($0).trimmingWhitespace } : [t]
+            // Only a plain string is a comma-separated list; list elements are taken whole.
+            let parts = splittingCommas && value.arrayValue == nil ? t.split(separator: ",").map { String($0).trimmingWhitespace } : [t]
             for part in parts where !part.isEmpty && seen.insert(part.lowercased()).inserted { out.append(part) }
         }
         return out
