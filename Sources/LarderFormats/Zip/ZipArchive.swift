@@ -51,7 +51,7 @@ public struct ZipEntry: Sendable, Hashable {
     /// hidden files (any path component starting with `.`, such as `.DS_Store`).
     public var isIgnorable: Bool {
         if isDirectory { return true }
-        return path.split(separator: "/").contains { $0 == "__MACOSX" || $0.hasPrefix(".") }
+        return path.split(separator: "/").contains { $0 == "__MACOSX" || ($0.hasPrefix(".") && $0 != "." && $0 != "..") }
     }
 
     /// The path normalised for use on disk, refusing paths that would escape the folder an

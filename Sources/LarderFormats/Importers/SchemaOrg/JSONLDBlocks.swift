@@ -21,10 +21,17 @@ public enum JSONLDBlocks {
     /// semicolons are removed first.
     public static func parse(text: String, name: String) throws -> Value {
         var body = Substring(text.trimmingWhitespace)
-        for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("//<![CDATA[", "//]]>"), ("/*<![CDATA[*/", "/*]]>*/")] {
-            if body.hasPrefix(open) { body = body.dropFirst(open.count) }
-            if body.hasSuffix(close) { body = body.dropLast(close.count) }
-            body = Substring(String(body).trimmingWhitespace)
+        var changed = true
+        while changed {
+            changed = false
+            for open in ["//<![CDATA[", "/*<![CDATA[*/", "<![CDATA[", "<!--"] where body.hasPrefix(open) {
+                body = Substring(body.dropFirst(open.count).trimmingWhitespace)
+                changed = true
+            }
+            for close in ["//]]>", "/*]]>*/", "]]>", "-->", "//"] where body.hasSuffix(close) {
+                body = Substring(body.dropLast(close.count).trimmingWhitespace)
+                changed = true
+            }
         }
         while body.hasSuffix(";") { body = body.dropLast() }
         let bytes = Array(body.utf8)

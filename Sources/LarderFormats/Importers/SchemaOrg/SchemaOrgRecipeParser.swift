@@ -331,8 +331,10 @@ public struct SchemaOrgRecipeParser: Sendable {
     private func url(_ node: Value) -> String? {
         if let url = node["url"]?.stringValue, url.hasPrefix("http") { return url }
         if let page = node["mainEntityOfPage"] {
-            if let s = page.stringValue, s.hasPrefix("http") { return s }
-            if let id = page["@id"]?.stringValue, id.hasPrefix("http") { return id }
+            // A reference to the page node: its `url`, else the reference without its fragment.
+            let reference = page.stringValue ?? page["@id"]?.stringValue
+            if let reference, let url = finder.nodesByID[reference]?["url"]?.stringValue, url.hasPrefix("http") { return url }
+            if let reference, reference.hasPrefix("http") { return String(reference.prefix { $0 != "#" }) }
         }
         if let id = node["@id"]?.stringValue, id.hasPrefix("http") {
             return String(id.prefix { $0 != "#" })

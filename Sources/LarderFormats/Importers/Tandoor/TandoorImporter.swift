@@ -84,7 +84,8 @@ public struct TandoorImporter: RecipeImporter {
         if let servings = try r.optionalDouble("servings"), servings > 0 {
             recipe.servings = Int(servings.rounded())
             let text = try r.optionalString("servings_text").flatMap(PaprikaImporter.nonEmpty)
-            recipe.yieldText = RecipeYield.normalized("\(Int(servings.rounded())) \(text ?? "servings")")
+            let count = String(Int(servings.rounded()))
+            recipe.yieldText = RecipeYield.normalized("\(count) \(text ?? "servings")", count: count)
         }
         recipe.keywords = try r.list("keywords") { element, path in
             guard let name = element.stringValue ?? element["name"]?.stringValue else {
