@@ -366,7 +366,7 @@ public final class JSONReader: RecordReader {
                 keyRanges.removeAll(keepingCapacity: true)
                 guard try fill(keeping: start) else {
                     pos = end
-                    let error = syntaxError("unexpected end of input inside record \(recordCount)")
+                    let error = syntaxError("unexpected end of input inside a record")
                     state = .done
                     throw error
                 }
@@ -434,6 +434,14 @@ public final class JSONReader: RecordReader {
         guard offset >= 0, offset <= end else { return nil }
         let (line, column) = lineColumn(at: offset)
         return SourceLocation(file: name, line: line, column: column, fieldPath: path)
+    }
+
+    public func snippet(of path: FieldPath) -> String? {
+        guard recordBytesValid, let value = lastValue, let index = value.preorderIndex(of: path), index < nodeOffsets.count
+        else { return nil }
+        let offset = nodeOffsets[index] - bufferBase
+        guard offset >= 0, offset <= end else { return nil }
+        return snippet(at: offset, column: 0)
     }
 
     private var lastValue: Value?
