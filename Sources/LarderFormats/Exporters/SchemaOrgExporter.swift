@@ -20,7 +20,7 @@ public final class SchemaOrgExporter: RecipeExporter {
 
     public func write(_ item: ExportItem) throws {
         var out: [UInt8] = count == 0 ? [] : Array(",\n".utf8)
-        try JSONWriter.append(Self.node(item.recipe), to: &out, pretty: true, indent: 1)
+        try JSONWriter.append(Self.node(item.recipe), to: &out, pretty: true)
         try sink.write(out)
         count += 1
     }
