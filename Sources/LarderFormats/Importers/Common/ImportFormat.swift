@@ -46,7 +46,13 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LarderError(.io, "no such file or folder", location: SourceLocation(file: path))
         }
-        if isDirectory.boolValue { return .nextcloud }
+        if isDirectory.boolValue {
+            // A Nextcloud Cookbook folder holds recipe.json files; a Cooklang folder, .cook files.
+            let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
+            if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
+            if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
+            throw LarderError(.usage, "a folder with no recipe.json or .cook files; pass --from", location: SourceLocation(file: path))
+        }
         let lower = path.lowercased()
         let byExtension: [(String, ImportFormat)] = [
             (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela), (".melarecipe", .mela),

@@ -1,3 +1,4 @@
+import Foundation
 public import LarderCore
 
 /// Imports Cooklang `.cook` files (a folder of them, or a zip of them): ingredients in the
@@ -11,6 +12,18 @@ public struct CooklangImporter: RecipeImporter {
     public init() {}
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.lowercased().hasSuffix(".cook") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+            for file in files {
+                let origin = ImportOrigin(file: path, entry: file)
+                try sink.isolating(origin) {
+                    try read(try FileByteSource(path: path + "/" + file), title: Self.title(fromFileName: file), origin: origin, into: sink)
+                }
+            }
+            return
+        }
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
             try ArchiveWalker(path: path).forEachEntry(into: sink, accept: { $0.path.lowercased().hasSuffix(".cook") }) { entry, source, origin in
