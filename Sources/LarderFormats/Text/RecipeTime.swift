@@ -120,47 +120,39 @@ public enum RecipeTime {
             digits.append(c[i] == "," ? "." : c[i])
             i += 1
         }
-        var value = Double(digits)
+        let value = Double(digits)
         if i < c.count, let fraction = vulgarFractions[c[i]] {
             return ((value ?? 0) + fraction, i + 1)
         }
-        guard var whole = value else { return nil }
+        guard let whole = value else { return nil }
         // `1/2` or `1 1/2`
         var j = i
         if j < c.count, c[j] == " " { j += 1 }
         if j < c.count, let fraction = vulgarFractions[c[j]] { return (whole + fraction, j + 1) }
         if i < c.count, c[i] == "/" {
-            var k = i + 1
-            var denominator = ""
-            while k < c.count, c[k].isASCII, c[k].isNumber {
-                denominator.append(c[k])
-                k += 1
-            }
-            if let d = Double(denominator), d > 0 { return (whole / d, k) }
+            let (denominator, end) = digitRun(c, i + 1)
+            if let d = Double(denominator), d > 0 { return (whole / d, end) }
             return (whole, i)
         }
-        if j > i || j == i, j < c.count, c[j].isASCII, c[j].isNumber {
-            var k = j
-            var numerator = ""
-            while k < c.count, c[k].isASCII, c[k].isNumber {
-                numerator.append(c[k])
-                k += 1
-            }
-            if k < c.count, c[k] == "/" {
-                var m = k + 1
-                var denominator = ""
-                while m < c.count, c[m].isASCII, c[m].isNumber {
-                    denominator.append(c[m])
-                    m += 1
-                }
-                if let n = Double(numerator), let d = Double(denominator), d > 0, j > i {
-                    whole += n / d
-                    return (whole, m)
-                }
+        if j > i {
+            let (numerator, slash) = digitRun(c, j)
+            if slash < c.count, c[slash] == "/" {
+                let (denominator, end) = digitRun(c, slash + 1)
+                if let n = Double(numerator), let d = Double(denominator), d > 0 { return (whole + n / d, end) }
             }
         }
-        value = whole
         return (whole, i)
+    }
+
+    /// The ASCII digits starting at `start` and the index after them.
+    private static func digitRun(_ c: [Character], _ start: Int) -> (String, Int) {
+        var k = start
+        var digits = ""
+        while k < c.count, c[k].isASCII, c[k].isNumber {
+            digits.append(c[k])
+            k += 1
+        }
+        return (digits, k)
     }
 
     /// Unicode vulgar fractions and their values.

@@ -94,3 +94,20 @@ public struct ImportAbort: Error, Sendable {
     /// The error that stopped the import.
     public var error: LarderError
 }
+
+extension ImportSink {
+    /// Reads one JSON document (leniently, as apps and sites write it) from `source`, decoding
+    /// it to UTF-8 first, and warns when bytes had to be read as windows-1252.
+    /// - Throws: ``LarderError`` `syntax-error` with line and column.
+    public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
+        let decoded = TranscodingByteSource(source, encoding: nil)
+        let value = try JSONLDBlocks.parse(decoded)
+        if decoded.usedFallback { warnEncodingFallback(origin) }
+        return value
+    }
+
+    /// The warning for input that was not valid UTF-8.
+    public func warnEncodingFallback(_ origin: ImportOrigin) {
+        warn("not valid UTF-8; bytes read as windows-1252", origin: origin)
+    }
+}

@@ -37,7 +37,7 @@ public struct CooklangImporter: RecipeImporter {
     private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, into sink: any ImportSink) throws {
         let decoded = TranscodingByteSource(source, encoding: nil)
         let text = String(decoding: try decoded.readAll(limit: 16 << 20), as: UTF8.self)
-        if decoded.usedFallback { sink.warn("not valid UTF-8; bytes read as windows-1252", origin: origin) }
+        if decoded.usedFallback { sink.warnEncodingFallback(origin) }
         try sink.isolating(origin) {
             try sink.recipe(try Self.recipe(from: CooklangParser.parse(text), fallbackTitle: title), origin: origin)
         }

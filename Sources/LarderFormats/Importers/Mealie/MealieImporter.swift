@@ -49,7 +49,7 @@ public struct MealieImporter: RecipeImporter {
     }
 
     private func readRecipeFile(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let value = try JSONLDBlocks.parse(TranscodingByteSource(source, encoding: nil))
+        let value = try sink.readJSON(source, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin

@@ -22,9 +22,7 @@ public struct MelaImporter: RecipeImporter {
     }
 
     private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let decoded = TranscodingByteSource(source, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded)
-        if decoded.usedFallback { sink.warn("not valid UTF-8; bytes read as windows-1252", origin: origin) }
+        let value = try sink.readJSON(source, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin

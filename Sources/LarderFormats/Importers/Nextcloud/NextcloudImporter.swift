@@ -69,9 +69,7 @@ public struct NextcloudImporter: RecipeImporter {
     }
 
     private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let decoded = TranscodingByteSource(source, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded)
-        if decoded.usedFallback { sink.warn("not valid UTF-8; bytes read as windows-1252", origin: origin) }
+        let value = try sink.readJSON(source, origin: origin)
         try sink.isolating(origin, raw: value) {
             var recipe = try SchemaOrgRecipeParser().parse(value)
             if let id = value["id"].flatMap({ $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil) }) {

@@ -28,9 +28,7 @@ public struct PaprikaImporter: RecipeImporter {
     func readRecipes(from raw: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
         let peekable = PeekableByteSource(raw)
         let isGzip = GzipReader.isGzip(try peekable.peek(2))
-        let decoded = TranscodingByteSource(isGzip ? try GzipReader(peekable) : peekable, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded)
-        if decoded.usedFallback { sink.warn("not valid UTF-8; bytes read as windows-1252", origin: origin) }
+        let value = try sink.readJSON(isGzip ? try GzipReader(peekable) : peekable, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin

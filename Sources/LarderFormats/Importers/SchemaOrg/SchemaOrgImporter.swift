@@ -34,7 +34,7 @@ public struct SchemaOrgImporter: RecipeImporter {
         } else {
             blocks.append((try JSONLDBlocks.parse(text), origin))
         }
-        if text.usedFallback { sink.warn("not valid UTF-8; bytes read as windows-1252", origin: origin) }
+        if text.usedFallback { sink.warnEncodingFallback(origin) }
         try emitRecipes(in: blocks, into: sink, emptyOrigin: origin)
     }
 

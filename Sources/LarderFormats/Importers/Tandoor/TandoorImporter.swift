@@ -61,7 +61,7 @@ public struct TandoorImporter: RecipeImporter {
     }
 
     private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let value = try JSONLDBlocks.parse(TranscodingByteSource(source, encoding: nil))
+        let value = try sink.readJSON(source, origin: origin)
         try sink.isolating(origin, raw: value) {
             var recipe = try Self.recipe(from: value)
             if let image, !image.isEmpty { recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(Array(image.prefix(16))))] }
