@@ -59,6 +59,7 @@ public enum CooklangParser {
         }
         var paragraph: [String] = []
         func flush() {
+            // Lines of a step join with a space; only the step's own ends are trimmed.
             let joined = paragraph.joined(separator: " ").trimmingWhitespace
             paragraph = []
             guard !joined.isEmpty else { return }
@@ -67,7 +68,7 @@ public enum CooklangParser {
         }
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = String(rawLine)
-            if let comment = line.firstRange(of: "--") { line = String(line[..<comment.lowerBound]) }
+            if let comment = Self.commentStart(line) { line = String(line[..<comment]) }
             let trimmed = line.trimmingWhitespace
             if trimmed.hasPrefix(">>") {
                 flush()
@@ -90,11 +91,23 @@ public enum CooklangParser {
             if trimmed.isEmpty {
                 flush()
             } else {
-                paragraph.append(trimmed)
+                paragraph.append(String(line.drop { $0 == " " || $0 == "\t" }))
             }
         }
         flush()
         return recipe
+    }
+
+    /// Where a `--` line comment starts (`---` is text, not a comment).
+    private static func commentStart(_ line: String) -> String.Index? {
+        var index = line.startIndex
+        while let range = line[index...].firstRange(of: "--") {
+            let after = range.upperBound
+            let before = range.lowerBound == line.startIndex ? nil : line[line.index(before: range.lowerBound)]
+            if (after == line.endIndex || line[after] != "-") && before != "-" { return range.lowerBound }
+            index = line.index(after: range.lowerBound)
+        }
+        return nil
     }
 
     private static func stripBlockComments(_ text: String) -> String {
@@ -154,7 +167,10 @@ public enum CooklangParser {
                 end = close + 1
             } else {
                 var m = j
-                while m < c.count, c[m].isLetter || c[m].isNumber || c[m] == "_" || (c[m] == "-" && m + 1 < c.count && c[m + 1].isLetter) { m += 1 }
+                // A one-word name runs to whitespace or punctuation (`@salt.`, `@🧂`).
+                while m < c.count, !c[m].isWhitespace, !c[m].isPunctuation || c[m] == "_" || (c[m] == "-" && m + 1 < c.count && c[m + 1].isLetter),
+                    !"@#~{}".contains(c[m])
+                { m += 1 }
                 name = String(c[j..<m])
                 end = m
             }
