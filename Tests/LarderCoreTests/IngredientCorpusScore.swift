@@ -12,12 +12,12 @@ import LarderCore
 ///   disagreement. No labelled quantity means the parser must return none.
 /// - Unit: the labelled units are grouped into phrases (modifiers such as `large slice` or `heaped` join
 ///   the unit they qualify, `fl oz` is one unit, `can or box` is one choice) and mapped to canonical names
-///   with `IngredientUnit`. The first phrase belongs to the first quantity unless another number stands
-///   between that quantity and the phrase in the sentence (`1 (14 ounce) can`, `One 28-ounce can`,
-///   `2 x 400g`, `1 onion (about 1 cup)`): then the phrase belongs to that *size*, and the first
-///   quantity's unit is the next phrase in the same run of measures that is not itself right after a
-///   number (`can` in `1 (14 ounce) can`), or none (`2 x 400g/14oz tins`... `tins` is a word, not a
-///   labelled unit, so none).
+///   with `IngredientUnit`. The first phrase is the first quantity's unit, except when the line labels two
+///   or more quantities and a second number stands between the first quantity and that phrase in the
+///   sentence (`1 (14 ounce) can`, `One 28-ounce can`, `2 x 400g`, `1 onion (about 1 cup)`). Then the
+///   first quantity's unit is the first phrase of that run of measures that does not directly follow a
+///   number (`can` in `1 (14 ounce) can`), or none when a plain word ends the run first (`2 x 360g/12½oz
+///   duck breasts`).
 /// - Amount agreement: quantity, range end and unit all equal (both absent counts as equal).
 /// - Item agreement: the parser's item equals the labelled name after `normalizedItem`: lowercase,
 ///   punctuation other than inner hyphens and apostrophes dropped, whitespace collapsed, each word

@@ -18,12 +18,14 @@ extension IngredientLineParser {
         var isFraction = false
         /// A symbol, normalized: brackets become `(` `)`, every dash becomes `-`, `×` becomes `x`, `⁄` becomes `/`.
         var symbol: UInt8 = 0
-        /// A word, lowercased (ASCII letters only; other letters as written).
-        var lower: String = ""
-        /// What the lexicon knows about the word.
-        var entry: Word?
+        /// What the lexicon knows about a word (empty for unknown words, numbers and symbols).
+        var word = Word()
         /// The unit a hyphenated word starts with (`inch` in `inch-thick`), for sizes such as `½-inch-thick`.
-        var prefixUnit: String?
+        var prefixUnit: IngredientUnit.ID = 0
+        /// A word ending like an adjective or participle (`-ed`, `-less`, `-y`, `-ish`, `-old`), four letters or more.
+        var hasAdjectiveEnding = false
+        /// A word ending in `-ed`.
+        var hasParticipleEnding = false
     }
 
     /// Splits a line into tokens in one pass over its UTF-8 bytes.
@@ -31,7 +33,7 @@ extension IngredientLineParser {
     /// Digits followed by letters split (`50g` → `50`, `g`); a whole number glued to a vulgar fraction
     /// merges (`1½` → 1.5); `1/2`, `1.5` and `1,5` are single numbers; hyphens and apostrophes inside a
     /// word stay in it (`flat-leaf`, `goats'`). Complexity: O(n) in the line's length.
-    static func tokenize(_ b: [UInt8]) -> [Token] {
+    static func tokenize(_ b: UnsafeBufferPointer<UInt8>) -> [Token] {
         var tokens: [Token] = []
         tokens.reserveCapacity(b.count / 3 + 4)
         var i = 0
@@ -67,14 +69,7 @@ extension IngredientLineParser {
                 i += length
             } else if isLetter(scalar) {
                 let end = scanWord(b, i)
-                var token = Token(kind: .word, start: i, end: end, spaceBefore: space)
-                token.lower = lowercased(b, i, end)
-                token.entry = IngredientLineParser.lexicon[token.lower]
-                if token.entry == nil, let hyphen = token.lower.firstIndex(of: "-") {
-                    token.prefixUnit = IngredientUnit.spellings[String(token.lower[..<hyphen])]
-                    token.entry = hyphenatedPreparation(token.lower)
-                }
-                tokens.append(token)
+                tokens.append(wordToken(b, i, end, spaceBefore: space))
                 i = end
             } else {
                 var token = Token(kind: .symbol, start: i, end: i + length, spaceBefore: space)
@@ -87,18 +82,40 @@ extension IngredientLineParser {
         return tokens
     }
 
-    /// `well-drained`, `finely-chopped`: an adverb and a participle joined by a hyphen read as a preparation.
-    private static func hyphenatedPreparation(_ word: String) -> Word? {
-        guard let hyphen = word.lastIndex(of: "-") else { return nil }
-        let first = lexicon[String(word[..<hyphen])]?.classes ?? []
-        let last = lexicon[String(word[word.index(after: hyphen)...])]?.classes ?? []
-        guard first.contains(.preparationAdverb) || word.hasPrefix("well-"),
-            last.contains(.preparation) || last.contains(.weakPreparation)
-        else { return nil }
-        return Word(classes: .preparation)
+    /// A word token with its lexicon entry. A hyphenated word the lexicon does not know may start with a
+    /// unit (`inch-thick`) or join an adverb and a participle (`well-drained`, read as a preparation).
+    private static func wordToken(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, spaceBefore: Bool)
+        -> Token
+    {
+        var token = Token(kind: .word, start: start, end: end, spaceBefore: spaceBefore)
+        if let word = lexicon[lowercased(b, start, end)] {
+            token.word = word
+        } else if let hyphen = (start..<end).first(where: { b[$0] == 0x2D }) {
+            token.prefixUnit = IngredientUnit.ids[lowercased(b, start, hyphen)] ?? 0
+            let lastHyphen = (start..<end).last(where: { b[$0] == 0x2D }) ?? hyphen
+            let first = lexicon[lowercased(b, start, lastHyphen)]?.classes ?? WordClass(rawValue: 0)
+            let last = lexicon[lowercased(b, lastHyphen + 1, end)]?.classes ?? WordClass(rawValue: 0)
+            if first.contains(.preparationAdverb), last.contains(.preparation) || last.contains(.weakPreparation) {
+                token.word.classes = .preparation
+            }
+        }
+        let length = end - start
+        if length > 3 {
+            func endsWith(_ suffix: StaticString) -> Bool {
+                let count = suffix.utf8CodeUnitCount
+                guard length >= count else { return false }
+                let base = suffix.utf8Start
+                for k in 0..<count where b[end - count + k] | 0x20 != base[k] { return false }
+                return true
+            }
+            token.hasParticipleEnding = endsWith("ed")
+            token.hasAdjectiveEnding =
+                token.hasParticipleEnding || endsWith("less") || endsWith("y") || endsWith("ish") || endsWith("-old")
+        }
+        return token
     }
 
-    private static func scanNumber(_ b: [UInt8], _ start: Int, spaceBefore: Bool) -> Token {
+    private static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, spaceBefore: Bool) -> Token {
         let n = b.count
         var i = start
         var whole = 0.0
@@ -150,7 +167,7 @@ extension IngredientLineParser {
         return token
     }
 
-    private static func scanWord(_ b: [UInt8], _ start: Int) -> Int {
+    private static func scanWord(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start
         let n = b.count
         while i < n {
@@ -174,7 +191,7 @@ extension IngredientLineParser {
     }
 
     /// The Unicode scalar at `i` and its length in bytes (a malformed byte counts as one scalar).
-    static func decodeScalar(_ b: [UInt8], _ i: Int) -> (UInt32, Int) {
+    static func decodeScalar(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
         let lead = b[i]
         if lead < 0x80 { return (UInt32(lead), 1) }
         let n = b.count
@@ -231,13 +248,13 @@ extension IngredientLineParser {
         }
     }
 
-    private static func lowercased(_ b: [UInt8], _ start: Int, _ end: Int) -> String {
+    private static func lowercased(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         var hasUpper = false
         for i in start..<end where b[i] >= 0x41 && b[i] <= 0x5A {
             hasUpper = true
             break
         }
-        if !hasUpper { return String(decoding: b[start..<end], as: UTF8.self) }
+        if !hasUpper { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
         return String(unsafeUninitializedCapacity: end - start) { buffer in
             for i in start..<end {
                 let byte = b[i]

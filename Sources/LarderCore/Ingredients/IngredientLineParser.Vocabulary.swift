@@ -31,15 +31,26 @@ extension IngredientLineParser {
         static let commentLead = WordClass(rawValue: 1 << 12)
         /// `in`, `into`, `with`: after a participle, starts a preparation (`steak cut into cubes`).
         static let preposition = WordClass(rawValue: 1 << 13)
+        /// `needed`, `desired`: after `as` or `if`, a comment (`as needed`).
+        static let condition = WordClass(rawValue: 1 << 14)
     }
 
-    /// Everything the parser knows about one lowercased word.
+    /// Words the rules test for by name.
+    enum Keyword: String, CaseIterable, Sendable {
+        case other = ""
+        case of, to, or, and, x, `for`, plus, minus, per, `as`, `if`, from, extra, whole, ground, packed, more, less,
+            so, use, substitute, fl, fluid, `in`
+    }
+
+    /// Everything the parser knows about one lowercased word. A plain value (no references), so tokens
+    /// copy without reference counting.
     struct Word: Sendable {
-        var classes: WordClass = []
-        /// The canonical unit when the word is a unit spelling.
-        var unit: String?
-        /// The value when the word is a number (`one`, `half`, `dozen` is a unit).
+        var classes = WordClass(rawValue: 0)
+        /// The unit the word spells, if any.
+        var unit: IngredientUnit.ID = 0
+        /// The value when the word is a number (`one`, `half`; `dozen` is a unit).
         var number: Double?
+        var keyword: Keyword = .other
     }
 
     /// Lowercased word → what it can mean. Built once; every lookup is one hash.
@@ -48,7 +59,8 @@ extension IngredientLineParser {
         func add(_ words: [String], _ wordClass: WordClass) {
             for word in words { map[word, default: Word()].classes.insert(wordClass) }
         }
-        for (spelling, canonical) in IngredientUnit.spellings { map[spelling, default: Word()].unit = canonical }
+        for (spelling, id) in IngredientUnit.ids { map[spelling, default: Word()].unit = id }
+        for keyword in Keyword.allCases where keyword != .other { map[keyword.rawValue, default: Word()].keyword = keyword }
         let numbers: [(String, Double)] = [
             ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8),
             ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("fifteen", 15), ("twenty", 20), ("half", 0.5),
@@ -92,6 +104,9 @@ extension IngredientLineParser {
              "slices", "head", "heads", "loaf", "loaves"], .trailingUnit)
         add(["couple", "few", "several"], .vagueAmount)
         add(["at", "like", "such", "eg", "preferably", "ideally", "see", "about", "approx", "approximately"], .commentLead)
+        add(
+            ["needed", "desired", "required", "necessary", "using", "liked", "available", "preferred", "wished"],
+            .condition)
         add(["in", "into", "with", "until", "to", "for", "at", "on", "by", "from", "over", "under"], .preposition)
         add(["optional", "divided", "optionally"], .comment)
         return map

@@ -30,8 +30,16 @@ public struct IngredientLineParser: Sendable {
     /// - Returns: the structured ingredient; `original` is `line` unchanged, and `item` is never empty
     ///   for a line with any text (it falls back to the trimmed line).
     public func parse(_ line: String) -> Ingredient {
-        var scan = LineScan(bytes: Array(line.utf8))
-        return scan.run(original: line)
+        let parsed = line.utf8.withContiguousStorageIfAvailable { bytes in
+            var scan = LineScan(bytes: bytes)
+            return scan.run(original: line)
+        }
+        if let parsed { return parsed }
+        let bytes = Array(line.utf8)  // a bridged string without contiguous UTF-8
+        return bytes.withUnsafeBufferPointer { buffer in
+            var scan = LineScan(bytes: buffer)
+            return scan.run(original: line)
+        }
     }
 }
 
@@ -40,15 +48,16 @@ private struct LineScan {
     typealias Token = IngredientLineParser.Token
     typealias WordClass = IngredientLineParser.WordClass
 
-    let b: [UInt8]
+    /// The line's UTF-8, valid while the scan runs.
+    let b: UnsafeBufferPointer<UInt8>
     let t: [Token]
     var quantity: Double?
     var quantityMax: Double?
-    var unit: String?
+    var unit: IngredientUnit.ID = 0
     /// Byte ranges of the note's pieces, in any order (sorted when the note is built).
     var notes: [Range<Int>] = []
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         b = bytes
         t = IngredientLineParser.tokenize(bytes)
     }
@@ -67,7 +76,7 @@ private struct LineScan {
             notes.removeAll()
         }
         return Ingredient(
-            quantity: quantity, quantityMax: quantityMax, unit: unit, item: item, note: makeNote(),
+            quantity: quantity, quantityMax: quantityMax, unit: IngredientUnit.name(of: unit), item: item, note: makeNote(),
             original: original)
     }
 
@@ -77,8 +86,8 @@ private struct LineScan {
         i < t.count && t[i].kind == .symbol && t[i].symbol == symbol
     }
 
-    func isWord(_ i: Int, _ word: String) -> Bool {
-        i < t.count && t[i].kind == .word && t[i].lower == word
+    func isWord(_ i: Int, _ keyword: IngredientLineParser.Keyword) -> Bool {
+        i < t.count && t[i].word.keyword == keyword
     }
 
     func isAnyWord(_ i: Int) -> Bool {
@@ -86,18 +95,18 @@ private struct LineScan {
     }
 
     func classes(_ i: Int) -> WordClass {
-        i < t.count ? t[i].entry?.classes ?? [] : []
+        i < t.count ? t[i].word.classes : WordClass(rawValue: 0)
     }
 
     func isMultiplier(_ i: Int) -> Bool {
-        isWord(i, "x") || isSymbol(i, 0x78)
+        isWord(i, .x) || isSymbol(i, 0x78)
     }
 
     /// Whether a word may stand between a quantity and its unit: `2 large slices`, `1 tightly packed cup`.
     func isUnitModifier(_ i: Int) -> Bool {
         let c = classes(i)
-        return c.contains(.unitModifier) || c.contains(.size) || c.contains(.preparationAdverb) || isWord(i, "packed")
-            || (isWord(i, "extra") && classes(i + 1).contains(.size))
+        return c.contains(.unitModifier) || c.contains(.size) || c.contains(.preparationAdverb) || isWord(i, .packed)
+            || (isWord(i, .extra) && classes(i + 1).contains(.size))
     }
 
     // MARK: - Numbers, quantities, units
@@ -119,7 +128,7 @@ private struct LineScan {
             }
             return (token.value, i + 1)
         case .word:
-            guard let value = token.entry?.number else { return nil }
+            guard let value = token.word.number else { return nil }
             return (value, i + 1)
         case .symbol:
             return nil
@@ -132,8 +141,8 @@ private struct LineScan {
         var j = low.end
         if isSymbol(j, 0x2D) {
             j += 1
-            if isWord(j, "to") || isWord(j, "or") { j += 1 }
-        } else if isWord(j, "to") || isWord(j, "or") {
+            if isWord(j, .to) || isWord(j, .or) { j += 1 }
+        } else if isWord(j, .to) || isWord(j, .or) {
             j += 1
         } else {
             return (low.value, nil, low.end)
@@ -153,41 +162,43 @@ private struct LineScan {
     }
 
     /// A unit at `i` and the index after it (a trailing period of an abbreviation included).
-    func unit(at i: Int, _ context: UnitContext) -> (name: String, end: Int)? {
+    func unit(at i: Int, _ context: UnitContext) -> (id: IngredientUnit.ID, end: Int)? {
         guard i < t.count, t[i].kind == .word else { return nil }
         let token = t[i]
         var end = i + 1
-        var name: String?
-        if token.lower == "fl" || token.lower == "fluid" {
+        var id: IngredientUnit.ID = 0
+        if token.word.keyword == .fl || token.word.keyword == .fluid {
             var k = i + 1
             if isSymbol(k, 0x2E) { k += 1 }
-            guard k < t.count, t[k].kind == .word, t[k].entry?.unit == "oz" else { return nil }
-            name = "fl oz"
+            guard k < t.count, t[k].word.unit == Self.ounce else { return nil }
+            id = Self.fluidOunce
             end = k + 1
         } else if token.end - token.start == 1 {
             guard context == .afterNumber else { return nil }
             switch b[token.start] {
-            case 0x54: name = "tablespoon"  // T
-            case 0x74: name = "teaspoon"  // t
-            case 0x63, 0x43: name = "cup"
-            case 0x67: name = "g"
-            case 0x6C, 0x4C: name = "l"
-            default: name = nil
+            case 0x54: id = Self.tablespoon  // T
+            case 0x74: id = Self.teaspoon  // t
+            default: id = token.word.unit  // c, g, l
             }
         } else {
-            name = token.entry?.unit
-            if name == "inch", token.lower == "in", token.spaceBefore {
+            id = token.word.unit
+            if token.word.keyword == .in, token.spaceBefore {
                 // "in" is a preposition unless glued to its number or followed by punctuation or a unit.
                 let next = i + 1
-                let isUnitContext = next >= t.count || t[next].kind == .symbol || t[next].entry?.unit != nil
+                let isUnitContext = next >= t.count || t[next].kind == .symbol || t[next].word.unit != 0
                 if !isUnitContext { return nil }
             }
         }
-        guard let name else { return nil }
-        if context == .countable, !IngredientUnit.countable.contains(name) { return nil }
+        guard id != 0 else { return nil }
+        if context == .countable, !IngredientUnit.isCountable(id) { return nil }
         if isSymbol(end, 0x2E), !t[end].spaceBefore { end += 1 }
-        return (name, end)
+        return (id, end)
     }
+
+    static let ounce = IngredientUnit.id(of: "oz")
+    static let fluidOunce = IngredientUnit.id(of: "fl oz")
+    static let tablespoon = IngredientUnit.id(of: "tablespoon")
+    static let teaspoon = IngredientUnit.id(of: "teaspoon")
 
     /// A measure at `i`: a quantity, an optional joining hyphen (`28-ounce`), and a unit (or a hyphenated
     /// word that starts with one, `½-inch-thick`). Returns the end.
@@ -196,7 +207,7 @@ private struct LineScan {
         var k = amount.end
         if isSymbol(k, 0x2D), !t[k].spaceBefore { k += 1 }
         if let found = unit(at: k, .afterNumber) { return found.end }
-        if k < t.count, t[k].prefixUnit != nil { return k + 1 }
+        if k < t.count, t[k].prefixUnit != 0 { return k + 1 }
         return nil
     }
 
@@ -233,9 +244,9 @@ private struct LineScan {
     mutating func skipEquivalents(from start: Int) -> Int {
         var i = start
         while i < t.count {
-            if quantityMax == nil, isSymbol(i, 0x2D) || isWord(i, "to"), let low = quantity,
+            if quantityMax == nil, isSymbol(i, 0x2D) || isWord(i, .to), let low = quantity,
                 let high = quantity(at: i + 1), high.value > low, let repeated = unit(at: high.end, .afterNumber),
-                repeated.name == unit
+                repeated.id == unit
             {
                 quantityMax = high.value
                 i = repeated.end
@@ -258,7 +269,7 @@ private struct LineScan {
                 continue
             }
             let isAddition =
-                isWord(i, "plus") || isWord(i, "and") || isWord(i, "minus") || isWord(i, "to") || isSymbol(i, 0x2B)
+                isWord(i, .plus) || isWord(i, .and) || isWord(i, .minus) || isWord(i, .to) || isSymbol(i, 0x2B)
             if isAddition, let end = measure(at: i + 1) {  // "1 cup plus 2 tablespoons", "2 teaspoons to 1 tablespoon"
                 addNote(i, end)
                 i = end
@@ -267,8 +278,7 @@ private struct LineScan {
             break
         }
         // "5cm/2in piece fresh ginger", "25g chunk ginger": the piece the measure describes.
-        if let piece = unit(at: i, .word), t[i].end - t[i].start > 2, isAnyWord(piece.end),
-            !IngredientUnit.spellings.keys.contains(t[piece.end].lower)
+        if let piece = unit(at: i, .word), t[i].end - t[i].start > 2, isAnyWord(piece.end), t[piece.end].word.unit == 0
         {
             addNote(i, piece.end)
             i = piece.end
@@ -294,7 +304,7 @@ private struct LineScan {
             return parseAfterQuantity(amount)
         }
         // "Zest of 1 lemon", "Finely grated zest and juice of 1 clementine": a lead-in before the amount.
-        for k in 1...6 where isWord(k, "of") || isWord(k, "from") {
+        for k in 1...6 where isWord(k, .of) || isWord(k, .from) {
             if t[0..<k].allSatisfy({ $0.kind == .word }), let amount = quantity(at: k + 1) {
                 addNote(0, k + 1)
                 return parseAfterQuantity(amount)
@@ -307,18 +317,18 @@ private struct LineScan {
             j += 1
             hasArticle = true
         }
-        while classes(j).contains(.vagueAmount) || (j > i && isWord(j, "of") && classes(j - 1).contains(.vagueAmount)) {
+        while classes(j).contains(.vagueAmount) || (j > i && isWord(j, .of) && classes(j - 1).contains(.vagueAmount)) {
             j += 1
             hasArticle = true
         }
         let modifiers = j
         while isUnitModifier(j) { j += 1 }
-        let context: UnitContext = hasArticle || isWord(j + 1, "of") ? .word : .countable
+        let context: UnitContext = hasArticle || isWord(j + 1, .of) ? .word : .countable
         if let found = unit(at: j, context), isAnyWord(found.end) {
-            unit = found.name
+            unit = found.id
             addNote(i, modifiers)
             addNote(modifiers, j)
-            return isWord(found.end, "of") ? found.end + 1 : found.end
+            return isWord(found.end, .of) ? found.end + 1 : found.end
         }
         return nil
     }
@@ -329,26 +339,26 @@ private struct LineScan {
         quantityMax = amount.max
         var i = amount.end
         if isMultiplier(i) { i += 1 }  // "2 x 400g tins": 2 tins of 400 g each
-        if isWord(i, "of"), classes(i + 1).contains(.article) { i += 2 }  // "1/3 of a bunch"
+        if isWord(i, .of), classes(i + 1).contains(.article) { i += 2 }  // "1/3 of a bunch"
         if amount.value < 1, classes(i).contains(.article) { i += 1 }  // "half a teaspoon"
         var j = i
         while isUnitModifier(j) { j += 1 }
         let hyphen = j == i && isSymbol(j, 0x2D) && !t[j].spaceBefore ? 1 : 0  // "2¾-pound chicken"
         if let found = unit(at: j + hyphen, .afterNumber) {
-            unit = found.name
+            unit = found.id
             addNote(i, j)
             let end = skipEquivalents(from: skipAlternativeUnit(found.end))
-            return isWord(end, "of") ? end + 1 : end
+            return isWord(end, .of) ? end + 1 : end
         }
         // A size before the unit or item: "1 (14 ounce) can", "One 28-ounce can", "1 3-4 ounce tomato".
         guard let sizeEnd = sizeMeasure(at: j) else { return i }
         var k = sizeEnd
         while isUnitModifier(k) { k += 1 }
         if let found = unit(at: k, .word) {
-            unit = found.name
+            unit = found.id
             addNote(i, k)
             let end = skipAlternativeUnit(found.end)
-            return isWord(end, "of") ? end + 1 : end
+            return isWord(end, .of) ? end + 1 : end
         }
         addNote(i, sizeEnd)
         return sizeEnd
@@ -356,12 +366,12 @@ private struct LineScan {
 
     /// Skips `or can` in `1 12-oz bottle or can of beer` and `or more` in `5 dashes or more of bitters`.
     mutating func skipAlternativeUnit(_ start: Int) -> Int {
-        guard isWord(start, "or") else { return start }
+        guard isWord(start, .or) else { return start }
         if let alternative = unit(at: start + 1, .word) {
             addNote(start, alternative.end)
             return alternative.end
         }
-        if isWord(start + 1, "more") || isWord(start + 1, "less") || isWord(start + 1, "so") {
+        if isWord(start + 1, .more) || isWord(start + 1, .less) || isWord(start + 1, .so) {
             addNote(start, start + 2)
             return start + 2
         }
@@ -415,7 +425,7 @@ private struct LineScan {
             return parseRest(from: start, to: t.count, allowTailAsItem: true)
         }
         let end = parseAfterQuantity(amount)
-        guard unit != nil, end >= t.count || isSymbol(end, 0x2C) || isSymbol(end, 0x28) || isSymbol(end, 0x3B)
+        guard unit != 0, end >= t.count || isSymbol(end, 0x2C) || isSymbol(end, 0x28) || isSymbol(end, 0x3B)
         else {
             self = saved
             return nil
@@ -476,10 +486,10 @@ private struct LineScan {
     func continuesList(afterComma comma: Int, end: Int) -> Bool {
         var k = comma + 1
         for _ in 0..<5 {
-            if isWord(k, "or") || isWord(k, "and") {
+            if isWord(k, .or) || isWord(k, .and) {
                 let next = k + 1
                 return isAnyWord(next) && number(at: next) == nil && !startsNote(next)
-                    && !["more", "less", "use", "to", "as", "so", "substitute"].contains(t[next].lower)
+                    && ![.more, .less, .use, .to, .as, .so, .substitute].contains(t[next].word.keyword)
             }
             // A plain segment of words, then another comma.
             var segment = k
@@ -502,7 +512,7 @@ private struct LineScan {
         var k = comma + 1
         while k < end {
             guard isAnyWord(k), !classes(k).contains(.comment), !classes(k).contains(.commentLead),
-                !classes(k).contains(.preposition), !isWord(k, "plus"), !isWord(k, "or"), !isWord(k, "and")
+                !classes(k).contains(.preposition), !isWord(k, .plus), !isWord(k, .or), !isWord(k, .and)
             else { return false }
             if !isAdjectiveLike(k) { return true }
             k += 1
@@ -521,10 +531,7 @@ private struct LineScan {
         {
             return true
         }
-        let word = t[i].lower
-        guard word.utf8.count > 3 else { return false }
-        return word.hasSuffix("ed") || word.hasSuffix("less") || word.hasSuffix("y") || word.hasSuffix("ish")
-            || word.hasSuffix("-old")
+        return t[i].hasAdjectiveEnding
     }
 
     /// Whether the word at `i` starts a note when it follows a comma: a preparation, an adverb, a
@@ -532,26 +539,25 @@ private struct LineScan {
     func startsNote(_ i: Int) -> Bool {
         let c = classes(i)
         return c.contains(.preparation) || c.contains(.preparationAdverb) || c.contains(.comment)
-            || c.contains(.commentLead) || c.contains(.preposition) || isWord(i, "plus")
+            || c.contains(.commentLead) || c.contains(.preposition) || isWord(i, .plus)
     }
 
-    static let containers: Set<String> = [
-        "can", "tin", "jar", "bottle", "package", "packet", "pack", "bag", "box", "carton", "tub", "container",
-        "envelope", "sachet",
-    ]
+    static let containers: Set<IngredientUnit.ID> = Set(
+        ["can", "tin", "jar", "bottle", "package", "packet", "pack", "bag", "box", "carton", "tub", "container",
+         "envelope", "sachet"].map(IngredientUnit.id(of:)))
 
     /// Moves sizes, preparations, purposes and a trailing unit out of the item's tokens.
     mutating func trimItem(_ kept: inout [Int]) {
-        while let first = kept.first, isWord(first, "of") || t[first].kind == .symbol { kept.removeFirst() }
+        while let first = kept.first, isWord(first, .of) || t[first].kind == .symbol { kept.removeFirst() }
         // Leading sizes: "large onion", "extra large eggs", "medium to large onions".
         var sizes = 0
         while sizes < kept.count - 1 {
             let i = kept[sizes]
-            if classes(i).contains(.size) || (isWord(i, "extra") && classes(kept[sizes + 1]).contains(.size))
-                || (sizes > 0 && (isWord(i, "to") || isWord(i, "or")) && classes(kept[sizes + 1]).contains(.size))
+            if classes(i).contains(.size) || (isWord(i, .extra) && classes(kept[sizes + 1]).contains(.size))
+                || (sizes > 0 && (isWord(i, .to) || isWord(i, .or)) && classes(kept[sizes + 1]).contains(.size))
             {
                 sizes += 1
-            } else if sizes > 0, isWord(i, "or"), let alternative = number(at: kept[sizes + 1]),
+            } else if sizes > 0, isWord(i, .or), let alternative = number(at: kept[sizes + 1]),
                 alternative.end == kept[sizes + 1] + 1, sizes + 2 < kept.count
             {
                 sizes += 2  // "2 large or 3 small blood oranges"
@@ -563,7 +569,7 @@ private struct LineScan {
         kept.removeFirst(sizes)
         // Preparations at the start and after "and"/"or": "finely chopped parsley", "salt and freshly
         // ground pepper". What comes in a container comes prepared: "can diced tomatoes" keeps "diced".
-        let isContainer = unit.map { Self.containers.contains($0) } ?? false
+        let isContainer = Self.containers.contains(unit)
         var p = 0
         while p < kept.count, !isContainer {
             if p == 0 || (classes(kept[p - 1]).contains(.conjunction) && classes(kept[p]).contains(.preparationAdverb)) {
@@ -593,10 +599,10 @@ private struct LineScan {
             }
         }
         // A unit after the item: "2 garlic cloves", "3 rosemary sprigs".
-        if unit == nil, quantity != nil, kept.count >= 2, let last = kept.last, classes(last).contains(.trailingUnit),
-            !isWord(kept[kept.count - 2], "whole"), !isWord(kept[kept.count - 2], "ground")
+        if unit == 0, quantity != nil, kept.count >= 2, let last = kept.last, classes(last).contains(.trailingUnit),
+            !isWord(kept[kept.count - 2], .whole), !isWord(kept[kept.count - 2], .ground)
         {
-            unit = t[last].entry?.unit
+            unit = t[last].word.unit
             kept.removeLast()
         }
         while let last = kept.last, t[last].kind == .symbol || classes(last).contains(.conjunction) {
@@ -639,18 +645,16 @@ private struct LineScan {
         let i = kept[p]
         let c = classes(i)
         let next = p + 1 < kept.count ? kept[p + 1] : nil
-        if isWord(i, "for") || isWord(i, "plus") || isWord(i, "per") || isSymbol(i, 0x2B) { return true }
+        if isWord(i, .for) || isWord(i, .plus) || isWord(i, .per) || isSymbol(i, 0x2B) { return true }
         if c.contains(.comment) || (c.contains(.commentLead) && next != nil) { return true }
-        if isWord(i, "to"), let next { return classes(next).contains(.purposeVerb) }
-        if isWord(i, "as") || isWord(i, "if"), let next {
-            return ["needed", "desired", "required", "necessary", "using", "liked", "available", "preferred"]
-                .contains(t[next].lower)
+        if isWord(i, .to), let next { return classes(next).contains(.purposeVerb) }
+        if isWord(i, .as) || isWord(i, .if), let next {
+            return classes(next).contains(.condition)
         }
-        if isWord(i, "or"), let next, number(at: next) != nil { return true }  // "6 stalks thyme or ½ teaspoon dried"
+        if isWord(i, .or), let next, number(at: next) != nil { return true }  // "6 stalks thyme or ½ teaspoon dried"
         if t[i].kind == .number, measure(at: i) != nil { return true }  // "sesame oil 10 mL"
         // A participle followed by a preposition: "steak cut into cubes", "saffron soaked in milk".
-        if let next, classes(next).contains(.preposition), t[i].kind == .word, t[i].lower.hasSuffix("ed")
-            || c.contains(.preparation)
+        if let next, classes(next).contains(.preposition), t[i].hasParticipleEnding || c.contains(.preparation)
         {
             return true
         }
@@ -709,7 +713,7 @@ private struct LineScan {
     }
 
     /// The bytes of `range` without surrounding whitespace and separators.
-    func trimmedBytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
+    func trimmedBytes(_ range: Range<Int>) -> Slice<UnsafeBufferPointer<UInt8>> {
         var lower = range.lowerBound
         var upper = range.upperBound
         while lower < upper, Self.isEdge(b[lower]) { lower += 1 }

@@ -52,6 +52,35 @@ public enum IngredientUnit {
         return map
     }()
 
+    /// A unit as a small number, so parser tokens stay plain values: 0 is no unit, `n` is `table[n - 1]`.
+    typealias ID = UInt8
+
+    /// Lowercased spelling → unit ID.
+    static let ids: [String: ID] = {
+        var map: [String: ID] = [:]
+        for (index, entry) in table.enumerated() {
+            let id = ID(index + 1)
+            map[entry.canonical] = id
+            for spelling in entry.spellings { map[spelling] = id }
+        }
+        return map
+    }()
+
+    /// The canonical name of a unit ID (ID 0 has none).
+    static func name(of id: ID) -> String? {
+        id == 0 ? nil : table[Int(id) - 1].canonical
+    }
+
+    /// The ID of a canonical name.
+    static func id(of canonical: String) -> ID {
+        ids[canonical] ?? 0
+    }
+
+    /// Whether the unit of an ID may start a line without a number.
+    static func isCountable(_ id: ID) -> Bool {
+        id != 0 && table[Int(id) - 1].isCountable
+    }
+
     /// A canonical unit with its accepted spellings (lowercase; plurals listed explicitly).
     struct Entry: Sendable {
         let canonical: String
@@ -65,9 +94,6 @@ public enum IngredientUnit {
             self.isCountable = countable
         }
     }
-
-    /// Canonical names of the units that may start a line without a number.
-    static let countable: Set<String> = Set(table.filter(\.isCountable).map(\.canonical))
 
     /// The unit table. Spellings are general English and kitchen usage, not corpus entries.
     static let table: [Entry] = [
