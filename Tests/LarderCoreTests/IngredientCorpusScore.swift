@@ -131,7 +131,8 @@ enum IngredientCorpusScore {
     }
 
     static func amountAgrees(_ parsed: Ingredient, _ expected: Expected) -> Bool {
-        expected.isReadable && same(parsed.quantity, expected.quantity) && same(parsed.quantityMax, expected.quantityMax)
+        expected.isReadable && same(parsed.quantity, expected.quantity)
+            && same(parsed.quantityMax, expected.quantityMax)
             && parsed.unit == expected.unit
     }
 
@@ -337,7 +338,8 @@ enum IngredientCorpusScore {
         let numberWords: Set<String> = [
             "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
         ]
-        for word in sentenceWords(String(String.UnicodeScalarView(scalars))) where numberWords.contains(word.text.lowercased()) {
+        for word in sentenceWords(String(String.UnicodeScalarView(scalars)))
+        where numberWords.contains(word.text.lowercased()) {
             runs.append(word.range)
         }
         runs.sort { $0.lowerBound < $1.lowerBound }
@@ -389,8 +391,10 @@ enum IngredientCorpusScore {
 
     static func singular(_ word: String) -> String {
         guard word.count > 3 else { return word }
-        for (suffix, replacement) in [("ies", "y"), ("lves", "lf"), ("eaves", "eaf"), ("oaves", "oaf"), ("ves", "ve"),
-            ("oes", "o"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("zes", "z")]
+        for (suffix, replacement) in [
+            ("ies", "y"), ("lves", "lf"), ("eaves", "eaf"), ("oaves", "oaf"), ("ves", "ve"),
+            ("oes", "o"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("zes", "z"),
+        ]
         where word.hasSuffix(suffix) {
             return String(word.dropLast(suffix.count)) + replacement
         }

@@ -65,7 +65,9 @@ extension IngredientLineParser {
                 i = token.end
             } else if let fraction = vulgarFraction(scalar) {
                 tokens.append(
-                    Token(kind: .number, start: i, end: i + length, spaceBefore: space, value: fraction, isFraction: true))
+                    Token(
+                        kind: .number, start: i, end: i + length, spaceBefore: space, value: fraction, isFraction: true)
+                )
                 i += length
             } else if isLetter(scalar) {
                 let end = scanWord(b, i)
@@ -120,7 +122,7 @@ extension IngredientLineParser {
         var i = start
         var whole = 0.0
         var digits = 0
-        while i < n, isDigit(b[i]) {
+        while i < n, isDigit(b[i]), digits < 15 {  // longer digit runs split into more numbers
             whole = whole * 10 + Double(b[i] - 0x30)
             digits += 1
             i += 1
@@ -133,7 +135,7 @@ extension IngredientLineParser {
             var fractionDigits = 0
             var fraction = 0.0
             var scale = 1.0
-            while j < n, isDigit(b[j]) {
+            while j < n, isDigit(b[j]), fractionDigits < 15 {
                 fraction = fraction * 10 + Double(b[j] - 0x30)
                 scale *= 10
                 fractionDigits += 1
@@ -153,7 +155,7 @@ extension IngredientLineParser {
         if digits > 0, scalar == 0x2F || scalar == 0x2044, i + length < n, isDigit(b[i + length]) {  // "1/2"
             var j = i + length
             var denominator = 0.0
-            while j < n, isDigit(b[j]) {
+            while j < n, isDigit(b[j]), j - i < 16 {
                 denominator = denominator * 10 + Double(b[j] - 0x30)
                 j += 1
             }

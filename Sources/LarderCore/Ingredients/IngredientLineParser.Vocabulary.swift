@@ -60,50 +60,70 @@ extension IngredientLineParser {
             for word in words { map[word, default: Word()].classes.insert(wordClass) }
         }
         for (spelling, id) in IngredientUnit.ids { map[spelling, default: Word()].unit = id }
-        for keyword in Keyword.allCases where keyword != .other { map[keyword.rawValue, default: Word()].keyword = keyword }
+        for keyword in Keyword.allCases where keyword != .other {
+            map[keyword.rawValue, default: Word()].keyword = keyword
+        }
         let numbers: [(String, Double)] = [
             ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8),
             ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("fifteen", 15), ("twenty", 20), ("half", 0.5),
         ]
         for (word, value) in numbers { map[word, default: Word()].number = value }
         add(
-            ["small", "medium", "large", "big", "sm", "med", "md", "lg", "lge", "xl", "jumbo", "extra-large",
-             "medium-size", "medium-sized", "large-size", "large-sized", "small-size", "small-sized", "smallish",
-             "largish", "biggish", "good-size", "good-sized"], .size)
+            [
+                "small", "medium", "large", "big", "sm", "med", "md", "lg", "lge", "xl", "jumbo", "extra-large",
+                "medium-size", "medium-sized", "large-size", "large-sized", "small-size", "small-sized", "smallish",
+                "largish", "biggish", "good-size", "good-sized",
+            ], .size)
         add(
-            ["heaping", "heaped", "level", "rounded", "scant", "generous", "good", "thick", "thin", "thick-cut",
-             "thin-cut", "fat", "whole", "big", "large", "small", "medium", "thumb-sized", "thumb-size", "lengthwise",
-             "healthy", "full", "little"], .unitModifier)
-        add(["about", "approx", "approximately", "around", "roughly", "circa", "ca", "nearly", "almost"], .approximation)
+            [
+                "heaping", "heaped", "level", "rounded", "scant", "generous", "good", "thick", "thin", "thick-cut",
+                "thin-cut", "fat", "whole", "big", "large", "small", "medium", "thumb-sized", "thumb-size",
+                "lengthwise", "healthy", "full", "little",
+            ], .unitModifier)
+        add(
+            ["about", "approx", "approximately", "around", "roughly", "circa", "ca", "nearly", "almost"], .approximation
+        )
         add(["a", "an"], .article)
         add(
-            ["finely", "coarsely", "roughly", "thinly", "thickly", "freshly", "lightly", "very", "well", "firmly",
-             "loosely", "gently", "evenly", "newly", "just", "fairly", "fully", "partially", "partly",
-             "slightly", "superfinely", "tightly", "diagonally", "crosswise", "lengthwise", "thoroughly",
-             "completely", "barely", "generously"], .preparationAdverb)
+            [
+                "finely", "coarsely", "roughly", "thinly", "thickly", "freshly", "lightly", "very", "well", "firmly",
+                "loosely", "gently", "evenly", "newly", "just", "fairly", "fully", "partially", "partly",
+                "slightly", "superfinely", "tightly", "diagonally", "crosswise", "lengthwise", "thoroughly",
+                "completely", "barely", "generously",
+            ], .preparationAdverb)
         add(
-            ["chopped", "minced", "diced", "sliced", "grated", "shredded", "crushed", "peeled", "cubed", "halved",
-             "quartered", "beaten", "melted", "softened", "sifted", "snipped", "torn", "trimmed", "crumbled", "shelled",
-             "seeded", "deseeded", "pitted", "stoned", "cored", "packed", "cracked", "squeezed", "pureed",
-             "puréed", "julienned", "zested", "juiced", "rinsed", "drained", "chilled", "thawed", "defrosted",
-             "whisked", "separated", "deveined", "skinned", "scrubbed", "washed", "hulled", "stemmed", "bruised",
-             "smashed", "pressed", "shaved", "segmented", "cleaned", "boned", "deboned", "filleted", "husked",
-             "shucked", "warmed", "heated", "crumbed", "cooked", "toasted", "cut", "picked", "sieved", "strained", "tempered", "riced",
-             "spiralized", "spiralised", "scraped", "dissolved", "reconstituted"], .preparation)
+            [
+                "chopped", "minced", "diced", "sliced", "grated", "shredded", "crushed", "peeled", "cubed", "halved",
+                "quartered", "beaten", "melted", "softened", "sifted", "snipped", "torn", "trimmed", "crumbled",
+                "shelled", "seeded", "deseeded", "pitted", "stoned", "cored", "packed", "cracked", "squeezed", "pureed",
+                "puréed", "julienned", "zested", "juiced", "rinsed", "drained", "chilled", "thawed", "defrosted",
+                "whisked", "separated", "deveined", "skinned", "scrubbed", "washed", "hulled", "stemmed", "bruised",
+                "smashed", "pressed", "shaved", "segmented", "cleaned", "boned", "deboned", "filleted", "husked",
+                "shucked", "warmed", "heated", "crumbed", "cooked", "toasted", "cut", "picked", "sieved", "strained",
+                "tempered", "riced", "spiralized", "spiralised", "scraped", "dissolved", "reconstituted",
+            ], .preparation)
         add(
-            ["ground", "roasted", "mashed", "dried", "frozen", "smoked", "boiled", "steamed", "grilled",
-             "fried", "baked", "poached", "sauteed", "sautéed", "caramelized", "caramelised", "soaked", "salted",
-             "slivered", "flaked", "blanched", "chunked", "cooled", "scalded", "brewed"], .weakPreparation)
+            [
+                "ground", "roasted", "mashed", "dried", "frozen", "smoked", "boiled", "steamed", "grilled",
+                "fried", "baked", "poached", "sauteed", "sautéed", "caramelized", "caramelised", "soaked", "salted",
+                "slivered", "flaked", "blanched", "chunked", "cooled", "scalded", "brewed",
+            ], .weakPreparation)
         add(["and", "or", "&"], .conjunction)
         add(
-            ["taste", "serve", "serving", "garnish", "decorate", "finish", "dust", "dusting", "drizzle", "sprinkle",
-             "glaze", "brush", "grease", "fry", "coat", "cover", "season", "top", "dip", "accompany", "use"],
+            [
+                "taste", "serve", "serving", "garnish", "decorate", "finish", "dust", "dusting", "drizzle", "sprinkle",
+                "glaze", "brush", "grease", "fry", "coat", "cover", "season", "top", "dip", "accompany", "use",
+            ],
             .purposeVerb)
         add(
-            ["clove", "cloves", "sprig", "sprigs", "stalk", "stalks", "bulb", "bulbs", "stick", "sticks", "slice",
-             "slices", "head", "heads", "loaf", "loaves"], .trailingUnit)
+            [
+                "clove", "cloves", "sprig", "sprigs", "stalk", "stalks", "bulb", "bulbs", "stick", "sticks", "slice",
+                "slices", "head", "heads", "loaf", "loaves",
+            ], .trailingUnit)
         add(["couple", "few", "several"], .vagueAmount)
-        add(["at", "like", "such", "eg", "preferably", "ideally", "see", "about", "approx", "approximately"], .commentLead)
+        add(
+            ["at", "like", "such", "eg", "preferably", "ideally", "see", "about", "approx", "approximately"],
+            .commentLead)
         add(
             ["needed", "desired", "required", "necessary", "using", "liked", "available", "preferred", "wished"],
             .condition)

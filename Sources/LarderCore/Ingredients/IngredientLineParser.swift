@@ -76,26 +76,27 @@ private struct LineScan {
             notes.removeAll()
         }
         return Ingredient(
-            quantity: quantity, quantityMax: quantityMax, unit: IngredientUnit.name(of: unit), item: item, note: makeNote(),
+            quantity: quantity, quantityMax: quantityMax, unit: IngredientUnit.name(of: unit), item: item,
+            note: makeNote(),
             original: original)
     }
 
     // MARK: - Token predicates
 
     func isSymbol(_ i: Int, _ symbol: UInt8) -> Bool {
-        i < t.count && t[i].kind == .symbol && t[i].symbol == symbol
+        i >= 0 && i < t.count && t[i].kind == .symbol && t[i].symbol == symbol
     }
 
     func isWord(_ i: Int, _ keyword: IngredientLineParser.Keyword) -> Bool {
-        i < t.count && t[i].word.keyword == keyword
+        i >= 0 && i < t.count && t[i].word.keyword == keyword
     }
 
     func isAnyWord(_ i: Int) -> Bool {
-        i < t.count && t[i].kind == .word
+        i >= 0 && i < t.count && t[i].kind == .word
     }
 
     func classes(_ i: Int) -> WordClass {
-        i < t.count ? t[i].word.classes : WordClass(rawValue: 0)
+        i >= 0 && i < t.count ? t[i].word.classes : WordClass(rawValue: 0)
     }
 
     func isMultiplier(_ i: Int) -> Bool {
@@ -113,7 +114,7 @@ private struct LineScan {
 
     /// A number at `i`: digits, a decimal, a fraction, a mixed number (`1 1/2`, `1 ½`, `1-1/2`) or a number word.
     func number(at i: Int) -> (value: Double, end: Int)? {
-        guard i < t.count else { return nil }
+        guard i >= 0, i < t.count else { return nil }
         let token = t[i]
         switch token.kind {
         case .number:
@@ -121,7 +122,8 @@ private struct LineScan {
                 let next = t[i + 1]
                 if next.kind == .number, next.isFraction { return (token.value + next.value, i + 2) }
                 if next.kind == .symbol, next.symbol == 0x2D, !next.spaceBefore, i + 2 < t.count,
-                    t[i + 2].kind == .number, t[i + 2].isFraction, !t[i + 2].spaceBefore, t[i + 2].end - t[i + 2].start > 2
+                    t[i + 2].kind == .number, t[i + 2].isFraction, !t[i + 2].spaceBefore,
+                    t[i + 2].end - t[i + 2].start > 2
                 {
                     return (token.value + t[i + 2].value, i + 3)  // "1-1/2"
                 }
@@ -163,7 +165,7 @@ private struct LineScan {
 
     /// A unit at `i` and the index after it (a trailing period of an abbreviation included).
     func unit(at i: Int, _ context: UnitContext) -> (id: IngredientUnit.ID, end: Int)? {
-        guard i < t.count, t[i].kind == .word else { return nil }
+        guard i >= 0, i < t.count, t[i].kind == .word else { return nil }
         let token = t[i]
         var end = i + 1
         var id: IngredientUnit.ID = 0
@@ -326,7 +328,7 @@ private struct LineScan {
         let context: UnitContext = hasArticle || isWord(j + 1, .of) ? .word : .countable
         if let found = unit(at: j, context), isAnyWord(found.end) {
             unit = found.id
-            addNote(i, modifiers)
+            if modifiers > i + 1 || !hasArticle { addNote(i, modifiers) }  // "a couple", not a lone "a"
             addNote(modifiers, j)
             return isWord(found.end, .of) ? found.end + 1 : found.end
         }
@@ -351,17 +353,18 @@ private struct LineScan {
             return isWord(end, .of) ? end + 1 : end
         }
         // A size before the unit or item: "1 (14 ounce) can", "One 28-ounce can", "1 3-4 ounce tomato".
-        guard let sizeEnd = sizeMeasure(at: j) else { return i }
-        var k = sizeEnd
+        guard let size = sizeMeasure(at: j) else { return i }
+        addNote(i, j)
+        addNote(size.note.lowerBound, size.note.upperBound)
+        var k = size.end
         while isUnitModifier(k) { k += 1 }
         if let found = unit(at: k, .word) {
             unit = found.id
-            addNote(i, k)
+            addNote(size.end, k)
             let end = skipAlternativeUnit(found.end)
             return isWord(end, .of) ? end + 1 : end
         }
-        addNote(i, sizeEnd)
-        return sizeEnd
+        return size.end
     }
 
     /// Skips `or can` in `1 12-oz bottle or can of beer` and `or more` in `5 dashes or more of bitters`.
@@ -380,11 +383,13 @@ private struct LineScan {
 
     /// A size at `i` and its end: a parenthesized measure (`(14 ounce)`, `(12-15) pound`) or a measure
     /// with its equivalents (`28-ounce`, `360g/12½oz`).
-    func sizeMeasure(at i: Int) -> Int? {
+    func sizeMeasure(at i: Int) -> (end: Int, note: Range<Int>)? {
         if let parenthesis = parenthesizedMeasure(at: i) {
             let after = parenthesis.close + 1
-            if !parenthesis.hasUnit, let unitAfter = unit(at: after, .afterNumber) { return unitAfter.end }
-            return after
+            if !parenthesis.hasUnit, let unitAfter = unit(at: after, .afterNumber) {
+                return (unitAfter.end, i..<unitAfter.end)
+            }
+            return (after, (i + 1)..<parenthesis.close)
         }
         guard var end = measure(at: i) else { return nil }
         while true {
@@ -395,7 +400,7 @@ private struct LineScan {
             } else if let parenthesis = parenthesizedMeasure(at: end), parenthesis.hasUnit {
                 end = parenthesis.close + 1
             } else {
-                return end
+                return (end, i..<end)
             }
         }
     }
@@ -543,8 +548,10 @@ private struct LineScan {
     }
 
     static let containers: Set<IngredientUnit.ID> = Set(
-        ["can", "tin", "jar", "bottle", "package", "packet", "pack", "bag", "box", "carton", "tub", "container",
-         "envelope", "sachet"].map(IngredientUnit.id(of:)))
+        [
+            "can", "tin", "jar", "bottle", "package", "packet", "pack", "bag", "box", "carton", "tub", "container",
+            "envelope", "sachet",
+        ].map(IngredientUnit.id(of:)))
 
     /// Moves sizes, preparations, purposes and a trailing unit out of the item's tokens.
     mutating func trimItem(_ kept: inout [Int]) {
@@ -572,7 +579,8 @@ private struct LineScan {
         let isContainer = Self.containers.contains(unit)
         var p = 0
         while p < kept.count, !isContainer {
-            if p == 0 || (classes(kept[p - 1]).contains(.conjunction) && classes(kept[p]).contains(.preparationAdverb)) {
+            if p == 0 || (classes(kept[p - 1]).contains(.conjunction) && classes(kept[p]).contains(.preparationAdverb))
+            {
                 let length = preparationRun(kept, from: p)
                 if length > 0, p + length < kept.count {
                     noteTokens(kept, p, p + length)
@@ -654,8 +662,7 @@ private struct LineScan {
         if isWord(i, .or), let next, number(at: next) != nil { return true }  // "6 stalks thyme or ½ teaspoon dried"
         if t[i].kind == .number, measure(at: i) != nil { return true }  // "sesame oil 10 mL"
         // A participle followed by a preposition: "steak cut into cubes", "saffron soaked in milk".
-        if let next, classes(next).contains(.preposition), t[i].hasParticipleEnding || c.contains(.preparation)
-        {
+        if let next, classes(next).contains(.preposition), t[i].hasParticipleEnding || c.contains(.preparation) {
             return true
         }
         return false
@@ -664,7 +671,7 @@ private struct LineScan {
     // MARK: - Output
 
     mutating func addNote(_ from: Int, _ to: Int) {
-        guard from < to, from < t.count else { return }
+        guard from >= 0, from < to, from < t.count else { return }
         notes.append(t[from].start..<t[min(to, t.count) - 1].end)
     }
 
@@ -724,7 +731,7 @@ private struct LineScan {
     /// Whitespace and separators trimmed from the ends of a note piece.
     static func isEdge(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3B, 0x28, 0x29, 0x2D: true
+        case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3B, 0x3A, 0x2D: true
         default: false
         }
     }

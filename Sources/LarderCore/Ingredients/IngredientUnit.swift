@@ -109,8 +109,10 @@ public enum IngredientUnit {
         Entry("teaspoon", ["tsp", "tsps", "tspn", "tspns", "ts", "teaspoons", "teaspoonful", "teaspoonfuls"]),
         Entry(
             "tablespoon",
-            ["tbsp", "tbsps", "tbs", "tbl", "tbls", "tblsp", "tblsps", "tblspn", "tb", "tbspn", "tablespoons",
-             "tablespoonful", "tablespoonfuls"]),
+            [
+                "tbsp", "tbsps", "tbs", "tbl", "tbls", "tblsp", "tblsps", "tblspn", "tb", "tbspn", "tablespoons",
+                "tablespoonful", "tablespoonfuls",
+            ]),
         Entry("dessertspoon", ["dsp", "dsps", "dstspn", "dessertspoons", "dessertspoonful", "dessertspoonfuls"]),
         Entry("cup", ["c", "cups", "cupful", "cupfuls"]),
         Entry("fl oz", ["floz"]),
