@@ -79,29 +79,6 @@ import Testing
         #expect(parsed.quantityMax == high)
     }
 
-    @Test("reads number words but not articles")
-    func readsNumberWords() {
-        #expect(parser.parse("One 28-ounce can tomatoes").quantity == 1)
-        #expect(parser.parse("Three 8-ounce cans tomato sauce").quantity == 3)
-        let half = parser.parse("half a teaspoon ground cinnamon")
-        #expect(half.quantity == 0.5)
-        #expect(half.unit == "teaspoon")
-        #expect(half.item == "ground cinnamon")
-        let pinch = parser.parse("a pinch of salt")
-        #expect(pinch.quantity == nil)
-        #expect(pinch.unit == "pinch")
-        #expect(pinch.item == "salt")
-    }
-
-    @Test("reads a multiplier as the count and the measure as a size")
-    func readsMultiplier() {
-        let duck = parser.parse("2 x 360g/12½oz large duck breasts")
-        #expect(duck.quantity == 2)
-        #expect(duck.unit == nil)
-        #expect(duck.item == "duck breasts")
-        #expect(duck.note?.contains("360g/12½oz") == true)
-    }
-
     // MARK: - Units
 
     @Test("maps unit spellings to canonical names", arguments: Self.unitSpellings)
@@ -110,15 +87,6 @@ import Testing
         #expect(parsed.unit == unit)
         #expect(parsed.quantity == 2)
         #expect(parsed.item == "stock")
-    }
-
-    @Test("reads a unit glued to its number")
-    func readsGluedUnits() {
-        let parsed = parser.parse("150g/5¼oz canned chickpeas, drained and rinsed")
-        #expect(parsed.quantity == 150)
-        #expect(parsed.unit == "g")
-        #expect(parsed.item == "canned chickpeas")
-        #expect(parsed.note == "drained and rinsed")
     }
 
     @Test("canonical unit lookup is exposed for importers")
@@ -140,72 +108,100 @@ import Testing
         #expect(parser.parse("2in piece ginger").unit == "inch")
     }
 
-    // MARK: - Sizes and equivalents
+    // MARK: - Whole lines
 
-    @Test("reads a parenthesized size before the container unit")
-    func readsParenthesizedSize() {
-        let parsed = parser.parse("1 (14 ounce) can tomatoes")
-        #expect(parsed.quantity == 1)
-        #expect(parsed.unit == "can")
-        #expect(parsed.item == "tomatoes")
-        #expect(parsed.note == "14 ounce")
-        let beans = parser.parse("2 (28-ounce/794g) cans whole, peeled tomatoes")
-        #expect(beans.unit == "can")
-        #expect(beans.item == "whole, peeled tomatoes")
-        #expect(beans.note == "28-ounce/794g")
+    /// A line and every field the parser must return for it (`original` is the line).
+    struct Case: Sendable, CustomTestStringConvertible {
+        var line: String
+        var quantity: Double?
+        var max: Double? = nil
+        var unit: String?
+        var item: String
+        var note: String?
+
+        var expected: Ingredient {
+            Ingredient(quantity: quantity, quantityMax: max, unit: unit, item: item, note: note, original: line)
+        }
+
+        var testDescription: String { line }
     }
 
-    @Test("reads a hyphenated size and keeps what the container holds as the item")
-    func readsHyphenatedSize() {
-        let parsed = parser.parse("One 28-ounce can diced tomatoes, with juice")
-        #expect(parsed.quantity == 1)
-        #expect(parsed.unit == "can")
-        #expect(parsed.item == "diced tomatoes")
-        #expect(parsed.note == "28-ounce, with juice")
+    @Test(
+        "reads number words but not articles",
+        arguments: [
+            Case(line: "One 28-ounce can tomatoes", quantity: 1, unit: "can", item: "tomatoes", note: "28-ounce"),
+            Case(
+                line: "Three 8-ounce cans tomato sauce", quantity: 3, unit: "can", item: "tomato sauce", note: "8-ounce"
+            ),
+            Case(line: "half a teaspoon ground cinnamon", quantity: 0.5, unit: "teaspoon", item: "ground cinnamon"),
+            Case(line: "a pinch of salt", unit: "pinch", item: "salt"),
+        ])
+    func readsNumberWords(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
     }
 
-    @Test("a size without a following unit leaves the item unitless")
-    func readsSizeWithoutUnit() {
-        let parsed = parser.parse("1 (3 1/2-pound) whole chicken")
-        #expect(parsed.quantity == 1)
-        #expect(parsed.unit == nil)
-        #expect(parsed.item == "whole chicken")
+    @Test(
+        "reads a multiplier as the count and the measure as a size",
+        arguments: [
+            Case(
+                line: "2 x 360g/12½oz large duck breasts", quantity: 2, item: "duck breasts", note: "360g/12½oz, large"),
+            Case(
+                line: "1 x 400g can chopped tomatoes", quantity: 1, unit: "can", item: "chopped tomatoes", note: "400g"),
+        ])
+    func readsMultipliers(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
     }
 
-    @Test("skips equivalents and notes additions")
-    func skipsEquivalents() {
-        let butter = parser.parse("1 cup (2 sticks) unsalted butter, melted")
-        #expect(butter.quantity == 1)
-        #expect(butter.unit == "cup")
-        #expect(butter.item == "unsalted butter")
-        #expect(butter.note == "melted")
-        let rice = parser.parse("500g/1lb 2oz freshly cooked white rice")
-        #expect(rice.unit == "g")
-        #expect(rice.item == "white rice")
-        let sugar = parser.parse("½ cup plus 2 tablespoons sugar")
-        #expect(sugar.quantity == 0.5)
-        #expect(sugar.unit == "cup")
-        #expect(sugar.item == "sugar")
-        #expect(sugar.note == "plus 2 tablespoons")
+    @Test(
+        "reads sizes before the unit and equivalents after it",
+        arguments: [
+            Case(line: "1 (14 ounce) can tomatoes", quantity: 1, unit: "can", item: "tomatoes", note: "14 ounce"),
+            Case(
+                line: "2 (28-ounce/794g) cans whole, peeled tomatoes", quantity: 2, unit: "can",
+                item: "whole, peeled tomatoes", note: "28-ounce/794g"),
+            Case(
+                line: "One 28-ounce can diced tomatoes, with juice", quantity: 1, unit: "can", item: "diced tomatoes",
+                note: "28-ounce, with juice"),
+            Case(line: "1 (3 1/2-pound) whole chicken", quantity: 1, item: "whole chicken", note: "3 1/2-pound"),
+            Case(
+                line: "1 cup (2 sticks) unsalted butter, melted", quantity: 1, unit: "cup", item: "unsalted butter",
+                note: "melted"),
+            Case(
+                line: "150g/5¼oz canned chickpeas, drained and rinsed", quantity: 150, unit: "g",
+                item: "canned chickpeas", note: "drained and rinsed"),
+            Case(
+                line: "500g/1lb 2oz freshly cooked white rice", quantity: 500, unit: "g", item: "white rice",
+                note: "freshly cooked"),
+            Case(
+                line: "½ cup plus 2 tablespoons sugar", quantity: 0.5, unit: "cup", item: "sugar",
+                note: "plus 2 tablespoons"),
+            Case(line: "Sugar 2 cups (400 grams)", quantity: 2, unit: "cup", item: "Sugar"),
+        ])
+    func readsSizesAndEquivalents(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
     }
 
-    // MARK: - Item and note
-
-    @Test("moves preparations, sizes, parentheses and purposes into the note")
-    func splitsItemAndNote() {
-        let parsley = parser.parse("1½ tablespoons finely chopped fresh flat-leaf parsley (optional)")
-        #expect(parsley.item == "fresh flat-leaf parsley")
-        #expect(parsley.note == "finely chopped, optional")
-        let onion = parser.parse("1 large onion, peeled and thinly sliced")
-        #expect(onion.item == "onion")
-        #expect(onion.note == "large, peeled and thinly sliced")
-        let salt = parser.parse("Salt and freshly ground black pepper, to taste")
-        #expect(salt.quantity == nil)
-        #expect(salt.item == "Salt and black pepper")
-        #expect(salt.note == "freshly ground, to taste")
-        let chives = parser.parse("Chopped fresh chives for garnish")
-        #expect(chives.item == "fresh chives")
-        #expect(chives.note == "Chopped, for garnish")
+    @Test(
+        "moves preparations, sizes, parentheses and purposes into the note",
+        arguments: [
+            Case(
+                line: "1½ tablespoons finely chopped fresh flat-leaf parsley (optional)", quantity: 1.5,
+                unit: "tablespoon", item: "fresh flat-leaf parsley", note: "finely chopped, optional"),
+            Case(
+                line: "1 large onion, peeled and thinly sliced", quantity: 1, item: "onion",
+                note: "large, peeled and thinly sliced"),
+            Case(
+                line: "Salt and freshly ground black pepper, to taste", item: "Salt and black pepper",
+                note: "freshly ground, to taste"),
+            Case(line: "Chopped fresh chives for garnish", item: "fresh chives", note: "Chopped, for garnish"),
+            Case(line: "Heavy cream, 1½ cups", quantity: 1.5, unit: "cup", item: "Heavy cream"),
+            Case(line: "Zest of 1 lemon", quantity: 1, item: "lemon", note: "Zest of"),
+            Case(line: "2 garlic cloves, crushed", quantity: 2, unit: "clove", item: "garlic", note: "crushed"),
+            Case(line: "¼ teaspoon whole cloves", quantity: 0.25, unit: "teaspoon", item: "whole cloves"),
+            Case(line: "2 anchovies in oil", quantity: 2, item: "anchovies in oil"),
+        ])
+    func splitsItemAndNote(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
     }
 
     @Test("keeps a comma list of alternatives in the item")
@@ -214,30 +210,6 @@ import Testing
             parser.parse("4 tbsp canola, sunflower, or vegetable oil").item == "canola, sunflower, or vegetable oil")
         #expect(parser.parse("2 boneless, skinless chicken thighs").item == "boneless, skinless chicken thighs")
         #expect(parser.parse("25g/1oz fresh yeast, or 7g instant yeast").item == "fresh yeast")
-    }
-
-    @Test("reads a unit written after the item")
-    func readsTrailingUnit() {
-        let garlic = parser.parse("2 garlic cloves, crushed")
-        #expect(garlic.quantity == 2)
-        #expect(garlic.unit == "clove")
-        #expect(garlic.item == "garlic")
-        #expect(parser.parse("¼ teaspoon whole cloves").item == "whole cloves")
-    }
-
-    @Test("reads lines that name the item before the amount")
-    func readsItemFirst() {
-        let cream = parser.parse("Heavy cream, 1½ cups")
-        #expect(cream.quantity == 1.5)
-        #expect(cream.unit == "cup")
-        #expect(cream.item == "Heavy cream")
-        let sugar = parser.parse("Sugar 2 cups (400 grams)")
-        #expect(sugar.quantity == 2)
-        #expect(sugar.item == "Sugar")
-        let zest = parser.parse("Zest of 1 lemon")
-        #expect(zest.quantity == 1)
-        #expect(zest.item == "lemon")
-        #expect(zest.note == "Zest of")
     }
 
     @Test("a line with no amount is all item")
