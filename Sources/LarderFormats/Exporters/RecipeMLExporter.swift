@@ -56,11 +56,15 @@ public final class RecipeMLExporter: RecipeExporter {
         x += "    </head>\n    <ingredients>\n"
         for ingredient in recipe.ingredients {
             let line = ingredient.original.isEmpty ? ingredient.item : ingredient.original
-            if let quantity = ingredient.quantity, ingredient.item != line {
+            // Structured only when the parts say exactly what the line says; else the line as written.
+            let parts = [ingredient.quantity.map(Self.number), ingredient.unit, ingredient.item].compactMap { $0 }.joined(separator: " ")
+            let rebuilt = parts + (ingredient.note.map { ", " + $0 } ?? "")
+            if let quantity = ingredient.quantity, rebuilt == line {
                 var amount = "<amt><qty>\(Self.number(quantity))</qty>"
                 if let unit = ingredient.unit { amount += "<unit>\(escape(unit))</unit>" }
                 amount += "</amt>"
-                x += "      <ing>\(amount)<item>\(escape(ingredient.item))</item></ing>\n"
+                let prep = ingredient.note.map { "<prep>\(escape($0))</prep>" } ?? ""
+                x += "      <ing>\(amount)<item>\(escape(ingredient.item))</item>\(prep)</ing>\n"
             } else {
                 x += "      <ing><item>\(escape(line))</item></ing>\n"
             }

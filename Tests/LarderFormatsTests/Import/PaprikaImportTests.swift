@@ -67,10 +67,8 @@ import Testing
     private func recipe() -> Recipe {
         Recipe(
             id: "8C1A53F0-0000-4000-8000-00000000ABCD", title: "Roast Squash & Feta",
-            ingredients: [
-                Ingredient(item: "1 butternut squash, cubed", original: "1 butternut squash, cubed"),
-                Ingredient(item: "200 g feta", original: "200 g feta"), Ingredient(item: "½ tsp chilli flakes", original: "½ tsp chilli flakes"),
-            ],
+            // Structured as Larder's ingredient-line parser reads the lines, as an app would store them.
+            ingredients: ["1 butternut squash, cubed", "200 g feta", "½ tsp chilli flakes"].map(IngredientLines.make),
             instructions: [InstructionStep(text: "Roast the squash at 200 °C.", timerSeconds: 1800), InstructionStep(text: "Crumble over the feta.")],
             createdAt: Date(timeIntervalSince1970: 1_709_280_000), updatedAt: Date(timeIntervalSince1970: 1_709_366_400), ownerID: "user-42",
             imageRef: "https://larder.example/squash.jpg", cuisine: "Greek", difficulty: .easy, prepTime: 10, cookTime: 30, servings: 4,

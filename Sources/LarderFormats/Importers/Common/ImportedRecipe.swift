@@ -79,12 +79,16 @@ extension ImportedRecipe {
     }
 }
 
-/// Builds Larder ingredients from lines. The single place where a line becomes an
-/// ``Ingredient``: the structured ingredient-line parser plugs in here.
+/// Builds Larder ingredients from lines: the single place where a line becomes an
+/// ``Ingredient`` (quantity, range, unit, item, note), through ``IngredientLineParser``.
 public enum IngredientLines {
-    /// An ingredient for `line`, keeping the line as `original`.
+    private static let parser = IngredientLineParser()
+
+    /// The structured ingredient for `line`, keeping the line as `original`.
     public static func make(_ line: String) -> Ingredient {
-        Ingredient(item: line, original: line)
+        var ingredient = parser.parse(line)
+        ingredient.original = line
+        return ingredient
     }
 }
 
