@@ -64,7 +64,7 @@ public struct ExportSession {
         var summary = Summary()
         for input in inputs {
             let reader = try RecordIO.openReader(path: input, recordType: .recipe)
-            let base = input == "-" ? "." : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
+            let base = input == "-" ? "." : (input.lastIndex(of: "/").map { String(input[..<$0]) } ?? ".")
             while true {
                 let item: RecordItem?
                 do {

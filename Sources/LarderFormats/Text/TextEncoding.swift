@@ -126,7 +126,7 @@ public final class TranscodingByteSource: ByteSource {
         }
         let n = min(buffer.count, output.count - outputOffset)
         output.withUnsafeBytes { source in
-            buffer.baseAddress?.copyMemory(from: source.baseAddress! + outputOffset, byteCount: n)
+            if let base = source.baseAddress { buffer.baseAddress?.copyMemory(from: base + outputOffset, byteCount: n) }
         }
         outputOffset += n
         return n

@@ -220,7 +220,10 @@ public final class ZipArchive {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(fd, base + done, count - done, off_t(offset) + off_t(done))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LarderError(.io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))

@@ -131,7 +131,7 @@ public final class ImportSession: ImportSink {
     private func outputPath(for type: RecordType) -> String? {
         guard isFileOutput, let path = options.outputPath else { return nil }
         guard splitByType else { return path }
-        let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let file = String(path.dropFirst(directory.count))
         guard let dot = file.firstIndex(of: ".") else { return path + "." + type.rawValue }
         return directory + file[..<dot] + "." + type.rawValue + file[dot...]
@@ -252,7 +252,7 @@ public final class ImportSession: ImportSink {
     private var imagesDirectory: (onDisk: String, reference: String) {
         if let explicit = options.imagesDirectory { return (explicit, explicit) }
         guard isFileOutput, let path = options.outputPath else { return ("larder-images", "larder-images") }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let file = String(path.split(separator: "/").last ?? Substring(path))
         let stem = file.split(separator: ".").first.map(String.init) ?? file
         return (directory + "/" + stem + "-images", stem + "-images")
