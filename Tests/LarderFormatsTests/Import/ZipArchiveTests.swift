@@ -76,3 +76,26 @@ extension ByteSource {
         }
     }
 }
+
+@Suite struct Zip64Tests {
+    @Test("reads and writes archives past 65,535 entries through the zip64 end records")
+    func handlesZip64EntryCounts() throws {
+        let dir = try TemporaryDirectory()
+        let writer = ZipWriter(sink: try FileByteSink(path: dir.path("many.zip")))
+        let count = 65_540
+        for i in 0..<count { try writer.add(path: "e\(i)", bytes: [UInt8(i & 0xFF)], deflate: false) }
+        try writer.finish()
+        let archive = try ZipArchive(path: dir.path("many.zip"))
+        #expect(archive.entryCount == UInt64(count))
+        var seen = 0
+        var last: ZipEntry?
+        while let entry = try archive.nextEntry() {
+            seen += 1
+            last = entry
+        }
+        #expect(seen == count)
+        let entry = try #require(last)
+        #expect(entry.path == "e\(count - 1)")
+        #expect(try archive.open(entry).readAllForTest() == [UInt8((count - 1) & 0xFF)])
+    }
+}
