@@ -97,9 +97,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
         var sawZip = false
-        var checked = 0
-        while let entry = try archive.nextEntry(), checked < 2000 {
-            checked += 1
+        // Only the central directory is read here: cheap, whatever the number of entries.
+        while let entry = try archive.nextEntry() {
             if entry.isIgnorable { continue }
             let name = entry.fileName.lowercased()
             if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
