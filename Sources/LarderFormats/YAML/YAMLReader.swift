@@ -188,7 +188,11 @@ public final class YAMLReader: RecordReader {
         let start = currentMark
         marks.removeAll(keepingCapacity: true)
         aliasNodes = 0
-        let value = try parseNode(depth: 1)
+        return makeItem(try parseNode(depth: 1), startingAt: start)
+    }
+
+    /// The record just read, remembered for ``location(of:)``, with the next index.
+    private func makeItem(_ value: Value, startingAt start: Mark) -> RecordItem {
         lastValue = value
         let index = recordCount
         recordCount += 1
@@ -208,14 +212,8 @@ public final class YAMLReader: RecordReader {
                 lastValue = nil
                 return nil
             }
-            let value = Value.object(Fields(uncheckedUniqueElements: topFields))
-            topFields = []
-            lastValue = value
-            let index = recordCount
-            recordCount += 1
-            return RecordItem(
-                value: value, index: index,
-                location: SourceLocation(file: name, line: Int(topMark.line), column: Int(topMark.column), recordIndex: index))
+            defer { topFields = [] }
+            return makeItem(.object(Fields(uncheckedUniqueElements: topFields)), startingAt: topMark)
         }
         let (key, keyMark) = try readKey()
         if key == "records" && sawRecords { throw syntaxError("duplicate key \"records\"", at: keyMark) }
@@ -270,52 +268,54 @@ public final class YAMLReader: RecordReader {
         case YAML_ALIAS_EVENT:
             return try aliasValue(e.data.alias.anchor, depth: depth, at: mark)
         case YAML_SEQUENCE_START_EVENT:
-            try checkDepth(depth, at: mark)
-            try checkCollectionTag(e.data.sequence_start.tag, .sequence, at: mark)
-            let anchor = e.data.sequence_start.anchor.map { String(cString: $0) }
-            let firstMark = marks.count - 1
-            var elements: [Value] = []
-            var height = 0
-            while true {
-                try nextEvent()
-                if event.pointee.type == YAML_SEQUENCE_END_EVENT { break }
-                elements.append(try parseNode(depth: depth + 1))
-                height = max(height, lastHeight)
+            let start = e.data.sequence_start
+            return try parseCollection(.sequence, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
+                var elements: [Value] = []
+                while true {
+                    try nextEvent()
+                    if event.pointee.type == YAML_SEQUENCE_END_EVENT { break }
+                    elements.append(try parseNode(depth: depth + 1))
+                    height = max(height, lastHeight)
+                }
+                return .array(elements)
             }
-            let value = Value.array(elements)
-            lastHeight = height + 1
-            if let anchor { try register(anchor, value, nodeCount: marks.count - firstMark, height: height + 1, at: mark) }
-            return value
         case YAML_MAPPING_START_EVENT:
-            try checkDepth(depth, at: mark)
-            try checkCollectionTag(e.data.mapping_start.tag, .mapping, at: mark)
-            let anchor = e.data.mapping_start.anchor.map { String(cString: $0) }
-            let firstMark = marks.count - 1
-            var fields: [Field] = []
-            var keyCheck = KeyCheck()
-            var height = 0
-            while true {
-                try nextEvent()
-                if event.pointee.type == YAML_MAPPING_END_EVENT { break }
-                let (key, keyMark) = try readKey()
-                try checkDuplicate(key, in: fields, with: &keyCheck, at: keyMark)
-                try nextEvent()
-                fields.append(Field(key: key, value: try parseNode(depth: depth + 1)))
-                height = max(height, lastHeight)
+            let start = e.data.mapping_start
+            return try parseCollection(.mapping, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
+                var fields: [Field] = []
+                var keyCheck = KeyCheck()
+                while true {
+                    try nextEvent()
+                    if event.pointee.type == YAML_MAPPING_END_EVENT { break }
+                    let (key, keyMark) = try readKey()
+                    try checkDuplicate(key, in: fields, with: &keyCheck, at: keyMark)
+                    try nextEvent()
+                    fields.append(Field(key: key, value: try parseNode(depth: depth + 1)))
+                    height = max(height, lastHeight)
+                }
+                return .object(Fields(uncheckedUniqueElements: fields))
             }
-            let value = Value.object(Fields(uncheckedUniqueElements: fields))
-            lastHeight = height + 1
-            if let anchor { try register(anchor, value, nodeCount: marks.count - firstMark, height: height + 1, at: mark) }
-            return value
         default:
             throw syntaxError("unexpected YAML event", at: mark)
         }
     }
 
-    private func checkDepth(_ depth: Int, at mark: Mark) throws {
-        guard depth <= limits.maxDepth else {
-            throw refusal("nesting deeper than \(limits.maxDepth) levels", at: mark)
-        }
+    /// Checks a list's or mapping's depth and tag, reads its children with `body` (which raises
+    /// `height` to its tallest child's), and registers its anchor.
+    private func parseCollection(
+        _ kind: YAMLCoreSchema.Tag, tag: UnsafeMutablePointer<yaml_char_t>?, anchor anchorText: UnsafeMutablePointer<yaml_char_t>?,
+        depth: Int, at mark: Mark, body: (inout Int) throws -> Value
+    ) throws -> Value {
+        guard depth <= limits.maxDepth else { throw refusal("nesting deeper than \(limits.maxDepth) levels", at: mark) }
+        try checkCollectionTag(tag, kind, at: mark)
+        // The event is reused for the children: copy the anchor's name first.
+        let anchor = anchorText.map { String(cString: $0) }
+        let firstMark = marks.count - 1
+        var height = 0
+        let value = try body(&height)
+        lastHeight = height + 1
+        if let anchor { try register(anchor, value, nodeCount: marks.count - firstMark, height: height + 1, at: mark) }
+        return value
     }
 
     private func scalarValue(_ scalar: yaml_event_t.__Unnamed_union_data.__Unnamed_struct_scalar, at mark: Mark) throws -> Value {
