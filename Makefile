@@ -50,3 +50,8 @@ bench: build
 
 clean:
 	rm -rf .build bench-data out
+
+## yaml
+.PHONY: bench-yaml
+bench-yaml:
+	bash scripts/bench-yaml.sh

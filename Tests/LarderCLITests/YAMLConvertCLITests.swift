@@ -54,6 +54,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.json")))
     }
 
+    @Test("sends a YAML record holding .inf, which JSON cannot, to the rejects file and counts it")
+    func rejectsNonFiniteNumbersForJSON() throws {
+        let directory = try TemporaryDirectory()
+        var bad = try #require(Recipe.make(id: "r-2").value.objectValue)
+        bad["ingredients"] = [["item": "salt", "quantity": .double(.infinity), "original": "salt"]]
+        let sink = MemoryByteSink()
+        let writer = try YAMLWriter(sink: sink)
+        try writer.write(Recipe.make(id: "r-1").value)
+        try writer.write(.object(bad))
+        try writer.finish()
+        let input = try directory.write("inf.yaml", sink.text)
+        let result = try CLI.run([
+            "convert", input, "--to", "json", "-o", directory.path("out.json"), "--keep-going", "--rejects", directory.path("rejects.ndjson"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("2 records: 1 written, 1 rejected"), "\(result.stderr)")
+        let rejects = try directory.read("rejects.ndjson")
+        #expect(rejects.contains("\"quantity\":\".inf\""))
+        #expect(rejects.contains("\"code\":\"unrepresentable\""))
+        #expect(try values(at: directory.path("out.json")).count == 1)
+    }
+
     private func values(at path: String) throws -> [Value] {
         let reader = try RecordIO.openReader(path: path)
         var values: [Value] = []

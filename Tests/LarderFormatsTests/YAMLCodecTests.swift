@@ -37,6 +37,11 @@ import Testing
         #expect(try readAll("--- \n- a: 1\n- a: 2\n---\n- a: 3\n---\n---\nb: 4\n") == [["a": 1], ["a": 2], ["a": 3], ["b": 4]])
     }
 
+    @Test("reads CRLF line endings and a byte-order mark")
+    func readsCRLFAndBOM() throws {
+        #expect(try readAll("\u{FEFF}- id: a\r\n  text: |\r\n    one\r\n    two\r\n- id: b\r\n") == [["id": "a", "text": "one\ntwo\n"], ["id": "b"]])
+    }
+
     @Test("reads a single mapping as one record")
     func readsSingleMapping() throws {
         let reader = try YAMLReader(source: MemoryByteSource("id: r-1\ntitle: Soup\nrecords: 3\n"))

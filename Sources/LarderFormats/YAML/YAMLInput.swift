@@ -55,11 +55,7 @@ final class YAMLInput {
     private func refill() throws {
         let drop = handed - min(handed, history)
         if drop > 0 {
-            var i = 0
-            while i < drop {
-                if buffer[i] == 0x0A { baseLine += 1 }
-                i += 1
-            }
+            baseLine += Self.countNewlines(UnsafeBufferPointer(start: buffer, count: drop))
             baseStartsLine = buffer[drop - 1] == 0x0A
             memmove(buffer, buffer + drop, filled - drop)
             filled -= drop
@@ -69,6 +65,28 @@ final class YAMLInput {
         let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
         if n == 0 { eof = true }
         filled += n
+    }
+
+    /// The number of `\n` bytes, eight at a time.
+    static func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var count = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            // Bytes equal to 0x0A become zero; count the zero bytes exactly (no carries across bytes).
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ (ones &* 0x0A)
+            let zeroes = ~(((x & ~highs) &+ ~highs) | x) & highs
+            count += zeroes.nonzeroBitCount
+            i += 8
+        }
+        while i < bytes.count {
+            if bytes[i] == 0x0A { count += 1 }
+            i += 1
+        }
+        return count
     }
 
     /// The offset in `buffer` where 1-based `line` starts, when it is still held.

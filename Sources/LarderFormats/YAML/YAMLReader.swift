@@ -271,18 +271,21 @@ public final class YAMLReader: RecordReader {
             let start = e.data.sequence_start
             return try parseCollection(.sequence, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
                 var elements: [Value] = []
+                elements.reserveCapacity(capacityHint(depth))
                 while true {
                     try nextEvent()
                     if event.pointee.type == YAML_SEQUENCE_END_EVENT { break }
                     elements.append(try parseNode(depth: depth + 1))
                     height = max(height, lastHeight)
                 }
+                rememberCapacity(elements.count, depth)
                 return .array(elements)
             }
         case YAML_MAPPING_START_EVENT:
             let start = e.data.mapping_start
             return try parseCollection(.mapping, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
                 var fields: [Field] = []
+                fields.reserveCapacity(capacityHint(depth))
                 var keyCheck = KeyCheck()
                 while true {
                     try nextEvent()
@@ -293,11 +296,24 @@ public final class YAMLReader: RecordReader {
                     fields.append(Field(key: key, value: try parseNode(depth: depth + 1)))
                     height = max(height, lastHeight)
                 }
+                rememberCapacity(fields.count, depth)
                 return .object(Fields(uncheckedUniqueElements: fields))
             }
         default:
             throw syntaxError("unexpected YAML event", at: mark)
         }
+    }
+
+    /// The size of the last collection seen at each depth: records repeat their shape, so
+    /// reserving that much saves most of the regrowth while a list or mapping fills.
+    private var capacityHints = [Int](repeating: 0, count: 16)
+
+    @inline(__always) private func capacityHint(_ depth: Int) -> Int {
+        depth < capacityHints.count ? capacityHints[depth] : 0
+    }
+
+    @inline(__always) private func rememberCapacity(_ count: Int, _ depth: Int) {
+        if depth < capacityHints.count { capacityHints[depth] = min(count, 256) }
     }
 
     /// Checks a list's or mapping's depth and tag, reads its children with `body` (which raises
@@ -392,9 +408,11 @@ public final class YAMLReader: RecordReader {
         mutating func isDuplicate(_ key: String, in fields: [Field]) -> Bool {
             if seen == nil && fields.count >= 32 { seen = Set(fields.lazy.map(\.key)) }
             if seen != nil { return seen?.insert(key).inserted == false }
+            // Comparing lengths first is cheap (stored in the string) and settles most pairs.
+            let length = key.utf8.count
             var i = fields.count - 1
             while i >= 0 {
-                if fields[i].key == key { return true }
+                if fields[i].key.utf8.count == length && fields[i].key == key { return true }
                 i -= 1
             }
             return false

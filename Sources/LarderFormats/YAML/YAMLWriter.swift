@@ -147,7 +147,7 @@ public final class YAMLWriter: RecordWriter {
     }
 
     private func emitString(_ text: String) throws {
-        if let done = try text.utf8.withContiguousStorageIfAvailable({ try emitString(bytes: $0) }) { return done }
+        // For a native string this is its own storage: no copy.
         var copy = text
         try copy.withUTF8 { try emitString(bytes: $0) }
     }
