@@ -23,7 +23,9 @@ import Testing
         let yaml = try directory.read("recipes.yaml")
         #expect(yaml.hasPrefix("- id: r-1\n  title: 'no'\n"))
 
-        let back = try CLI.run(["convert", directory.path("recipes.yaml"), "--to", "json", "-o", directory.path("back.json")])
+        let back = try CLI.run([
+            "convert", directory.path("recipes.yaml"), "--to", "json", "-o", directory.path("back.json"),
+        ])
         #expect(back.status == 0, "\(back.stderr)")
         #expect(try values(at: directory.path("back.json")) == values(at: json))
     }
@@ -35,7 +37,8 @@ import Testing
         let yaml = try CLI.run(["convert", json, "--to", "yaml"])
         #expect(yaml.status == 0)
         let gz = directory.path("out.yaml.gz")
-        let enveloped = try CLI.run(["convert", "-", "--to", "yaml", "--envelope", "-o", gz], stdin: Data(yaml.stdout.utf8))
+        let enveloped = try CLI.run(
+            ["convert", "-", "--to", "yaml", "--envelope", "-o", gz], stdin: Data(yaml.stdout.utf8))
         #expect(enveloped.status == 0, "\(enveloped.stderr)")
         let reader = try RecordIO.openReader(path: gz)
         var count = 0
@@ -50,7 +53,8 @@ import Testing
         let bad = try directory.write("bad.yaml", "- id: a\n  title: x: y\n")
         let result = try CLI.run(["convert", bad, "--to", "json", "-o", directory.path("out.json")])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("bad.yaml:2:11: error: record 0: mapping values are not allowed in this context"))
+        #expect(
+            result.stderr.contains("bad.yaml:2:11: error: record 0: mapping values are not allowed in this context"))
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.json")))
     }
 
@@ -66,7 +70,8 @@ import Testing
         try writer.finish()
         let input = try directory.write("inf.yaml", sink.text)
         let result = try CLI.run([
-            "convert", input, "--to", "json", "-o", directory.path("out.json"), "--keep-going", "--rejects", directory.path("rejects.ndjson"),
+            "convert", input, "--to", "json", "-o", directory.path("out.json"), "--keep-going", "--rejects",
+            directory.path("rejects.ndjson"),
         ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("2 records: 1 written, 1 rejected"), "\(result.stderr)")

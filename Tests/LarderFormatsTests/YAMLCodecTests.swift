@@ -34,12 +34,18 @@ import Testing
     @Test("reads a multi-document stream of records and of record sequences, skipping empty documents")
     func readsDocuments() throws {
         #expect(try readAll("---\nid: 1\n---\nid: 2\n...\n") == [["id": 1], ["id": 2]])
-        #expect(try readAll("--- \n- a: 1\n- a: 2\n---\n- a: 3\n---\n---\nb: 4\n") == [["a": 1], ["a": 2], ["a": 3], ["b": 4]])
+        #expect(
+            try readAll("--- \n- a: 1\n- a: 2\n---\n- a: 3\n---\n---\nb: 4\n") == [
+                ["a": 1], ["a": 2], ["a": 3], ["b": 4],
+            ])
     }
 
     @Test("reads CRLF line endings and a byte-order mark")
     func readsCRLFAndBOM() throws {
-        #expect(try readAll("\u{FEFF}- id: a\r\n  text: |\r\n    one\r\n    two\r\n- id: b\r\n") == [["id": "a", "text": "one\ntwo\n"], ["id": "b"]])
+        #expect(
+            try readAll("\u{FEFF}- id: a\r\n  text: |\r\n    one\r\n    two\r\n- id: b\r\n") == [
+                ["id": "a", "text": "one\ntwo\n"], ["id": "b"],
+            ])
     }
 
     @Test("reads a single mapping as one record")
@@ -55,7 +61,8 @@ import Testing
 
     @Test("streams the records of an envelope whose header comes before or after them")
     func readsEnvelope() throws {
-        let before = try YAMLReader(source: MemoryByteSource("schema: recipe\nversion: 3\nrecords:\n- id: a\n- id: b\n"))
+        let before = try YAMLReader(
+            source: MemoryByteSource("schema: recipe\nversion: 3\nrecords:\n- id: a\n- id: b\n"))
         #expect(try before.next()?.value == ["id": "a"])
         #expect(before.header == EnvelopeHeader(schema: "recipe", version: 3))
         #expect(try before.next()?.value == ["id": "b"])
@@ -100,7 +107,8 @@ import Testing
         #expect(record["float"] == [1.5, -0.25, 0.5, 5.0, 1000.0, 1.0e300, .double(-.infinity), .double(.infinity)])
         #expect(
             record["string"] == [
-                "no", "Off", "yes", "on", "y", "n", "1_000", "0b101", "2024-01-01", "12:30", "nan", "inf", "0x", "0o8", "1e", "abc",
+                "no", "Off", "yes", "on", "y", "n", "1_000", "0b101", "2024-01-01", "12:30", "nan", "inf", "0x", "0o8",
+                "1e", "abc",
                 8,
             ])
         #expect(record["big"] == .double(18_446_744_073_709_551_616))
@@ -127,7 +135,8 @@ import Testing
         #expect(
             try readAll(text) == [
                 [
-                    "a": "true", "b": "12", "c": "12", "d": 12, "e": 3.0, "f": false, "g": nil, "h": "12", "i": "line one\nline two\n",
+                    "a": "true", "b": "12", "c": "12", "d": 12, "e": 3.0, "f": false, "g": nil, "h": "12",
+                    "i": "line one\nline two\n",
                     "j": "2024-01-01",
                 ]
             ])
@@ -145,7 +154,8 @@ import Testing
 
     @Test("turns scalar mapping keys into their text and refuses complex keys")
     func convertsKeys() throws {
-        #expect(try readAll("- 1: a\n  true: b\n  null: c\n  'q': d\n") == [["1": "a", "true": "b", "null": "c", "q": "d"]])
+        #expect(
+            try readAll("- 1: a\n  true: b\n  null: c\n  'q': d\n") == [["1": "a", "true": "b", "null": "c", "q": "d"]])
         let complex = try #require(throws: LarderError.self) { try readAll("- ? [a, b]\n  : c\n") }
         #expect(complex.code == .syntax)
         #expect(complex.message.contains("mapping key must be a scalar"))
@@ -159,7 +169,8 @@ import Testing
         let text = "- base: &b {x: 1, y: [2, 3]}\n  copy: *b\n  k: &k key\n  *k : v\n- again: *b\n"
         #expect(
             try readAll(text) == [
-                ["base": ["x": 1, "y": [2, 3]], "copy": ["x": 1, "y": [2, 3]], "k": "key", "key": "v"], ["again": ["x": 1, "y": [2, 3]]],
+                ["base": ["x": 1, "y": [2, 3]], "copy": ["x": 1, "y": [2, 3]], "k": "key", "key": "v"],
+                ["again": ["x": 1, "y": [2, 3]]],
             ])
         let undefined = try #require(throws: LarderError.self) { try readAll("- a: *nope\n") }
         #expect(undefined.code == .syntax)
@@ -200,7 +211,9 @@ import Testing
 
     @Test("names a duplicate key with its line and column")
     func refusesDuplicateKeys() throws {
-        let error = try #require(throws: LarderError.self) { try readAll("- id: a\n  title: x\n  title: y\n", name: "d.yaml") }
+        let error = try #require(throws: LarderError.self) {
+            try readAll("- id: a\n  title: x\n  title: y\n", name: "d.yaml")
+        }
         #expect(error.code == .syntax)
         #expect(error.description.hasPrefix("d.yaml:3:3: error: record 0: duplicate key \"title\""))
         var wide = "- k0: 0\n"
@@ -219,7 +232,9 @@ import Testing
         #expect(error.location?.file == "bad.yaml")
         #expect(error.location?.line == 5 && error.location?.column == 1)
         #expect(error.location?.recordIndex == 1)
-        #expect(error.message.contains("found unexpected end of stream while scanning a quoted scalar that started at line 4, column 10"))
+        #expect(
+            error.message.contains(
+                "found unexpected end of stream while scanning a quoted scalar that started at line 4, column 10"))
 
         let indent = "- id: a\n  title: x\n bad: y\n"
         let second = try #require(throws: LarderError.self) { try readAll(indent, name: "i.yaml") }
@@ -227,7 +242,9 @@ import Testing
         #expect(second.snippet == " bad: y\n ^")
 
         let colon = try #require(throws: LarderError.self) { try readAll("- a: b: c\n", name: "c.yaml") }
-        #expect(colon.description == "c.yaml:1:7: error: record 0: mapping values are not allowed in this context\n- a: b: c\n      ^")
+        #expect(
+            colon.description
+                == "c.yaml:1:7: error: record 0: mapping values are not allowed in this context\n- a: b: c\n      ^")
     }
 
     @Test("reports invalid UTF-8 with its line")
@@ -310,7 +327,10 @@ import Testing
 
     @Test("writes a block sequence, or an envelope, with [] {} and null")
     func writesLayouts() throws {
-        let records: [Value] = [["id": "a", "tags": [], "extra": [:], "owner": nil, "count": 3, "ok": true], ["id": "b", "steps": [["t": 1]]]]
+        let records: [Value] = [
+            ["id": "a", "tags": [], "extra": [:], "owner": nil, "count": 3, "ok": true],
+            ["id": "b", "steps": [["t": 1]]],
+        ]
         let written = try writeAll(records)
         #expect(
             written == """
@@ -325,26 +345,35 @@ import Testing
                   - t: 1
 
                 """)
-        let envelope = try writeAll([["id": "a"]], options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
+        let envelope = try writeAll(
+            [["id": "a"]], options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
         #expect(envelope == "schema: recipe\nversion: 3\nrecords:\n- id: a\n")
         #expect(try writeAll([]) == "[]\n")
-        #expect(try writeAll([], options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3))) == "schema: recipe\nversion: 3\nrecords: []\n")
+        #expect(
+            try writeAll([], options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
+                == "schema: recipe\nversion: 3\nrecords: []\n")
     }
 
     static let ambiguous: [String] = [
-        "no", "No", "NO", "Off", "off", "yes", "Yes", "on", "ON", "y", "Y", "n", "N", "~", "null", "Null", "true", "False",
-        "1e3", "0x10", "0o7", "0b101", "017", "1_000", ".inf", "-.inf", ".NaN", "2024-01-01", "2001-12-14 21:59:43.10 -5",
-        "12:30", "190:20:30.15", "1.5", "-0", "+1", "=", "<<", "", " ", "  lead", "trail  ", "- dash", "-", "? q", ": c",
+        "no", "No", "NO", "Off", "off", "yes", "Yes", "on", "ON", "y", "Y", "n", "N", "~", "null", "Null", "true",
+        "False",
+        "1e3", "0x10", "0o7", "0b101", "017", "1_000", ".inf", "-.inf", ".NaN", "2024-01-01",
+        "2001-12-14 21:59:43.10 -5",
+        "12:30", "190:20:30.15", "1.5", "-0", "+1", "=", "<<", "", " ", "  lead", "trail  ", "- dash", "-", "? q",
+        ": c",
         "a: b", "a #b", "#c", "[x]", "{y}", "&a", "*a", "!t", "|", ">", "%d", "@at", "`tick", "'single'", "\"double\"",
-        "multi\nline", "trailing newline\n", "two trailing\n\n", "\nleading newline", "cr\r\nlf", "lone\rcr", "tab\there",
+        "multi\nline", "trailing newline\n", "two trailing\n\n", "\nleading newline", "cr\r\nlf", "lone\rcr",
+        "tab\there",
         "\ttab", "trailing space \nnext", "nel\u{85}x", "ls\u{2028}ps\u{2029}", "nul\u{0}x", "bell\u{7}", "bom\u{FEFF}",
         "emoji 😀", "é", "日本語", "x", "---", "...", "a\\b",
     ]
 
     @Test("quotes every string a YAML 1.1 or 1.2 reader would take for something else, and reads it back")
     func roundTripsAmbiguousStrings() throws {
-        let record = Value.object(Fields(Self.ambiguous.enumerated().map { Field(key: "k\($0.offset)", value: .string($0.element)) }))
-        let keyed = Value.object(Fields(Self.ambiguous.enumerated().map { Field(key: $0.element, value: .int(Int64($0.offset))) }))
+        let record = Value.object(
+            Fields(Self.ambiguous.enumerated().map { Field(key: "k\($0.offset)", value: .string($0.element)) }))
+        let keyed = Value.object(
+            Fields(Self.ambiguous.enumerated().map { Field(key: $0.element, value: .int(Int64($0.offset))) }))
         let text = try writeAll([record, keyed])
         #expect(text.contains("k0: 'no'\n"))
         #expect(text.contains("k3: 'Off'\n"))
@@ -355,7 +384,9 @@ import Testing
 
     @Test("writes doubles and integers so that they read back exactly")
     func roundTripsNumbers() throws {
-        let doubles: [Double] = [15.0, 1e300, -1e-300, 0.1, 5e-324, .greatestFiniteMagnitude, 1e16, 123_456.789, -0.0, .infinity, -.infinity]
+        let doubles: [Double] = [
+            15.0, 1e300, -1e-300, 0.1, 5e-324, .greatestFiniteMagnitude, 1e16, 123_456.789, -0.0, .infinity, -.infinity,
+        ]
         let record: Value = [
             "d": .array(doubles.map(Value.double)), "i": [.int(.max), .int(.min), 0, -1],
         ]
@@ -386,7 +417,8 @@ import Testing
             Issue.record("record \(index) differs:\n\(pair.1)\nread back as\n\(pair.0)")
             break
         }
-        let enveloped = try writeAll(records, options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
+        let enveloped = try writeAll(
+            records, options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
         #expect(try readAll(enveloped) == records)
     }
 
@@ -422,19 +454,25 @@ struct RecordGenerator {
 
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 
-    private static let words = ["salt", "crème brûlée", "日本酒", "🍝", "Ω", "naïve", "x", "tab\tin", "quote's", "\"dq\"", "a: b", "# hash"]
+    private static let words = [
+        "salt", "crème brûlée", "日本酒", "🍝", "Ω", "naïve", "x", "tab\tin", "quote's", "\"dq\"", "a: b", "# hash",
+    ]
 
     mutating func string() -> String {
         switch below(6) {
         case 0: return YAMLCodecTests.ambiguous[below(YAMLCodecTests.ambiguous.count)]
         case 1:
             let count = 50 + below(400)
-            return (0..<count).map { _ in Self.words[below(Self.words.count)] }.joined(separator: below(4) == 0 ? "\n" : " ")
+            return (0..<count).map { _ in Self.words[below(Self.words.count)] }.joined(
+                separator: below(4) == 0 ? "\n" : " ")
         case 2:
             let scalars = (0..<(1 + below(12))).compactMap { _ -> Character? in
-                let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0xA0...0x2FF, 0x400...0x4FF, 0x3040...0x30FF, 0x1F300...0x1F64F, 0x0...0x1F]
+                let ranges: [ClosedRange<UInt32>] = [
+                    0x20...0x7E, 0xA0...0x2FF, 0x400...0x4FF, 0x3040...0x30FF, 0x1F300...0x1F64F, 0x0...0x1F,
+                ]
                 let range = ranges[below(ranges.count)]
-                return Unicode.Scalar(range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1))).map(Character.init)
+                return Unicode.Scalar(range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1)))
+                    .map(Character.init)
             }
             return String(scalars)
         default:

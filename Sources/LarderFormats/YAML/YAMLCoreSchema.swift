@@ -36,7 +36,8 @@ enum YAMLCoreSchema {
 
     /// Whether the bytes spell null in the core schema.
     static func isNull(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.isEmpty || matches(bytes, "~") || matches(bytes, "null") || matches(bytes, "Null") || matches(bytes, "NULL")
+        bytes.isEmpty || matches(bytes, "~") || matches(bytes, "null") || matches(bytes, "Null")
+            || matches(bytes, "NULL")
     }
 
     /// The boolean the bytes spell in the core schema.
@@ -71,7 +72,9 @@ enum YAMLCoreSchema {
             if matches(rest, ".inf") || matches(rest, ".Inf") || matches(rest, ".INF") {
                 return .double(bytes[0] == UInt8(ascii: "-") ? -.infinity : .infinity)
             }
-            if i == 0 && (matches(rest, ".nan") || matches(rest, ".NaN") || matches(rest, ".NAN")) { return .double(.nan) }
+            if i == 0 && (matches(rest, ".nan") || matches(rest, ".NaN") || matches(rest, ".NAN")) {
+                return .double(.nan)
+            }
         }
         let integerStart = i
         while i < n, isDigit(bytes[i]) { i += 1 }
@@ -229,7 +232,9 @@ enum YAMLCoreSchema {
             } else if c == 0xC2 {
                 if i + 1 < n && bytes[i + 1] == 0x85 { return .doubleQuoted }
             } else if c == 0xE2 {
-                if i + 2 < n && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) { return .doubleQuoted }
+                if i + 2 < n && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
+                    return .doubleQuoted
+                }
             }
             i += 1
         }
@@ -248,7 +253,8 @@ enum YAMLCoreSchema {
             // Timestamps: `2001-12-14 21:59:43.10 -5` starts with `yyyy-`.
             return bytes.count >= 5 && isDigit(bytes[0]) && isDigit(bytes[1]) && isDigit(bytes[2]) && isDigit(bytes[3])
                 && bytes[4] == UInt8(ascii: "-")
-        case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "o"), UInt8(ascii: "O"),
+        case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "o"),
+            UInt8(ascii: "O"),
             UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
             guard bytes.count <= 5 else { return false }
             var packed: UInt64 = 0

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import LarderCore
 
@@ -154,7 +154,8 @@ final class YAMLInput {
 
 /// libyaml's read handler: `data` is an unretained ``YAMLInput``.
 func readYAMLInput(
-    _ data: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int, _ sizeRead: UnsafeMutablePointer<Int>?
+    _ data: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int,
+    _ sizeRead: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     guard let data, let buffer, let sizeRead else { return 0 }
     let input = Unmanaged<YAMLInput>.fromOpaque(data).takeUnretainedValue()

@@ -263,13 +263,15 @@ public final class YAMLReader: RecordReader {
         case YAML_SCALAR_EVENT:
             let value = try scalarValue(e.data.scalar, at: mark)
             lastHeight = 0
-            if let anchor = e.data.scalar.anchor { try register(String(cString: anchor), value, nodeCount: 1, height: 0, at: mark) }
+            if let anchor = e.data.scalar.anchor {
+                try register(String(cString: anchor), value, nodeCount: 1, height: 0, at: mark)
+            }
             return value
         case YAML_ALIAS_EVENT:
             return try aliasValue(e.data.alias.anchor, depth: depth, at: mark)
         case YAML_SEQUENCE_START_EVENT:
             let start = e.data.sequence_start
-            return try parseCollection(.sequence, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
+            return try parseCollection(.sequence, start.tag, start.anchor, depth: depth, at: mark) { height in
                 var elements: [Value] = []
                 elements.reserveCapacity(capacityHint(depth))
                 while true {
@@ -283,7 +285,7 @@ public final class YAMLReader: RecordReader {
             }
         case YAML_MAPPING_START_EVENT:
             let start = e.data.mapping_start
-            return try parseCollection(.mapping, tag: start.tag, anchor: start.anchor, depth: depth, at: mark) { height in
+            return try parseCollection(.mapping, start.tag, start.anchor, depth: depth, at: mark) { height in
                 var fields: [Field] = []
                 fields.reserveCapacity(capacityHint(depth))
                 var keyCheck = KeyCheck()
@@ -319,7 +321,8 @@ public final class YAMLReader: RecordReader {
     /// Checks a list's or mapping's depth and tag, reads its children with `body` (which raises
     /// `height` to its tallest child's), and registers its anchor.
     private func parseCollection(
-        _ kind: YAMLCoreSchema.Tag, tag: UnsafeMutablePointer<yaml_char_t>?, anchor anchorText: UnsafeMutablePointer<yaml_char_t>?,
+        _ kind: YAMLCoreSchema.Tag, _ tag: UnsafeMutablePointer<yaml_char_t>?,
+        _ anchorText: UnsafeMutablePointer<yaml_char_t>?,
         depth: Int, at mark: Mark, body: (inout Int) throws -> Value
     ) throws -> Value {
         guard depth <= limits.maxDepth else { throw refusal("nesting deeper than \(limits.maxDepth) levels", at: mark) }
@@ -334,7 +337,9 @@ public final class YAMLReader: RecordReader {
         return value
     }
 
-    private func scalarValue(_ scalar: yaml_event_t.__Unnamed_union_data.__Unnamed_struct_scalar, at mark: Mark) throws -> Value {
+    private func scalarValue(_ scalar: yaml_event_t.__Unnamed_union_data.__Unnamed_struct_scalar, at mark: Mark) throws
+        -> Value
+    {
         let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
         if let tagText = scalar.tag {
             let text = String(cString: tagText)
@@ -349,7 +354,9 @@ public final class YAMLReader: RecordReader {
         return .string(String(decoding: bytes, as: UTF8.self))
     }
 
-    private func checkCollectionTag(_ tagText: UnsafeMutablePointer<yaml_char_t>?, _ expected: YAMLCoreSchema.Tag, at mark: Mark) throws {
+    private func checkCollectionTag(
+        _ tagText: UnsafeMutablePointer<yaml_char_t>?, _ expected: YAMLCoreSchema.Tag, at mark: Mark
+    ) throws {
         guard let tagText else { return }
         let text = String(cString: tagText)
         switch YAMLCoreSchema.Tag(text) {
@@ -357,7 +364,9 @@ public final class YAMLReader: RecordReader {
         case let tag? where tag == expected: return
         case nil: throw unsupportedTag(text, at: mark)
         default:
-            throw syntaxError("the tag \(Self.describe(tag: text)) does not fit a \(expected == .sequence ? "sequence" : "mapping")", at: mark)
+            throw syntaxError(
+                "the tag \(Self.describe(tag: text)) does not fit a \(expected == .sequence ? "sequence" : "mapping")",
+                at: mark)
         }
     }
 
@@ -381,18 +390,24 @@ public final class YAMLReader: RecordReader {
         case YAML_SCALAR_EVENT:
             let scalar = e.data.scalar
             let key = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            if let anchor = scalar.anchor { try register(String(cString: anchor), try scalarValue(scalar, at: mark), nodeCount: 1, height: 0, at: mark) }
+            if let anchor = scalar.anchor {
+                try register(
+                    String(cString: anchor), try scalarValue(scalar, at: mark), nodeCount: 1, height: 0, at: mark)
+            }
             return (key, mark)
         case YAML_ALIAS_EVENT:
             let name = String(cString: e.data.alias.anchor)
-            guard let anchored = anchors[name] else { throw syntaxError("alias *\(name) refers to no anchor defined before it", at: mark) }
+            guard let anchored = anchors[name] else {
+                throw syntaxError("alias *\(name) refers to no anchor defined before it", at: mark)
+            }
             switch anchored.value {
             case .string(let s): return (s, mark)
             case .int(let i): return (String(i), mark)
             case .double(let d): return (YAMLCoreSchema.format(d), mark)
             case .bool(let b): return (b ? "true" : "false", mark)
             case .null: return ("null", mark)
-            case .array, .object: throw syntaxError("a mapping key must be a scalar, but *\(name) is a collection", at: mark)
+            case .array, .object:
+                throw syntaxError("a mapping key must be a scalar, but *\(name) is a collection", at: mark)
             }
         default:
             throw syntaxError("a mapping key must be a scalar; lists and mappings as keys are not supported", at: mark)
@@ -440,12 +455,14 @@ public final class YAMLReader: RecordReader {
     private func aliasValue(_ anchor: UnsafeMutablePointer<yaml_char_t>, depth: Int, at mark: Mark) throws -> Value {
         let name = String(cString: anchor)
         guard let anchored = anchors[name] else {
-            throw syntaxError("alias *\(name) refers to no anchor defined before it (or to the node that contains it)", at: mark)
+            throw syntaxError(
+                "alias *\(name) refers to no anchor defined before it (or to the node that contains it)", at: mark)
         }
         aliasNodes += anchored.nodeCount
         if aliasNodes > limits.maxAliasExpansion {
             throw refusal(
-                "alias expansion exceeds \(limits.maxAliasExpansion) nodes in one record (a YAML alias bomb?)", at: mark)
+                "alias expansion exceeds \(limits.maxAliasExpansion) nodes in one record (a YAML alias bomb?)", at: mark
+            )
         }
         if anchored.height > 0 && depth + anchored.height - 1 > limits.maxDepth {
             throw refusal("nesting deeper than \(limits.maxDepth) levels through alias *\(name)", at: mark)
@@ -463,26 +480,36 @@ public final class YAMLReader: RecordReader {
     }
 
     private func syntaxError(_ message: String, at mark: Mark) -> LarderError {
-        LarderError(.syntax, message, location: location(mark), snippet: input.snippet(line: Int(mark.line), column: Int(mark.column)))
+        LarderError(
+            .syntax, message, location: location(mark),
+            snippet: input.snippet(line: Int(mark.line), column: Int(mark.column)))
     }
 
     private func refusal(_ message: String, at mark: Mark) -> LarderError {
-        LarderError(.refusedInput, message, location: location(mark), snippet: input.snippet(line: Int(mark.line), column: Int(mark.column)))
+        LarderError(
+            .refusedInput, message, location: location(mark),
+            snippet: input.snippet(line: Int(mark.line), column: Int(mark.column)))
     }
 
     /// The error libyaml reports, or the one the byte source threw.
     private func parserError() -> LarderError {
         if let error = input.error {
-            if let error = error as? LarderError { return error.locatedAt(SourceLocation(file: name, recordIndex: recordCount)) }
+            if let error = error as? LarderError {
+                return error.locatedAt(SourceLocation(file: name, recordIndex: recordCount))
+            }
             return LarderError(.io, "read failed: \(error)", location: SourceLocation(file: name), underlying: error)
         }
         let p = parser.pointee
         var message = p.problem.map { String(cString: $0) } ?? "malformed YAML"
         switch p.error {
         case YAML_MEMORY_ERROR:
-            return LarderError(.io, "libyaml ran out of memory", location: SourceLocation(file: name, recordIndex: recordCount))
+            return LarderError(
+                .io, "libyaml ran out of memory", location: SourceLocation(file: name, recordIndex: recordCount))
         case YAML_READER_ERROR:
-            if p.problem_value != -1 { message += " (byte 0x" + String(UInt8(truncatingIfNeeded: p.problem_value), radix: 16, uppercase: true) + ")" }
+            if p.problem_value != -1 {
+                message +=
+                    " (byte 0x" + String(UInt8(truncatingIfNeeded: p.problem_value), radix: 16, uppercase: true) + ")"
+            }
             var location = SourceLocation(file: name, recordIndex: recordCount)
             if let position = input.position(ofOffset: p.problem_offset) {
                 location.line = position.line
@@ -493,7 +520,8 @@ public final class YAMLReader: RecordReader {
         default:
             if let context = p.context {
                 let contextMark = Mark(p.context_mark)
-                message += " \(String(cString: context)) that started at line \(contextMark.line), column \(contextMark.column)"
+                message +=
+                    " \(String(cString: context)) that started at line \(contextMark.line), column \(contextMark.column)"
             }
             return syntaxError(message, at: Mark(p.problem_mark))
         }

@@ -137,7 +137,8 @@ public final class YAMLWriter: RecordWriter {
 
     private func emitPlain(_ text: StaticString) throws {
         try emitScalar(
-            UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), plainImplicit: true, style: YAML_PLAIN_SCALAR_STYLE)
+            UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), plainImplicit: true,
+            style: YAML_PLAIN_SCALAR_STYLE)
     }
 
     private func emitInteger(_ value: Int64) throws {
@@ -162,11 +163,15 @@ public final class YAMLWriter: RecordWriter {
         }
     }
 
-    private func emitScalar(_ bytes: UnsafeBufferPointer<UInt8>, plainImplicit: Bool, style: yaml_scalar_style_t) throws {
-        guard bytes.count <= Int32.max else { throw LarderError(.unrepresentable, "a string longer than 2 GiB cannot be written as YAML") }
+    private func emitScalar(_ bytes: UnsafeBufferPointer<UInt8>, plainImplicit: Bool, style: yaml_scalar_style_t) throws
+    {
+        guard bytes.count <= Int32.max else {
+            throw LarderError(.unrepresentable, "a string longer than 2 GiB cannot be written as YAML")
+        }
         // libyaml copies the text into the event, so `bytes` need only live for this call.
         let ok = yaml_scalar_event_initialize(
-            event, nil, nil, UnsafeMutablePointer(mutating: bytes.baseAddress ?? ("" as StaticString).utf8Start), Int32(bytes.count),
+            event, nil, nil, UnsafeMutablePointer(mutating: bytes.baseAddress ?? ("" as StaticString).utf8Start),
+            Int32(bytes.count),
             plainImplicit ? 1 : 0, 1, style)
         guard ok == 1 else { throw LarderError(.io, "libyaml could not allocate a scalar event") }
         try emitEvent()
