@@ -86,6 +86,32 @@ import Testing
         #expect(third.location == SourceLocation(file: "r.yaml", line: 4, column: 5, recordIndex: 2))
     }
 
+    @Test("reads the real-world YAML files of the shared corpus")
+    func readsCorpus() throws {
+        guard let root = Corpus.root else {
+            print("note: ../shared/corpus is absent; skipping the YAML corpus test")
+            return
+        }
+        func records(_ path: String) throws -> [Value] {
+            let reader = try RecordIO.openReader(path: root.appendingPathComponent(path).path)
+            #expect(reader is YAMLReader)
+            var values: [Value] = []
+            while let item = try reader.next() { values.append(item.value) }
+            return values
+        }
+        let banana = try #require(try records("orf/banana-bread.yaml").first)
+        #expect(banana["recipe_name"] == "Banana Bread")
+        #expect(banana["oven_fan"] == "Off")  // a string in YAML 1.2, where PyYAML (1.1) says false
+        #expect(banana["yields"] == [["amount": 3, "unit": "loaves"]])
+        #expect(banana["ingredients"]?.arrayValue?.count == 13)
+        let sample = try #require(try records("orf/orf-sample-1.yaml").first)
+        #expect(sample["yields"] == [["servings": 4], ["servings": 10]])
+        let canonical = try records("cooklang/canonical.yaml")
+        #expect(canonical.count == 1)
+        #expect(canonical.first?["version"] == 7)
+        #expect(canonical.first?["tests"]?.objectValue?.count == 60)
+    }
+
     // MARK: Scalars
 
     @Test("resolves plain scalars by the YAML 1.2 core schema")
@@ -245,6 +271,34 @@ import Testing
         #expect(
             colon.description
                 == "c.yaml:1:7: error: record 0: mapping values are not allowed in this context\n- a: b: c\n      ^")
+    }
+
+    @Test("answers truncated or corrupted YAML with a LarderError, never a crash")
+    func survivesCorruption() throws {
+        var generator = RecordGenerator(seed: 7)
+        let text = Array(
+            try writeAll(
+                (0..<5).map { _ in generator.record() },
+                options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3))
+            ).utf8)
+        let noise: [UInt8] = Array(":-[]{}&*!|>'\"%@`#,? \t\n\r".utf8) + [0x00, 0xFF, 0xC3]
+        for trial in 0..<300 {
+            var bytes = text
+            if trial % 3 == 0 {
+                bytes.removeSubrange(generator.below(bytes.count)...)
+            } else {
+                for _ in 0..<(1 + generator.below(4)) {
+                    bytes[generator.below(bytes.count)] = noise[generator.below(noise.count)]
+                }
+            }
+            let reader = try YAMLReader(source: MemoryByteSource(bytes))
+            do {
+                while try reader.next() != nil {}
+            } catch let error as LarderError {
+                #expect(error.location?.file == "<memory>")
+                #expect(try reader.next() == nil)
+            }
+        }
     }
 
     @Test("reports invalid UTF-8 with its line")
