@@ -10,7 +10,7 @@ public import LarderCore
 /// one record, a 256 KiB input window, and the values of anchors defined so far in the
 /// current document (aliases may refer to them from a later record).
 ///
-/// Plain scalars resolve by the YAML 1.2 core schema (see ``YAMLCoreSchema``): `no`, `Off` and
+/// Plain scalars resolve by the YAML 1.2 core schema (docs/yaml.md has the table): `no`, `Off` and
 /// `yes` are strings; `.inf` and `.nan` become doubles, which JSON output then refuses as
 /// `unrepresentable`. Quoted scalars are strings; the tags `!!str`, `!!int`, `!!float`,
 /// `!!bool`, `!!null`, `!!seq`, `!!map` are honoured (`!!binary` and `!!timestamp` keep their
