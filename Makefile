@@ -53,5 +53,5 @@ clean:
 
 ## yaml
 .PHONY: bench-yaml
-bench-yaml:
+bench-yaml: build
 	bash scripts/bench-yaml.sh

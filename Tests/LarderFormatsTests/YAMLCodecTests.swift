@@ -275,7 +275,7 @@ import Testing
 
     @Test("answers truncated or corrupted YAML with a LarderError, never a crash")
     func survivesCorruption() throws {
-        var generator = RecordGenerator(seed: 7)
+        var generator = TrickyValueGenerator(seed: 7)
         let text = Array(
             try writeAll(
                 (0..<5).map { _ in generator.record() },
@@ -462,7 +462,7 @@ import Testing
 
     @Test("write then read returns the same generated records")
     func roundTripsGeneratedRecords() throws {
-        var generator = RecordGenerator(seed: 0x5EED)
+        var generator = TrickyValueGenerator(seed: 0x5EED)
         let records = (0..<300).map { _ in generator.record() }
         let text = try writeAll(records)
         let back = try readAll(text)
@@ -493,7 +493,7 @@ import Testing
 
 /// Deterministic random records for round-trip properties: unicode, empty lists and objects,
 /// nulls, extreme numbers, long text, and strings YAML would otherwise resolve to other types.
-struct RecordGenerator {
+struct TrickyValueGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -28,7 +28,6 @@ public final class YAMLWriter: RecordWriter {
     private let event: UnsafeMutablePointer<yaml_event_t>
     private var started = false
     private var finished = false
-    private var digits: [UInt8] = []
 
     /// Creates a writer; nothing is written until the first record or ``finish()``.
     /// - Parameters:
@@ -45,7 +44,6 @@ public final class YAMLWriter: RecordWriter {
         event = .allocate(capacity: 1)
         output = YAMLOutput(sink: sink)
         self.options = options
-        digits.reserveCapacity(24)
         yaml_emitter_set_output(emitter, writeYAMLOutput, Unmanaged.passUnretained(output).toOpaque())
         yaml_emitter_set_unicode(emitter, 1)
         yaml_emitter_set_width(emitter, -1)
@@ -142,9 +140,9 @@ public final class YAMLWriter: RecordWriter {
     }
 
     private func emitInteger(_ value: Int64) throws {
-        digits.removeAll(keepingCapacity: true)
-        JSONWriter.appendInteger(value, to: &digits)
-        try digits.withUnsafeBufferPointer { try emitScalar($0, plainImplicit: true, style: YAML_PLAIN_SCALAR_STYLE) }
+        // At most 20 bytes: a small string, stored inline without allocating.
+        var text = String(value)
+        try text.withUTF8 { try emitScalar($0, plainImplicit: true, style: YAML_PLAIN_SCALAR_STYLE) }
     }
 
     private func emitString(_ text: String) throws {
