@@ -62,3 +62,8 @@ export:
 	@test -n "$(IN)" && test -n "$(TO)" || { echo "usage: make export IN='file...' TO=schemaorg|paprika|cooklang|recipeml [OUT=path]"; exit 2; }
 	@$(MAKE) --no-print-directory build
 	$(RELEASE_BIN) export $(IN) --to $(TO) $(if $(OUT),-o $(OUT),)
+
+## yaml
+.PHONY: bench-yaml
+bench-yaml: build
+	bash scripts/bench-yaml.sh
