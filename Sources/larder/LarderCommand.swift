@@ -14,6 +14,9 @@ struct LarderCommand: AsyncParsableCommand {
         subcommands: [
             ConvertCommand.self,
             ValidateCommand.self,
+            MigrateCommand.self,
+            SchemaCommand.self,
+            StoreCommand.self,
         ]
     )
 
