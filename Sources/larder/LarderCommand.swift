@@ -14,6 +14,7 @@ struct LarderCommand: AsyncParsableCommand {
         subcommands: [
             ConvertCommand.self,
             ValidateCommand.self,
+            GenerateCommand.self,
             MigrateCommand.self,
             SchemaCommand.self,
             StoreCommand.self,
