@@ -24,6 +24,13 @@ public final class SchemaCheck: Sendable {
     public var recordCheck: RecordCheck {
         RecordCheck { [self] record, type, declared in
             let name = type.rawValue
+            // A record that reads as the current model and breaks a domain rule hears about the
+            // rule ("rating must be 1-5"), which says more than the schema's bound.
+            if domainRules, declared == nil || declared == type.currentVersion, let model = try? type.decode(record),
+                let first = model.validate().first
+            {
+                throw LarderError(.invalidRecord, first.message, location: first.location)
+            }
             let version: Int
             if let declared {
                 version = declared
