@@ -26,10 +26,12 @@ public final class SchemaCheck: Sendable {
             let name = type.rawValue
             // A record that reads as the current model and breaks a domain rule hears about the
             // rule ("rating must be 1-5"), which says more than the schema's bound.
-            if domainRules, declared == nil || declared == type.currentVersion, let model = try? type.decode(record),
-                let first = model.validate().first
-            {
-                throw LarderError(.invalidRecord, first.message, location: first.location)
+            var rulesChecked = false
+            if domainRules, declared == nil || declared == type.currentVersion, let model = try? type.decode(record) {
+                if let first = model.validate().first {
+                    throw LarderError(.invalidRecord, first.message, location: first.location)
+                }
+                rulesChecked = true
             }
             let version: Int
             if let declared {
@@ -49,7 +51,7 @@ public final class SchemaCheck: Sendable {
                     failure.code, "no version of \(name) accepts this record; against the newest, v\(latest): \(failure.message)",
                     location: failure.location)
             }
-            if domainRules, version == type.currentVersion {
+            if domainRules, !rulesChecked, version == type.currentVersion {
                 let model = try type.decode(record)
                 if let first = model.validate().first {
                     throw LarderError(.invalidRecord, first.message, location: first.location)
