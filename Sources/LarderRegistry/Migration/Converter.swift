@@ -201,6 +201,8 @@ enum DurationText {
     }
 
     private static func number(_ token: String) -> Double? {
+        guard let first = token.utf8.first, (first >= 48 && first <= 57) || first == 46 || first >= 0xC0 || first == 97 || first == 111 || first == 116
+        else { return nil }  // digits, ".", ½ ¼ ¾, a/an, one, two/three
         switch token {
         case "½": return 0.5
         case "¼": return 0.25

@@ -166,7 +166,9 @@ extension MigrationStage {
 /// The interim ingredient-line handling until the real parser lands: the line is the item.
 enum IngredientLines {
     static func parse(_ line: String) -> Value {
-        let item = line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        var item = Substring(line)
+        while let first = item.first, first.isWhitespace { item.removeFirst() }
+        while let last = item.last, last.isWhitespace { item.removeLast() }
         var fields = Fields()
         fields.append(key: "item", value: .string(item.isEmpty ? line : String(item)))
         fields.append(key: "original", value: .string(line))
