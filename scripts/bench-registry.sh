@@ -16,7 +16,9 @@ N_VAL=100000
 # Peers (installed on demand; a missing peer is reported and skipped).
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema rfc3339-validator rfc3986-validator >/dev/null 2>&1 || true
 python3 -c "import jsonschema_rs" 2>/dev/null || python3 -m pip install -q jsonschema-rs >/dev/null 2>&1 || true
-command -v xmllint >/dev/null || { apt-get install -y -qq libxml2-utils >/dev/null 2>&1 || sudo apt-get install -y -qq libxml2-utils >/dev/null 2>&1 || true; }
+# (apt's sandbox user may fail to run gpgv here; installing as root then works.)
+command -v xmllint >/dev/null || apt-get install -y -qq libxml2-utils >/dev/null 2>&1 \
+  || { apt-get -o APT::Sandbox::User=root update -qq && apt-get -o APT::Sandbox::User=root install -y -qq libxml2-utils; } >/dev/null 2>&1 || true
 
 for n in $N_VAL $N_BIG; do
   [ -s "$D/recipes-v1-$n.json" ] || python3 scripts/gen-registry-data.py recipe-v1 "$n" "$D/recipes-v1-$n.json" --image-every 100
