@@ -60,4 +60,7 @@ static inline void larder_xml_parser_position(xmlParserCtxtPtr ctxt, int *line, 
     *line = ctxt->input->line;
     *column = ctxt->input->col;
 }
+
+/* xmlFree is a global function pointer, which Swift 6 sees as shared mutable state. */
+static inline void larder_xmlFree(void *pointer) { xmlFree(pointer); }
 #endif
