@@ -50,3 +50,8 @@ bench: build
 
 clean:
 	rm -rf .build bench-data out
+
+## xml
+.PHONY: bench-xml
+bench-xml: deps
+	bash scripts/bench-xml.sh

@@ -340,6 +340,11 @@ import Testing
         #expect(error.code == .refusedInput)
         #expect(reader.canRecover)
         #expect(try reader.next()?.value == ["id": "r2"])
+        // Past libxml2's own limit of 256 levels the input itself is refused.
+        let deeper = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        let refused = try #require(throws: LarderError.self) { try readAll("<records><recipe>\(deeper)</recipe></records>") }
+        #expect(refused.code == .refusedInput)
+        #expect(refused.message.contains("256"))
     }
 
     @Test("rejects a record mixing text with elements and goes on with the next")

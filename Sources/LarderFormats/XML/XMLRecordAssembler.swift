@@ -60,6 +60,8 @@ struct XMLRecordAssembler {
     enum Event {
         case record(RecordItem, positions: [XMLPosition])
         case failure(LarderError, recoverable: Bool)
+        /// A slot already handed out.
+        case consumed
     }
 
     let name: String
@@ -116,7 +118,8 @@ struct XMLRecordAssembler {
     /// The next queued event, if any.
     mutating func popEvent() -> Event? {
         guard eventHead < events.count else { return nil }
-        let event = events[eventHead]
+        var event = Event.consumed
+        swap(&event, &events[eventHead])  // moves the event out: no copy, no reference counting
         eventHead += 1
         if eventHead == events.count {
             events.removeAll(keepingCapacity: true)
@@ -144,7 +147,7 @@ struct XMLRecordAssembler {
     private func location(_ position: XMLPosition) -> SourceLocation {
         SourceLocation(
             file: name, line: position.line > 0 ? Int(position.line) : nil,
-            column: position.column > 0 ? Int(position.column) : nil, recordIndex: recordCount)
+            column: position.column > 0 ? Int(position.column) : nil, recordIndex: inRecord ? recordCount : nil)
     }
 
     /// Refuses the input (DTDs, entities) and stops the parser.
@@ -311,7 +314,7 @@ struct XMLRecordAssembler {
             return
         }
         var positions: [XMLPosition] = []
-        positions.reserveCapacity(tree.nodes.count)
+        positions.reserveCapacity(tree.nodes.count * 2)
         let value = tree.makeValue(shape: recordShape, shapes: &shapes, names: names, positions: &positions)
         let location = SourceLocation(
             file: name, line: recordStart.line > 0 ? Int(recordStart.line) : nil,
@@ -344,14 +347,18 @@ struct XMLRecordAssembler {
         while message.last == "\n" || message.last == " " { message.removeLast() }
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
-        let where_ = SourceLocation(file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil, recordIndex: recordCount)
+        let where_ = SourceLocation(
+            file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil, recordIndex: inRecord ? recordCount : nil)
         if level == XML_ERR_FATAL {
             if !sawRoot && inputIsBlank {
                 hasFailed = true  // an empty input holds no records
                 return
             }
-            let code: LarderError.Code = message.contains("Excessive depth") ? .refusedInput : .syntax
-            fail(LarderError(code, "malformed XML: \(message)", location: where_), recoverable: false)
+            if message.contains("Excessive depth") {
+                fail(LarderError(.refusedInput, "nesting deeper than libxml2's limit of 256 levels", location: where_), recoverable: false)
+            } else {
+                fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: false)
+            }
         } else if inRecord {
             if recordError == nil { recordError = LarderError(.syntax, "malformed XML: \(message)", location: where_) }
             skipping = true

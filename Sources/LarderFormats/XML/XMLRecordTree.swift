@@ -29,13 +29,24 @@ struct XMLRecordTree {
         var textCount: Int = 0
     }
 
+    /// The children of one object with the same name, while the object is converted.
+    struct Group {
+        var name: Int32
+        var first: Int32
+        var last: Int32
+        var count: Int32
+    }
+
     private(set) var nodes: [Node] = []
     /// The text of every leaf, back to back.
     private(set) var text: [UInt8] = []
+    /// The groups of the objects being converted, innermost last.
+    private var groups: [Group] = []
 
     init() {
         nodes.reserveCapacity(256)
         text.reserveCapacity(16 * 1024)
+        groups.reserveCapacity(64)
     }
 
     /// Empties the arena, keeping its storage.
@@ -135,24 +146,25 @@ struct XMLRecordTree {
     private mutating func object(
         _ index: Int32, _ shape: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
     ) -> Value {
-        // Pass 1: group the children by name, linking each group through `nextSame`.
-        var groups: [(name: Int32, first: Int32, last: Int32, count: Int32)] = []
-        var lookup: [Int32: Int] = [:]  // name → group, once there are many groups
+        // Pass 1: group the children by name on the shared group stack, linking each group's
+        // members through `nextSame`. A linear scan finds a group until there are many.
+        let base = groups.count
+        var lookup: [Int32: Int] = [:]
         var child = nodes[Int(index)].firstChild
         while child >= 0 {
             let name = nodes[Int(child)].name
             nodes[Int(child)].nextSame = -1
             var found = -1
-            if let last = groups.indices.last, groups[last].name == name {
-                found = last
+            if groups.count > base, groups[groups.count - 1].name == name {
+                found = groups.count - 1
             } else {
-                if groups.count >= 16 && lookup.isEmpty {
-                    for g in groups.indices { lookup[groups[g].name] = g }
+                if groups.count - base >= 64 && lookup.isEmpty {
+                    for g in base..<groups.count { lookup[groups[g].name] = g }
                 }
                 if !lookup.isEmpty {
                     found = lookup[name] ?? -1
                 } else {
-                    for g in groups.indices where groups[g].name == name {
+                    for g in base..<groups.count where groups[g].name == name {
                         found = g
                         break
                     }
@@ -164,35 +176,39 @@ struct XMLRecordTree {
                 groups[found].count += 1
             } else {
                 if !lookup.isEmpty { lookup[name] = groups.count }
-                groups.append((name, child, child, 1))
+                groups.append(Group(name: name, first: child, last: child, count: 1))
             }
             child = nodes[Int(child)].nextSibling
         }
-        // Pass 2: convert each group.
+        // Pass 2: convert each group (deeper objects push their groups above this one's).
+        let end = groups.count
         var fields: [Field] = []
-        fields.reserveCapacity(groups.count)
-        for group in groups {
+        fields.reserveCapacity(end - base)
+        for g in base..<end {
+            let group = groups[g]
             let member = shapes.member(shape, name: group.name, names: names)
             let value: Value
             if shapes.kind(member) == .list {
-                value = array(group.first, shapes.element(member), &shapes, names, &positions)
+                value = array(group, shapes.element(member), &shapes, names, &positions)
             } else if group.count == 1 {
                 value = convert(group.first, member, &shapes, names, &positions)
             } else {
-                value = array(group.first, member, &shapes, names, &positions)
+                value = array(group, member, &shapes, names, &positions)
             }
             fields.append(Field(key: names[Int(group.name)], value: value))
         }
+        groups.removeSubrange(base...)
         return .object(Fields(uncheckedUniqueElements: fields))
     }
 
     /// The elements of one group as an array; the array node takes its first element's position.
     private mutating func array(
-        _ first: Int32, _ element: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
+        _ group: Group, _ element: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
     ) -> Value {
-        positions.append(nodes[Int(first)].position)
+        positions.append(nodes[Int(group.first)].position)
         var elements: [Value] = []
-        var member = first
+        elements.reserveCapacity(Int(group.count))
+        var member = group.first
         while member >= 0 {
             elements.append(convert(member, element, &shapes, names, &positions))
             member = nodes[Int(member)].nextSame

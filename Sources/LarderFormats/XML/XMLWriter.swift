@@ -23,9 +23,10 @@ public final class XMLWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriterOptions
     private let recordElement: String?
-    private var out: [UInt8] = []
+    /// The output buffer and element writer: a struct, swapped out of the class while a record
+    /// is written so its many small appends need no dynamic exclusivity checks.
+    private var serializer = XMLRecordSerializer()
     private var started = false
-    private var validNames: Set<String> = []
 
     /// Creates a writer.
     /// - Parameters:
@@ -33,118 +34,155 @@ public final class XMLWriter: RecordWriter {
     ///   - options: `recordType` names the record elements (else each record's guessed type);
     ///     `envelope` gives the `schema` and `version` attributes of `<records>` (the schema
     ///     defaults to the record type; no version is claimed unless given).
-    /// - Throws: ``LarderError`` `usage-error` when the envelope's schema is not a valid XML name.
+    /// - Throws: nothing at present; `throws` leaves room for checks of the options.
     public init(sink: any ByteSink, options: WriterOptions = WriterOptions()) throws {
         self.sink = sink
         self.options = options
         recordElement = options.recordType?.elementName ?? options.envelope?.recordType?.elementName
-        out.reserveCapacity(80 * 1024)
     }
 
-    private func start() {
+    private func start() throws {
         started = true
-        out.append(contentsOf: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records".utf8)
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records"
         if let schema = options.envelope?.schema ?? options.recordType?.rawValue {
-            out.append(contentsOf: " schema=\"".utf8)
-            XMLWriter.appendEscaped(schema, to: &out, inAttribute: true)
-            out.append(0x22)
+            var escaped: [UInt8] = []
+            if let problem = XMLRecordSerializer.appendEscaped(schema, to: &escaped, inAttribute: true) {
+                throw LarderError(.unrepresentable, "the schema name cannot be written: \(problem)")
+            }
+            text += " schema=\"\(String(decoding: escaped, as: UTF8.self))\""
         }
-        if let version = options.envelope?.version {
-            out.append(contentsOf: " version=\"\(version)\"".utf8)
-        }
-        out.append(contentsOf: ">\n".utf8)
+        if let version = options.envelope?.version { text += " version=\"\(version)\"" }
+        serializer.out.append(contentsOf: (text + ">\n").utf8)
     }
 
     public func write(_ record: Value) throws {
-        if !started { start() }
+        if !started { try start() }
         guard case .object(let fields) = record else {
             throw LarderError(.unrepresentable, "an XML record must be an object, found \(record.kindDescription)")
         }
         let element = recordElement ?? RecordType.guess(from: record).elementName
-        let mark = out.count
-        do {
-            try appendObject(element, fields, level: 1, path: .root)
-        } catch {
-            out.removeSubrange(mark...)
-            throw error
-        }
-        if out.count >= 64 * 1024 {
-            try sink.write(out)
-            out.removeAll(keepingCapacity: true)
+        var local = XMLRecordSerializer(empty: ())
+        swap(&local, &serializer)
+        defer { swap(&local, &serializer) }
+        try local.appendRecord(element, fields)
+        if local.out.count >= 64 * 1024 {
+            try sink.write(local.out)
+            local.out.removeAll(keepingCapacity: true)
         }
     }
 
     public func finish() throws {
-        if !started { start() }
-        out.append(contentsOf: "</records>\n".utf8)
-        try sink.write(out)
-        out.removeAll()
+        if !started { try start() }
+        serializer.out.append(contentsOf: "</records>\n".utf8)
+        try sink.write(serializer.out)
+        serializer.out.removeAll()
         try sink.close()
+    }
+}
+
+/// Serialises records as indented XML elements into a byte buffer.
+///
+/// Field paths are built only when an error unwinds: each level catches, prepends its own
+/// component and rethrows, so the success path allocates no paths.
+struct XMLRecordSerializer {
+    var out: [UInt8] = []
+    private var validNames: Set<String> = []
+
+    init() {
+        out.reserveCapacity(80 * 1024)
+    }
+
+    /// A serializer with no storage, to swap in while the real one is in use.
+    init(empty: ()) {}
+
+    /// Appends one record element; on error nothing of the record stays in the buffer.
+    mutating func appendRecord(_ element: String, _ fields: Fields) throws {
+        let mark = out.count
+        do {
+            try appendObject(element, fields, level: 1)
+        } catch {
+            out.removeSubrange(mark...)
+            throw error
+        }
     }
 
     // MARK: Elements
 
-    private func appendObject(_ name: String, _ fields: Fields, level: Int, path: FieldPath) throws {
+    /// Opens an element whose children follow on their own lines; an empty one is written
+    /// `<name/>` and `false` returned.
+    private mutating func openContainer(_ name: String, level: Int, isEmpty: Bool) -> Bool {
         indent(level)
         appendTag(open: name)
-        if fields.isEmpty {
+        if isEmpty {
             out.removeLast()
-            out.append(contentsOf: "/>\n".utf8)
-            return
+            appendBytes("/>\n")
+            return false
         }
         out.append(0x0A)
-        for field in fields {
-            try checkName(field.key, path: path.appending(field.key))
-            try appendMember(field.key, field.value, level: level + 1, path: path.appending(field.key))
-        }
+        return true
+    }
+
+    private mutating func closeContainer(_ name: String, level: Int) {
         indent(level)
         appendTag(close: name)
         out.append(0x0A)
     }
 
+    private mutating func appendObject(_ name: String, _ fields: Fields, level: Int) throws {
+        guard openContainer(name, level: level, isEmpty: fields.isEmpty) else { return }
+        for field in fields {
+            do {
+                try checkName(field.key)
+                try appendMember(field.key, field.value, level: level + 1)
+            } catch let error as LarderError {
+                throw error.prefixingPath(with: .key(field.key))
+            }
+        }
+        closeContainer(name, level: level)
+    }
+
     /// One field: nothing for null, repeated elements for a list, else one element.
-    private func appendMember(_ name: String, _ value: Value, level: Int, path: FieldPath) throws {
+    private mutating func appendMember(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .null:
             return
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                try appendListItem(name, element, level: level, path: path.appending(index: index))
+            for index in elements.indices {
+                do {
+                    try appendListItem(name, elements[index], level: level)
+                } catch let error as LarderError {
+                    throw error.prefixingPath(with: .index(index))
+                }
             }
         default:
-            try appendElement(name, value, level: level, path: path)
+            try appendElement(name, value, level: level)
         }
     }
 
-    private func appendListItem(_ name: String, _ value: Value, level: Int, path: FieldPath) throws {
+    private mutating func appendListItem(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .null:
-            throw LarderError(.unrepresentable, "XML cannot hold null inside a list", location: SourceLocation(fieldPath: path))
+            throw LarderError(.unrepresentable, "XML cannot hold null inside a list", location: SourceLocation(fieldPath: .root))
         case .array(let inner):
             // A list inside a list: one element whose children are <item> elements.
-            indent(level)
-            appendTag(open: name)
-            if inner.isEmpty {
-                out.removeLast()
-                out.append(contentsOf: "/>\n".utf8)
-                return
+            guard openContainer(name, level: level, isEmpty: inner.isEmpty) else { return }
+            for index in inner.indices {
+                do {
+                    try appendListItem("item", inner[index], level: level + 1)
+                } catch let error as LarderError {
+                    throw error.prefixingPath(with: .index(index))
+                }
             }
-            out.append(0x0A)
-            for (index, element) in inner.enumerated() {
-                try appendListItem("item", element, level: level + 1, path: path.appending(index: index))
-            }
-            indent(level)
-            appendTag(close: name)
-            out.append(0x0A)
+            closeContainer(name, level: level)
         default:
-            try appendElement(name, value, level: level, path: path)
+            try appendElement(name, value, level: level)
         }
     }
 
-    private func appendElement(_ name: String, _ value: Value, level: Int, path: FieldPath) throws {
+    private mutating func appendElement(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .object(let fields):
-            try appendObject(name, fields, level: level, path: path)
+            try appendObject(name, fields, level: level)
             return
         case .null, .array:
             return  // handled by the callers
@@ -154,12 +192,12 @@ public final class XMLWriter: RecordWriter {
         indent(level)
         appendTag(open: name)
         switch value {
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .bool(let b): b ? appendBytes("true") : appendBytes("false")
         case .int(let i): JSONWriter.appendInteger(i, to: &out)
-        case .double(let d): out.append(contentsOf: d.description.utf8)
+        case .double(let d): appendString(d.description)
         case .string(let s):
-            if let problem = XMLWriter.appendEscaped(s, to: &out, inAttribute: false) {
-                throw LarderError(.unrepresentable, problem, location: SourceLocation(fieldPath: path))
+            if let problem = XMLRecordSerializer.appendEscaped(s, to: &out, inAttribute: false) {
+                throw LarderError(.unrepresentable, problem, location: SourceLocation(fieldPath: .root))
             }
         case .null, .array, .object: break
         }
@@ -167,37 +205,54 @@ public final class XMLWriter: RecordWriter {
         out.append(0x0A)
     }
 
-    @inline(__always) private func appendTag(open name: String) {
+    @inline(__always) private mutating func appendTag(open name: String) {
         out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: name.utf8)
+        appendString(name)
         out.append(UInt8(ascii: ">"))
     }
 
-    @inline(__always) private func appendTag(close name: String) {
-        out.append(contentsOf: "</".utf8)
-        out.append(contentsOf: name.utf8)
+    @inline(__always) private mutating func appendTag(close name: String) {
+        out.append(UInt8(ascii: "<"))
+        out.append(UInt8(ascii: "/"))
+        appendString(name)
         out.append(UInt8(ascii: ">"))
     }
 
-    @inline(__always) private func indent(_ level: Int) {
-        for _ in 0..<level { out.append(contentsOf: "  ".utf8) }
+    @inline(__always) private mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    @inline(__always) private mutating func appendBytes(_ text: StaticString) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 128)
+
+    @inline(__always) private mutating func indent(_ level: Int) {
+        let count = min(level * 2, XMLRecordSerializer.spaces.count)
+        XMLRecordSerializer.spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 
     /// Field names become element names, so they must be XML names without a namespace prefix.
-    private func checkName(_ name: String, path: FieldPath) throws {
-        if XMLWriter.isSimpleName(name) || validNames.contains(name) { return }
+    private mutating func checkName(_ name: String) throws {
+        if XMLRecordSerializer.isSimpleName(name) || validNames.contains(name) { return }
         let valid = name.withCString { xmlValidateNCName(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), 0) == 0 }
         guard valid else {
             throw LarderError(
-                .unrepresentable, "the field name \"\(name)\" is not a valid XML element name", location: SourceLocation(fieldPath: path))
+                .unrepresentable, "the field name \"\(name)\" is not a valid XML element name", location: SourceLocation(fieldPath: .root))
         }
         if validNames.count < 10_000 { validNames.insert(name) }
     }
 
     /// ASCII names: a letter or '_', then letters, digits, '_', '-', '.'.
     private static func isSimpleName(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable(isSimpleName) ?? Array(name.utf8).withUnsafeBufferPointer(isSimpleName)
+    }
+
+    private static func isSimpleName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var first = true
-        for byte in name.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): break
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."): if first { return false }
@@ -260,5 +315,16 @@ public final class XMLWriter: RecordWriter {
         }
         if problem != nil { out.removeSubrange(mark...) }
         return problem
+    }
+}
+
+extension LarderError {
+    /// The error with `component` put in front of its field path.
+    fileprivate func prefixingPath(with component: FieldPath.Component) -> LarderError {
+        var copy = self
+        var location = copy.location ?? SourceLocation()
+        location.fieldPath = FieldPath(components: [component] + (location.fieldPath?.components ?? []))
+        copy.location = location
+        return copy
     }
 }
