@@ -180,7 +180,7 @@ import Testing
 
     @Test("JSON → XML → JSON returns generated model records exactly", arguments: RecordType.allCases)
     func roundTripsModelRecords(type: RecordType) throws {
-        var generator = RecordGenerator(seed: 7)
+        var generator = AwkwardRecordGenerator(seed: 7)
         let originals = (0..<60).map { generator.value(of: type, index: $0) }
         // Through JSON text first, so the XML side starts from what a JSON file holds.
         let json = try originals.map { try JSONWriter.string($0) }.joined(separator: "\n")
@@ -419,6 +419,23 @@ import Testing
         #expect(reader.location(of: "nope") == nil)
     }
 
+    @Test("shows the source line of a field, and of a syntax error, with a caret")
+    func showsSnippets() throws {
+        let text = "<records>\n  <recipe>\n    <id>a</id>\n    <prepTime>5 min</prepTime>\n  </recipe>\n  <recipe>\n    <id>b</oops>\n"
+        let reader = try reader(text)
+        _ = try reader.next()
+        #expect(reader.snippet(of: "prepTime") == "    <prepTime>5 min</prepTime>\n    ^")
+        let error = try #require(throws: LarderError.self) { try reader.next() }
+        #expect(error.snippet == "    <id>b</oops>\n                ^")
+    }
+
+    @Test("names the open element when the input ends early")
+    func namesOpenElementAtEnd() throws {
+        let error = try #require(throws: LarderError.self) { try readAll("<records>\n<recipe>\n<title>Half") }
+        #expect(error.message.contains("unexpected end of input inside <title>"))
+        #expect(error.location?.line == 3)
+    }
+
     @Test("streams records larger than the read chunk")
     func streamsLargeRecords() throws {
         let big = String(repeating: "x", count: 3_000_000)
@@ -444,7 +461,7 @@ import Testing
 
 /// Deterministic model records with awkward content: unicode, long text, large numbers, and
 /// strings other formats would read as something else.
-struct RecordGenerator {
+struct AwkwardRecordGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -471,7 +488,7 @@ struct RecordGenerator {
     private mutating func text() -> String {
         switch int(0...9) {
         case 0: return String(repeating: "Stir gently. ", count: int(50...400))
-        case 1...4: return RecordGenerator.awkward[int(0...RecordGenerator.awkward.count - 1)]
+        case 1...4: return AwkwardRecordGenerator.awkward[int(0...AwkwardRecordGenerator.awkward.count - 1)]
         default: return "Text \(int(0...1_000_000)) ünïcödé"
         }
     }

@@ -50,7 +50,16 @@ public final class XMLReader: RecordReader {
     /// The parse state, at a fixed address that libxml2's callbacks reach as user data.
     private let assembler: UnsafeMutablePointer<XMLRecordAssembler>
     private var context: xmlParserCtxtPtr?
-    private var chunk: UnsafeMutableRawBufferPointer
+    /// Two input chunks used in turn: the one being parsed and the one before it, so the source
+    /// line of a field of the record last returned is usually still at hand for a snippet.
+    private let chunks: [UnsafeMutableRawBufferPointer]
+    /// For each chunk: the input offset of its first byte, and how many bytes it holds.
+    private var chunkStart = [0, 0]
+    private var chunkCount = [0, 0]
+    private var currentChunk = 1
+    private var bytesRead = 0
+    /// Whether libxml2's offsets are offsets into the raw input (UTF-8, no converter).
+    private var offsetsAreRaw = false
     private var isFinished = false
     private var lastValue: Value?
     private var lastPositions: [XMLPosition] = []
@@ -92,14 +101,14 @@ public final class XMLReader: RecordReader {
         name = source.name
         assembler = .allocate(capacity: 1)
         assembler.initialize(to: XMLRecordAssembler(name: source.name, limits: limits, shapeResolver: shapeResolver))
-        chunk = .allocate(byteCount: XMLReader.chunkSize, alignment: 16)
+        chunks = (0..<2).map { _ in .allocate(byteCount: XMLReader.chunkSize, alignment: 16) }
     }
 
     deinit {
         if let context { xmlFreeParserCtxt(context) }
         assembler.deinitialize(count: 1)
         assembler.deallocate()
-        chunk.deallocate()
+        for chunk in chunks { chunk.deallocate() }
     }
 
     public func next() throws -> RecordItem? {
@@ -111,10 +120,11 @@ public final class XMLReader: RecordReader {
                     lastValue = item.value
                     lastPositions = positions
                     return item
-                case .failure(let error, let recoverable):
+                case .failure(var error, let recoverable, let offset):
                     canRecover = recoverable
                     lastValue = nil
                     if !recoverable { isFinished = true }
+                    if error.snippet == nil { error.snippet = snippet(atOffset: offset) }
                     throw error
                 case .consumed:
                     continue
@@ -127,6 +137,9 @@ public final class XMLReader: RecordReader {
 
     /// Reads one chunk and parses it; at the end of the input tells libxml2 to finish.
     private func feed() throws {
+        currentChunk = 1 - currentChunk
+        let chunk = chunks[currentChunk]
+        chunkCount[currentChunk] = 0
         let count: Int
         do {
             count = try source.read(into: chunk)
@@ -135,6 +148,9 @@ public final class XMLReader: RecordReader {
             canRecover = false
             throw error
         }
+        chunkStart[currentChunk] = bytesRead
+        chunkCount[currentChunk] = count
+        bytesRead += count
         let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
         if assembler.pointee.inputIsBlank, count > 0 {
             for byte in UnsafeRawBufferPointer(rebasing: chunk[..<count]) where !XMLReader.isBlankByte(byte) {
@@ -156,21 +172,55 @@ public final class XMLReader: RecordReader {
             xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
             context = created
             assembler.pointee.context = created
-            try parse(bytes.map { $0 + first }, count - first, terminate: count == 0)
+            offsetsAreRaw = larder_xml_input_is_raw_utf8(created) == 1
+            parse(bytes.map { $0 + first }, count - first, terminate: count == 0)
             return
         }
-        try parse(bytes, count, terminate: count == 0)
+        parse(bytes, count, terminate: count == 0)
     }
 
-    private func parse(_ bytes: UnsafePointer<CChar>?, _ count: Int, terminate: Bool) throws {
+    private func parse(_ bytes: UnsafePointer<CChar>?, _ count: Int, terminate: Bool) {
         guard let context else { return }
+        assembler.pointee.isTerminating = terminate
         if count > 0 || terminate { xmlParseChunk(context, bytes, Int32(count), terminate ? 1 : 0) }
+        // An encoding declaration may have switched libxml2 to a converter; a halted parser says nothing.
+        switch larder_xml_input_is_raw_utf8(context) {
+        case 1: break
+        case 0: offsetsAreRaw = false
+        default: break
+        }
         if terminate || assembler.pointee.hasFailed { isFinished = true }
     }
 
     /// Whitespace, or a byte of the UTF-8 byte order mark.
     private static func isBlankByte(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0xEF || byte == 0xBB || byte == 0xBF
+    }
+
+    public func snippet(of path: FieldPath) -> String? {
+        guard let lastValue, let index = lastValue.preorderIndex(of: path), index < lastPositions.count else { return nil }
+        return snippet(atOffset: lastPositions[index].offset)
+    }
+
+    /// The input byte at `offset`, when one of the two chunks still holds it.
+    private func byte(at offset: Int) -> UInt8? {
+        for k in 0..<2 where offset >= chunkStart[k] && offset < chunkStart[k] + chunkCount[k] {
+            return chunks[k].load(fromByteOffset: offset - chunkStart[k], as: UInt8.self)
+        }
+        return nil
+    }
+
+    /// The source line around `offset` with a caret under it, when the bytes are still held.
+    private func snippet(atOffset offset: Int) -> String? {
+        guard offsetsAreRaw, offset >= 0, byte(at: offset) != nil || offset == bytesRead else { return nil }
+        var start = offset
+        while start > offset - 200, let b = byte(at: start - 1), b != 0x0A { start -= 1 }
+        var end = offset
+        while end < offset + 200, let b = byte(at: end), b != 0x0A, b != 0x0D { end += 1 }
+        let line = (start..<end).compactMap(byte(at:))
+        guard line.count == end - start, !line.isEmpty else { return nil }
+        let caret = String(decoding: line[0..<(offset - start)], as: UTF8.self).count
+        return String(decoding: line, as: UTF8.self) + "\n" + String(repeating: " ", count: caret) + "^"
     }
 
     public func location(of path: FieldPath) -> SourceLocation? {

@@ -59,7 +59,8 @@ struct XMLRecordAssembler {
     /// What the parser produced, in document order.
     enum Event {
         case record(RecordItem, positions: [XMLPosition])
-        case failure(LarderError, recoverable: Bool)
+        /// `offset`: where in the input, for a source snippet (-1 unknown).
+        case failure(LarderError, recoverable: Bool, offset: Int)
         /// A slot already handed out.
         case consumed
     }
@@ -80,6 +81,8 @@ struct XMLRecordAssembler {
     /// Whether every byte fed so far was whitespace (or a byte order mark): such an input
     /// holds no records, and libxml2's complaint about a missing root is no error.
     var inputIsBlank = true
+    /// The reader is feeding the end of the input.
+    var isTerminating = false
 
     private var nameTable = XMLNameTable()
     private var shapes = XMLShapeTable()
@@ -88,6 +91,8 @@ struct XMLRecordAssembler {
 
     // Document state.
     private var depth = 0
+    /// The name ids of the open elements, outermost first (-1 for the `<records>` root).
+    private var openElements: [Int32] = []
     private var recordDepth = 1
     private var isEnvelope = false
     private var recordCount = 0
@@ -97,7 +102,8 @@ struct XMLRecordAssembler {
     private var skipping = false
     private var recordError: LarderError?
     private var recordShape: Int32 = 0
-    private var recordStart = XMLPosition(line: 0, column: 0)
+    private var recordStart = XMLPosition(line: 0, column: 0, offset: -1)
+    private var recordErrorOffset = -1
     private var tree = XMLRecordTree()
     private var stack: [Int32] = []
     /// Where the innermost open element's text starts in the tree's text buffer.
@@ -128,8 +134,8 @@ struct XMLRecordAssembler {
         return event
     }
 
-    private mutating func fail(_ error: LarderError, recoverable: Bool) {
-        events.append(.failure(error, recoverable: recoverable))
+    private mutating func fail(_ error: LarderError, recoverable: Bool, offset: Int? = nil) {
+        events.append(.failure(error, recoverable: recoverable, offset: offset ?? parserPosition().offset))
         if !recoverable {
             hasFailed = true
             if let context { xmlStopParser(context) }
@@ -137,11 +143,16 @@ struct XMLRecordAssembler {
     }
 
     /// Where the parser is now.
-    func parserLocation() -> SourceLocation {
+    private func parserPosition() -> XMLPosition {
         var line: Int32 = 0
         var column: Int32 = 0
-        larder_xml_parser_position(context, &line, &column)
-        return location(XMLPosition(line: line, column: column))
+        var offset = -1
+        larder_xml_parser_position(context, &line, &column, &offset)
+        return XMLPosition(line: line, column: column, offset: offset)
+    }
+
+    func parserLocation() -> SourceLocation {
+        location(parserPosition())
     }
 
     private func location(_ position: XMLPosition) -> SourceLocation {
@@ -168,13 +179,16 @@ struct XMLRecordAssembler {
             if prefix == nil, strcmp(local, "records") == 0 {
                 isEnvelope = true
                 recordDepth = 2
+                openElements.append(-1)
                 readEnvelopeAttributes(attributeCount, attributes)
                 return
             }
             recordDepth = 1
         }
+        let name = nameTable.id(local, prefix)
+        openElements.append(name)
         if depth == recordDepth {
-            beginRecord(nameTable.id(local, prefix), attributeCount, attributes)
+            beginRecord(name, attributeCount, attributes)
             return
         }
         guard inRecord, !skipping else { return }
@@ -189,7 +203,7 @@ struct XMLRecordAssembler {
             return
         }
         tree.truncateText(to: textStart)  // layout whitespace before the child
-        let node = tree.add(name: nameTable.id(local, prefix), parent: parent, position: position)
+        let node = tree.add(name: name, parent: parent, position: position)
         addAttributes(attributeCount, attributes, to: node, at: position)
         stack.append(node)
         textStart = tree.textEnd
@@ -197,7 +211,10 @@ struct XMLRecordAssembler {
     }
 
     mutating func endElement() {
-        defer { depth -= 1 }
+        defer {
+            depth -= 1
+            openElements.removeLast()
+        }
         if depth > recordDepth {
             guard inRecord, !skipping, let node = stack.popLast() else { return }
             close(node)
@@ -310,7 +327,7 @@ struct XMLRecordAssembler {
         recordCount += 1
         inRecord = false
         if let recordError {
-            events.append(.failure(recordError, recoverable: true))
+            events.append(.failure(recordError, recoverable: true, offset: recordErrorOffset))
             return
         }
         var positions: [XMLPosition] = []
@@ -324,15 +341,19 @@ struct XMLRecordAssembler {
 
     /// Marks the current record bad; the rest of it is skipped and the error queued at its end.
     private mutating func failRecord(_ code: LarderError.Code, _ message: String, at position: XMLPosition) {
-        if recordError == nil { recordError = LarderError(code, message, location: location(position)) }
+        if recordError == nil {
+            recordError = LarderError(code, message, location: location(position))
+            recordErrorOffset = position.offset
+        }
         skipping = true
     }
 
     private func startTagPosition() -> XMLPosition {
         var line: Int32 = 0
         var column: Int32 = 0
-        larder_xml_start_tag_position(context, &line, &column)
-        return XMLPosition(line: line, column: column)
+        var offset = -1
+        larder_xml_start_tag_position(context, &line, &column, &offset)
+        return XMLPosition(line: line, column: column, offset: offset)
     }
 
     // MARK: Errors from libxml2
@@ -349,6 +370,15 @@ struct XMLRecordAssembler {
         let column = Int(error.pointee.int2)
         let where_ = SourceLocation(
             file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil, recordIndex: inRecord ? recordCount : nil)
+        if level == XML_ERR_FATAL && isTerminating && !openElements.isEmpty
+            && error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue)
+        {
+            // libxml2's push parser calls a cut-off document "Extra content at the end": say what is open.
+            let innermost = openElements[openElements.count - 1]
+            let element = innermost < 0 ? "records" : names[Int(innermost)]
+            message = "unexpected end of input inside <\(element)>"
+                + (openElements.count > 1 ? " (\(openElements.count) elements are not closed)" : "")
+        }
         if level == XML_ERR_FATAL {
             if !sawRoot && inputIsBlank {
                 hasFailed = true  // an empty input holds no records
@@ -360,7 +390,10 @@ struct XMLRecordAssembler {
                 fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: false)
             }
         } else if inRecord {
-            if recordError == nil { recordError = LarderError(.syntax, "malformed XML: \(message)", location: where_) }
+            if recordError == nil {
+                recordError = LarderError(.syntax, "malformed XML: \(message)", location: where_)
+                recordErrorOffset = parserPosition().offset
+            }
             skipping = true
         } else {
             fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: true)

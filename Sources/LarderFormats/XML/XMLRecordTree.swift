@@ -1,9 +1,11 @@
 import LarderCore
 
-/// A line and column (1-based; column 0 when unknown) in an XML input.
+/// A line and column (1-based; column 0 when unknown) and byte offset (-1 when unknown) in an
+/// XML input.
 struct XMLPosition: Sendable, Hashable {
     var line: Int32
     var column: Int32
+    var offset: Int
 }
 
 /// One record's elements as the parser met them, before typing: a small arena reused record

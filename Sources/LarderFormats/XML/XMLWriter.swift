@@ -23,8 +23,8 @@ public final class XMLWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriterOptions
     private let recordElement: String?
-    /// The output buffer and element writer: a struct, swapped out of the class while a record
-    /// is written so its many small appends need no dynamic exclusivity checks.
+    /// The output buffer and element writer: a struct, so a record's many small appends are one
+    /// access to this property rather than one dynamically checked access each.
     private var serializer = XMLRecordSerializer()
     private var started = false
 
@@ -42,17 +42,8 @@ public final class XMLWriter: RecordWriter {
     }
 
     private func start() throws {
+        try serializer.appendRoot(schema: options.envelope?.schema ?? options.recordType?.rawValue, version: options.envelope?.version)
         started = true
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records"
-        if let schema = options.envelope?.schema ?? options.recordType?.rawValue {
-            var escaped: [UInt8] = []
-            if let problem = XMLRecordSerializer.appendEscaped(schema, to: &escaped, inAttribute: true) {
-                throw LarderError(.unrepresentable, "the schema name cannot be written: \(problem)")
-            }
-            text += " schema=\"\(String(decoding: escaped, as: UTF8.self))\""
-        }
-        if let version = options.envelope?.version { text += " version=\"\(version)\"" }
-        serializer.out.append(contentsOf: (text + ">\n").utf8)
     }
 
     public func write(_ record: Value) throws {
@@ -61,20 +52,17 @@ public final class XMLWriter: RecordWriter {
             throw LarderError(.unrepresentable, "an XML record must be an object, found \(record.kindDescription)")
         }
         let element = recordElement ?? RecordType.guess(from: record).elementName
-        var local = XMLRecordSerializer(empty: ())
-        swap(&local, &serializer)
-        defer { swap(&local, &serializer) }
-        try local.appendRecord(element, fields)
-        if local.out.count >= 64 * 1024 {
-            try sink.write(local.out)
-            local.out.removeAll(keepingCapacity: true)
+        try serializer.appendRecord(element, fields)
+        if serializer.out.count >= 64 * 1024 {
+            try sink.write(serializer.out.bytes)
+            serializer.out.removeAll()
         }
     }
 
     public func finish() throws {
         if !started { try start() }
-        serializer.out.append(contentsOf: "</records>\n".utf8)
-        try sink.write(serializer.out)
+        serializer.out.append("</records>\n")
+        try sink.write(serializer.out.bytes)
         serializer.out.removeAll()
         try sink.close()
     }
@@ -84,16 +72,28 @@ public final class XMLWriter: RecordWriter {
 ///
 /// Field paths are built only when an error unwinds: each level catches, prepends its own
 /// component and rethrows, so the success path allocates no paths.
-struct XMLRecordSerializer {
-    var out: [UInt8] = []
+struct XMLRecordSerializer: ~Copyable {
+    var out = OutputBuffer(capacity: 80 * 1024)
     private var validNames: Set<String> = []
 
-    init() {
-        out.reserveCapacity(80 * 1024)
+    /// The XML declaration and the `<records>` start tag.
+    /// - Throws: ``LarderError`` `unrepresentable` when the schema name holds a character XML cannot.
+    mutating func appendRoot(schema: String?, version: Int?) throws {
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records")
+        if let schema {
+            out.append(" schema=\"")
+            if let problem = XMLRecordSerializer.appendEscaped(schema, to: &out, inAttribute: true) {
+                throw LarderError(.unrepresentable, "the schema name cannot be written: \(problem)")
+            }
+            out.append(0x22)
+        }
+        if let version {
+            out.append(" version=\"")
+            JSONWriter.serialize(integer: Int64(version), into: &out)
+            out.append(0x22)
+        }
+        out.append(">\n")
     }
-
-    /// A serializer with no storage, to swap in while the real one is in use.
-    init(empty: ()) {}
 
     /// Appends one record element; on error nothing of the record stays in the buffer.
     mutating func appendRecord(_ element: String, _ fields: Fields) throws {
@@ -101,7 +101,7 @@ struct XMLRecordSerializer {
         do {
             try appendObject(element, fields, level: 1)
         } catch {
-            out.removeSubrange(mark...)
+            out.truncate(to: mark)
             throw error
         }
     }
@@ -114,8 +114,8 @@ struct XMLRecordSerializer {
         indent(level)
         appendTag(open: name)
         if isEmpty {
-            out.removeLast()
-            appendBytes("/>\n")
+            out.truncate(to: out.count - 1)
+            out.append("/>\n")
             return false
         }
         out.append(0x0A)
@@ -192,9 +192,9 @@ struct XMLRecordSerializer {
         indent(level)
         appendTag(open: name)
         switch value {
-        case .bool(let b): b ? appendBytes("true") : appendBytes("false")
-        case .int(let i): JSONWriter.appendInteger(i, to: &out)
-        case .double(let d): appendString(d.description)
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .int(let i): JSONWriter.serialize(integer: i, into: &out)
+        case .double(let d): out.append(string: d.description)
         case .string(let s):
             if let problem = XMLRecordSerializer.appendEscaped(s, to: &out, inAttribute: false) {
                 throw LarderError(.unrepresentable, problem, location: SourceLocation(fieldPath: .root))
@@ -207,31 +207,25 @@ struct XMLRecordSerializer {
 
     @inline(__always) private mutating func appendTag(open name: String) {
         out.append(UInt8(ascii: "<"))
-        appendString(name)
+        out.append(string: name)
         out.append(UInt8(ascii: ">"))
     }
 
     @inline(__always) private mutating func appendTag(close name: String) {
-        out.append(UInt8(ascii: "<"))
-        out.append(UInt8(ascii: "/"))
-        appendString(name)
+        out.append("</")
+        out.append(string: name)
         out.append(UInt8(ascii: ">"))
     }
 
-    @inline(__always) private mutating func appendString(_ text: String) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
-    }
-
-    @inline(__always) private mutating func appendBytes(_ text: StaticString) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
-    private static let spaces = [UInt8](repeating: 0x20, count: 128)
+    private static let spaces: StaticString = "                                                                "
 
     @inline(__always) private mutating func indent(_ level: Int) {
-        let count = min(level * 2, XMLRecordSerializer.spaces.count)
-        XMLRecordSerializer.spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        var remaining = level * 2
+        while remaining > 0 {
+            let count = min(remaining, XMLRecordSerializer.spaces.utf8CodeUnitCount)
+            XMLRecordSerializer.spaces.withUTF8Buffer { out.append(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            remaining -= count
+        }
     }
 
     /// Field names become element names, so they must be XML names without a namespace prefix.
@@ -269,7 +263,7 @@ struct XMLRecordSerializer {
     /// (also `"`, tab and LF). Returns what XML 1.0 cannot hold (a C0 control character other
     /// than tab, LF and CR, or U+FFFE / U+FFFF), with nothing appended; `nil` on success.
     @discardableResult
-    static func appendEscaped(_ text: String, to out: inout [UInt8], inAttribute: Bool) -> String? {
+    static func appendEscaped(_ text: String, to out: inout OutputBuffer, inAttribute: Bool) -> String? {
         var text = text
         let mark = out.count
         let problem: String? = text.withUTF8 { bytes -> String? in
@@ -305,15 +299,15 @@ struct XMLRecordSerializer {
                     i += 1
                     continue
                 }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                if i > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                out.append(replacement)
                 i += 1
                 runStart = i
             }
-            if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+            if runStart < count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
             return nil
         }
-        if problem != nil { out.removeSubrange(mark...) }
+        if problem != nil { out.truncate(to: mark) }
         return problem
     }
 }
