@@ -150,6 +150,11 @@ import Testing
     func readsAttributesAsFields() throws {
         let values = try readAll("<records><recipe id=\"r9\" servings=\"3\"><title>T</title></recipe></records>")
         #expect(values == [["id": "r9", "servings": 3, "title": "T"]])
+        let escaped = try readAll("<recipe id=\"a&amp;b &lt;&#38;&#65;&amp;#38;\" title=\"x&#10;y&#13;\"/>")
+        #expect(escaped == [["id": "a&b <&A&#38;", "title": "x\ny\r"]])
+        let reader = try reader("<records schema=\"r&amp;d\"><x/></records>")
+        _ = try reader.next()
+        #expect(reader.header?.schema == "r&d")
     }
 
     @Test("groups repeated elements that are not adjacent, in order of first appearance")

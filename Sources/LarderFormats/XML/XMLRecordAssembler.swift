@@ -257,7 +257,9 @@ struct XMLRecordAssembler {
             guard let local = attributes[i * 5], attributes[i * 5 + 1] == nil,
                 let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4]
             else { continue }
-            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            var bytes: [UInt8] = []
+            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) { bytes.append(contentsOf: $0) }
+            let value = String(decoding: bytes, as: UTF8.self)
             if strcmp(local, "schema") == 0 {
                 envelope.schema = value
             } else if strcmp(local, "version") == 0 {
@@ -305,9 +307,31 @@ struct XMLRecordAssembler {
             guard let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
             let child = tree.add(name: nameTable.id(local, attributes[i * 5 + 1]), parent: node, position: position)
             let textStart = tree.textEnd
-            tree.appendText(UnsafeBufferPointer(start: start, count: end - start))
+            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) { tree.appendText($0) }
             tree.setText(of: child, from: textStart)
         }
+    }
+
+    /// Hands over an attribute value in runs of bytes, with `&#38;` turned back into `&`.
+    ///
+    /// Without entity substitution libxml2's SAX2 parser passes a `&` of an attribute value (from
+    /// `&amp;` or `&#38;`) on as the five characters `&#38;`, for a tree builder to decode; a raw
+    /// `&` cannot occur there, so every `&` starts that sequence.
+    static func forEachAttributeRun(_ value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var runStart = 0
+        var i = 0
+        while i < value.count {
+            if value[i] == UInt8(ascii: "&"), i + 5 <= value.count, value[i + 1] == UInt8(ascii: "#"), value[i + 2] == UInt8(ascii: "3"),
+                value[i + 3] == UInt8(ascii: "8"), value[i + 4] == UInt8(ascii: ";")
+            {
+                body(UnsafeBufferPointer(rebasing: value[runStart..<(i + 1)]))  // up to and with the '&'
+                i += 5
+                runStart = i
+            } else {
+                i += 1
+            }
+        }
+        if runStart < value.count { body(UnsafeBufferPointer(rebasing: value[runStart...])) }
     }
 
     private mutating func close(_ node: Int32) {
