@@ -30,7 +30,9 @@ import Testing
         #expect(toXML.status == 0, "\(toXML.stderr)")
         #expect(toXML.stderr.contains("3 records: 3 written, 0 rejected"))
         let xml = try directory.read("x.xml")
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records schema=\"recipe\" version=\"3\">\n  <recipe>\n"))
+        #expect(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records schema=\"recipe\" version=\"3\">\n  <recipe>\n"))
         #expect(xml.contains("&#13;"))
 
         let back = try CLI.run(["convert", directory.path("x.xml"), "--to", "json", "-o", directory.path("back.json")])
@@ -53,7 +55,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try directory.write(
             "evil.xml",
-            "<?xml version=\"1.0\"?>\n<!DOCTYPE records [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<records><recipe><title>&x;</title></recipe></records>\n")
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE records [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
+                + "<records><recipe><title>&x;</title></recipe></records>\n")
         let result = try CLI.run(["convert", path, "--to", "json", "-o", directory.path("out.json")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("evil.xml:2:"))
@@ -65,7 +68,9 @@ import Testing
     @Test("sends a record with a mistyped field to the rejects with the field's line")
     func rejectsMistypedField() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("r.xml", """
+        let path = try directory.write(
+            "r.xml",
+            """
             <records schema="recipe" version="3">
               <recipe><id>a</id><title>A</title><createdAt>2024-01-01T00:00:00Z</createdAt></recipe>
               <recipe>
@@ -75,7 +80,8 @@ import Testing
             </records>
             """)
         let result = try CLI.run([
-            "convert", path, "--to", "json", "-o", directory.path("out.json"), "--keep-going", "--rejects", directory.path("rejects.ndjson"),
+            "convert", path, "--to", "json", "-o", directory.path("out.json"), "--keep-going", "--rejects",
+            directory.path("rejects.ndjson"),
         ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("2 records: 1 written, 1 rejected"))

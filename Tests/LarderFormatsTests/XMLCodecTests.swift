@@ -7,7 +7,9 @@ import Testing
 @Suite struct XMLCodecTests {
     // MARK: Helpers
 
-    private func reader(_ text: String, name: String = "t.xml", recordType: RecordType? = nil, limits: ReaderLimits = .default) throws -> XMLReader {
+    private func reader(
+        _ text: String, name: String = "t.xml", recordType: RecordType? = nil, limits: ReaderLimits = .default
+    ) throws -> XMLReader {
         try XMLReader(source: MemoryByteSource(text, name: name), recordType: recordType, limits: limits)
     }
 
@@ -73,15 +75,20 @@ import Testing
         var values: [Value] = []
         while let item = try reader.next() { values.append(item.value) }
         #expect(reader.header == EnvelopeHeader(schema: "recipe", version: 3))
-        #expect(values == [
-            ["id": "r1", "title": "Eggs", "tags": ["a", "b"], "ingredients": [["quantity": 2, "item": "eggs"]], "servings": 4],
-            ["id": "r2", "title": "Toast", "tags": ["solo"]],
-        ])
+        #expect(
+            values == [
+                [
+                    "id": "r1", "title": "Eggs", "tags": ["a", "b"], "ingredients": [["quantity": 2, "item": "eggs"]],
+                    "servings": 4,
+                ],
+                ["id": "r2", "title": "Toast", "tags": ["solo"]],
+            ])
     }
 
     @Test("reads <records> without a schema, typing records by their element names")
     func readsEnvelopeWithoutSchema() throws {
-        let reader = try reader("<records><brewLog><id>l1</id><rating>5</rating><doseGrams>15</doseGrams></brewLog></records>")
+        let reader = try reader(
+            "<records><brewLog><id>l1</id><rating>5</rating><doseGrams>15</doseGrams></brewLog></records>")
         let item = try #require(try reader.next())
         #expect(item.value == ["id": "l1", "rating": 5, "doseGrams": 15])
         #expect(reader.header == EnvelopeHeader(schema: "brewLog", version: nil))
@@ -108,7 +115,8 @@ import Testing
 
     @Test("types text by the record type's shape")
     func typesByShape() throws {
-        let values = try readAll("""
+        let values = try readAll(
+            """
             <records><recipe>
               <prepTime> 15 </prepTime><isPublic>true</isPublic><isSaved>0</isSaved>
               <ingredients><quantity>15</quantity><quantityMax>15.0</quantityMax><item>x</item></ingredients>
@@ -117,20 +125,24 @@ import Testing
               <title>  spaced  </title><cuisine></cuisine><ownerID/><sourceURL>0x10</sourceURL>
             </recipe></records>
             """)
-        #expect(values == [[
-            "prepTime": 15, "isPublic": true, "isSaved": false,
-            "ingredients": [
-                ["quantity": 15, "quantityMax": .double(15), "item": "x"],
-                ["quantity": .double(1000), "item": "y"],
-                ["quantity": .int(Int64.max), "item": "z"],
-            ],
-            "title": "  spaced  ", "cuisine": "", "ownerID": "", "sourceURL": "0x10",
-        ]])
+        #expect(
+            values == [
+                [
+                    "prepTime": 15, "isPublic": true, "isSaved": false,
+                    "ingredients": [
+                        ["quantity": 15, "quantityMax": .double(15), "item": "x"],
+                        ["quantity": .double(1000), "item": "y"],
+                        ["quantity": .int(Int64.max), "item": "z"],
+                    ],
+                    "title": "  spaced  ", "cuisine": "", "ownerID": "", "sourceURL": "0x10",
+                ]
+            ])
     }
 
     @Test("reads a one-element list as a list and unknown fields as strings, objects and arrays")
     func typesListsAndUnknownFields() throws {
-        let values = try readAll("""
+        let values = try readAll(
+            """
             <records schema="recipe"><recipe>
               <tags>only</tags>
               <extra>7</extra><nested><a>1</a><b>x</b></nested><twice>1</twice><twice>2</twice>
@@ -170,7 +182,9 @@ import Testing
     @Test("a shape resolver receives the declared version and types with the shape it returns")
     func resolvesShapeByVersion() throws {
         var asked: [String] = []
-        let reader = try XMLReader(source: MemoryByteSource("<records schema=\"recipe\" version=\"1\"><recipe><n>4</n></recipe></records>")) {
+        let reader = try XMLReader(
+            source: MemoryByteSource("<records schema=\"recipe\" version=\"1\"><recipe><n>4</n></recipe></records>")
+        ) {
             element, header in
             asked.append("\(element)@\(header?.version ?? 0)")
             return .object(["n": .integer])
@@ -194,7 +208,9 @@ import Testing
         while let item = try jsonReader.next() { fromJSON.append(item.value) }
         #expect(fromJSON == originals)
 
-        let text = try xml(fromJSON, options: WriterOptions(envelope: EnvelopeHeader(schema: type.rawValue, version: type.currentVersion)))
+        let text = try xml(
+            fromJSON,
+            options: WriterOptions(envelope: EnvelopeHeader(schema: type.rawValue, version: type.currentVersion)))
         let back = try readAll(text)
         #expect(back.count == originals.count)
         for (original, read) in zip(originals, back) {
@@ -216,11 +232,14 @@ import Testing
         #expect(try readAll(text) == records)
     }
 
-    @Test("round-trips tricky strings exactly", arguments: [
-        "no", "Off", "1e3", "~", "0x10", "2024-01-01", "true", "null", "15", "15.0", "",
-        "  leading and trailing  ", " ", "\r\n", "a\rb\r", "line1\nline2\n", "tab\there", "<tag>&amp;</tag>", "]]>",
-        "\"quotes\" 'apos'", "émoji 😀 中文 עברית", "\u{7F}\u{85}\u{2028}", String(repeating: "long text ", count: 5000),
-    ])
+    @Test(
+        "round-trips tricky strings exactly",
+        arguments: [
+            "no", "Off", "1e3", "~", "0x10", "2024-01-01", "true", "null", "15", "15.0", "",
+            "  leading and trailing  ", " ", "\r\n", "a\rb\r", "line1\nline2\n", "tab\there", "<tag>&amp;</tag>", "]]>",
+            "\"quotes\" 'apos'", "émoji 😀 中文 עברית", "\u{7F}\u{85}\u{2028}",
+            String(repeating: "long text ", count: 5000),
+        ])
     func roundTripsTrickyStrings(text: String) throws {
         let record: Value = ["id": "r1", "title": .string(text), "tags": [.string(text), "x"]]
         #expect(try readAll(xml([record])) == [record])
@@ -231,24 +250,30 @@ import Testing
     @Test("writes the envelope, one element per field and repeated elements for lists")
     func writesLayout() throws {
         let text = try xml(
-            [["id": "r1", "tags": ["a", "b"], "empty": [], "gone": nil, "ingredients": [["quantity": 2, "item": "eggs"]], "o": [:]]],
+            [
+                [
+                    "id": "r1", "tags": ["a", "b"], "empty": [], "gone": nil,
+                    "ingredients": [["quantity": 2, "item": "eggs"]], "o": [:],
+                ]
+            ],
             options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3), recordType: .recipe))
-        #expect(text == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <records schema="recipe" version="3">
-              <recipe>
-                <id>r1</id>
-                <tags>a</tags>
-                <tags>b</tags>
-                <ingredients>
-                  <quantity>2</quantity>
-                  <item>eggs</item>
-                </ingredients>
-                <o/>
-              </recipe>
-            </records>
+        #expect(
+            text == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <records schema="recipe" version="3">
+                  <recipe>
+                    <id>r1</id>
+                    <tags>a</tags>
+                    <tags>b</tags>
+                    <ingredients>
+                      <quantity>2</quantity>
+                      <item>eggs</item>
+                    </ingredients>
+                    <o/>
+                  </recipe>
+                </records>
 
-            """)
+                """)
     }
 
     @Test("escapes markup characters and carriage returns")
@@ -319,7 +344,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let dtd = try directory.write("evil.dtd", "<!ENTITY leak \"LEAKED\">")
         for system in [dtd, "http://127.0.0.1:9/evil.dtd"] {
-            let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE records SYSTEM \"\(system)\">\n<records><recipe><title>&leak;</title></recipe></records>"
+            let text =
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE records SYSTEM \"\(system)\">\n"
+                + "<records><recipe><title>&leak;</title></recipe></records>"
             let reader = try reader(text)
             let error = try #require(throws: LarderError.self) { try reader.next() }
             #expect(error.code == .refusedInput)
@@ -330,31 +357,41 @@ import Testing
 
     @Test("refuses references to undeclared entities")
     func refusesEntityReferences() throws {
-        let error = try #require(throws: LarderError.self) { try readAll("<records>\n<recipe><title>&nope;</title></recipe></records>") }
+        let error = try #require(throws: LarderError.self) {
+            try readAll("<records>\n<recipe><title>&nope;</title></recipe></records>")
+        }
         #expect(error.code == .refusedInput)
         #expect(error.location?.line == 2)
         // The five predefined entities and character references are fine.
-        #expect(try readAll("<recipe><title>&lt;&gt;&amp;&apos;&quot;&#233;&#x41;</title></recipe>") == [["title": "<>&'\"éA"]])
+        #expect(
+            try readAll("<recipe><title>&lt;&gt;&amp;&apos;&quot;&#233;&#x41;</title></recipe>") == [
+                ["title": "<>&'\"éA"]
+            ])
     }
 
     @Test("refuses nesting deeper than the limit and goes on with the next record")
     func refusesDeepNesting() throws {
         let deep = String(repeating: "<a>", count: 10) + "x" + String(repeating: "</a>", count: 10)
-        let reader = try reader("<records><recipe>\(deep)</recipe><recipe><id>r2</id></recipe></records>", limits: ReaderLimits(maxDepth: 5, maxAliasExpansion: 10))
+        let reader = try reader(
+            "<records><recipe>\(deep)</recipe><recipe><id>r2</id></recipe></records>",
+            limits: ReaderLimits(maxDepth: 5, maxAliasExpansion: 10))
         let error = try #require(throws: LarderError.self) { try reader.next() }
         #expect(error.code == .refusedInput)
         #expect(reader.canRecover)
         #expect(try reader.next()?.value == ["id": "r2"])
         // Past libxml2's own limit of 256 levels the input itself is refused.
         let deeper = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
-        let refused = try #require(throws: LarderError.self) { try readAll("<records><recipe>\(deeper)</recipe></records>") }
+        let refused = try #require(throws: LarderError.self) {
+            try readAll("<records><recipe>\(deeper)</recipe></records>")
+        }
         #expect(refused.code == .refusedInput)
         #expect(refused.message.contains("256"))
     }
 
     @Test("rejects a record mixing text with elements and goes on with the next")
     func rejectsMixedContent() throws {
-        let reader = try reader("<records>\n<recipe><title>T<b>bold</b></title></recipe>\n<recipe><id>r2</id></recipe></records>")
+        let reader = try reader(
+            "<records>\n<recipe><title>T<b>bold</b></title></recipe>\n<recipe><id>r2</id></recipe></records>")
         let error = try #require(throws: LarderError.self) { try reader.next() }
         #expect(error.code == .malformedRecord)
         #expect(error.location?.line == 2)
@@ -383,7 +420,9 @@ import Testing
 
     @Test("reports mismatched tags with line and column")
     func reportsMismatchedTags() throws {
-        let error = try #require(throws: LarderError.self) { try readAll("<records>\n  <recipe><id>r1</title></recipe>\n</records>") }
+        let error = try #require(throws: LarderError.self) {
+            try readAll("<records>\n  <recipe><id>r1</title></recipe>\n</records>")
+        }
         #expect(error.code == .syntax)
         #expect(error.location?.line == 2)
         #expect(error.location?.column != nil)
@@ -399,7 +438,9 @@ import Testing
 
     @Test("refuses a version attribute that is not an integer")
     func refusesBadVersion() throws {
-        let error = try #require(throws: LarderError.self) { try readAll("<records version=\"three\"><recipe/></records>") }
+        let error = try #require(throws: LarderError.self) {
+            try readAll("<records version=\"three\"><recipe/></records>")
+        }
         #expect(error.code == .syntax)
     }
 
@@ -426,7 +467,9 @@ import Testing
 
     @Test("shows the source line of a field, and of a syntax error, with a caret")
     func showsSnippets() throws {
-        let text = "<records>\n  <recipe>\n    <id>a</id>\n    <prepTime>5 min</prepTime>\n  </recipe>\n  <recipe>\n    <id>b</oops>\n"
+        let text =
+            "<records>\n  <recipe>\n    <id>a</id>\n    <prepTime>5 min</prepTime>\n  </recipe>\n"
+            + "  <recipe>\n    <id>b</oops>\n"
         let reader = try reader(text)
         _ = try reader.next()
         #expect(reader.snippet(of: "prepTime") == "    <prepTime>5 min</prepTime>\n    ^")
@@ -452,7 +495,8 @@ import Testing
     func readsGzipThroughRecordIO() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("recipes.data.gz")
-        let writer = try RecordIO.openWriter(path: path, format: .xml, options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
+        let writer = try RecordIO.openWriter(
+            path: path, format: .xml, options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3)))
         let recipes = (0..<50).map { Recipe.make(id: "r-\($0)") }
         for recipe in recipes { try writer.write(recipe.value) }
         try writer.finish()
@@ -522,29 +566,40 @@ struct AwkwardRecordGenerator {
     private mutating func recipe(_ index: Int) -> Recipe {
         let ingredients = (0..<int(0...5)).map { _ in
             Ingredient(
-                quantity: chance(70) ? double() : nil, quantityMax: chance(20) ? double() : nil, unit: chance(50) ? "g" : nil,
+                quantity: chance(70) ? double() : nil, quantityMax: chance(20) ? double() : nil,
+                unit: chance(50) ? "g" : nil,
                 item: text(), note: chance(30) ? text() : nil, original: text())
         }
-        let steps = (0..<int(0...4)).map { _ in InstructionStep(text: text(), timerSeconds: chance(50) ? int(0...Int(Int32.max)) : nil) }
+        let steps = (0..<int(0...4)).map { _ in
+            InstructionStep(text: text(), timerSeconds: chance(50) ? int(0...Int(Int32.max)) : nil)
+        }
         let created = date()
         return Recipe(
             id: "r-\(index)", title: text(), ingredients: ingredients, instructions: steps, createdAt: created,
             updatedAt: created.addingTimeInterval(Double(int(0...100_000))), ownerID: chance(50) ? text() : nil,
             imageRef: chance(20) ? "img/\(index).jpg" : nil, cuisine: chance(50) ? text() : nil,
-            difficulty: chance(50) ? .hard : nil, prepTime: chance(50) ? int(0...Int.max / 2) : nil, cookTime: chance(50) ? int(0...300) : nil,
+            difficulty: chance(50) ? .hard : nil, prepTime: chance(50) ? int(0...Int.max / 2) : nil,
+            cookTime: chance(50) ? int(0...300) : nil,
             servings: chance(50) ? int(1...12) : nil, dietaryNotes: (0..<int(0...2)).map { _ in text() },
-            tags: (0..<int(0...3)).map { _ in text() }, isPublic: chance(50), sourceURL: chance(30) ? "https://example.com/?a=1&b=2" : nil,
+            tags: (0..<int(0...3)).map { _ in text() }, isPublic: chance(50),
+            sourceURL: chance(30) ? "https://example.com/?a=1&b=2" : nil,
             isSaved: chance(50), isCreated: chance(50), isFavorited: chance(50),
-            sync: SyncMetadata(recordName: chance(50) ? "recipe-\(index)" : nil, isCloudEnabled: chance(80), changeTag: chance(50) ? text() : nil))
+            sync: SyncMetadata(
+                recordName: chance(50) ? "recipe-\(index)" : nil, isCloudEnabled: chance(80),
+                changeTag: chance(50) ? text() : nil))
     }
 
     private mutating func brewRecipe(_ index: Int) -> BrewRecipe {
         BrewRecipe(
-            id: "b-\(index)", name: text(), method: BrewMethod.allCases[int(0...BrewMethod.allCases.count - 1)], isStarter: chance(10),
-            origin: .custom, doseGrams: double(), targetYieldGrams: double(), waterTemperatureCelsius: chance(50) ? double() : nil,
+            id: "b-\(index)", name: text(), method: BrewMethod.allCases[int(0...BrewMethod.allCases.count - 1)],
+            isStarter: chance(10),
+            origin: .custom, doseGrams: double(), targetYieldGrams: double(),
+            waterTemperatureCelsius: chance(50) ? double() : nil,
             grindLabel: chance(50) ? .mediumFine : nil,
             steps: (0..<int(1...5)).map { order in
-                BrewStep(order: order, instruction: text(), timerSeconds: int(0...600), waterGrams: chance(50) ? double() : nil)
+                BrewStep(
+                    order: order, instruction: text(), timerSeconds: int(0...600),
+                    waterGrams: chance(50) ? double() : nil)
             },
             createdAt: date())
     }

@@ -74,7 +74,9 @@ public final class XMLReader: RecordReader {
     ///     `<records>`, else each record element's name (`recipe`, `brewRecipe`, `brewLog`).
     ///   - limits: the deepest nesting accepted inside a record.
     /// - Throws: nothing yet; kept `throws` so the reader may check its input on creation.
-    public convenience init(source: any ByteSource, recordType: RecordType? = nil, limits: ReaderLimits = .default) throws {
+    public convenience init(
+        source: any ByteSource, recordType: RecordType? = nil, limits: ReaderLimits = .default
+    ) throws {
         try self.init(source: source, limits: limits) { element, header in
             (recordType ?? header?.recordType ?? RecordType(rawValue: element))?.shape
         }
@@ -198,7 +200,9 @@ public final class XMLReader: RecordReader {
     }
 
     public func snippet(of path: FieldPath) -> String? {
-        guard let lastValue, let index = lastValue.preorderIndex(of: path), index < lastPositions.count else { return nil }
+        guard let lastValue, let index = lastValue.preorderIndex(of: path), index < lastPositions.count else {
+            return nil
+        }
         return snippet(atOffset: lastPositions[index].offset)
     }
 
@@ -224,10 +228,13 @@ public final class XMLReader: RecordReader {
     }
 
     public func location(of path: FieldPath) -> SourceLocation? {
-        guard let lastValue, let index = lastValue.preorderIndex(of: path), index < lastPositions.count else { return nil }
+        guard let lastValue, let index = lastValue.preorderIndex(of: path), index < lastPositions.count else {
+            return nil
+        }
         let position = lastPositions[index]
         guard position.line > 0 else { return nil }
         return SourceLocation(
-            file: name, line: Int(position.line), column: position.column > 0 ? Int(position.column) : nil, fieldPath: path)
+            file: name, line: Int(position.line), column: position.column > 0 ? Int(position.column) : nil,
+            fieldPath: path)
     }
 }

@@ -39,7 +39,9 @@ struct XMLNameTable {
         ids = Array(repeating: -1, count: oldKeys.count * 2)
         let mask = keys.count - 1
         for i in oldKeys.indices where oldKeys[i] != 0 {
-            var slot = Int(truncatingIfNeeded: ((oldKeys[i] ^ (oldPrefixes[i] &* 31)) >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
+            var slot =
+                Int(truncatingIfNeeded: ((oldKeys[i] ^ (oldPrefixes[i] &* 31)) >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40)
+                & mask
             while keys[slot] != 0 { slot = (slot + 1) & mask }
             keys[slot] = oldKeys[i]
             prefixes[slot] = oldPrefixes[i]
@@ -199,7 +201,9 @@ struct XMLRecordAssembler {
         }
         let parent = stack[stack.count - 1]
         if !textIsBlank {
-            failRecord(.malformedRecord, "element <\(names[Int(tree.name(of: parent))])> mixes text with child elements", at: position)
+            failRecord(
+                .malformedRecord, "element <\(names[Int(tree.name(of: parent))])> mixes text with child elements",
+                at: position)
             return
         }
         tree.truncateText(to: textStart)  // layout whitespace before the child
@@ -229,7 +233,9 @@ struct XMLRecordAssembler {
             // Text directly inside <records>: only layout whitespace belongs there.
             if depth >= 1, !XMLRecordTree.isBlank(buffer) {
                 let snippet = String(decoding: buffer.prefix(40), as: UTF8.self)
-                fail(LarderError(.syntax, "text outside any record: \"\(snippet)\"", location: parserLocation()), recoverable: true)
+                fail(
+                    LarderError(.syntax, "text outside any record: \"\(snippet)\"", location: parserLocation()),
+                    recoverable: true)
             }
             return
         }
@@ -237,7 +243,9 @@ struct XMLRecordAssembler {
         if tree.hasChildren(current) {
             // After child elements only layout whitespace may follow.
             if !XMLRecordTree.isBlank(buffer) {
-                failRecord(.malformedRecord, "element <\(names[Int(tree.name(of: current))])> mixes text with child elements", at: tree.position(of: current))
+                failRecord(
+                    .malformedRecord, "element <\(names[Int(tree.name(of: current))])> mixes text with child elements",
+                    at: tree.position(of: current))
             }
             return
         }
@@ -247,7 +255,9 @@ struct XMLRecordAssembler {
 
     // MARK: Records
 
-    private mutating func readEnvelopeAttributes(_ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func readEnvelopeAttributes(
+        _ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         var envelope = EnvelopeHeader()
         guard count > 0, let attributes else {
             header = envelope
@@ -258,13 +268,18 @@ struct XMLRecordAssembler {
                 let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4]
             else { continue }
             var bytes: [UInt8] = []
-            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) { bytes.append(contentsOf: $0) }
+            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) {
+                bytes.append(contentsOf: $0)
+            }
             let value = String(decoding: bytes, as: UTF8.self)
             if strcmp(local, "schema") == 0 {
                 envelope.schema = value
             } else if strcmp(local, "version") == 0 {
                 guard let version = Int(value.trimmingXMLWhitespace()) else {
-                    fail(LarderError(.syntax, "the version attribute must be an integer, found \"\(value)\"", location: parserLocation()), recoverable: false)
+                    fail(
+                        LarderError(
+                            .syntax, "the version attribute must be an integer, found \"\(value)\"",
+                            location: parserLocation()), recoverable: false)
                     return
                 }
                 envelope.version = version
@@ -273,7 +288,9 @@ struct XMLRecordAssembler {
         header = envelope
     }
 
-    private mutating func beginRecord(_ nameID: Int32, _ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func beginRecord(
+        _ nameID: Int32, _ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         if let shape = recordShapes[nameID] {
             recordShape = shape
         } else {
@@ -300,14 +317,18 @@ struct XMLRecordAssembler {
 
     /// Attributes of an element inside a record are read as fields (leaf children).
     private mutating func addAttributes(
-        _ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, to node: Int32, at position: XMLPosition
+        _ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, to node: Int32,
+        at position: XMLPosition
     ) {
         guard count > 0, let attributes else { return }
         for i in 0..<Int(count) {
-            guard let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            guard let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4]
+            else { continue }
             let child = tree.add(name: nameTable.id(local, attributes[i * 5 + 1]), parent: node, position: position)
             let textStart = tree.textEnd
-            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) { tree.appendText($0) }
+            XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) {
+                tree.appendText($0)
+            }
             tree.setText(of: child, from: textStart)
         }
     }
@@ -321,7 +342,8 @@ struct XMLRecordAssembler {
         var runStart = 0
         var i = 0
         while i < value.count {
-            if value[i] == UInt8(ascii: "&"), i + 5 <= value.count, value[i + 1] == UInt8(ascii: "#"), value[i + 2] == UInt8(ascii: "3"),
+            if value[i] == UInt8(ascii: "&"), i + 5 <= value.count, value[i + 1] == UInt8(ascii: "#"),
+                value[i + 2] == UInt8(ascii: "3"),
                 value[i + 3] == UInt8(ascii: "8"), value[i + 4] == UInt8(ascii: ";")
             {
                 body(UnsafeBufferPointer(rebasing: value[runStart..<(i + 1)]))  // up to and with the '&'
@@ -338,7 +360,10 @@ struct XMLRecordAssembler {
         if !tree.hasChildren(node) {
             tree.setText(of: node, from: textStart)
         } else if !textIsBlank {
-            failRecord(.malformedRecord, "element <\(names[Int(tree.name(of: node))])> mixes text with child elements or attributes", at: tree.position(of: node))
+            failRecord(
+                .malformedRecord,
+                "element <\(names[Int(tree.name(of: node))])> mixes text with child elements or attributes",
+                at: tree.position(of: node))
         }
         textStart = tree.textEnd
         textIsBlank = true
@@ -393,14 +418,16 @@ struct XMLRecordAssembler {
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
         let where_ = SourceLocation(
-            file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil, recordIndex: inRecord ? recordCount : nil)
+            file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil,
+            recordIndex: inRecord ? recordCount : nil)
         if level == XML_ERR_FATAL && isTerminating && !openElements.isEmpty
             && error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue)
         {
             // libxml2's push parser calls a cut-off document "Extra content at the end": say what is open.
             let innermost = openElements[openElements.count - 1]
             let element = innermost < 0 ? "records" : names[Int(innermost)]
-            message = "unexpected end of input inside <\(element)>"
+            message =
+                "unexpected end of input inside <\(element)>"
                 + (openElements.count > 1 ? " (\(openElements.count) elements are not closed)" : "")
         }
         if level == XML_ERR_FATAL {
@@ -409,7 +436,9 @@ struct XMLRecordAssembler {
                 return
             }
             if message.contains("Excessive depth") {
-                fail(LarderError(.refusedInput, "nesting deeper than libxml2's limit of 256 levels", location: where_), recoverable: false)
+                fail(
+                    LarderError(.refusedInput, "nesting deeper than libxml2's limit of 256 levels", location: where_),
+                    recoverable: false)
             } else {
                 fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: false)
             }
@@ -472,7 +501,8 @@ struct XMLRecordAssembler {
         }
         handler.getParameterEntity = { context, name in
             guard let context else { return nil }
-            assembler(context).pointee.refuse("parameter entity reference %\(name.map { String(cString: $0) } ?? ""); refused")
+            assembler(context).pointee.refuse(
+                "parameter entity reference %\(name.map { String(cString: $0) } ?? ""); refused")
             return nil
         }
         handler.resolveEntity = { context, _, systemID in
@@ -510,7 +540,8 @@ struct XMLRecordAssembler {
 }
 
 /// The assembler libxml2 hands back as user data.
-@inline(__always) private func assembler(_ context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<XMLRecordAssembler> {
+@inline(__always) private func assembler(_ context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<XMLRecordAssembler>
+{
     context.assumingMemoryBound(to: XMLRecordAssembler.self)
 }
 

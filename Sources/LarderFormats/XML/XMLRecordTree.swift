@@ -105,13 +105,16 @@ struct XMLRecordTree {
 
     /// The record (node 0) typed by shape `shape` of `shapes`; appends each value node's source
     /// position in pre-order (see `Value.preorderIndex(of:)`) to `positions`.
-    mutating func makeValue(shape: Int32, shapes: inout XMLShapeTable, names: [String], positions: inout [XMLPosition]) -> Value {
+    mutating func makeValue(
+        shape: Int32, shapes: inout XMLShapeTable, names: [String], positions: inout [XMLPosition]
+    ) -> Value {
         guard !nodes.isEmpty else { return .object(Fields()) }
         return convert(0, shape, &shapes, names, &positions)
     }
 
     private mutating func convert(
-        _ index: Int32, _ shape: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
+        _ index: Int32, _ shape: Int32, _ shapes: inout XMLShapeTable, _ names: [String],
+        _ positions: inout [XMLPosition]
     ) -> Value {
         let node = nodes[Int(index)]
         positions.append(node.position)
@@ -146,7 +149,8 @@ struct XMLRecordTree {
     /// The children of `index` as an object: grouped by name in order of first appearance,
     /// a group of several (or a `.list` member) as an array.
     private mutating func object(
-        _ index: Int32, _ shape: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
+        _ index: Int32, _ shape: Int32, _ shapes: inout XMLShapeTable, _ names: [String],
+        _ positions: inout [XMLPosition]
     ) -> Value {
         // Pass 1: group the children by name on the shared group stack, linking each group's
         // members through `nextSame`. A linear scan finds a group until there are many.
@@ -205,7 +209,8 @@ struct XMLRecordTree {
 
     /// The elements of one group as an array; the array node takes its first element's position.
     private mutating func array(
-        _ group: Group, _ element: Int32, _ shapes: inout XMLShapeTable, _ names: [String], _ positions: inout [XMLPosition]
+        _ group: Group, _ element: Int32, _ shapes: inout XMLShapeTable, _ names: [String],
+        _ positions: inout [XMLPosition]
     ) -> Value {
         positions.append(nodes[Int(group.first)].position)
         var elements: [Value] = []

@@ -63,7 +63,8 @@ struct XMLShapeTable {
         let member = intern(entries[s].shape.member(names[n]))
         if n < XMLShapeTable.cachedNames {
             if n >= entries[s].members.count {
-                entries[s].members.append(contentsOf: repeatElement(XMLShapeTable.unknown, count: n + 1 - entries[s].members.count))
+                entries[s].members.append(
+                    contentsOf: repeatElement(XMLShapeTable.unknown, count: n + 1 - entries[s].members.count))
             }
             entries[s].members[n] = member
         }

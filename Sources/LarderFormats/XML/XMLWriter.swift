@@ -42,7 +42,8 @@ public final class XMLWriter: RecordWriter {
     }
 
     private func start() throws {
-        try serializer.appendRoot(schema: options.envelope?.schema ?? options.recordType?.rawValue, version: options.envelope?.version)
+        try serializer.appendRoot(
+            schema: options.envelope?.schema ?? options.recordType?.rawValue, version: options.envelope?.version)
         started = true
     }
 
@@ -162,7 +163,8 @@ struct XMLRecordSerializer: ~Copyable {
     private mutating func appendListItem(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .null:
-            throw LarderError(.unrepresentable, "XML cannot hold null inside a list", location: SourceLocation(fieldPath: .root))
+            throw LarderError(
+                .unrepresentable, "XML cannot hold null inside a list", location: SourceLocation(fieldPath: .root))
         case .array(let inner):
             // A list inside a list: one element whose children are <item> elements.
             guard openContainer(name, level: level, isEmpty: inner.isEmpty) else { return }
@@ -231,17 +233,21 @@ struct XMLRecordSerializer: ~Copyable {
     /// Field names become element names, so they must be XML names without a namespace prefix.
     private mutating func checkName(_ name: String) throws {
         if XMLRecordSerializer.isSimpleName(name) || validNames.contains(name) { return }
-        let valid = name.withCString { xmlValidateNCName(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), 0) == 0 }
+        let valid = name.withCString {
+            xmlValidateNCName(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), 0) == 0
+        }
         guard valid else {
             throw LarderError(
-                .unrepresentable, "the field name \"\(name)\" is not a valid XML element name", location: SourceLocation(fieldPath: .root))
+                .unrepresentable, "the field name \"\(name)\" is not a valid XML element name",
+                location: SourceLocation(fieldPath: .root))
         }
         if validNames.count < 10_000 { validNames.insert(name) }
     }
 
     /// ASCII names: a letter or '_', then letters, digits, '_', '-', '.'.
     private static func isSimpleName(_ name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable(isSimpleName) ?? Array(name.utf8).withUnsafeBufferPointer(isSimpleName)
+        name.utf8.withContiguousStorageIfAvailable(isSimpleName)
+            ?? Array(name.utf8).withUnsafeBufferPointer(isSimpleName)
     }
 
     private static func isSimpleName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -294,7 +300,8 @@ struct XMLRecordSerializer: ~Copyable {
                     continue
                 case 0x00..<0x20 where c != 0x09 && c != 0x0A:
                     let hex = String(c, radix: 16, uppercase: true)
-                    return "XML 1.0 cannot hold the control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex)"
+                    let padded = String(repeating: "0", count: 4 - hex.count) + hex
+                    return "XML 1.0 cannot hold the control character U+\(padded)"
                 default:
                     i += 1
                     continue
