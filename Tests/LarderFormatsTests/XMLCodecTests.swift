@@ -249,31 +249,13 @@ import Testing
 
     @Test("writes the envelope, one element per field and repeated elements for lists")
     func writesLayout() throws {
-        let text = try xml(
-            [
-                [
-                    "id": "r1", "tags": ["a", "b"], "empty": [], "gone": nil,
-                    "ingredients": [["quantity": 2, "item": "eggs"]], "o": [:],
-                ]
-            ],
-            options: WriterOptions(envelope: EnvelopeHeader(schema: "recipe", version: 3), recordType: .recipe))
-        #expect(
-            text == """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <records schema="recipe" version="3">
-                  <recipe>
-                    <id>r1</id>
-                    <tags>a</tags>
-                    <tags>b</tags>
-                    <ingredients>
-                      <quantity>2</quantity>
-                      <item>eggs</item>
-                    </ingredients>
-                    <o/>
-                  </recipe>
-                </records>
-
-                """)
+        // Reading the sample layout and writing it back gives the same text.
+        let header = EnvelopeHeader(schema: "recipe", version: 3)
+        let written = try xml(try readAll(recipeXML), options: WriterOptions(envelope: header, recordType: .recipe))
+        #expect(written == recipeXML + "\n")
+        // Nulls and empty lists write nothing; an empty object is one empty element.
+        let text = try xml([["id": "r1", "empty": [], "gone": nil, "o": [:]]])
+        #expect(text.hasSuffix("<records schema=\"recipe\">\n  <recipe>\n    <id>r1</id>\n    <o/>\n  </recipe>\n</records>\n"))
     }
 
     @Test("escapes markup characters and carriage returns")
