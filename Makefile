@@ -72,4 +72,3 @@ bench-yaml: build
 .PHONY: bench-xml
 bench-xml: build
 	bash scripts/bench-xml.sh
-
