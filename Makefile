@@ -90,3 +90,8 @@ migrate:
 schema-check: build
 	$(RELEASE_BIN) schema check
 	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)
+
+## xml
+.PHONY: bench-xml
+bench-xml: build
+	bash scripts/bench-xml.sh
