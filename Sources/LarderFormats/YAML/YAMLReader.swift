@@ -528,7 +528,9 @@ public final class YAMLReader: RecordReader {
     }
 
     public func snippet(of path: FieldPath) -> String? {
-        guard let location = location(of: path), let line = location.line, let column = location.column else { return nil }
+        guard let location = location(of: path), let line = location.line, let column = location.column else {
+            return nil
+        }
         return input.snippet(line: line, column: column)
     }
 
