@@ -73,4 +73,7 @@ static inline int larder_xml_input_is_raw_utf8(xmlParserCtxtPtr ctxt) {
     if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL) return -1;
     return ctxt->input->buf->encoder == NULL ? 1 : 0;
 }
+
+/* xmlFree is a global function pointer, which Swift 6 sees as shared mutable state. */
+static inline void larder_xmlFree(void *pointer) { xmlFree(pointer); }
 #endif
