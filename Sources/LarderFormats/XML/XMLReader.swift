@@ -21,7 +21,8 @@ private let libxml2Initialised: Void = xmlInitParser()
 /// fields always arrays, strings exactly as written (no trimming). Fields the shape does not
 /// know are strings, objects for elements with children, arrays when the element repeats.
 /// Text that does not fit its shape stays a string, so the record check names the field.
-/// An absent element is an absent field: XML cannot tell an empty list from a missing one.
+/// An absent element is an absent field; an element with `xsi:nil="true"` (XML Schema instance
+/// namespace) is null, one with `larder:empty="true"` (namespace `urn:larder:xml`) an empty list.
 ///
 /// Hostile input is refused (`refused-input`, with file:line:col) before anything is
 /// expanded or fetched: any document type declaration, entity declaration or entity reference

@@ -324,6 +324,18 @@ struct XMLRecordAssembler {
         for i in 0..<Int(count) {
             guard let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4]
             else { continue }
+            if let uri = attributes[i * 5 + 2] {
+                let value = UnsafeBufferPointer(start: start, count: end - start)
+                let isTrue = XMLRecordTree.typedScalar(value, .boolean) == .bool(true)
+                if strcmp(uri, XMLRecordAssembler.xsiNamespace) == 0, strcmp(local, "nil") == 0 {
+                    if isTrue { tree.setMark(.null, of: node) }
+                    continue
+                }
+                if strcmp(uri, XMLRecordAssembler.larderNamespace) == 0, strcmp(local, "empty") == 0 {
+                    if isTrue { tree.setMark(.emptyList, of: node) }
+                    continue
+                }
+            }
             let child = tree.add(name: nameTable.id(local, attributes[i * 5 + 1]), parent: node, position: position)
             let textStart = tree.textEnd
             XMLRecordAssembler.forEachAttributeRun(UnsafeBufferPointer(start: start, count: end - start)) {
@@ -332,6 +344,11 @@ struct XMLRecordAssembler {
             tree.setText(of: child, from: textStart)
         }
     }
+
+    /// The XML Schema instance namespace, whose `nil` attribute marks a null field.
+    static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
+    /// Larder's namespace, whose `empty` attribute marks an empty list.
+    static let larderNamespace = "urn:larder:xml"
 
     /// Hands over an attribute value in runs of bytes, with `&#38;` turned back into `&`.
     ///

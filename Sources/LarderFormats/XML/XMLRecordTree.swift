@@ -29,6 +29,14 @@ struct XMLRecordTree {
         /// The leaf text: a range of ``XMLRecordTree/text``.
         var textStart: Int = 0
         var textCount: Int = 0
+        /// What an `xsi:nil` or `larder:empty` attribute said the element stands for.
+        var mark: Mark = .none
+    }
+
+    /// Values XML text cannot spell, marked by attributes: `xsi:nil="true"` is null,
+    /// `larder:empty="true"` an empty list.
+    enum Mark: UInt8 {
+        case none, null, emptyList
     }
 
     /// The children of one object with the same name, while the object is converted.
@@ -75,6 +83,11 @@ struct XMLRecordTree {
         return index
     }
 
+    /// Marks `node` as standing for null or an empty list.
+    mutating func setMark(_ mark: Mark, of node: Int32) {
+        nodes[Int(node)].mark = mark
+    }
+
     /// Whether `node` has child elements (or attributes read as fields).
     @inline(__always) func hasChildren(_ node: Int32) -> Bool { nodes[Int(node)].firstChild >= 0 }
 
@@ -118,6 +131,11 @@ struct XMLRecordTree {
     ) -> Value {
         let node = nodes[Int(index)]
         positions.append(node.position)
+        switch node.mark {
+        case .null: return .null
+        case .emptyList: return .array([])
+        case .none: break
+        }
         let hasChildren = node.firstChild >= 0
         switch shapes.kind(shape) {
         case .object:
@@ -194,7 +212,9 @@ struct XMLRecordTree {
             let group = groups[g]
             let member = shapes.member(shape, name: group.name, names: names)
             let value: Value
-            if shapes.kind(member) == .list {
+            if group.count == 1 && nodes[Int(group.first)].mark != .none {
+                value = convert(group.first, member, &shapes, names, &positions)  // null, or an empty list
+            } else if shapes.kind(member) == .list {
                 value = array(group, shapes.element(member), &shapes, names, &positions)
             } else if group.count == 1 {
                 value = convert(group.first, member, &shapes, names, &positions)

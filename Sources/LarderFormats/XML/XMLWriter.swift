@@ -4,9 +4,10 @@ public import LarderCore
 /// Writes records as `<records schema="…" version="…">` XML, one element per record named after
 /// its record type, one element per field, each record indented on its own lines.
 ///
-/// Lists are written as repeated elements (an empty list writes nothing, so it reads back as
-/// an absent field, which the models treat the same), nested objects as child elements, and
-/// `null` fields are left out. Numbers are written so that ``XMLReader`` reads them back the
+/// Lists are written as repeated elements and nested objects as child elements. What XML text
+/// cannot spell is marked with an attribute, so it reads back the same: a `null` is
+/// `<note xsi:nil="true"/>` and an empty list `<tags larder:empty="true"/>` (both namespaces are
+/// declared on `<records>`). Numbers are written so that ``XMLReader`` reads them back the
 /// same: integers as digits, doubles in Swift's shortest round-trip form (`15.0`, `1e+300`).
 /// `\r` is written as `&#13;` so it survives XML's line-end normalisation.
 ///
@@ -93,7 +94,7 @@ struct XMLRecordSerializer: ~Copyable {
             JSONWriter.serialize(integer: Int64(version), into: &out)
             out.append(0x22)
         }
-        out.append(">\n")
+        out.append(" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:larder=\"urn:larder:xml\">\n")
     }
 
     /// Appends one record element; on error nothing of the record stays in the buffer.
@@ -146,7 +147,9 @@ struct XMLRecordSerializer: ~Copyable {
     private mutating func appendMember(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .null:
-            return
+            appendMarked(name, "xsi:nil", level: level)
+        case .array(let elements) where elements.isEmpty:
+            appendMarked(name, "larder:empty", level: level)
         case .array(let elements):
             for index in elements.indices {
                 do {
@@ -163,11 +166,12 @@ struct XMLRecordSerializer: ~Copyable {
     private mutating func appendListItem(_ name: String, _ value: Value, level: Int) throws {
         switch value {
         case .null:
-            throw LarderError(
-                .unrepresentable, "XML cannot hold null inside a list", location: SourceLocation(fieldPath: .root))
+            appendMarked(name, "xsi:nil", level: level)
+        case .array(let inner) where inner.isEmpty:
+            appendMarked(name, "larder:empty", level: level)
         case .array(let inner):
             // A list inside a list: one element whose children are <item> elements.
-            guard openContainer(name, level: level, isEmpty: inner.isEmpty) else { return }
+            guard openContainer(name, level: level, isEmpty: false) else { return }
             for index in inner.indices {
                 do {
                     try appendListItem("item", inner[index], level: level + 1)
@@ -205,6 +209,16 @@ struct XMLRecordSerializer: ~Copyable {
         }
         appendTag(close: name)
         out.append(0x0A)
+    }
+
+    /// `<name xsi:nil="true"/>` (null) or `<name larder:empty="true"/>` (an empty list).
+    private mutating func appendMarked(_ name: String, _ attribute: StaticString, level: Int) {
+        indent(level)
+        out.append(UInt8(ascii: "<"))
+        out.append(string: name)
+        out.append(UInt8(ascii: " "))
+        out.append(attribute)
+        out.append("=\"true\"/>\n")
     }
 
     @inline(__always) private mutating func appendTag(open name: String) {
