@@ -10,6 +10,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // emulator: `traits: []` drops swift-configuration (see docs/emulator.md for the build times).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -20,10 +26,25 @@ let package = Package(
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
+        .target(
+            name: "LarderCloudKit",
+            dependencies: ["LarderCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "LarderEmulator",
+            dependencies: [
+                "LarderCore", "LarderCloudKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats",
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +52,11 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
+        .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
+        .testTarget(
+            name: "LarderEmulatorTests",
+            dependencies: ["LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport"]
+        ),
     ]
 )
 

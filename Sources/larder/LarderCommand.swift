@@ -14,6 +14,8 @@ struct LarderCommand: AsyncParsableCommand {
         subcommands: [
             ConvertCommand.self,
             ValidateCommand.self,
+            ServeCommand.self,
+            EmulatorCommand.self,
         ]
     )
 
