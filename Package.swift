@@ -55,7 +55,10 @@ let package = Package(
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(
             name: "LarderEmulatorTests",
-            dependencies: ["LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport"]
+            dependencies: [
+                "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

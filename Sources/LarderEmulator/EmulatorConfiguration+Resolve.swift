@@ -149,7 +149,8 @@ package enum DecodingErrorText {
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(describe(type)); \(context.debugDescription)"
+            let found = context.debugDescription.components(separatedBy: "but found ").last.map { ", found " + $0 } ?? ""
+            return "\(path(context.codingPath)): expected \(describe(type))\(found.hasSuffix(".") ? String(found.dropLast()) : found)"
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)): expected \(describe(type)), found null"
         case .keyNotFound(let key, let context):
@@ -167,7 +168,7 @@ package enum DecodingErrorText {
         case is Int.Type, is Int64.Type: "an integer"
         case is Double.Type: "a number"
         case is Bool.Type: "a boolean"
-        default: "\(type)"
+        default: "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)".hasPrefix("Array") ? "a list" : "\(type)"
         }
     }
 }

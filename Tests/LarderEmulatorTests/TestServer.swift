@@ -5,6 +5,7 @@ import FoundationNetworking
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
+import Logging
 
 /// An emulator on 127.0.0.1, port 0, in memory, with fixed users; stopped by ``stop()``.
 struct TestServer {
@@ -39,7 +40,9 @@ struct TestServer {
     }
 
     static func start(configuration: EmulatorConfiguration) async throws -> TestServer {
-        let emulator = try Emulator(configuration: configuration)
+        var logger = Logger(label: "larder.emulator.tests")
+        logger.logLevel = .critical
+        let emulator = try Emulator(configuration: configuration, logger: logger)
         let url = try await emulator.start()
         return TestServer(emulator: emulator, baseURL: url)
     }

@@ -5,6 +5,7 @@ import Hummingbird
 import LarderCloudKit
 import LarderCore
 import Logging
+import NIOCore
 
 /// The shared services every route uses.
 struct EmulatorServices: Sendable {
@@ -49,6 +50,8 @@ struct DatabaseRoute: Sendable {
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
+        } catch is NIOTooManyBytesError {
             throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
         }
         let data = Data(buffer.readableBytesView)

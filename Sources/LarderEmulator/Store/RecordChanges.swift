@@ -111,7 +111,7 @@ struct DatabaseChanges {
                 db,
                 sql: """
                     SELECT z.id, z.database, z.owner, z.name, z.epoch, z.changeSeq, z.databaseSeq, z.isDeleted,
-                        MAX(m.seq) AS memberSeq, MAX(m.status = 'ACCEPTED') AS visible
+                        MAX(m.seq) AS memberSeq, MAX(m.status = 'ACCEPTED') AS visible, MAX(m.status = 'REMOVED') AS removed
                     FROM zone z JOIN shareMember m ON m.zoneId = z.id
                     WHERE m.userRecordName = ? AND z.container = ? AND z.environment = ?
                     GROUP BY z.id
@@ -121,8 +121,10 @@ struct DatabaseChanges {
                 let zone = ZoneRow(row: row)
                 let memberSeq: Int64 = row["memberSeq"]
                 let visible: Bool = row["visible"]
+                let removed: Bool = row["removed"]
                 let sequence = max(zone.databaseSeq, memberSeq)
-                guard sequence > since else { continue }
+                // Pending invitations are not visible; a zone that was visible and is no longer is reported deleted.
+                guard sequence > since, visible || removed else { continue }
                 let gone = zone.isDeleted || !visible
                 changed.append(
                     (Zone(zoneID: zone.zoneID, syncToken: gone ? nil : zone.token(at: zone.changeSeq), atomic: true,
