@@ -59,37 +59,6 @@ public struct ZoneChanges: Sendable, Hashable, Codable {
     }
 }
 
-/// A zone's changes or its error.
-public enum ZoneChangesResult: Sendable, Hashable, Codable {
-    case changes(ZoneChanges)
-    case error(ZoneError)
-
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        self =
-            probe.contains(.serverErrorCode)
-            ? .error(try ZoneError(from: decoder)) : .changes(try ZoneChanges(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .changes(let changes): try changes.encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
-        }
-    }
-
-    public var changes: ZoneChanges? {
-        if case .changes(let changes) = self { return changes }
-        return nil
-    }
-
-    public var error: ZoneError? {
-        if case .error(let error) = self { return error }
-        return nil
-    }
-}
 
 /// `{zones: [zone changes or zone error]}`.
 public struct ZoneChangesResponse: Sendable, Hashable, Codable {
@@ -183,32 +152,6 @@ public struct ShareMetadata: Sendable, Hashable, Codable {
     }
 }
 
-/// One item of an accept/resolve answer: share metadata or an error.
-public enum ShareMetadataResult: Sendable, Hashable, Codable {
-    case metadata(ShareMetadata)
-    case error(RecordError)
-
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        self =
-            probe.contains(.serverErrorCode)
-            ? .error(try RecordError(from: decoder)) : .metadata(try ShareMetadata(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .metadata(let metadata): try metadata.encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
-        }
-    }
-
-    public var metadata: ShareMetadata? {
-        if case .metadata(let metadata) = self { return metadata }
-        return nil
-    }
-}
 
 /// `{results: [...]}` from records/accept and records/resolve.
 public struct ShareMetadataResponse: Sendable, Hashable, Codable {

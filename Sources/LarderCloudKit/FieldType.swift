@@ -44,13 +44,4 @@ public struct FieldType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Whether the tag is one CloudKit defines.
     public var isKnown: Bool { FieldType.scalars.contains(elementType) }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

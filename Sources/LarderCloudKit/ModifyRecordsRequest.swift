@@ -51,15 +51,6 @@ public struct OperationType: RawRepresentable, Hashable, Sendable, Codable, Cust
     public var checksChangeTag: Bool { self == .update || self == .replace || self == .delete }
     /// Whether the operation deletes.
     public var isDelete: Bool { self == .delete || self == .forceDelete }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// `{records: [record or record error]}`, the answer of modify and lookup.

@@ -89,15 +89,6 @@ public struct Comparator: RawRepresentable, Hashable, Sendable, Codable, CustomS
     public static let notListMemberBeginsWith = Comparator(rawValue: "NOT_LIST_MEMBER_BEGINS_WITH")
     public static let listContainsAll = Comparator(rawValue: "LIST_CONTAINS_ALL")
     public static let notListContainsAll = Comparator(rawValue: "NOT_LIST_CONTAINS_ALL")
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// `{records, continuationMarker?}`.

@@ -1,38 +1,3 @@
-/// One item of a `records` array in a response: a record (or tombstone) or a record error.
-public enum RecordResult: Sendable, Hashable, Codable {
-    case record(Record)
-    case error(RecordError)
-
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        if probe.contains(.serverErrorCode) {
-            self = .error(try RecordError(from: decoder))
-        } else {
-            self = .record(try Record(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .record(let record): try record.encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
-        }
-    }
-
-    /// The record, when this is not an error.
-    public var record: Record? {
-        if case .record(let record) = self { return record }
-        return nil
-    }
-
-    /// The error, when this is one.
-    public var error: RecordError? {
-        if case .error(let error) = self { return error }
-        return nil
-    }
-}
 
 /// A per-record error inside a 200 response: `{recordName, reason, serverErrorCode, retryAfter?, uuid, redirectURL?}`.
 public struct RecordError: Sendable, Hashable, Codable, Error {

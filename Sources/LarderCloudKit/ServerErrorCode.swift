@@ -69,13 +69,4 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Codable, Cu
     public static let validatingReferenceError = ServerErrorCode(rawValue: "VALIDATING_REFERENCE_ERROR")
     /// The zone does not exist (404).
     public static let zoneNotFound = ServerErrorCode(rawValue: "ZONE_NOT_FOUND")
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

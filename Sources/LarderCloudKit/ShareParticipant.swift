@@ -13,15 +13,6 @@ public struct SharePermission: RawRepresentable, Hashable, Sendable, Codable, Co
 
     private var rank: Int { self == .readWrite ? 2 : self == .readOnly ? 1 : 0 }
     public static func < (lhs: SharePermission, rhs: SharePermission) -> Bool { lhs.rank < rhs.rank }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A participant of a `cloudkit.share` record.

@@ -29,35 +29,6 @@ public struct ZoneError: Sendable, Hashable, Codable, Error {
     }
 }
 
-/// A zone or a zone error, as items of `zones` arrays.
-public enum ZoneResult: Sendable, Hashable, Codable {
-    case zone(Zone)
-    case error(ZoneError)
-
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        self = probe.contains(.serverErrorCode) ? .error(try ZoneError(from: decoder)) : .zone(try Zone(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .zone(let zone): try zone.encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
-        }
-    }
-
-    public var zone: Zone? {
-        if case .zone(let zone) = self { return zone }
-        return nil
-    }
-
-    public var error: ZoneError? {
-        if case .error(let error) = self { return error }
-        return nil
-    }
-}
 
 /// `{zones: [...]}` from zones/list, zones/lookup and zones/modify.
 public struct ZonesResponse: Sendable, Hashable, Codable {

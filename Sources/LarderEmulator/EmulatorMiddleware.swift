@@ -46,10 +46,10 @@ struct EmulatorMiddleware: RouterMiddleware {
             RequestLogEntry(
                 id: id, timestamp: Int64(Date().timeIntervalSince1970 * 1000), method: request.method.rawValue, path: path,
                 operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
-                database: isDatabase ? String(parts[4]) : nil, user: nil, status: response.status.code,
+                database: isDatabase ? String(parts[4]) : nil, user: response.headers[DatabaseRoute.userHeader],
+                status: response.status.code,
                 serverErrorCode: code, requestBytes: request.headers[.contentLength].flatMap { Int($0) } ?? 0,
-                durationMs: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000,
-                body: nil)
+                durationMs: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
         }
         return response
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import LarderTestSupport
 import Testing
 
@@ -10,5 +13,66 @@ import Testing
         for flag in ["--host", "--port", "--data", "--in-memory", "--import", "--export-on-exit", "--config"] {
             #expect(result.stdout.contains(flag), "missing \(flag)")
         }
+    }
+
+    /// Starts `larder serve`, returns the process and the URL it printed first.
+    static func start(_ arguments: [String]) throws -> (Process, URL, Pipe) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var line = Data()
+        while !line.contains(10) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return (process, try #require(URL(string: text)), err)
+    }
+
+    static func send(_ url: URL, _ path: String, body: String) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: url.absoluteString + path)!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("serve writes a development config on first start, keeps data across restarts, and exports on exit")
+    func serveKeepsDataAcrossRestarts() async throws {
+        let folder = try TemporaryDirectory()
+        let data = folder.path("data")
+        let (first, url, firstErr) = try Self.start(["--data", data, "--export-on-exit", folder.path("state.json")])
+        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/config.json"))) as? [String: Any]
+        let token = try #require((config?["apiTokens"] as? [String])?.first)
+        let users = try #require(config?["users"] as? [[String: Any]])
+        let web = try #require(users.first?["webAuthToken"] as? String)
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let query = "?ckAPIToken=\(token)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web)"
+        let base = "/database/1/iCloud.com.example.larder/development/private/"
+        let (status, _) = try await Self.send(
+            url, base + "records/modify" + query,
+            body: #"{"operations":[{"operationType":"create","record":{"recordName":"kept","recordType":"Note","fields":{"text":{"value":"still here"}}}}]}"#)
+        #expect(status == 200)
+        first.terminate()
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        let log = String(decoding: firstErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("wrote a development config") && log.contains("API token"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("state.json")))
+
+        let (second, url2, _) = try Self.start(["--data", data])
+        defer {
+            second.interrupt()
+            second.waitUntilExit()
+        }
+        let (status2, text) = try await Self.send(url2, base + "records/lookup" + query, body: #"{"records":[{"recordName":"kept"}]}"#)
+        #expect(status2 == 200 && text.contains("still here"))
     }
 }

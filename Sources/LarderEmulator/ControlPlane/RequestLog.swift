@@ -14,8 +14,6 @@ public struct RequestLogEntry: Sendable, Codable, Hashable {
     public var serverErrorCode: String?
     public var requestBytes: Int
     public var durationMs: Double
-    /// The first 2 KB of the body.
-    public var body: String?
 }
 
 /// The last N requests, newest last (like LocalStack's and the Rust fake's request logs).

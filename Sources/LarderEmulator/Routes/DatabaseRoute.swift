@@ -26,6 +26,9 @@ struct EmptyBody: Decodable, Sendable {}
 struct DatabaseRoute: Sendable {
     let services: EmulatorServices
 
+    /// Names the caller in the answer (the request log reads it).
+    static let userHeader = HTTPField.Name("X-Larder-User")!
+
     func handle<Body: Decodable & Sendable, Answer: Encodable & Sendable>(
         _ operation: String, _ request: Request, _ context: EmulatorRequestContext, body: Body.Type,
         perform: @escaping @Sendable (DatabaseCall, Body, FaultDecision) async throws -> Answer
@@ -86,6 +89,7 @@ struct DatabaseRoute: Sendable {
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()
+        if let user = caller.userRecordName { headers[DatabaseRoute.userHeader] = user }
         if let user = caller.userRecordName, !caller.isServerKey {
             headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(for: user, nowMilliseconds: now)
         }

@@ -181,7 +181,8 @@ struct ModifyRecords {
         let row = try session.write(
             zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
-        return renderer.record(row, zone: access.zone, desiredKeys: desiredKeys)
+        return renderer.record(
+            row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
     }
 
     private func checkPermission(

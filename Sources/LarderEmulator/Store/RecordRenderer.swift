@@ -11,9 +11,10 @@ struct RecordRenderer {
         (try? decoder.decode([String: RecordField].self, from: Data(row.fields.utf8))) ?? [:]
     }
 
-    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?) -> Record {
+    /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
+    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil) -> Record {
         if row.isDeleted { return Record.tombstone(recordName: row.name, zoneID: zone.zoneID) }
-        var fields = fields(of: row)
+        var fields = knownFields ?? fields(of: row)
         if let desiredKeys {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }

@@ -57,26 +57,6 @@ struct RecordRow: Sendable {
     var shortGUID: String?
     var share: String?
 
-    init(row: Row) {
-        id = row["id"]
-        zoneId = row["zoneId"]
-        name = row["name"]
-        type = row["type"]
-        changeTag = row["changeTag"]
-        changeSeq = row["changeSeq"]
-        isDeleted = row["isDeleted"]
-        fields = row["fields"]
-        createdAt = row["createdAt"]
-        createdBy = row["createdBy"]
-        createdDevice = row["createdDevice"]
-        modifiedAt = row["modifiedAt"]
-        modifiedBy = row["modifiedBy"]
-        modifiedDevice = row["modifiedDevice"]
-        parent = row["parent"]
-        shareName = row["shareName"]
-        shortGUID = row["shortGUID"]
-        share = row["share"]
-    }
 
     var isShare: Bool { type == Record.shareRecordType }
 
@@ -90,6 +70,17 @@ struct RecordRow: Sendable {
             db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zoneId = ? AND name = ?"),
             arguments: [zoneId, name]
         ).map(RecordRow.init(row:))
+    }
+}
+
+extension RecordRow {
+    init(row: Row) {
+        self.init(
+            id: row["id"], zoneId: row["zoneId"], name: row["name"], type: row["type"], changeTag: row["changeTag"],
+            changeSeq: row["changeSeq"], isDeleted: row["isDeleted"], fields: row["fields"], createdAt: row["createdAt"],
+            createdBy: row["createdBy"], createdDevice: row["createdDevice"], modifiedAt: row["modifiedAt"],
+            modifiedBy: row["modifiedBy"], modifiedDevice: row["modifiedDevice"], parent: row["parent"],
+            shareName: row["shareName"], shortGUID: row["shortGUID"], share: row["share"])
     }
 }
 

@@ -44,8 +44,18 @@ final class WriteSession {
         let tag = Names.changeTag(for: sequence)
         let user = call.caller.userRecordName ?? DatabaseCall.publicOwner
         let now = call.nowMilliseconds
+        var row = RecordRow(
+            id: existing?.id ?? 0, zoneId: zone.id, name: name, type: type, changeTag: tag, changeSeq: sequence,
+            isDeleted: false, fields: fieldsJSON, createdAt: now, createdBy: user, createdDevice: call.deviceID,
+            modifiedAt: now, modifiedBy: user, modifiedDevice: call.deviceID, parent: parent, shareName: shareName,
+            shortGUID: shortGUID, share: share)
         if let existing {
             let isResurrection = existing.isDeleted
+            if !isResurrection {
+                row.createdAt = existing.createdAt
+                row.createdBy = existing.createdBy
+                row.createdDevice = existing.createdDevice
+            }
             try db.cachedStatement(
                 sql: """
                     UPDATE record SET type = ?, changeTag = ?, changeSeq = ?, isDeleted = 0, fields = ?,
@@ -70,9 +80,7 @@ final class WriteSession {
                 zone.id, name, type, tag, sequence, fieldsJSON, now, user, call.deviceID, now, user, call.deviceID,
                 parent, shareName, shortGUID, share,
             ])
-        }
-        guard let row = try RecordRow.fetch(zoneId: zone.id, name: name, in: db) else {
-            throw call.error(.internalError, "record '\(name)' vanished while being written")
+            row.id = db.lastInsertedRowID
         }
         return row
     }

@@ -104,10 +104,14 @@ struct ServeCommand: AsyncParsableCommand {
         let notes = firstStart.map { Self.usage(configuration: $0.0, keyPath: $0.1, file: file) }
         let usage = Self.usage(configuration: configuration, keyPath: nil, file: file, brief: true)
         let storeText = configuration.inMemory ? "in memory" : configuration.dataDirectory ?? ""
-        try await emulator.run { url in
-            Stdout.line(url.absoluteString)
-            Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
-            Stderr.print((notes ?? usage).replacingOccurrences(of: "BASE", with: url.absoluteString))
+        do {
+            try await emulator.run { url in
+                Stdout.line(url.absoluteString)
+                Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
+                Stderr.print((notes ?? usage).replacingOccurrences(of: "BASE", with: url.absoluteString))
+            }
+        } catch {
+            throw LarderError(.network, "the emulator could not serve on \(configuration.host):\(configuration.port): \(error)")
         }
         if let exportOnExit {
             let data = try emulator.exportState()
