@@ -75,4 +75,24 @@ import Testing
         let (status2, text) = try await Self.send(url2, base + "records/lookup" + query, body: #"{"records":[{"recordName":"kept"}]}"#)
         #expect(status2 == 200 && text.contains("still here"))
     }
+
+    @Test("emulator users and keys list and add entries in the config")
+    func emulatorUsersAndKeys() throws {
+        let folder = try TemporaryDirectory()
+        let data = folder.path("emu")
+        let listed = try CLI.run(["emulator", "users", "--data", data])
+        #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 3, "\(listed.stderr)")
+        let added = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
+        #expect(added.status == 0 && added.stdout.hasPrefix("_"))
+        #expect(try CLI.run(["emulator", "users", "list", "--data", data]).stdout.contains("carol@example.com"))
+        let duplicate = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
+        #expect(duplicate.status == 2)
+        let key = try CLI.run(["emulator", "keys", "add", "--data", data])
+        let keyID = try #require(key.stdout.split(separator: "\t").first.map(String.init))
+        #expect(key.status == 0 && keyID.count == 64)
+        #expect(try CLI.run(["emulator", "keys", "--data", data]).stdout.contains(keyID))
+        let badConfig = try folder.write("bad.json", #"{"port": 1, "colour": "blue"}"#)
+        let refused = try CLI.run(["serve", "--config", badConfig, "--in-memory"])
+        #expect(refused.status == 2 && refused.stderr.contains("colour"))
+    }
 }

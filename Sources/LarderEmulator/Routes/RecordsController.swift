@@ -19,7 +19,8 @@ struct RecordsController: Sendable {
         }
         router.post("\(base)/records/query") { request, context in
             try await route.handle("records/query", request, context, body: QueryRecordsRequest.self) { call, body, _ in
-                try await store.writer.read { db in try QueryRecords(call: call, request: body).run(db: db) }
+                try await store.queryIndexes.ensure(for: body.query, in: store.writer)
+                return try await store.writer.read { db in try QueryRecords(call: call, request: body).run(db: db) }
             }
         }
         router.post("\(base)/records/lookup") { request, context in

@@ -84,8 +84,8 @@ struct CompiledFilter {
         comparator: Comparator, operand: FieldValue, type: FieldType, field: String, system: SystemField?
     ) -> (text: String, arguments: [any DatabaseValueConvertible])? {
         guard !type.isList, [.string, .int64, .double, .timestamp].contains(type) else { return nil }
-        let expression = system?.column ?? "json_extract(r.fields, ?)"
-        let pathArguments: [any DatabaseValueConvertible] = system == nil ? [JSONPath.value(field)] : []
+        let expression = system?.column ?? JSONPath.extract(field)
+        let pathArguments: [any DatabaseValueConvertible] = []
         func binary(_ op: String) -> (String, [any DatabaseValueConvertible])? {
             guard let value = bind(operand) else { return nil }
             return ("\(expression) \(op) ?", pathArguments + [value])
@@ -109,7 +109,8 @@ struct CompiledFilter {
             guard case .string(let prefix) = operand else { return nil }
             let length = prefix.unicodeScalars.count
             if comparator == .beginsWith {
-                return ("substr(\(expression), 1, ?) = ?", pathArguments + [length, prefix])
+                // A range, so an index on the field applies; the upper bound is the prefix + U+10FFFF.
+                return ("(\(expression) >= ? AND \(expression) < ? AND substr(\(expression), 1, ?) = ?)", [prefix, prefix + "\u{10FFFF}", length, prefix])
             }
             return (
                 "(\(expression) IS NULL OR substr(\(expression), 1, ?) != ?)",

@@ -10,6 +10,8 @@ public import LarderCore
 package struct EmulatorStore: Sendable {
     /// The database.
     package let writer: any DatabaseWriter
+    /// The expression indexes made for queries so far.
+    let queryIndexes = QueryIndexes()
 
     /// Opens (creating and migrating) the store in `directory`, or in memory when nil.
     /// - Throws: ``LarderError`` `store-error`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import LarderCloudKit
 import LarderCore
@@ -30,7 +31,8 @@ struct QueryRecords {
         let offset = try decodeMarker()
         var sql = "SELECT r.id, r.zoneId, r.name, r.type, r.changeTag, r.changeSeq, r.isDeleted, r.fields, r.createdAt, "
         sql += "r.createdBy, r.createdDevice, r.modifiedAt, r.modifiedBy, r.modifiedDevice, r.parent, r.shareName, "
-        sql += "r.shortGUID, r.share FROM record r WHERE r.zoneId IN (\(zones.map { _ in "?" }.joined(separator: ",")))"
+        sql += "r.shortGUID, r.share FROM record r WHERE "
+        sql += zones.count == 1 ? "r.zoneId = ?" : "r.zoneId IN (\(zones.map { _ in "?" }.joined(separator: ",")))"
         sql += " AND r.type = ? AND r.isDeleted = 0"
         var arguments: [any DatabaseValueConvertible] = zones.map(\.zone.id)
         arguments.append(query.recordType)
@@ -61,8 +63,7 @@ struct QueryRecords {
             guard !type.isList, [.string, .int64, .double, .timestamp].contains(type) else {
                 throw call.error(.badRequest, "sortBy[\(index)]: a \(type.rawValue) field cannot be sorted")
             }
-            order.append("json_extract(r.fields, ?) \(ascending ? "ASC" : "DESC")")
-            arguments.append(JSONPath.value(sort.fieldName))
+            order.append("\(JSONPath.extract(sort.fieldName)) \(ascending ? "ASC" : "DESC")")
         }
         order.append("r.id")
         sql += " ORDER BY " + order.joined(separator: ", ")
@@ -189,9 +190,38 @@ struct QueryRecords {
     }
 }
 
-/// JSON paths into the stored `fields` column.
+/// JSON paths into the stored `fields` column. Field names are validated identifiers
+/// (letters, digits, `_`), so they are written into the SQL literally: that lets SQLite use the
+/// per-field expression indexes ``QueryIndexes`` creates.
 enum JSONPath {
     static func value(_ field: String) -> String { "$.\"\(field)\".value" }
+
+    static func extract(_ field: String) -> String { "json_extract(r.fields, '\(value(field))')" }
+}
+
+/// Expression indexes on queried fields, made the first time a field is filtered or sorted on
+/// (CloudKit needs QUERYABLE / SORTABLE indexes too; here they appear on demand).
+final class QueryIndexes: Sendable {
+    private let known = Mutex<Set<String>>([])
+
+    /// Creates the indexes `request` can use that do not exist yet (each in its own write).
+    func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
+        var fields = Set((query.filterBy ?? []).map(\.fieldName))
+        fields.formUnion((query.sortBy ?? []).map(\.fieldName))
+        let missing = fields.filter { SystemField($0) == nil && Names.isValidFieldName($0) }
+            .subtracting(known.withLock { $0 })
+        guard !missing.isEmpty else { return }
+        try await writer.write { db in
+            for field in missing {
+                try db.execute(
+                    sql: """
+                        CREATE INDEX IF NOT EXISTS "field_\(field)" ON record (zoneId, type, \
+                        json_extract(fields, '\(JSONPath.value(field))')) WHERE isDeleted = 0
+                        """)
+            }
+        }
+        known.withLock { $0.formUnion(missing) }
+    }
 }
 
 /// Fields every record has: `___recordID`, `___createTime`, `___modTime`, `___createdBy`, `___modifiedBy`.
