@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "LarderEmulator",
             dependencies: [
-                "LarderCore", "LarderCloudKit",
+                "LarderCore", "LarderFormats", "LarderCloudKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ public import HTTPTypes
 public import Hummingbird
 public import LarderCloudKit
 public import Foundation
+import LarderFormats
 
 /// A whole-request CloudKit error; renders itself as `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`
 /// with the code's documented HTTP status.
@@ -67,6 +68,15 @@ enum JSONResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder
+    }
+
+    /// Encodes an answer: `Encodable` → `Value` → JSON bytes (LarderFormats' writer), which is several
+    /// times cheaper than `JSONEncoder` for record-heavy answers.
+    static func encode<T: Encodable>(_ answer: T) throws -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096)
+        try JSONWriter.append(try ValueEncoder().encode(answer), to: &bytes)
+        return Data(bytes)
     }
 
     static func make(_ data: Data, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {

@@ -10,6 +10,10 @@ extension Value: Codable {
 
     /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
+        if let source = decoder as? any ValueCarryingDecoder {
+            self = source.carriedValue
+            return
+        }
         if let object = try? decoder.container(keyedBy: AnyKey.self) {
             var fields = Fields()
             for key in object.allKeys {
@@ -65,4 +69,11 @@ extension Value: Codable {
             for field in fields { try object.encode(field.value, forKey: AnyKey(stringValue: field.key)) }
         }
     }
+}
+
+/// A decoder that already holds the `Value` it decodes from, so `Value(from:)` takes it as it is
+/// instead of probing each JSON type in turn.
+public protocol ValueCarryingDecoder: Decoder {
+    /// The value at this decoder's coding path.
+    var carriedValue: Value { get }
 }

@@ -74,12 +74,12 @@ struct DatabaseRoute: Sendable {
         if let error = faults.error { throw error }
         let decoded: Body
         do {
-            let text = data.isEmpty || data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) ? Data("{}".utf8) : data
-            decoded = try JSONDecoder().decode(Body.self, from: text)
+            let isBlank = data.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }
+            let json = isBlank ? .object(Fields()) : try JSONValueParser.parse(data)
+            decoded = try ValueDecoder().decode(Body.self, from: json)
+        } catch let error as JSONValueParser.SyntaxError {
+            throw CloudKitServerError.badRequest("malformed JSON body: \(error)")
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw CloudKitServerError.badRequest("malformed JSON body: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
-            }
             throw CloudKitServerError.badRequest("invalid \(operation) request: \(DecodingErrorText.describe(error))")
         }
         var call = DatabaseCall(
@@ -93,7 +93,7 @@ struct DatabaseRoute: Sendable {
         if let user = caller.userRecordName, !caller.isServerKey {
             headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(for: user, nowMilliseconds: now)
         }
-        return JSONResponse.make(try JSONResponse.encoder.encode(answer), headers: headers)
+        return JSONResponse.make(try JSONResponse.encode(answer), headers: headers)
     }
 }
 

@@ -8,7 +8,8 @@ struct RecordRenderer {
     let decoder = JSONDecoder()
 
     func fields(of row: RecordRow) -> [String: RecordField] {
-        (try? decoder.decode([String: RecordField].self, from: Data(row.fields.utf8))) ?? [:]
+        guard let value = try? JSONValueParser.parse(row.fields.utf8) else { return [:] }
+        return (try? ValueDecoder().decode([String: RecordField].self, from: value)) ?? [:]
     }
 
     /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.

@@ -1,4 +1,6 @@
 import Foundation
+import LarderCore
+import LarderFormats
 import GRDB
 import LarderCloudKit
 
@@ -26,7 +28,13 @@ final class WriteSession {
 
     /// Encodes typed fields as stored JSON.
     func encode(_ fields: [String: FieldValue]) throws -> String {
-        String(decoding: try encoder.encode(fields.mapValues(\.recordField)), as: UTF8.self)
+        var object = Fields()
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            object.append(key: name, value: ["value": value.jsonValue, "type": .string(value.type.rawValue)])
+        }
+        var bytes: [UInt8] = []
+        try JSONWriter.append(.object(object), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Encodes a share's extra state.
