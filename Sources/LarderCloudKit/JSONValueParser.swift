@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 
 /// A fast JSON → ``Value`` parser for request bodies (Foundation's `JSONDecoder` with generic
 /// `Value` fields throws and catches on every probe, which dominated the emulator's profile).

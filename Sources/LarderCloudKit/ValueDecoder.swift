@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 
 /// Decodes `Decodable` types from a parsed ``Value`` (see ``JSONValueParser``), with the same
 /// `DecodingError`s and coding paths as `JSONDecoder`. A `Value` member is handed over as it is.
@@ -8,14 +8,39 @@ package struct ValueDecoder {
     /// Decodes `type` from `value`.
     /// - Throws: `DecodingError` naming the coding path.
     package func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
-        try T(from: ValueDecoding(value: value, codingPath: []))
+        try T(from: ValueDecoding(value: value, path: nil))
+    }
+}
+
+/// A coding path as a chain of parents: extending it costs one small allocation, and the array
+/// `codingPath` wants is built only when something asks (an error).
+final class CodingPathNode: Sendable {
+    let parent: CodingPathNode?
+    let key: String
+    let index: Int?
+
+    init(parent: CodingPathNode?, key: String, index: Int? = nil) {
+        self.parent = parent
+        self.key = key
+        self.index = index
+    }
+
+    var keys: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: CodingPathNode? = self
+        while let current = node {
+            keys.append(current.index.map { AnyCodingKey(intValue: $0) } ?? AnyCodingKey(stringValue: current.key))
+            node = current.parent
+        }
+        return keys.reversed()
     }
 }
 
 struct ValueDecoding: ValueCarryingDecoder {
     let value: Value
     var carriedValue: Value { value }
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode?
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
@@ -25,18 +50,18 @@ struct ValueDecoding: ValueCarryingDecoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let fields) = value else { throw mismatch([String: Any].self, "to decode Dictionary<String, Any>") }
-        return KeyedDecodingContainer(KeyedValueContainer<Key>(fields: fields, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedValueContainer<Key>(fields: fields, path: path))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([Any].self, "to decode Array<Any>") }
-        return UnkeyedValueContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedValueContainer(elements: elements, path: path)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
 }
 
-private struct AnyCodingKey: CodingKey {
+struct AnyCodingKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(stringValue: String) { self.stringValue = stringValue }
@@ -48,7 +73,8 @@ private struct AnyCodingKey: CodingKey {
 
 private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let fields: Fields
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode?
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
 
     var allKeys: [Key] { fields.keys.compactMap(Key.init(stringValue:)) }
 
@@ -59,7 +85,7 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
-        return ValueDecoding(value: value, codingPath: codingPath + [key])
+        return ValueDecoding(value: value, path: CodingPathNode(parent: path, key: key.stringValue))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { fields[key.stringValue]?.isNull ?? true }
@@ -74,7 +100,7 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = fields[key.stringValue], !value.isNull else { return nil }
-        return try T(from: ValueDecoding(value: value, codingPath: codingPath + [key]))
+        return try T(from: ValueDecoding(value: value, path: CodingPathNode(parent: path, key: key.stringValue)))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -87,18 +113,19 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         try member(key).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { ValueDecoding(value: .object(fields), codingPath: codingPath) }
+    func superDecoder() throws -> any Decoder { ValueDecoding(value: .object(fields), path: path) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try member(key) }
 }
 
 private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     let elements: [Value]
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode?
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
     var currentIndex = 0
 
-    init(elements: [Value], codingPath: [any CodingKey]) {
+    init(elements: [Value], path: CodingPathNode?) {
         self.elements = elements
-        self.codingPath = codingPath
+        self.path = path
     }
 
     var count: Int? { elements.count }
@@ -110,7 +137,8 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
                 Any.self, .init(codingPath: codingPath, debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return ValueDecoding(value: elements[currentIndex], codingPath: codingPath + [AnyCodingKey(intValue: currentIndex)])
+        return ValueDecoding(
+            value: elements[currentIndex], path: CodingPathNode(parent: path, key: String(currentIndex), index: currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 
 /// Encodes `Encodable` types into a ``Value`` tree (serialise it with LarderFormats' `JSONWriter`).
 /// Faster than `JSONEncoder` for the emulator's responses, and `Value` members pass through as they are.
@@ -9,7 +9,7 @@ package struct ValueEncoder {
     /// - Throws: whatever `value.encode(to:)` throws.
     package func encode<T: Encodable>(_ value: T) throws -> Value {
         let node = EncodingNode()
-        try ValueEncoding(node: node, codingPath: []).put(value)
+        try ValueEncoding(node: node).put(value)
         return node.resolve()
     }
 }
@@ -49,9 +49,11 @@ private final class EncodingNode {
     }
 }
 
+/// Coding paths are not tracked (always empty): nothing the emulator encodes reads them, and
+/// building them cost a copy per nested value.
 private struct ValueEncoding: Encoder {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func put<T: Encodable>(_ value: T) throws {
@@ -68,31 +70,22 @@ private struct ValueEncoding: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if node.object == nil { node.object = [] }
-        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedContainer<Key>(node: node))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if node.array == nil { node.array = [] }
-        return UnkeyedContainer(node: node, codingPath: codingPath)
+        return UnkeyedContainer(node: node)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
 }
 
-private struct IndexKey: CodingKey {
-    var stringValue: String { String(intValue ?? 0) }
-    var intValue: Int?
-    init(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { nil }
-}
-
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
 
-    func encoder(for key: Key) -> ValueEncoding {
-        ValueEncoding(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
-    }
+    func encoder(for key: Key) -> ValueEncoding { ValueEncoding(node: node.child(forKey: key.stringValue)) }
 
     mutating func encodeNil(forKey key: Key) throws { encoder(for: key).node.value = .null }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder(for: key).put(value) }
@@ -107,18 +100,16 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         encoder(for: key).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { ValueEncoding(node: node, codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { ValueEncoding(node: node) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { encoder(for: key) }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var count: Int { node.array?.count ?? 0 }
 
-    func next() -> ValueEncoding {
-        ValueEncoding(node: node.appendChild(), codingPath: codingPath + [IndexKey(intValue: count)])
-    }
+    func next() -> ValueEncoding { ValueEncoding(node: node.appendChild()) }
 
     mutating func encodeNil() throws { next().node.value = .null }
     mutating func encode<T: Encodable>(_ value: T) throws { try next().put(value) }
