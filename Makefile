@@ -95,3 +95,16 @@ schema-check: build
 .PHONY: bench-xml
 bench-xml: build
 	bash scripts/bench-xml.sh
+
+## emulator
+# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store).
+# `make demo-emulator` starts one in memory on a free port, loads the samples, queries them back, stops it.
+.PHONY: serve demo-emulator bench-emulator
+serve: build
+	$(RELEASE_BIN) serve $(if $(PORT),--port $(PORT),) $(if $(DATA),--data $(DATA),)
+
+demo-emulator: build
+	LARDER=$(RELEASE_BIN) bash scripts/demo-emulator.sh
+
+bench-emulator: deps
+	bash scripts/bench-emulator.sh
