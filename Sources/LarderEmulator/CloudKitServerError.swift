@@ -75,7 +75,14 @@ enum JSONResponse {
     static func encode<T: Encodable>(_ answer: T) throws -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
-        try JSONWriter.append(try ValueEncoder().encode(answer), to: &bytes)
+        switch answer {
+        case let response as RecordsResponse:
+            try RecordJSON.append(records: response.records, continuationMarker: nil, to: &bytes)
+        case let response as QueryResponse:
+            try RecordJSON.append(records: response.records, continuationMarker: response.continuationMarker, to: &bytes)
+        default:
+            try JSONWriter.append(try ValueEncoder().encode(answer), to: &bytes)
+        }
         return Data(bytes)
     }
 
