@@ -5,7 +5,7 @@ let package = Package(
     name: "Larder",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "Larder", targets: ["LarderCore", "LarderFormats"]),
+        .library(name: "Larder", targets: ["LarderCore", "LarderFormats", "LarderDedupe"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -20,16 +20,18 @@ let package = Package(
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
+        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats",
+                "LarderCore", "LarderFormats", "LarderDedupe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
+        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
         .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
     ]
 )
