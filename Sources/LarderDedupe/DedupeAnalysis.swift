@@ -161,8 +161,15 @@ public final class DedupeAnalysis {
                 }
                 for alternative in result.alternatives { summary.alternatives[alternative.field, default: 0] += 1 }
                 try log?.append(logCluster(c, number: number, result: result, members: members))
+            } else if let json = writer as? JSONWriter, spills[Int(table.input[i])].encoding == .json(pretty: json.isPretty) {
+                // Already serialized in pass 1, membership flag included: copy it through.
+                let count = Int(table.spillLength[i])
+                try spills[Int(table.input[i])].readRaw(offset: table.spillOffset[i], count: count, into: &scratch)
+                try scratch.withUnsafeBytes { try json.write(encoded: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                summary.written += 1
+                continue
             } else {
-                record = Survivorship.single(try member(i))
+                record = try value(i)
             }
             do {
                 try writer.write(record)

@@ -37,7 +37,7 @@ public struct DedupeInput: Sendable {
 
 /// How a dedupe pass matches and merges.
 public struct DedupeConfiguration: Sendable {
-    /// The fuzzy-score threshold, 0...1 (default 0.8).
+    /// The fuzzy-score threshold, 0...1 (default 0.85).
     public var threshold: Double = PairScorer.defaultThreshold
     /// Blocking parameters.
     public var blocking = BlockingPlan()
@@ -47,6 +47,16 @@ public struct DedupeConfiguration: Sendable {
     public var keepGoing = false
     /// Where scratch files go (the system temporary directory by default).
     public var scratchDirectory: String?
+    /// The output format the records will be written in. For JSON and NDJSON, records wait in
+    /// the scratch files already serialized, and records that merge with nothing are copied to
+    /// the output without being parsed again.
+    public var outputFormat: DataFormat = .json
+    /// Whether JSON output is indented.
+    public var pretty = false
+
+    var spillEncoding: SpillEncoding {
+        outputFormat == .json || outputFormat == .ndjson ? .json(pretty: pretty) : .binary
+    }
 
     /// The defaults.
     public init() {}

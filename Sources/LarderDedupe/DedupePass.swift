@@ -71,7 +71,7 @@ public struct DedupePass: Sendable {
 
         started = clock.now
         let scorer = PairScorer(threshold: configuration.threshold)
-        let blocker = CandidateBlocker(table: table, plan: configuration.blocking)
+        let blocker = CandidateBlocker(plan: configuration.blocking)
         let (candidates, scored) = await Self.findCandidates(table: table, blocker: blocker, scorer: scorer)
         timings.append(("match", clock.now - started))
 
@@ -81,7 +81,8 @@ public struct DedupePass: Sendable {
 
         var summary = DedupeSummary()
         summary.inputs = scans.map(\.counts)
-        summary.candidatePairs = scored
+        summary.candidatePairs = scored.reduce(0, +)
+        summary.candidatePairsByBand = scored
         summary.keptApartByChaining = clustering.blockedByChaining
         return DedupeAnalysis(
             inputs: inputs.map { ($0.name, $0.role) }, roles: roles, spills: scans.map(\.spill), headers: scans.map(\.header),
@@ -91,43 +92,48 @@ public struct DedupePass: Sendable {
 
     /// Candidate links from every stage after the first: URL and fingerprint groups, and the
     /// fuzzy stage over blocked pairs (bands split over two tasks).
-    static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> ([MatchLink], Int) {
+    static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> ([MatchLink], [Int]) {
         let clusterer = Clusterer(table: table, scorer: scorer)
         var links = exactGroupLinks(table: table, clusterer: clusterer)
-        let titleSecondary = blocker.secondaryKeys(titleWords: true, in: table)
-        let ingredientSecondary = blocker.secondaryKeys(titleWords: false, in: table)
+        let titleBandSecondary = blocker.secondaryKeys(forTitleBand: true, in: table)
+        let combinedSecondary = blocker.secondaryKeys(forTitleBand: false, in: table)
         let bandCount = blocker.plan.bandCount
         let workers = 2
-        let results = await withTaskGroup(of: ([MatchLink], Int).self) { group in
+        let results = await withTaskGroup(of: ([MatchLink], [Int: Int]).self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     var found: [MatchLink] = []
-                    var scored = 0
+                    var scored: [Int: Int] = [:]
                     for band in stride(from: worker, to: bandCount, by: workers) {
-                        let secondary = blocker.usesTitleWordSecondary(band) ? titleSecondary : ingredientSecondary
+                        let secondary = band == 0 ? titleBandSecondary : combinedSecondary
+                        var count = 0
                         blocker.forEachPair(band: band, in: table, secondary: secondary) { x, y in
                             if table.hasSameID(x, y) || table.recordNameHash[x] == table.recordNameHash[y] { return }
-                            scored += 1
+                            count += 1
                             if let link = Self.link(x, y, table: table, clusterer: clusterer) { found.append(link) }
                         }
+                        scored[band] = count
                     }
                     return (found, scored)
                 }
             }
-            var all: [([MatchLink], Int)] = []
+            var all: [([MatchLink], [Int: Int])] = []
             for await result in group { all.append(result) }
             return all
         }
-        var scored = 0
-        for (found, count) in results {
+        var scored = [Int](repeating: 0, count: bandCount)
+        for (found, counts) in results {
             links.append(contentsOf: found)
-            scored += count
+            for (band, count) in counts { scored[band] = count }
         }
         return (links, scored)
     }
 
     /// The link between two records under stages 2-4, oriented by content key, or `nil`.
     static func link(_ x: Int, _ y: Int, table: FeatureTable, clusterer: Clusterer) -> MatchLink? {
+        let exact = (table.sourceURL[x] != 0 && table.sourceURL[x] == table.sourceURL[y])
+            || (table.fingerprint[x] != 0 && table.fingerprint[x] == table.fingerprint[y])
+        if !exact && clusterer.scorer.cannotPass(x, y, in: table) { return nil }
         guard let (rule, score) = clusterer.relation(x, y), rule != .sameID, rule != .sameRecordName else { return nil }
         let (a, b) = table.key[x] < table.key[y] ? (x, y) : (y, x)
         return MatchLink(a: Int32(a), b: Int32(b), rule: rule, total: score.total)
@@ -175,7 +181,7 @@ struct InputScanner {
 
     func scan() throws -> InputScan {
         let reader = try input.makeReader()
-        let spill = try SpillFile(directory: configuration.scratchDirectory)
+        let spill = try SpillFile(directory: configuration.scratchDirectory, encoding: configuration.spillEncoding)
         let rejectsSink = try ScratchSink(directory: configuration.scratchDirectory)
         let rejects = RejectsWriter(sink: rejectsSink)
         var table = FeatureTable()
@@ -207,7 +213,9 @@ struct InputScanner {
             do {
                 let value = try configuration.upgrade.upgrade(item.value, .recipe, reader.header?.version)
                 let recipe = try Recipe(value: value)
-                let (offset, length, key) = try spill.append(value)
+                // Spilled with its input set's membership flag set, ready to write if it merges with nothing.
+                let (offset, length, key) = try spill.append(
+                    Survivorship.withMembership(value, inSavedSet: input.role == .saved, inCreatedSet: input.role == .created))
                 let identity = RecordIdentity(
                     id: recipe.id, recordNameHash: StableHasher.hash(recipe.recordName, seed: 0x726E),
                     key: key, updatedAt: Int64((recipe.updatedAt.timeIntervalSince1970 * 1000).rounded()),
@@ -216,6 +224,7 @@ struct InputScanner {
                     spillOffset: offset, spillLength: length)
                 table.append(RecordFeatures(recipe: recipe), identity)
             } catch let error as LarderError where error.code != .io {
+                // The record is out of the table, so nothing else refers to the bytes it may have spilled.
                 let path = error.location?.fieldPath ?? .root
                 var location = reader.location(of: path) ?? item.location
                 location.recordIndex = item.index

@@ -28,6 +28,8 @@ public struct DedupeSummary: Sendable, Hashable {
     public var keptApartByChaining = 0
     /// Candidate pairs the fuzzy stage scored.
     public var candidatePairs = 0
+    /// Candidate pairs per blocking band (title words, ingredient bands, title-trigram bands).
+    public var candidatePairsByBand: [Int] = []
     /// Fields taken from a member other than the survivor, by field name.
     public var fieldsFromOthers: [String: Int] = [:]
     /// Losers' differing versions kept in the merge log, by field name.
@@ -93,6 +95,7 @@ public struct DedupeSummary: Sendable, Hashable {
         b.set("matchesByRule", value: .object(rules))
         b.set("keptApartByChaining", keptApartByChaining)
         b.set("candidatePairs", candidatePairs)
+        b.set("candidatePairsByBand", value: .array(candidatePairsByBand.map { .int(Int64($0)) }))
         var fields = Fields()
         for (key, n) in fieldsFromOthers.sorted(by: { $0.key < $1.key }) { fields.append(key: key, value: .int(Int64(n))) }
         b.set("fieldsFromOthers", value: .object(fields))

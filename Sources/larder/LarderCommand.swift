@@ -14,6 +14,8 @@ struct LarderCommand: AsyncParsableCommand {
         subcommands: [
             ConvertCommand.self,
             ValidateCommand.self,
+            DedupeCommand.self,
+            DedupeGenerateCommand.self,
         ]
     )
 

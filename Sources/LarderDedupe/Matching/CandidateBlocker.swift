@@ -1,115 +1,107 @@
 /// How candidate pairs are found without comparing every record with every other.
 public struct BlockingPlan: Sendable, Hashable {
-    /// MinHash bands over ingredient words.
-    public var ingredientBands = 8
-    /// MinHash values per ingredient band (more rows: fewer, closer candidates).
-    public var ingredientRows = 3
-    /// MinHash bands over title character trigrams.
-    public var titleBands = 2
-    /// MinHash values per title band.
-    public var titleRows = 5
+    /// Bands that combine MinHash over title trigrams with MinHash over ingredient words.
+    public var combinedBands = 6
+    /// Title-trigram MinHash values per band.
+    public var titleRows = 2
+    /// Ingredient-word MinHash values per band.
+    public var ingredientRows = 2
     /// Buckets up to this size compare all pairs; larger ones use a sorted window.
-    public var smallBucket = 48
+    public var smallBucket = 32
     /// The window of the sorted-neighbourhood comparison in large buckets.
-    public var window = 16
-    /// Ingredient words in more than this fraction of records (and more than `commonMinimum`)
-    /// are left out of the ingredient MinHash, like stop words: salt, oil, water.
-    public var commonFraction = 0.02
-    /// See ``commonFraction``.
-    public var commonMinimum = 1000
+    public var window = 12
 
     /// The default plan.
     public init() {}
 
-    /// The number of bands: one for the title words, then ingredient bands, then title bands.
-    public var bandCount: Int { 1 + ingredientBands + titleBands }
+    /// The number of bands: one for the title words, then the combined bands.
+    public var bandCount: Int { 1 + combinedBands }
 }
 
 /// Produces candidate pairs by blocking: records that share a band key are compared.
 ///
-/// Band 0 is the title's words (filler removed, singular, sorted): every title that differs
-/// only in case, punctuation, spacing or word order lands in the same bucket. The next
-/// bands are MinHash/LSH over ingredient words (common words left out); the last are
-/// MinHash/LSH over title trigrams. Buckets up to ``BlockingPlan/smallBucket`` records
-/// compare all pairs; larger ones are sorted by a second key and each record is compared
-/// with the next ``BlockingPlan/window`` records, so the work stays linear in the number
-/// of records however skewed the data.
+/// Band 0 is the title's words (filler removed, singular, sorted): titles that differ only in
+/// case, punctuation, spacing or word order share it. The other bands are LSH over two
+/// MinHash signatures at once, title character trigrams ("title shingles") and ingredient
+/// words: a pair lands in the same bucket of a band with probability about
+/// `Jt^titleRows × Ji^ingredientRows` (the Jaccard similarities), so duplicates (Jt ≈ 1,
+/// Ji ≈ 0.8) almost always meet in some band while different recipes of the same dish
+/// rarely do. A fuzzy match needs both a similar title and similar ingredients anyway.
+///
+/// Buckets up to ``BlockingPlan/smallBucket`` records compare all pairs; larger ones (a
+/// popular title, a dense dish) are sorted by a second key and each record is compared with
+/// the next ``BlockingPlan/window`` records, so the work stays linear in the number of
+/// records however skewed the data: at most `records × bands × window` comparisons.
 package struct CandidateBlocker: Sendable {
     package let plan: BlockingPlan
-    private let commonTokens: Set<UInt32>
 
-    /// Prepares blocking over `table`: counts how common each ingredient word is.
-    package init(table: FeatureTable, plan: BlockingPlan) {
+    package init(plan: BlockingPlan) {
         self.plan = plan
-        let limit = max(plan.commonMinimum, Int(plan.commonFraction * Double(table.count)))
-        var frequency: [UInt32: Int32] = [:]
-        if table.count > limit {
-            for i in 0..<table.count {
-                table.withTokens(i) { tokens in
-                    for token in tokens { frequency[token, default: 0] += 1 }
-                }
-            }
-        }
-        commonTokens = Set(frequency.lazy.filter { $0.value > Int32(limit) }.map(\.key))
     }
-
-    /// The number of words treated as common.
-    package var commonTokenCount: Int { commonTokens.count }
 
     /// The key of record `i` in `band`, or `nil` when the record has nothing to block on there.
     package func key(_ i: Int, band: Int, in table: FeatureTable) -> UInt64? {
         if band == 0 { return titleWordsKey(i, in: table) }
-        if band <= plan.ingredientBands {
-            return table.withTokens(i) { all -> UInt64? in
-                var kept = all.filter { !commonTokens.contains($0) }
-                if kept.count < 2 { kept = Array(all) }
-                guard !kept.isEmpty else { return nil }
-                return kept.withUnsafeBufferPointer { minHashBand($0, band: band, rows: plan.ingredientRows, seed: 0x696E) }
+        guard table.tokenCount(i) > 0 else { return nil }
+        var hasher = StableHasher(seed: 0xB10C &+ UInt64(band))
+        let hasTitle = table.withTitle(i) { title -> Bool in
+            guard !title.isEmpty else { return false }
+            for row in 0..<plan.titleRows {
+                hasher.combine(Self.minTrigram(title, seed: UInt64(band * 64 + row)))
+            }
+            return true
+        }
+        guard hasTitle else { return nil }
+        table.withTokens(i) { tokens in
+            for row in 0..<plan.ingredientRows {
+                let seed = 0x696E_6772 &+ UInt64(band * 64 + row)
+                var minimum = UInt64.max
+                for token in tokens {
+                    let h = StableHasher.scramble(UInt64(token), seed: seed)
+                    if h < minimum { minimum = h }
+                }
+                hasher.combine(minimum)
             }
         }
-        return table.withTitle(i) { title -> UInt64? in
-            guard title.count >= 3 else { return nil }
-            var grams: [UInt32] = []
-            grams.reserveCapacity(title.count)
-            var previous: UInt32 = 0x20
-            var before: UInt32 = 0x20
-            for byte in title {
-                let current = UInt32(byte)
-                grams.append(before << 16 | previous << 8 | current)
-                before = previous
-                previous = current
-            }
-            grams.append(before << 16 | previous << 8 | 0x20)
-            return grams.withUnsafeBufferPointer { minHashBand($0, band: band, rows: plan.titleRows, seed: 0x7469) }
+        return hasher.finalize()
+    }
+
+    /// The smallest hash over the trigrams of ` title `.
+    private static func minTrigram(_ title: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var minimum = UInt64.max
+        var before: UInt64 = 0x20
+        var previous: UInt64 = 0x20
+        for byte in title {
+            let current = UInt64(byte)
+            let h = StableHasher.scramble(before << 16 | previous << 8 | current, seed: seed)
+            if h < minimum { minimum = h }
+            before = previous
+            previous = current
         }
+        let last = StableHasher.scramble(before << 16 | previous << 8 | 0x20, seed: seed)
+        return min(minimum, last)
     }
 
     /// The hash of the sorted title words.
     package func titleWordsKey(_ i: Int, in table: FeatureTable) -> UInt64 {
         table.withTitle(i) { title in
-            var words: [UInt64] = []
-            for word in title.split(separator: 0x20) {
-                words.append(StableHasher.hash(UnsafeBufferPointer(rebasing: word), seed: 0x7477))
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: title.count / 2 + 2) { words in
+                var n = 0
+                var start = 0
+                for k in 0...title.count where k == title.count || title[k] == 0x20 {
+                    if k > start {
+                        words[n] = StableHasher.hash(UnsafeBufferPointer(rebasing: title[start..<k]), seed: 0x7477)
+                        n += 1
+                    }
+                    start = k + 1
+                }
+                var used = UnsafeMutableBufferPointer(rebasing: words[0..<n])
+                used.sort()
+                var hasher = StableHasher(seed: 0x746B)
+                for word in used { hasher.combine(word) }
+                return hasher.finalize()
             }
-            words.sort()
-            var hasher = StableHasher(seed: 0x746B)
-            for word in words { hasher.combine(word) }
-            return hasher.finalize()
         }
-    }
-
-    private func minHashBand(_ items: UnsafeBufferPointer<UInt32>, band: Int, rows: Int, seed: UInt64) -> UInt64 {
-        var hasher = StableHasher(seed: seed &+ UInt64(band))
-        for row in 0..<rows {
-            let rowSeed = seed &* 0x9E37_79B9 &+ UInt64(band * 64 + row)
-            var minimum = UInt64.max
-            for item in items {
-                let h = StableHasher.scramble(UInt64(item), seed: rowSeed)
-                if h < minimum { minimum = h }
-            }
-            hasher.combine(minimum)
-        }
-        return hasher.finalize()
     }
 
     /// Whether records `i` and `j` share any band key (they were compared).
@@ -121,6 +113,7 @@ package struct CandidateBlocker: Sendable {
     }
 
     /// Calls `body` with every candidate pair of `band` (a pair may come again from another band).
+    /// `secondary` orders records inside large buckets.
     package func forEachPair(band: Int, in table: FeatureTable, secondary: [UInt64], _ body: (Int, Int) -> Void) {
         var entries: [(key: UInt64, record: UInt32)] = []
         entries.reserveCapacity(table.count)
@@ -153,16 +146,22 @@ package struct CandidateBlocker: Sendable {
         }
     }
 
-    /// The second sort key of each record inside large buckets: the title words (for
-    /// ingredient bands) or the first ingredient MinHash (for title bands).
-    package func secondaryKeys(titleWords: Bool, in table: FeatureTable) -> [UInt64] {
+    /// The second sort key of every record inside large buckets: for band 0 (one title) the
+    /// ingredient signature, so similar ingredient lists sit together; for the other bands the
+    /// title words, so equal titles sit together.
+    package func secondaryKeys(forTitleBand: Bool, in table: FeatureTable) -> [UInt64] {
         var keys = [UInt64](repeating: 0, count: table.count)
         for i in 0..<table.count {
-            keys[i] = titleWords ? titleWordsKey(i, in: table) : (key(i, band: 1, in: table) ?? 0)
+            if forTitleBand {
+                keys[i] = table.withTokens(i) { tokens in
+                    var minimum = UInt64.max
+                    for token in tokens { minimum = min(minimum, StableHasher.scramble(UInt64(token), seed: 0x5EC0)) }
+                    return minimum
+                }
+            } else {
+                keys[i] = titleWordsKey(i, in: table)
+            }
         }
         return keys
     }
-
-    /// Whether `band` uses title-word secondary keys in large buckets.
-    package func usesTitleWordSecondary(_ band: Int) -> Bool { band >= 1 && band <= plan.ingredientBands }
 }

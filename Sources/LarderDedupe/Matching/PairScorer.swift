@@ -41,7 +41,7 @@ public struct PairScorer: Sendable, Hashable {
     public var ingredientGate = 0.5
 
     /// The default threshold.
-    public static let defaultThreshold = 0.8
+    public static let defaultThreshold = 0.85
 
     /// Creates a scorer.
     public init(threshold: Double = PairScorer.defaultThreshold) {
@@ -77,12 +77,15 @@ public struct PairScorer: Sendable, Hashable {
         }
         var sum = 0.0
         var present = 0
-        for (x, y) in [(table.prepTime[a], table.prepTime[b]), (table.cookTime[a], table.cookTime[b]), (table.servings[a], table.servings[b])]
-        where x >= 0 && y >= 0 {
+        func agree(_ x: Int32, _ y: Int32) {
+            guard x >= 0 && y >= 0 else { return }
             let high = Double(max(x, y, 1))
             sum += 1 - min(1, Double(abs(x - y)) / high)
             present += 1
         }
+        agree(table.prepTime[a], table.prepTime[b])
+        agree(table.cookTime[a], table.cookTime[b])
+        agree(table.servings[a], table.servings[b])
         let agreement = present > 0 ? sum / Double(present) : nil
         var weighted = titleWeight * title
         var weights = titleWeight
@@ -95,6 +98,18 @@ public struct PairScorer: Sendable, Hashable {
             weights += agreementWeight
         }
         return MatchScore(title: title, ingredients: ingredients, agreement: agreement, total: weighted / weights)
+    }
+
+    /// Whether a pair cannot pass the fuzzy stage, judged on the cheap parts first (ingredient
+    /// overlap, then title): lets blocking discard most candidates without a full score.
+    package func cannotPass(_ a: Int, _ b: Int, in table: FeatureTable) -> Bool {
+        guard table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 else { return true }
+        let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
+        if ingredients < ingredientGate { return true }
+        // With a perfect title and agreement the total is at most this: below the threshold, no match.
+        let best = (titleWeight + ingredientWeight * ingredients + agreementWeight) / (titleWeight + ingredientWeight + agreementWeight)
+        if best < threshold { return true }
+        return Self.titleSimilarity(a, b, in: table) < titleGate
     }
 
     /// Dice overlap of two sorted, unique arrays.
@@ -157,38 +172,61 @@ public struct PairScorer: Sendable, Hashable {
     /// Writes the sorted unique word hashes of a title key; returns how many.
     private static func words(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt32>) -> Int {
         var n = 0
-        var start = 0
-        for i in 0...text.count where i == text.count || text[i] == 0x20 {
-            if i > start {
-                var hasher = StableHasher(seed: 0x7469)
-                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<i])))
-                out[n] = UInt32(truncatingIfNeeded: hasher.finalize())
-                n += 1
+        var hash: UInt32 = 2_166_136_261
+        var length = 0
+        for byte in text {
+            if byte == 0x20 {
+                if length > 0 {
+                    out[n] = hash
+                    n += 1
+                }
+                hash = 2_166_136_261
+                length = 0
+            } else {
+                hash = (hash ^ UInt32(byte)) &* 16_777_619
+                length += 1
             }
-            start = i + 1
+        }
+        if length > 0 {
+            out[n] = hash
+            n += 1
         }
         return sortUnique(out, n)
     }
 
     /// Writes the sorted unique character trigrams of ` text `; returns how many.
     private static func trigrams(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt32>) -> Int {
-        let n = text.count + 2
-        guard n >= 3 else { return 0 }
-        func at(_ i: Int) -> UInt32 { i == 0 || i == n - 1 ? 0x20 : UInt32(text[i - 1]) }
+        guard !text.isEmpty else { return 0 }
         var count = 0
-        for i in 0..<(n - 2) {
-            out[count] = at(i) << 16 | at(i + 1) << 8 | at(i + 2)
+        var before: UInt32 = 0x20
+        var previous: UInt32 = 0x20
+        for byte in text {
+            let current = UInt32(byte)
+            out[count] = before << 16 | previous << 8 | current
             count += 1
+            before = previous
+            previous = current
         }
+        out[count] = before << 16 | previous << 8 | 0x20
+        count += 1
         return sortUnique(out, count)
     }
 
+    /// Sorts a short buffer in place (insertion sort: titles have a few dozen items) and removes repeats.
     private static func sortUnique(_ base: UnsafeMutablePointer<UInt32>, _ n: Int) -> Int {
-        var buffer = UnsafeMutableBufferPointer(start: base, count: n)
-        buffer.sort()
-        var kept = 0
-        for i in 0..<n where kept == 0 || buffer[kept - 1] != buffer[i] {
-            buffer[kept] = buffer[i]
+        guard n > 1 else { return n }
+        for i in 1..<n {
+            let value = base[i]
+            var j = i - 1
+            while j >= 0 && base[j] > value {
+                base[j + 1] = base[j]
+                j -= 1
+            }
+            base[j + 1] = value
+        }
+        var kept = 1
+        for i in 1..<n where base[kept - 1] != base[i] {
+            base[kept] = base[i]
             kept += 1
         }
         return kept

@@ -173,11 +173,12 @@ package enum Survivorship {
         return MergeResult(value: .object(out), fields: choices, alternatives: alternatives)
     }
 
-    /// A record that merged with nothing: itself, with its input set's membership flag set.
-    package static func single(_ member: MergeMember) -> Value {
-        guard var fields = member.value.objectValue else { return member.value }
-        if member.inSavedSet && fields["isSaved"] != .bool(true) { fields["isSaved"] = .bool(true) }
-        if member.inCreatedSet && fields["isCreated"] != .bool(true) { fields["isCreated"] = .bool(true) }
+    /// A record with its input set's membership flag set (`isSaved` for the saved set,
+    /// `isCreated` for the created set): what a record that merges with nothing becomes.
+    package static func withMembership(_ value: Value, inSavedSet: Bool, inCreatedSet: Bool) -> Value {
+        guard var fields = value.objectValue else { return value }
+        if inSavedSet && fields["isSaved"] != .bool(true) { fields["isSaved"] = .bool(true) }
+        if inCreatedSet && fields["isCreated"] != .bool(true) { fields["isCreated"] = .bool(true) }
         return .object(fields)
     }
 }

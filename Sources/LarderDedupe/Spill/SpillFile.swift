@@ -5,8 +5,18 @@ import Darwin
 #endif
 import Foundation
 package import LarderCore
+import LarderFormats
 
-/// A scratch file holding every record of one input in ``ValueBinaryCoding``, so the second
+/// How records are encoded in a spill file.
+package enum SpillEncoding: Sendable, Hashable {
+    /// ``ValueBinaryCoding``: compact and fast both ways; used when the output is YAML or XML.
+    case binary
+    /// Compact (or indented) JSON exactly as the JSON writer writes it: records that merge with
+    /// nothing are copied to JSON or NDJSON output without being parsed again.
+    case json(pretty: Bool)
+}
+
+/// A scratch file holding every record of one input (in ``SpillEncoding``), so the second
 /// pass can fetch any record by offset without keeping records in memory.
 ///
 /// The file is unlinked as soon as it is created: it lives only as long as its descriptor,
@@ -21,10 +31,13 @@ package final class SpillFile: @unchecked Sendable {
     private var encoded: [UInt8] = []
     /// The display name, for errors.
     package let name: String
+    /// How records are encoded.
+    package let encoding: SpillEncoding
 
     /// Creates an anonymous spill file in `directory` (the system temporary directory by default).
     /// - Throws: ``LarderError`` `io-error` when it cannot be created.
-    package init(directory: String? = nil) throws {
+    package init(directory: String? = nil, encoding: SpillEncoding = .binary) throws {
+        self.encoding = encoding
         let base = directory ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         var template = Array("\(base)/larder-dedupe-XXXXXX".utf8CString)
         let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -42,10 +55,14 @@ package final class SpillFile: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Appends one record; returns where it went.
+    /// Appends one record; returns where it went and its content key (a hash of its encoding).
+    /// - Throws: ``LarderError`` `unrepresentable` when JSON cannot hold a value (NaN), `io-error`.
     package func append(_ value: Value) throws -> (offset: UInt64, length: UInt32, key: StableKey) {
         encoded.removeAll(keepingCapacity: true)
-        ValueBinaryCoding.encode(value, into: &encoded)
+        switch encoding {
+        case .binary: ValueBinaryCoding.encode(value, into: &encoded)
+        case .json(let pretty): try JSONWriter.append(value, to: &encoded, pretty: pretty)
+        }
         let key = encoded.withUnsafeBytes { bytes -> StableKey in
             var high = StableHasher(seed: 0x5EED_0001)
             var low = StableHasher(seed: 0x5EED_0002)
@@ -104,6 +121,13 @@ package final class SpillFile: @unchecked Sendable {
     package func read(offset: UInt64, length: UInt32, scratch: inout [UInt8]) throws -> Value {
         let count = Int(length)
         try readRaw(offset: offset, count: count, into: &scratch)
-        return try scratch.withUnsafeBytes { try ValueBinaryCoding.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        switch encoding {
+        case .binary:
+            return try scratch.withUnsafeBytes { try ValueBinaryCoding.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        case .json:
+            let reader = JSONReader(source: MemoryByteSource(Array(scratch[0..<count]), name: name))
+            guard let item = try reader.next() else { throw LarderError(.io, "the dedupe spill file is damaged", location: SourceLocation(file: name)) }
+            return item.value
+        }
     }
 }

@@ -51,6 +51,25 @@ public final class JSONWriter: RecordWriter {
         }
     }
 
+    /// Appends one record that is already serialized as JSON (by ``append(_:to:pretty:indent:)``
+    /// with this writer's `pretty` setting), framed like ``write(_:)`` frames records. Lets a
+    /// caller that encoded records earlier, on another thread or into a scratch file, copy them
+    /// through without parsing them again.
+    public func write(encoded record: UnsafeRawBufferPointer) throws {
+        if !started { start() }
+        if !lineMode { out.append(contentsOf: count == 0 ? "\n".utf8 : ",\n".utf8) }
+        out.append(contentsOf: record)
+        if lineMode { out.append(0x0A) }
+        count += 1
+        if out.count >= 60 * 1024 {
+            try sink.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Whether records are indented (what ``write(encoded:)`` expects).
+    public var isPretty: Bool { options.pretty }
+
     public func finish() throws {
         if !started { start() }
         if !lineMode {
