@@ -131,7 +131,7 @@ extension MatchScore {
 }
 
 /// Streams the merge log, a JSON document:
-/// `{"tool": "larder dedupe", "threshold": 0.8, "inputs": [...], "clusters": [...], "summary": {...}}`.
+/// `{"tool": "larder dedupe", "threshold": 0.85, "inputs": [...], "clusters": [...], "summary": {...}}`.
 ///
 /// Clusters are written one at a time as the output is written, so the log never holds
 /// more than one cluster in memory; the summary comes last, when its counts are final.

@@ -578,11 +578,18 @@ public final class JSONReader: RecordReader {
     private func parseString() throws -> String {
         // pos is at the opening quote.
         var i = pos + 1
+        var highBits: UInt8 = 0
         // Fast path: no escapes.
         while i < limit {
             let c = buffer[i]
+            highBits |= c
             if c == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: buffer + pos + 1, count: i - pos - 1)
+                // ASCII needs no validation; String(validating:) is much slower (generic, metadata lookups).
+                if highBits < 0x80 {
+                    pos = i + 1
+                    return String(decoding: bytes, as: UTF8.self)
+                }
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw syntaxError("string is not valid UTF-8", at: pos)
                 }
