@@ -50,7 +50,6 @@ public struct DedupePass: Sendable {
         var timings: [(String, Duration)] = []
         var started = clock.now
         let configuration = configuration
-        let roles = inputs.map(\.role)
         var scans = try await withThrowingTaskGroup(of: (Int, InputScan).self) { group in
             for (index, input) in inputs.enumerated() {
                 group.addTask { (index, try InputScanner(input: input, index: index, configuration: configuration).scan()) }
@@ -85,7 +84,7 @@ public struct DedupePass: Sendable {
         summary.candidatePairsByBand = scored
         summary.keptApartByChaining = clustering.blockedByChaining
         return DedupeAnalysis(
-            inputs: inputs.map { ($0.name, $0.role) }, roles: roles, spills: scans.map(\.spill), headers: scans.map(\.header),
+            inputs: inputs.map { ($0.name, $0.role) }, spills: scans.map(\.spill), headers: scans.map(\.header),
             table: table, clustering: clustering, scorer: scorer, blocker: blocker, summary: summary,
             keepGoing: configuration.keepGoing, timings: timings)
     }

@@ -152,8 +152,15 @@ public final class MergeLogWriter {
 
     /// Appends one cluster.
     public func append(_ cluster: MergeLogCluster) throws {
+        var entry: [UInt8] = []
+        try JSONWriter.append(cluster.value, to: &entry)
+        try append(encoded: entry)
+    }
+
+    /// Appends one cluster already serialized as JSON.
+    package func append(encoded entry: [UInt8]) throws {
         out.append(contentsOf: (count == 0 ? "\n" : ",\n").utf8)
-        try JSONWriter.append(cluster.value, to: &out)
+        out.append(contentsOf: entry)
         count += 1
         if out.count >= 1 << 16 {
             try sink.write(out)

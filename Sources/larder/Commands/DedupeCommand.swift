@@ -120,7 +120,7 @@ struct DedupeCommand: AsyncParsableCommand {
                     sink: try FileByteSink(path: $0), threshold: threshold,
                     inputs: inputs.map { ($0.name, $0.role.rawValue) })
             }
-            try analysis.write(to: writer, log: logWriter, rejects: rejectsSink)
+            try await analysis.write(to: writer, log: logWriter, rejects: rejectsSink)
         }
         try rejectsSink?.close()
 
