@@ -191,6 +191,7 @@ struct InputScanner {
             counts.rejected += 1
         }
         var recordIndex = 0
+        let canCopyText = configuration.upgrade.isIdentity && configuration.spillEncoding == .json(pretty: false)
         while true {
             let item: RecordItem?
             do {
@@ -211,17 +212,26 @@ struct InputScanner {
             }
             do {
                 let value = try configuration.upgrade.upgrade(item.value, .recipe, reader.header?.version)
-                let recipe = try Recipe(value: value)
-                // Spilled with its input set's membership flag set, ready to write if it merges with nothing.
-                let (offset, length, key) = try spill.append(
-                    Survivorship.withMembership(value, inSavedSet: input.role == .saved, inCreatedSet: input.role == .created))
+                let recipe = try RecipeDigest(value: value)
+                // Spilled with its input set's membership flag set, ready to write if it merges with nothing:
+                // as the input's own JSON text when that is already the record to write, else serialized.
+                let inSaved = input.role == .saved
+                let inCreated = input.role == .created
+                var spilled: (offset: UInt64, length: UInt32, key: StableKey)?
+                if canCopyText, let json = reader as? JSONReader,
+                    !Survivorship.lacksMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated)
+                {
+                    spilled = try json.withLastRecordText { try spill.append(jsonText: $0) }
+                }
+                let (offset, length, key) = try spilled
+                    ?? spill.append(Survivorship.withMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated))
                 let identity = RecordIdentity(
                     id: recipe.id, recordNameHash: StableHasher.hash(recipe.recordName, seed: 0x726E),
                     key: key, updatedAt: Int64((recipe.updatedAt.timeIntervalSince1970 * 1000).rounded()),
                     isCreated: input.role == .created || recipe.isCreated, isSaved: input.role == .saved || recipe.isSaved,
-                    isDeleted: recipe.sync.isDeleted, input: index, inputIndex: recordIndex,
+                    isDeleted: recipe.isDeleted, input: index, inputIndex: recordIndex,
                     spillOffset: offset, spillLength: length)
-                table.append(RecordFeatures(recipe: recipe), identity)
+                table.append(RecordFeatures(digest: recipe), identity)
             } catch let error as LarderError where error.code != .io {
                 // The record is out of the table, so nothing else refers to the bytes it may have spilled.
                 let path = error.location?.fieldPath ?? .root

@@ -10,6 +10,14 @@ package enum MatchVocabulary {
         StableHasher.hash(word, seed: tokenSeed)
     }
 
+    /// The stable hash of one word.
+    @inline(__always)
+    package static func tokenHash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hasher = StableHasher(seed: tokenSeed)
+        hasher.combine(bytes: UnsafeRawBufferPointer(word))
+        return hasher.finalize()
+    }
+
     /// Title words that do not name the dish.
     package static let titleFiller: Set<UInt64> = hashes(
         """

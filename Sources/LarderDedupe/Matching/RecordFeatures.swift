@@ -23,31 +23,38 @@ package struct RecordFeatures: Sendable, Hashable {
 
     /// Extracts the features of a recipe.
     package init(recipe: Recipe) {
+        self.init(digest: RecipeDigest(recipe: recipe))
+    }
+
+    /// Extracts the features of a recipe's digest.
+    package init(digest recipe: RecipeDigest) {
         let normalizedTitle = TextNormalizer.normalize(recipe.title)
         titleKey = Self.titleKey(normalizedTitle)
         var tokens: [UInt32] = []
         var itemHashes: [UInt64] = []
-        itemHashes.reserveCapacity(recipe.ingredients.count)
-        for ingredient in recipe.ingredients {
-            let text = ingredient.item.isEmpty ? ingredient.original : ingredient.item
-            let normalized = TextNormalizer.normalize(text)
+        itemHashes.reserveCapacity(recipe.ingredientTexts.count)
+        var normalized: [UInt8] = []
+        for text in recipe.ingredientTexts {
+            TextNormalizer.normalize(text, into: &normalized)
             var item = StableHasher(seed: 0x6974_656D)
             var kept = 0
-            for word in TextNormalizer.words(normalized) where !TextNormalizer.hasDigit(word) {
-                let singular = TextNormalizer.singular(word)
-                let hash = MatchVocabulary.tokenHash(singular)
-                if MatchVocabulary.ingredientFiller.contains(hash) { continue }
-                tokens.append(UInt32(truncatingIfNeeded: hash))
-                item.combine(hash)
-                kept += 1
+            normalized.withUnsafeBufferPointer { bytes in
+                TextNormalizer.forEachWord(bytes) { word in
+                    if TextNormalizer.hasDigit(word) { return }
+                    let hash = TextNormalizer.singularHash(word)
+                    if MatchVocabulary.ingredientFiller.contains(hash) { return }
+                    tokens.append(UInt32(truncatingIfNeeded: hash))
+                    item.combine(hash)
+                    kept += 1
+                }
             }
             if kept == 0 { item.combine(normalized) }
             itemHashes.append(item.finalize())
         }
         tokens.sort()
         ingredientTokens = Self.unique(tokens)
-        ingredientCount = recipe.ingredients.count
-        if recipe.ingredients.isEmpty {
+        ingredientCount = recipe.ingredientTexts.count
+        if recipe.ingredientTexts.isEmpty {
             fingerprint = 0
         } else {
             itemHashes.sort()

@@ -21,26 +21,34 @@ package enum TextNormalizer {
     /// The normalized text: lowercase words separated by single spaces, no leading or trailing space.
     package static func normalize(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
+        normalize(text, into: &out)
+        return out
+    }
+
+    /// Normalizes `text` into `out` (cleared first), reusing its storage.
+    package static func normalize(_ text: String, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         var text = text
         let isASCII = text.withUTF8 { bytes -> Bool in
             for b in bytes where b >= 0x80 { return false }
             var pendingSpace = false
-            for b in bytes {
-                let action = asciiTable[Int(b)]
-                if action == 0 {
-                    pendingSpace = !out.isEmpty
-                } else if action != 1 {
-                    if pendingSpace {
-                        out.append(0x20)
-                        pendingSpace = false
+            asciiTable.withUnsafeBufferPointer { table in
+                for b in bytes {
+                    let action = table[Int(b)]
+                    if action == 0 {
+                        pendingSpace = !out.isEmpty
+                    } else if action != 1 {
+                        if pendingSpace {
+                            out.append(0x20)
+                            pendingSpace = false
+                        }
+                        out.append(action)
                     }
-                    out.append(action)
                 }
             }
             return true
         }
-        if isASCII { return out }
+        if isASCII { return }
         out.removeAll(keepingCapacity: true)
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var pendingSpace = false
@@ -60,7 +68,41 @@ package enum TextNormalizer {
             }
             out.append(contentsOf: properties.lowercaseMapping.utf8)
         }
-        return out
+    }
+
+    /// Calls `body` with each word of normalized text.
+    @inline(__always)
+    package static func forEachWord(_ normalized: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        for i in 0...normalized.count where i == normalized.count || normalized[i] == 0x20 {
+            if i > start { body(UnsafeBufferPointer(rebasing: normalized[start..<i])) }
+            start = i + 1
+        }
+    }
+
+    /// The hash of a word's singular form (see ``singular(_:)``), without copying it.
+    @inline(__always)
+    package static func singularHash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let n = word.count
+        guard n > 3, word[n - 1] == UInt8(ascii: "s") else { return MatchVocabulary.tokenHash(word) }
+        let two = word[n - 2]
+        if two == UInt8(ascii: "u") || two == UInt8(ascii: "s") || two == UInt8(ascii: "i") { return MatchVocabulary.tokenHash(word) }
+        if n > 4 && word[n - 3] == UInt8(ascii: "i") && two == UInt8(ascii: "e") {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n - 2) { buffer in
+                for k in 0..<(n - 3) { buffer[k] = word[k] }
+                buffer[n - 3] = UInt8(ascii: "y")
+                return MatchVocabulary.tokenHash(UnsafeBufferPointer(buffer))
+            }
+        }
+        if n > 4 && two == UInt8(ascii: "e") {
+            let before = word[n - 3]
+            if before == UInt8(ascii: "o") || before == UInt8(ascii: "x") || before == UInt8(ascii: "z")
+                || (n > 5 && before == UInt8(ascii: "h") && (word[n - 4] == UInt8(ascii: "c") || word[n - 4] == UInt8(ascii: "s")))
+            {
+                return MatchVocabulary.tokenHash(UnsafeBufferPointer(rebasing: word[0..<(n - 2)]))
+            }
+        }
+        return MatchVocabulary.tokenHash(UnsafeBufferPointer(rebasing: word[0..<(n - 1)]))
     }
 
     /// The words of normalized text, as byte slices.
@@ -93,7 +135,7 @@ package enum TextNormalizer {
     }
 
     /// Whether a word contains a digit or a vulgar fraction (a quantity such as `2`, `½`, `200g`).
-    package static func hasDigit(_ word: ArraySlice<UInt8>) -> Bool {
+    package static func hasDigit(_ word: some Collection<UInt8>) -> Bool {
         var hasNonASCII = false
         for b in word {
             if b >= 0x30 && b <= 0x39 { return true }

@@ -173,6 +173,11 @@ package enum Survivorship {
         return MergeResult(value: .object(out), fields: choices, alternatives: alternatives)
     }
 
+    /// Whether ``withMembership(_:inSavedSet:inCreatedSet:)`` would change the record.
+    package static func lacksMembership(_ value: Value, inSavedSet: Bool, inCreatedSet: Bool) -> Bool {
+        (inSavedSet && value["isSaved"] != .bool(true)) || (inCreatedSet && value["isCreated"] != .bool(true))
+    }
+
     /// A record with its input set's membership flag set (`isSaved` for the saved set,
     /// `isCreated` for the created set): what a record that merges with nothing becomes.
     package static func withMembership(_ value: Value, inSavedSet: Bool, inCreatedSet: Bool) -> Value {

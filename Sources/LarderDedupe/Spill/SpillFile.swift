@@ -63,6 +63,10 @@ package final class SpillFile: @unchecked Sendable {
         case .binary: ValueBinaryCoding.encode(value, into: &encoded)
         case .json(let pretty): try JSONWriter.append(value, to: &encoded, pretty: pretty)
         }
+        return try appendEncoded()
+    }
+
+    private func appendEncoded() throws -> (offset: UInt64, length: UInt32, key: StableKey) {
         let key = encoded.withUnsafeBytes { bytes -> StableKey in
             var high = StableHasher(seed: 0x5EED_0001)
             var low = StableHasher(seed: 0x5EED_0002)
@@ -91,6 +95,35 @@ package final class SpillFile: @unchecked Sendable {
         }
         flushed += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends one record given as its JSON text (for a ``SpillEncoding/json(pretty:)`` file
+    /// with compact layout): line breaks outside strings are removed, so the text fits one line.
+    package func append(jsonText text: UnsafeRawBufferPointer) throws -> (offset: UInt64, length: UInt32, key: StableKey) {
+        encoded.removeAll(keepingCapacity: true)
+        if text.contains(0x0A) || text.contains(0x0D) {
+            Self.removeLineBreaks(text, into: &encoded)
+        } else {
+            encoded.append(contentsOf: text)
+        }
+        return try appendEncoded()
+    }
+
+    /// Copies JSON text, dropping whitespace outside strings.
+    static func removeLineBreaks(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        var inString = false
+        var escaped = false
+        for byte in text {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                out.append(byte)
+            } else if byte == 0x22 {
+                inString = true
+                out.append(byte)
+            } else if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                out.append(byte)
+            }
+        }
     }
 
     /// Appends raw bytes (for ``ScratchSink``).
