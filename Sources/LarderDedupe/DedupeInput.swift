@@ -19,6 +19,8 @@ public struct DedupeInput: Sendable {
     public var role: Role
     /// Opens a fresh reader over the records.
     public var makeReader: @Sendable () throws -> any RecordReader
+    /// The file's path, when the input is a file (records may then be fetched from it again).
+    public var path: String?
 
     /// Creates an input from a reader factory.
     public init(name: String, role: Role, makeReader: @escaping @Sendable () throws -> any RecordReader) {
@@ -29,9 +31,11 @@ public struct DedupeInput: Sendable {
 
     /// A file in any format Larder reads (`-` for standard input), gzip detected.
     public static func file(_ path: String, role: Role, format: DataFormat? = nil) -> DedupeInput {
-        DedupeInput(name: path == "-" ? "<stdin>" : path, role: role) {
+        var input = DedupeInput(name: path == "-" ? "<stdin>" : path, role: role) {
             try RecordIO.openReader(path: path, format: format, recordType: .recipe)
         }
+        if path != "-" { input.path = path }
+        return input
     }
 }
 

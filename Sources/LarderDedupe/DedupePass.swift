@@ -192,6 +192,7 @@ struct InputScanner {
         }
         var recordIndex = 0
         let canCopyText = configuration.upgrade.isIdentity && configuration.spillEncoding == .json(pretty: false)
+        if canCopyText, let path = input.path, reader is JSONReader { spill.useInputFile(path) }
         while true {
             let item: RecordItem?
             do {
@@ -221,7 +222,13 @@ struct InputScanner {
                 if canCopyText, let json = reader as? JSONReader,
                     !Survivorship.lacksMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated)
                 {
-                    spilled = try json.withLastRecordText { try spill.append(jsonText: $0) }
+                    spilled = try json.withLastRecordText { text, offset in
+                        // A one-line record in a plain file is fetched from the file itself when written.
+                        if spill.readsInputFile && !SpillFile.hasLineBreak(text) {
+                            return spill.reference(inputOffset: offset, text: text)
+                        }
+                        return try spill.append(jsonText: text)
+                    }
                 }
                 let (offset, length, key) = try spilled
                     ?? spill.append(Survivorship.withMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated))

@@ -3,13 +3,13 @@ public struct BlockingPlan: Sendable, Hashable {
     /// Bands that combine MinHash over title trigrams with MinHash over ingredient words.
     public var combinedBands = 6
     /// Title-trigram MinHash values per band.
-    public var titleRows = 2
+    public var titleRows = 3
     /// Ingredient-word MinHash values per band.
     public var ingredientRows = 2
     /// Buckets up to this size compare all pairs; larger ones use a sorted window.
-    public var smallBucket = 32
+    public var smallBucket = 24
     /// The window of the sorted-neighbourhood comparison in large buckets.
-    public var window = 12
+    public var window = 8
 
     /// The default plan.
     public init() {}

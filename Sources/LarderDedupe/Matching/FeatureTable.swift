@@ -163,6 +163,18 @@ package struct FeatureTable: Sendable {
         }
     }
 
+    /// The first eight bytes of record `i`'s id as a big-endian integer (zero-padded), which
+    /// orders like the id bytes themselves.
+    package func idPrefix(_ i: Int) -> UInt64 {
+        var prefix: UInt64 = 0
+        let start = idStart[i]
+        let end = idStart[i + 1]
+        for k in 0..<8 {
+            prefix = prefix << 8 | UInt64(start + k < end ? idBytes[start + k] : 0)
+        }
+        return prefix
+    }
+
     /// In the created set.
     package func isCreated(_ i: Int) -> Bool { flags[i] & Self.createdFlag != 0 }
     /// In the saved set.

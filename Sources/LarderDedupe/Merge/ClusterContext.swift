@@ -59,8 +59,10 @@ struct ClusterContext: Sendable {
                 survivors.append(Int32(i))
             }
         }
-        survivors.sort { table.idPrecedes(Int($0), Int($1)) }
-        return survivors
+        // Sort by the first 8 id bytes as an integer; only equal prefixes compare the whole id.
+        var keyed = survivors.map { (prefix: table.idPrefix(Int($0)), record: $0) }
+        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : table.idPrecedes(Int($0.record), Int($1.record)) }
+        return keyed.map(\.record)
     }
 
     /// Merges cluster `c`.

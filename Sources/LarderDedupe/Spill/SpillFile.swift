@@ -33,6 +33,13 @@ package final class SpillFile: @unchecked Sendable {
     package let name: String
     /// How records are encoded.
     package let encoding: SpillEncoding
+    /// The input file opened for reading, when records can be fetched from it directly (a
+    /// plain, uncompressed JSON or NDJSON file): such records are never copied to scratch.
+    private var inputFD: Int32 = -1
+    private var inputName = ""
+
+    /// Offsets with this bit set are in the input file, not the scratch file.
+    private static let inInput: UInt64 = 1 << 63
 
     /// Creates an anonymous spill file in `directory` (the system temporary directory by default).
     /// - Throws: ``LarderError`` `io-error` when it cannot be created.
@@ -53,7 +60,44 @@ package final class SpillFile: @unchecked Sendable {
         buffer.reserveCapacity(1 << 20)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        if inputFD >= 0 { close(inputFD) }
+    }
+
+    /// Lets records be fetched from `path` itself when it is a regular, uncompressed file.
+    /// Returns whether it can.
+    @discardableResult
+    package func useInputFile(_ path: String) -> Bool {
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return false }
+        var info = stat()
+        var magic: (UInt8, UInt8) = (0, 0)
+        let n = withUnsafeMutableBytes(of: &magic) { pread(opened, $0.baseAddress, 2, 0) }
+        guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, n == 2, !(magic.0 == 0x1F && magic.1 == 0x8B) else {
+            close(opened)
+            return false
+        }
+        inputFD = opened
+        inputName = path
+        return true
+    }
+
+    /// Whether records can be fetched from the input file.
+    package var readsInputFile: Bool { inputFD >= 0 }
+
+    /// Records a record that stays in the input file at `offset` (its JSON text, one line).
+    package func reference(inputOffset offset: Int, text: UnsafeRawBufferPointer) -> (offset: UInt64, length: UInt32, key: StableKey) {
+        (UInt64(offset) | Self.inInput, UInt32(text.count), Self.key(text))
+    }
+
+    private static func key(_ bytes: UnsafeRawBufferPointer) -> StableKey {
+        var high = StableHasher(seed: 0x5EED_0001)
+        var low = StableHasher(seed: 0x5EED_0002)
+        high.combine(bytes: bytes)
+        low.combine(bytes: bytes)
+        return StableKey(high: high.finalize(), low: low.finalize())
+    }
 
     /// Appends one record; returns where it went and its content key (a hash of its encoding).
     /// - Throws: ``LarderError`` `unrepresentable` when JSON cannot hold a value (NaN), `io-error`.
@@ -67,13 +111,7 @@ package final class SpillFile: @unchecked Sendable {
     }
 
     private func appendEncoded() throws -> (offset: UInt64, length: UInt32, key: StableKey) {
-        let key = encoded.withUnsafeBytes { bytes -> StableKey in
-            var high = StableHasher(seed: 0x5EED_0001)
-            var low = StableHasher(seed: 0x5EED_0002)
-            high.combine(bytes: bytes)
-            low.combine(bytes: bytes)
-            return StableKey(high: high.finalize(), low: low.finalize())
-        }
+        let key = encoded.withUnsafeBytes { Self.key($0) }
         let offset = flushed + UInt64(buffer.count)
         buffer.append(contentsOf: encoded)
         if buffer.count >= 1 << 20 { try flush() }
@@ -101,12 +139,18 @@ package final class SpillFile: @unchecked Sendable {
     /// with compact layout): line breaks outside strings are removed, so the text fits one line.
     package func append(jsonText text: UnsafeRawBufferPointer) throws -> (offset: UInt64, length: UInt32, key: StableKey) {
         encoded.removeAll(keepingCapacity: true)
-        if text.contains(0x0A) || text.contains(0x0D) {
+        if Self.hasLineBreak(text) {
             Self.removeLineBreaks(text, into: &encoded)
         } else {
             encoded.append(contentsOf: text)
         }
         return try appendEncoded()
+    }
+
+    /// Whether JSON text spans more than one line.
+    package static func hasLineBreak(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress, !text.isEmpty else { return false }
+        return memchr(base, 0x0A, text.count) != nil || memchr(base, 0x0D, text.count) != nil
     }
 
     /// Copies JSON text, dropping whitespace outside strings.
@@ -135,6 +179,7 @@ package final class SpillFile: @unchecked Sendable {
     /// Reads `count` raw bytes at `offset` into the start of `scratch`.
     package func readRaw(offset: UInt64, count: Int, into scratch: inout [UInt8]) throws {
         if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
+        let (fd, name, offset) = offset & Self.inInput != 0 ? (inputFD, inputName, offset & ~Self.inInput) : (self.fd, self.name, offset)
         try scratch.withUnsafeMutableBytes { bytes in
             var done = 0
             while done < count {

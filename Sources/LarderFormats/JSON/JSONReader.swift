@@ -161,14 +161,15 @@ public final class JSONReader: RecordReader {
     // MARK: Top level
 
     /// Calls `body` with the JSON text of the record the last ``next()`` returned, exactly as
-    /// it appears in the input (from its first to its last byte), when the reader still holds
-    /// it; `nil` otherwise (a record read from a top-level object). The bytes are valid only
-    /// inside `body`. Lets a caller keep a record's text without serializing its value again.
-    public func withLastRecordText<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    /// it appears in the input (from its first to its last byte), and the text's byte offset in
+    /// the (decompressed) input, when the reader still holds it; `nil` otherwise (a record
+    /// read from a top-level object). The bytes are valid only inside `body`. Lets a caller
+    /// keep or find again a record's text without serializing its value.
+    public func withLastRecordText<R>(_ body: (_ text: UnsafeRawBufferPointer, _ offset: Int) throws -> R) rethrows -> R? {
         guard recordBytesValid, let range = lastRecordBytes, range.lowerBound >= bufferBase, range.upperBound - bufferBase <= end else {
             return nil
         }
-        return try body(UnsafeRawBufferPointer(start: buffer + (range.lowerBound - bufferBase), count: range.count))
+        return try body(UnsafeRawBufferPointer(start: buffer + (range.lowerBound - bufferBase), count: range.count), range.lowerBound)
     }
 
     public func next() throws -> RecordItem? {
