@@ -80,29 +80,42 @@ package enum TextNormalizer {
         }
     }
 
-    /// The hash of a word's singular form (see ``singular(_:)``), without copying it.
+    /// The hash of a word's singular form (see ``singular(_:)``), without allocating.
     @inline(__always)
     package static func singularHash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let n = word.count
-        guard n > 3, word[n - 1] == UInt8(ascii: "s") else { return MatchVocabulary.tokenHash(word) }
-        let two = word[n - 2]
-        if two == UInt8(ascii: "u") || two == UInt8(ascii: "s") || two == UInt8(ascii: "i") { return MatchVocabulary.tokenHash(word) }
-        if n > 4 && word[n - 3] == UInt8(ascii: "i") && two == UInt8(ascii: "e") {
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n - 2) { buffer in
-                for k in 0..<(n - 3) { buffer[k] = word[k] }
-                buffer[n - 3] = UInt8(ascii: "y")
-                return MatchVocabulary.tokenHash(UnsafeBufferPointer(buffer))
-            }
-        }
-        if n > 4 && two == UInt8(ascii: "e") {
-            let before = word[n - 3]
-            if before == UInt8(ascii: "o") || before == UInt8(ascii: "x") || before == UInt8(ascii: "z")
-                || (n > 5 && before == UInt8(ascii: "h") && (word[n - 4] == UInt8(ascii: "c") || word[n - 4] == UInt8(ascii: "s")))
+        withSingular(word) { MatchVocabulary.tokenHash($0) }
+    }
+
+    /// Calls `body` with the singular form of `word`: plural endings come off (`eggs` → `egg`,
+    /// `tomatoes` → `tomato`, `peaches` → `peach`) and a final `y` or `ie` becomes `i`, so that
+    /// `berry`/`berries` and `cookie`/`cookies` meet (`berri`, `cooki`). Only used for matching.
+    @inline(__always)
+    package static func withSingular<R>(_ word: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var n = word.count
+        func at(_ k: Int) -> UInt8 { word[n - k] }
+        if n > 3 && at(1) == UInt8(ascii: "s") {
+            let two = at(2)
+            if n > 4 && two == UInt8(ascii: "e") && at(3) == UInt8(ascii: "i") {
+                n -= 2  // berries → berri
+            } else if n > 4 && two == UInt8(ascii: "e")
+                && (at(3) == UInt8(ascii: "o") || at(3) == UInt8(ascii: "x") || at(3) == UInt8(ascii: "z")
+                    || (n > 5 && at(3) == UInt8(ascii: "h") && (at(4) == UInt8(ascii: "c") || at(4) == UInt8(ascii: "s"))))
             {
-                return MatchVocabulary.tokenHash(UnsafeBufferPointer(rebasing: word[0..<(n - 2)]))
+                n -= 2  // tomatoes → tomato, peaches → peach
+            } else if two != UInt8(ascii: "s") && two != UInt8(ascii: "u") && two != UInt8(ascii: "i") {
+                n -= 1  // eggs → egg
             }
         }
-        return MatchVocabulary.tokenHash(UnsafeBufferPointer(rebasing: word[0..<(n - 1)]))
+        if n > 2 && at(1) == UInt8(ascii: "e") && at(2) == UInt8(ascii: "i") {
+            n -= 1  // cookie → cooki
+        } else if n > 3 && at(1) == UInt8(ascii: "y") {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { buffer in
+                for k in 0..<(n - 1) { buffer[k] = word[k] }
+                buffer[n - 1] = UInt8(ascii: "i")  // berry → berri
+                return body(UnsafeBufferPointer(buffer))
+            }
+        }
+        return body(UnsafeBufferPointer(rebasing: word[0..<n]))
     }
 
     /// The words of normalized text, as byte slices.
@@ -110,28 +123,9 @@ package enum TextNormalizer {
         normalized.split(separator: 0x20)
     }
 
-    /// A word with a plain English plural ending removed (`eggs` → `egg`, `berries` → `berry`,
-    /// `tomatoes` → `tomato`), so that singular and plural match. Short words stay as they are.
+    /// The singular form of a word (see ``withSingular(_:_:)``).
     package static func singular(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let n = word.count
-        guard n > 3, word.last == UInt8(ascii: "s") else { return word }
-        let s = word.startIndex
-        let e = word.endIndex
-        func at(_ i: Int) -> UInt8 { word[e - i] }
-        if at(2) == UInt8(ascii: "u") || at(2) == UInt8(ascii: "s") || at(2) == UInt8(ascii: "i") { return word }  // asparagus, glass, anis
-        if n > 4 && at(3) == UInt8(ascii: "i") && at(2) == UInt8(ascii: "e") {
-            var result = Array(word[s..<(e - 3)])
-            result.append(UInt8(ascii: "y"))
-            return result[...]
-        }
-        if n > 4 && at(2) == UInt8(ascii: "e") {
-            let before = at(3)
-            if before == UInt8(ascii: "o") || before == UInt8(ascii: "x") || before == UInt8(ascii: "z") { return word[s..<(e - 2)] }
-            if n > 5 && (before == UInt8(ascii: "h")) && (at(4) == UInt8(ascii: "c") || at(4) == UInt8(ascii: "s")) {
-                return word[s..<(e - 2)]
-            }
-        }
-        return word[s..<(e - 1)]
+        Array(word).withUnsafeBufferPointer { buffer in withSingular(buffer) { Array($0)[...] } }
     }
 
     /// Whether a word contains a digit or a vulgar fraction (a quantity such as `2`, `½`, `200g`).
