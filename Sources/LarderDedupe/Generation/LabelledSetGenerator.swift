@@ -163,8 +163,7 @@ package struct LabelledSetGenerator: Sendable {
             let mainItem = Self.field(main, 2).lowercased()
             let steps = dish.steps.map { step in
                 InstructionStep(
-                    text: step.replacingOccurrences(of: "{main}", with: mainItem)
-                        .replacingOccurrences(of: "{flavor}", with: flavor.name.lowercased()),
+                    text: Self.fill(step, main: mainItem, flavor: flavor.name.lowercased()),
                     timerSeconds: rng.chance(0.3) ? rng.int(1...20) * 60 : nil)
             }
             let role: DedupeInput.Role = rng.chance(0.5) ? .created : .saved
@@ -179,7 +178,7 @@ package struct LabelledSetGenerator: Sendable {
             let slug = TextNormalizer.normalize(title).map { $0 == 0x20 ? UInt8(ascii: "-") : $0 }
             let recipe = Recipe(
                 id: id, title: title, ingredients: ingredients, instructions: steps, createdAt: created, updatedAt: updated,
-                ownerID: role == .created ? ownerID : "_" + rng.uuid().lowercased().replacingOccurrences(of: "-", with: ""),
+                ownerID: role == .created ? ownerID : "_" + String(rng.next(), radix: 16) + String(rng.next(), radix: 16),
                 imageRef: rng.chance(0.5) ? "images/\(id).jpg" : nil, cuisine: dish.cuisine,
                 difficulty: rng.pick(Recipe.Difficulty.allCases), prepTime: rng.int(dish.prep), cookTime: rng.int(dish.cook),
                 servings: rng.pick(dish.servings), dietaryNotes: dietary, tags: tags, isPublic: rng.chance(0.3),
@@ -317,7 +316,7 @@ package struct LabelledSetGenerator: Sendable {
         }
         let other = RecipeVocabulary.dishes[rng.pick(sameKind)]
         let mainItem = Self.field(parts.main, 2).lowercased()
-        recipe.instructions = other.steps.map { InstructionStep(text: $0.replacingOccurrences(of: "{main}", with: mainItem).replacingOccurrences(of: "{flavor}", with: "seasoning")) }
+        recipe.instructions = other.steps.map { InstructionStep(text: Self.fill($0, main: mainItem, flavor: "seasoning")) }
         recipe.prepTime = rng.int(other.prep)
         recipe.cookTime = rng.int(other.cook)
         recipe.servings = rng.pick(other.servings)
@@ -345,8 +344,33 @@ package struct LabelledSetGenerator: Sendable {
 
     // MARK: - Specs
 
+    /// A step template with `{main}` and `{flavor}` filled in.
+    static func fill(_ template: String, main: String, flavor: String) -> String {
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            switch rest[rest.index(after: open)..<close] {
+            case "main": out += main
+            case "flavor": out += flavor
+            default: out += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    private static let fields: [String: [String]] = {
+        var table: [String: [String]] = [:]
+        let entries = RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives + RecipeVocabulary.styles
+        for entry in entries { table[entry] = entry.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        return table
+    }()
+
     /// Field `n` of a `|`-separated vocabulary entry.
     static func field(_ entry: String, _ n: Int) -> String {
+        if let parts = fields[entry] { return n < parts.count ? parts[n] : "" }
         let parts = entry.split(separator: "|", omittingEmptySubsequences: false)
         return n < parts.count ? String(parts[n]) : ""
     }
@@ -357,7 +381,32 @@ package struct LabelledSetGenerator: Sendable {
         return String(entry[entry.index(after: bar)...])
     }
 
+    private struct Spec {
+        var quantity: Double?
+        var unit: String?
+        var item: String
+    }
+
+    private static let specs: [String: Spec] = {
+        var all = RecipeVocabulary.extras + RecipeVocabulary.sweetExtras + Array(RecipeVocabulary.sideIngredients.values)
+        for dish in RecipeVocabulary.dishes { all += dish.core }
+        for flavor in RecipeVocabulary.flavors { all += flavor.ingredients }
+        for entry in RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives { all.append(tail(entry)) }
+        var table: [String: Spec] = [:]
+        for spec in all where table[spec] == nil { table[spec] = parse(spec) }
+        return table
+    }()
+
     static func ingredient(_ spec: String, scale: Double) -> Ingredient {
+        let parsed = specs[spec] ?? parse(spec)
+        let quantity = parsed.quantity.map { $0 * scale }
+        var text = quantity.map(formatQuantity) ?? ""
+        if let unit = parsed.unit { text += (text.isEmpty ? "" : " ") + unit }
+        text += (text.isEmpty ? "" : " ") + parsed.item
+        return Ingredient(quantity: quantity, unit: parsed.unit, item: parsed.item, original: text)
+    }
+
+    private static func parse(_ spec: String) -> Spec {
         let halves = spec.split(separator: "|", maxSplits: 1).map(String.init)
         let amount = halves.first?.split(separator: " ").map(String.init) ?? []
         let item = halves.count > 1 ? halves[1] : spec
@@ -370,10 +419,8 @@ package struct LabelledSetGenerator: Sendable {
                 quantity = Double(q)
             }
         }
-        quantity = quantity.map { $0 * scale }
         let unit = amount.count > 1 && amount[1] != "-" ? amount[1] : nil
-        let text = [quantity.map(formatQuantity), unit, item].compactMap { $0 }.joined(separator: " ")
-        return Ingredient(quantity: quantity, unit: unit, item: item, original: text)
+        return Spec(quantity: quantity, unit: unit, item: item)
     }
 
     static func formatQuantity(_ q: Double) -> String {

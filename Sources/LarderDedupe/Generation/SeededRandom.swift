@@ -43,17 +43,22 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
 
     /// A UUID-formatted id.
     package mutating func uuid() -> String {
-        let hex = Array("0123456789ABCDEF")
-        var chars: [Character] = []
-        chars.reserveCapacity(36)
-        var bits = next()
-        var more = next()
-        for i in 0..<32 {
-            if i == 8 || i == 12 || i == 16 || i == 20 { chars.append("-") }
-            if i == 16 { bits = more; more = 0 }
-            chars.append(hex[Int(bits & 0xF)])
-            bits >>= 4
+        let digits: StaticString = "0123456789ABCDEF"
+        let bits = (next(), next())
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            digits.withUTF8Buffer { hex in
+                var n = 0
+                for i in 0..<32 {
+                    if i == 8 || i == 12 || i == 16 || i == 20 {
+                        buffer[n] = UInt8(ascii: "-")
+                        n += 1
+                    }
+                    let word = i < 16 ? bits.0 : bits.1
+                    buffer[n] = hex[Int((word >> (UInt64(i % 16) * 4)) & 0xF)]
+                    n += 1
+                }
+            }
+            return 36
         }
-        return String(chars)
     }
 }
