@@ -50,3 +50,10 @@ bench: build
 
 clean:
 	rm -rf .build bench-data out
+
+## dedupe
+# make dedupe SAVED=... CREATED=...: merge saved and created recipe sets (docs/dedupe.md)
+.PHONY: dedupe
+dedupe: build
+	@test -n "$(SAVED)" && test -n "$(CREATED)" || { echo "usage: make dedupe SAVED=file CREATED=file [OUT=path] [LOG=merge-log.json]"; exit 2; }
+	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)

@@ -29,7 +29,7 @@ extension DedupeAnalysis {
             } else {
                 lines.append("  not merged: no other record matched it")
             }
-            lines += nearestNotMerged(to: i)
+            lines += try nearestNotMerged(to: i)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -82,7 +82,7 @@ extension DedupeAnalysis {
     }
 
     /// The five highest-scoring records outside `i`'s cluster, each with why it stayed apart.
-    private func nearestNotMerged(to i: Int) -> [String] {
+    private func nearestNotMerged(to i: Int) throws -> [String] {
         let own = cluster(of: i)
         var best: [(Int, MatchScore)] = []
         for x in 0..<table.count where x != i && (own == nil || cluster(of: x) != own) {
@@ -98,7 +98,8 @@ extension DedupeAnalysis {
         guard !best.isEmpty else { return ["  nearest records not merged: none scores above 0.3"] }
         var lines = ["  nearest records not merged:"]
         for (x, score) in best.prefix(5) {
-            lines.append("    \(ref(x)) \"\(table.title(x))\": score \(score.text): \(apartReason(i, x, score))")
+            let title = (try? value(x))?["title"]?.stringValue ?? table.title(x)
+            lines.append("    \(ref(x)) \"\(title)\": score \(score.text): \(apartReason(i, x, score))")
         }
         return lines
     }
@@ -111,9 +112,12 @@ extension DedupeAnalysis {
             }
             switch scorer.verdict(score) {
             case .belowThreshold: return "below the threshold \(MatchScore.format(scorer.threshold))"
-            case .titleGate: return "titles too different (title \(MatchScore.format(score.title)) < \(MatchScore.format(scorer.titleGate))): same ingredients, different dish"
+            case .titleGate:
+                let kind = (score.ingredients ?? 0) >= 0.8 ? ": same ingredients, different dish" : ""
+                return "titles too different (\(MatchScore.format(score.title)) < \(MatchScore.format(scorer.titleGate)))\(kind)"
             case .ingredientGate:
-                return "ingredients too different (\(MatchScore.format(score.ingredients ?? 0)) < \(MatchScore.format(scorer.ingredientGate))): same title, different dish"
+                let kind = score.title >= 0.9 ? ": same title, different dish" : ""
+                return "ingredients too different (\(MatchScore.format(score.ingredients ?? 0)) < \(MatchScore.format(scorer.ingredientGate)))\(kind)"
             case .noIngredients: return "a record without ingredients only matches by id, URL or fingerprint"
             case .passes: return "passes"
             }

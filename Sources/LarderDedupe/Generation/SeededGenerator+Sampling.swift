@@ -1,20 +1,9 @@
-/// A small, fast, seedable random generator (SplitMix64): the same seed gives the same
-/// sequence on every machine, which makes generated test sets reproducible.
-package struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+package import LarderCore
 
-    package init(seed: UInt64) {
-        state = seed
-    }
+package typealias SeededRandom = SeededGenerator
 
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Conveniences for the test-set generator on top of LarderCore's seeded SplitMix64 generator.
+extension SeededGenerator {
     /// A uniform integer in `range`.
     package mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
