@@ -51,9 +51,27 @@ bench: build
 clean:
 	rm -rf .build bench-data out
 
+## import: recipes and brew logs in from other apps' formats, and back out (docs/import.md)
+.PHONY: import export
+import:
+	@test -n "$(IN)" || { echo "usage: make import IN='file...' [TO=json|ndjson|yaml|xml] [OUT=path] [FROM=format]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) import $(IN) --keep-going $(if $(TO),--to $(TO),) $(if $(OUT),-o $(OUT),) $(if $(FROM),--from $(FROM),)
+
+export:
+	@test -n "$(IN)" && test -n "$(TO)" || { echo "usage: make export IN='file...' TO=schemaorg|paprika|cooklang|recipeml [OUT=path]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) export $(IN) --to $(TO) $(if $(OUT),-o $(OUT),)
+
+## yaml
+.PHONY: bench-yaml
+bench-yaml: build
+	bash scripts/bench-yaml.sh
+
 ## dedupe
 # make dedupe SAVED=... CREATED=...: merge saved and created recipe sets (docs/dedupe.md)
 .PHONY: dedupe
-dedupe: build
+dedupe:
 	@test -n "$(SAVED)" && test -n "$(CREATED)" || { echo "usage: make dedupe SAVED=file CREATED=file [OUT=path] [LOG=merge-log.json]"; exit 2; }
+	@$(MAKE) --no-print-directory build
 	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)

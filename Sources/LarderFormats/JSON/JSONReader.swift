@@ -296,8 +296,10 @@ public final class JSONReader: RecordReader {
             if buffer[pos] == UInt8(ascii: "}") && lenient { return nil }
         }
         // Parse `"key": ` and then either the records array or a whole value, restarting on refill.
-        let memberStart = pos
+        // Absolute, because a refill moves the buffer's contents.
+        let memberStartAbsolute = bufferBase + pos
         while true {
+            let memberStart = memberStartAbsolute - bufferBase
             do {
                 pos = memberStart
                 limit = end
@@ -740,6 +742,7 @@ struct JSONScanner {
                 case UInt8(ascii: "n"): bytes.append(0x0A)
                 case UInt8(ascii: "r"): bytes.append(0x0D)
                 case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "'") where lenient: bytes.append(0x27)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4(at: i)
                     i += 4
