@@ -46,6 +46,7 @@ public struct DedupePass: Sendable {
     ///   line:column, record index and field path); `usage-error` when an input holds records
     ///   that are not recipes.
     public func analyze(rejects: (any ByteSink)? = nil) async throws -> DedupeAnalysis {
+        guard !inputs.isEmpty else { throw LarderError(.usage, "dedupe needs at least one input") }
         let clock = ContinuousClock()
         var timings: [(String, Duration)] = []
         var started = clock.now
@@ -61,8 +62,10 @@ public struct DedupePass: Sendable {
         if let rejects {
             for scan in scans { try scan.rejects.copy(into: rejects) }
         }
-        var table = FeatureTable()
-        for index in scans.indices {
+        // Take the first input's table over (no copy) and append the others, releasing each as it goes.
+        var table = scans[0].table
+        scans[0].table = FeatureTable()
+        for index in scans.indices.dropFirst() {
             table.append(contentsOf: scans[index].table)
             scans[index].table = FeatureTable()
         }

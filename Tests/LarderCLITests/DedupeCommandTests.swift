@@ -111,3 +111,19 @@ import Testing
         #expect(try CLI.run(["dedupe", "--help"]).stdout.contains("--threshold"))
     }
 }
+
+extension DedupeCommandTests {
+    @Test("YAML in, YAML out, with the same records as the JSON route")
+    func yaml() throws {
+        let dir = try TemporaryDirectory()
+        for name in ["saved", "created"] {
+            #expect(try CLI.run(["convert", "samples/\(name).json", "--to", "yaml", "-o", dir.path("\(name).yaml")]).status == 0)
+        }
+        let result = try CLI.run(["dedupe", "--saved", dir.path("saved.yaml"), "--created", dir.path("created.yaml"), "-o", dir.path("merged.yaml")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try dir.read("merged.yaml")).hasPrefix("schema: recipe"))
+        let viaYAML = try CLI.run(["convert", dir.path("merged.yaml"), "--to", "ndjson"])
+        let viaJSON = try CLI.run(["dedupe", "--saved", "samples/saved.json", "--created", "samples/created.json", "--to", "ndjson"])
+        #expect(viaYAML.stdout == viaJSON.stdout)
+    }
+}

@@ -100,16 +100,16 @@ public struct PairScorer: Sendable, Hashable {
         return MatchScore(title: title, ingredients: ingredients, agreement: agreement, total: weighted / weights)
     }
 
-    /// Whether a pair cannot pass the fuzzy stage, judged on the cheap parts first (ingredient
-    /// overlap, then title): lets blocking discard most candidates without a full score.
+    /// Whether a pair cannot pass the fuzzy stage, judged on the cheap part alone (ingredient
+    /// overlap, and the best total it allows): lets blocking discard most candidates before the
+    /// title is compared.
     package func cannotPass(_ a: Int, _ b: Int, in table: FeatureTable) -> Bool {
         guard table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 else { return true }
         let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
         if ingredients < ingredientGate { return true }
         // With a perfect title and agreement the total is at most this: below the threshold, no match.
         let best = (titleWeight + ingredientWeight * ingredients + agreementWeight) / (titleWeight + ingredientWeight + agreementWeight)
-        if best < threshold { return true }
-        return Self.titleSimilarity(a, b, in: table) < titleGate
+        return best < threshold
     }
 
     /// Dice overlap of two sorted, unique arrays.
