@@ -56,7 +56,7 @@ for N in $SIZES; do
   bytes=$(( $(stat -c %s "$saved") + $(stat -c %s "$created") ))
   log=$(mktemp)
   /usr/bin/time -v -o "$log" "$LARDER" dedupe --saved "$saved" --created "$created" -o "$BENCH_DIR/dedupe-$N-out.ndjson" \
-    --log "$BENCH_DIR/dedupe-$N-log.json" 2>"$BENCH_DIR/dedupe-$N-summary.txt"
+    --log "$BENCH_DIR/dedupe-$N-log.json" -v 2>"$BENCH_DIR/dedupe-$N-summary.txt"
   wall=$(python3 -c "
 import re,sys; t=open('$log').read()
 m=re.search(r'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.*)', t).group(1).split(':')
@@ -68,6 +68,11 @@ print(round(sum(float(x)*60**i for i,x in enumerate(reversed(m))),2))")
   python3 -c "
 n=$N; w=$wall; c=$user+$sys; b=$bytes
 print('%-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % (n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $rss/1024, c*1e6/n))"
+done
+
+printf '\n%s\n' "phases (wall, and CPU of all threads)"
+for N in $SIZES; do
+  printf '  %-8s %s\n' "$N" "$(grep -o 'time: .*;' "$BENCH_DIR/dedupe-$N-summary.txt" | sed 's/time: //; s/;$//')"
 done
 
 if [ "$QUALITY" = 1 ]; then

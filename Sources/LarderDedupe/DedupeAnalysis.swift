@@ -17,13 +17,13 @@ public final class DedupeAnalysis {
     /// Counts so far (complete after ``write(to:log:rejects:)``).
     public private(set) var summary: DedupeSummary
     /// How long each phase took: read, match, cluster (and write, once written).
-    public private(set) var timings: [(phase: String, duration: Duration)]
+    public private(set) var timings: [PhaseTiming]
     private var scratch: [UInt8] = []
 
     init(
         inputs: [(String, DedupeInput.Role)], spills: [SpillFile], headers: [EnvelopeHeader?],
         table: FeatureTable, clustering: Clustering, scorer: PairScorer, blocker: CandidateBlocker, summary: DedupeSummary,
-        keepGoing: Bool, timings: [(String, Duration)]
+        keepGoing: Bool, timings: [PhaseTiming]
     ) {
         self.inputs = inputs.map { (name: $0.0, role: $0.1) }
         context = ClusterContext(
@@ -39,7 +39,7 @@ public final class DedupeAnalysis {
         }
         self.summary = summary
         self.keepGoing = keepGoing
-        self.timings = timings.map { (phase: $0.0, duration: $0.1) }
+        self.timings = timings
     }
 
     var table: FeatureTable { context.table }
@@ -82,7 +82,7 @@ public final class DedupeAnalysis {
     ///   keep-going) or when a scratch file is damaged.
     @discardableResult
     public func write(to writer: any RecordWriter, log: MergeLogWriter? = nil, rejects: (any ByteSink)? = nil) async throws -> DedupeSummary {
-        let started = ContinuousClock.now
+        var clock = PhaseClock()
         let rejectsWriter = rejects.map { RejectsWriter(sink: NonClosingSink($0)) }
         var summary = self.summary
         let context = self.context
@@ -127,7 +127,7 @@ public final class DedupeAnalysis {
         try writer.finish()
         try log?.finish(summary: summary)
         self.summary = summary
-        timings.append((phase: "write", duration: ContinuousClock.now - started))
+        timings.append(clock.lap("write"))
         return summary
     }
 

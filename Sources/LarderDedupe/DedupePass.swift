@@ -47,9 +47,8 @@ public struct DedupePass: Sendable {
     ///   that are not recipes.
     public func analyze(rejects: (any ByteSink)? = nil) async throws -> DedupeAnalysis {
         guard !inputs.isEmpty else { throw LarderError(.usage, "dedupe needs at least one input") }
-        let clock = ContinuousClock()
-        var timings: [(String, Duration)] = []
-        var started = clock.now
+        var clock = PhaseClock()
+        var timings: [PhaseTiming] = []
         let configuration = configuration
         var scans = try await withThrowingTaskGroup(of: (Int, InputScan).self) { group in
             for (index, input) in inputs.enumerated() {
@@ -69,17 +68,15 @@ public struct DedupePass: Sendable {
             table.append(contentsOf: scans[index].table)
             scans[index].table = FeatureTable()
         }
-        timings.append(("read", clock.now - started))
+        timings.append(clock.lap("read"))
 
-        started = clock.now
         let scorer = PairScorer(threshold: configuration.threshold)
         let blocker = CandidateBlocker(plan: configuration.blocking)
         let (candidates, scored) = await Self.findCandidates(table: table, blocker: blocker, scorer: scorer)
-        timings.append(("match", clock.now - started))
+        timings.append(clock.lap("match"))
 
-        started = clock.now
         let clustering = Clusterer(table: table, scorer: scorer).cluster(candidates: candidates)
-        timings.append(("cluster", clock.now - started))
+        timings.append(clock.lap("cluster"))
 
         var summary = DedupeSummary()
         summary.inputs = scans.map(\.counts)

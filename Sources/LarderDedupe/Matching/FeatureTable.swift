@@ -92,8 +92,31 @@ package struct FeatureTable: Sendable {
         count += 1
     }
 
-    /// Appends every record of `other` after this table's.
+    /// Appends every record of `other` after this table's. Each column is first grown to exactly
+    /// the combined size, so the result carries no spare capacity from doubling.
     package mutating func append(contentsOf other: FeatureTable) {
+        func reserve<T>(_ array: inout [T], _ extra: Int) { array.reserveCapacity(array.count + extra) }
+        reserve(&titleBytes, other.titleBytes.count)
+        reserve(&titleStart, other.count)
+        reserve(&tokenArena, other.tokenArena.count)
+        reserve(&tokenStart, other.count)
+        reserve(&idBytes, other.idBytes.count)
+        reserve(&idStart, other.count)
+        reserve(&ingredientCount, other.count)
+        reserve(&fingerprint, other.count)
+        reserve(&sourceURL, other.count)
+        reserve(&prepTime, other.count)
+        reserve(&cookTime, other.count)
+        reserve(&servings, other.count)
+        reserve(&idHash, other.count)
+        reserve(&recordNameHash, other.count)
+        reserve(&key, other.count)
+        reserve(&updatedAt, other.count)
+        reserve(&flags, other.count)
+        reserve(&input, other.count)
+        reserve(&inputIndex, other.count)
+        reserve(&spillOffset, other.count)
+        reserve(&spillLength, other.count)
         let titleBase = titleBytes.count
         titleBytes.append(contentsOf: other.titleBytes)
         titleStart.append(contentsOf: other.titleStart.dropFirst().lazy.map { $0 + titleBase })

@@ -129,7 +129,8 @@ struct DedupeCommand: AsyncParsableCommand {
         if let log, explain == nil || output != nil { Stderr.print("larder dedupe: merge log in \(log)") }
         if let path = rejects.resolvedRejectsPath, summary.rejected > 0 { Stderr.print("larder dedupe: rejects in \(path)") }
         if verbose {
-            let phases = analysis.timings.map { "\($0.phase) \(Self.seconds($0.duration))" }.joined(separator: ", ")
+            let phases = analysis.timings.map { "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))" }
+                .joined(separator: ", ")
             Stderr.print("larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records")
             Stderr.print("larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))")
         }
