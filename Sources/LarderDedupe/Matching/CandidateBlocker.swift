@@ -1,7 +1,7 @@
 /// How candidate pairs are found without comparing every record with every other.
 public struct BlockingPlan: Sendable, Hashable {
     /// Bands that combine MinHash over title trigrams with MinHash over ingredient words.
-    public var combinedBands = 6
+    public var combinedBands = 5
     /// Title-trigram MinHash values per band.
     public var titleRows = 3
     /// Ingredient-word MinHash values per band.

@@ -86,38 +86,38 @@ package struct RecipeDigest: Sendable {
         for field in fields {
             let v = field.value
             if case .null = v { continue }
-            switch field.key {
-            case "id": guard case .string(let s) = v else { return nil }; id = s
-            case "title": guard case .string(let s) = v else { return nil }; title = s
-            case "recordName": guard case .string(let s) = v else { return nil }; recordName = s
-            case "createdAt": guard let d = date(v) else { return nil }; createdAt = d
-            case "updatedAt": guard let d = date(v) else { return nil }; updatedAt = d
-            case "deletedAt": guard date(v) != nil else { return nil }
-            case "ownerID", "imageRef", "cuisine", "changeTag": guard case .string = v else { return nil }
-            case "sourceURL": guard case .string(let s) = v else { return nil }; sourceURL = s
-            case "difficulty":
+            guard let member = Member.byName[field.key] else { continue }
+            switch member {
+            case .id: guard case .string(let s) = v else { return nil }; id = s
+            case .title: guard case .string(let s) = v else { return nil }; title = s
+            case .recordName: guard case .string(let s) = v else { return nil }; recordName = s
+            case .createdAt: guard let d = date(v) else { return nil }; createdAt = d
+            case .updatedAt: guard let d = date(v) else { return nil }; updatedAt = d
+            case .deletedAt: guard date(v) != nil else { return nil }
+            case .string: guard case .string = v else { return nil }
+            case .sourceURL: guard case .string(let s) = v else { return nil }; sourceURL = s
+            case .difficulty:
                 guard case .string(let s) = v, Recipe.Difficulty(rawValue: s) != nil else { return nil }
-            case "prepTime": guard let n = int(v) else { return nil }; prepTime = n
-            case "cookTime": guard let n = int(v) else { return nil }; cookTime = n
-            case "servings": guard let n = int(v) else { return nil }; servings = n
-            case "isPublic", "isFavorited", "isCloudEnabled": guard case .bool = v else { return nil }
-            case "isSaved": guard case .bool(let b) = v else { return nil }; isSaved = b
-            case "isCreated": guard case .bool(let b) = v else { return nil }; isCreated = b
-            case "isDeleted": guard case .bool(let b) = v else { return nil }; isDeleted = b
-            case "dietaryNotes", "tags":
+            case .prepTime: guard let n = int(v) else { return nil }; prepTime = n
+            case .cookTime: guard let n = int(v) else { return nil }; cookTime = n
+            case .servings: guard let n = int(v) else { return nil }; servings = n
+            case .bool: guard case .bool = v else { return nil }
+            case .isSaved: guard case .bool(let b) = v else { return nil }; isSaved = b
+            case .isCreated: guard case .bool(let b) = v else { return nil }; isCreated = b
+            case .isDeleted: guard case .bool(let b) = v else { return nil }; isDeleted = b
+            case .stringList:
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard case .string = item else { return nil } }
-            case "ingredients":
+            case .ingredients:
                 guard case .array(let items) = v else { return nil }
                 texts.reserveCapacity(items.count)
                 for item in items {
                     guard let text = ingredientText(item) else { return nil }
                     texts.append(text)
                 }
-            case "instructions":
+            case .instructions:
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard stepIsValid(item) else { return nil } }
-            default: continue
             }
         }
         guard let id else { return nil }
@@ -127,6 +127,21 @@ package struct RecipeDigest: Sendable {
             id: id, title: title ?? "", recordName: recordName ?? "\(RecordType.recipe.rawValue)-\(id)",
             updatedAt: updatedAt ?? created, isSaved: isSaved, isCreated: isCreated, isDeleted: isDeleted,
             sourceURL: sourceURL, prepTime: prepTime, cookTime: cookTime, servings: servings, ingredientTexts: texts)
+    }
+
+    /// The recipe members the fast path checks, found by one dictionary lookup per member.
+    private enum Member {
+        case id, title, recordName, createdAt, updatedAt, deletedAt, string, sourceURL, difficulty
+        case prepTime, cookTime, servings, bool, isSaved, isCreated, isDeleted, stringList, ingredients, instructions
+
+        static let byName: [String: Member] = [
+            "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
+            "deletedAt": .deletedAt, "ownerID": .string, "imageRef": .string, "cuisine": .string, "changeTag": .string,
+            "sourceURL": .sourceURL, "difficulty": .difficulty, "prepTime": .prepTime, "cookTime": .cookTime,
+            "servings": .servings, "isPublic": .bool, "isFavorited": .bool, "isCloudEnabled": .bool, "isSaved": .isSaved,
+            "isCreated": .isCreated, "isDeleted": .isDeleted, "dietaryNotes": .stringList, "tags": .stringList,
+            "ingredients": .ingredients, "instructions": .instructions,
+        ]
     }
 
     private static func date(_ value: Value) -> Date? {
