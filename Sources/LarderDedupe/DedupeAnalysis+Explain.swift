@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 
 extension DedupeAnalysis {
     /// Explains why the records with id (or CloudKit record name) `id` merged or did not:
@@ -23,7 +23,9 @@ extension DedupeAnalysis {
                 "record \(ref(i)): id \"\(table.id(i))\", \"\(record["title"]?.stringValue ?? "")\" "
                     + "(\(inputs[Int(table.input[i])].name) record \(table.inputIndex[i]))")
             if let c = cluster(of: i) {
-                if explainedClusters.insert(c).inserted { lines += try describeCluster(c, around: i) } else {
+                if explainedClusters.insert(c).inserted {
+                    lines += try describeCluster(c, around: i)
+                } else {
                     lines.append("  in the same cluster as above")
                 }
             } else {
@@ -41,7 +43,8 @@ extension DedupeAnalysis {
         let survivor = Int(members[0])
         lines.append(
             "  merged with \(members.count - 1) other record\(members.count == 2 ? "" : "s") into id "
-                + "\"\(result.value["id"]?.stringValue ?? "")\"; survivor \(ref(survivor)) (\(survivorReason(members)))")
+                + "\"\(result.value["id"]?.stringValue ?? "")\"; survivor \(ref(survivor)) (\(survivorReason(members)))"
+        )
         lines.append("  members:")
         for (position, m) in members.enumerated() {
             let title = mergeMembers[position].value["title"]?.stringValue ?? ""
@@ -64,10 +67,13 @@ extension DedupeAnalysis {
         }
         lines.append("  fields:")
         for choice in result.fields {
-            lines.append("    \(choice.field) ← \(choice.from.isEmpty ? "none" : choice.from.joined(separator: ", ")) (\(choice.rule.rawValue))")
+            lines.append(
+                "    \(choice.field) ← \(choice.from.isEmpty ? "none" : choice.from.joined(separator: ", ")) (\(choice.rule.rawValue))"
+            )
         }
         for alternative in result.alternatives {
-            lines.append("  kept in the merge log: \(alternative.field) of \(alternative.from) (differs from the survivor's)")
+            lines.append(
+                "  kept in the merge log: \(alternative.field) of \(alternative.from) (differs from the survivor's)")
         }
         return lines
     }
@@ -114,10 +120,12 @@ extension DedupeAnalysis {
             case .belowThreshold: return "below the threshold \(MatchScore.format(scorer.threshold))"
             case .titleGate:
                 let kind = (score.ingredients ?? 0) >= 0.8 ? ": same ingredients, different dish" : ""
-                return "titles too different (\(MatchScore.format(score.title)) < \(MatchScore.format(scorer.titleGate)))\(kind)"
+                return
+                    "titles too different (\(MatchScore.format(score.title)) < \(MatchScore.format(scorer.titleGate)))\(kind)"
             case .ingredientGate:
                 let kind = score.title >= 0.9 ? ": same title, different dish" : ""
-                return "ingredients too different (\(MatchScore.format(score.ingredients ?? 0)) < \(MatchScore.format(scorer.ingredientGate)))\(kind)"
+                return
+                    "ingredients too different (\(MatchScore.format(score.ingredients ?? 0)) < \(MatchScore.format(scorer.ingredientGate)))\(kind)"
             case .noIngredients: return "a record without ingredients only matches by id, URL or fingerprint"
             case .passes: return "passes"
             }
@@ -131,7 +139,8 @@ extension DedupeAnalysis {
         for a in mine {
             for b in theirs where clusterer.relation(Int(a), Int(b)) == nil {
                 let s = scorer.score(Int(a), Int(b), in: table)
-                return "matches on its own (\(rule.rawValue)), but kept apart without chaining: \(ref(Int(a))) and \(ref(Int(b))) do not match (score \(MatchScore.format(s.total)))"
+                return
+                    "matches on its own (\(rule.rawValue)), but kept apart without chaining: \(ref(Int(a))) and \(ref(Int(b))) do not match (score \(MatchScore.format(s.total)))"
             }
         }
         return "matches on its own (\(rule.rawValue)), but a stronger match claimed one of them first"

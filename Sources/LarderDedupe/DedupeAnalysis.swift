@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 public import LarderFormats
 
 /// The clusters a ``DedupePass`` found, ready to be written (``write(to:log:rejects:)``) or
@@ -22,7 +22,8 @@ public final class DedupeAnalysis {
 
     init(
         inputs: [(String, DedupeInput.Role)], spills: [SpillFile], headers: [EnvelopeHeader?],
-        table: FeatureTable, clustering: Clustering, scorer: PairScorer, blocker: CandidateBlocker, summary: DedupeSummary,
+        table: FeatureTable, clustering: Clustering, scorer: PairScorer, blocker: CandidateBlocker,
+        summary: DedupeSummary,
         keepGoing: Bool, timings: [PhaseTiming]
     ) {
         self.inputs = inputs.map { (name: $0.0, role: $0.1) }
@@ -52,7 +53,8 @@ public final class DedupeAnalysis {
     /// The clusters of two or more records, each as `(input index, record index)` pairs,
     /// survivor first; for evaluating against labelled data.
     public var clusters: [[(input: Int, index: Int)]] {
-        clustering.clusters.map { members in members.map { (Int(table.input[Int($0)]), Int(table.inputIndex[Int($0)])) } }
+        clustering.clusters.map { members in members.map { (Int(table.input[Int($0)]), Int(table.inputIndex[Int($0)])) }
+        }
     }
 
     /// Bytes held by the matching features.
@@ -61,7 +63,9 @@ public final class DedupeAnalysis {
     func ref(_ i: Int) -> String { context.ref(i) }
     func value(_ i: Int) throws -> Value { try context.value(i, scratch: &scratch) }
     func cluster(of i: Int) -> Int? { context.cluster(of: i) }
-    func merge(cluster c: Int) throws -> (MergeResult, [MergeMember]) { try context.merge(cluster: c, scratch: &scratch) }
+    func merge(cluster c: Int) throws -> (MergeResult, [MergeMember]) {
+        try context.merge(cluster: c, scratch: &scratch)
+    }
 
     /// Output records prepared per batch, and batches in flight at once.
     static let batchSize = 4096
@@ -81,7 +85,9 @@ public final class DedupeAnalysis {
     /// - Throws: ``LarderError`` from the writer (`io-error`; `unrepresentable` without
     ///   keep-going) or when a scratch file is damaged.
     @discardableResult
-    public func write(to writer: any RecordWriter, log: MergeLogWriter? = nil, rejects: (any ByteSink)? = nil) async throws -> DedupeSummary {
+    public func write(to writer: any RecordWriter, log: MergeLogWriter? = nil, rejects: (any ByteSink)? = nil)
+        async throws -> DedupeSummary
+    {
         var clock = PhaseClock()
         let rejectsWriter = rejects.map { RejectsWriter(sink: NonClosingSink($0)) }
         var summary = self.summary
@@ -96,7 +102,8 @@ public final class DedupeAnalysis {
         var clustersSoFar = 1
         for start in stride(from: 0, to: order.count, by: Self.batchSize) {
             firstNumbers.append(clustersSoFar)
-            for position in start..<min(order.count, start + Self.batchSize) where context.cluster(of: Int(order[position])) != nil {
+            for position in start..<min(order.count, start + Self.batchSize)
+            where context.cluster(of: Int(order[position])) != nil {
                 clustersSoFar += 1
             }
         }
@@ -108,7 +115,12 @@ public final class DedupeAnalysis {
                 let range = (index * Self.batchSize)..<min(order.count, (index + 1) * Self.batchSize)
                 let first = firstNumbers[index]
                 group.addTask {
-                    (index, try OutputBatch.prepare(context, order: order, range: range, encodeAs: encodeAs, withLog: withLog, firstNumber: first))
+                    (
+                        index,
+                        try OutputBatch.prepare(
+                            context, order: order, range: range, encodeAs: encodeAs, withLog: withLog,
+                            firstNumber: first)
+                    )
                 }
                 submitted += 1
             }
@@ -132,7 +144,8 @@ public final class DedupeAnalysis {
     }
 
     private func emit(
-        _ batch: OutputBatch, to writer: any RecordWriter, json: JSONWriter?, log: MergeLogWriter?, rejects: RejectsWriter?,
+        _ batch: OutputBatch, to writer: any RecordWriter, json: JSONWriter?, log: MergeLogWriter?,
+        rejects: RejectsWriter?,
         summary: inout DedupeSummary
     ) throws {
         for entry in batch.logEntries { try log?.append(encoded: entry) }
@@ -152,7 +165,8 @@ public final class DedupeAnalysis {
                     } catch let error as LarderError where error.code == .unrepresentable {
                         let i = Int(batch.sources[position])
                         guard keepGoing, let rejects else { throw error }
-                        var location = SourceLocation(file: inputs[Int(table.input[i])].name, recordIndex: Int(table.inputIndex[i]))
+                        var location = SourceLocation(
+                            file: inputs[Int(table.input[i])].name, recordIndex: Int(table.inputIndex[i]))
                         location.fieldPath = error.location?.fieldPath
                         try rejects.reject(value, error.locatedAt(location).diagnostic)
                         summary.inputs[Int(table.input[i])].rejected += 1

@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 public import LarderFormats
 
 /// One set of records to dedupe: where it comes from and which set it is.

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 public import LarderFormats
 
 /// Merges a user's saved and created recipe sets (or any recipe sets) into one set without
@@ -52,7 +52,9 @@ public struct DedupePass: Sendable {
         let configuration = configuration
         var scans = try await withThrowingTaskGroup(of: (Int, InputScan).self) { group in
             for (index, input) in inputs.enumerated() {
-                group.addTask { (index, try InputScanner(input: input, index: index, configuration: configuration).scan()) }
+                group.addTask {
+                    (index, try InputScanner(input: input, index: index, configuration: configuration).scan())
+                }
             }
             var results: [(Int, InputScan)] = []
             for try await result in group { results.append(result) }
@@ -91,7 +93,9 @@ public struct DedupePass: Sendable {
 
     /// Candidate links from every stage after the first: URL and fingerprint groups, and the
     /// fuzzy stage over blocked pairs (bands split over two tasks).
-    static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> ([MatchLink], [Int]) {
+    static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> (
+        [MatchLink], [Int]
+    ) {
         let clusterer = Clusterer(table: table, scorer: scorer)
         var links = exactGroupLinks(table: table, clusterer: clusterer)
         let titleBandSecondary = blocker.secondaryKeys(forTitleBand: true, in: table)
@@ -130,7 +134,8 @@ public struct DedupePass: Sendable {
 
     /// The link between two records under stages 2-4, oriented by content key, or `nil`.
     static func link(_ x: Int, _ y: Int, table: FeatureTable, clusterer: Clusterer) -> MatchLink? {
-        let exact = (table.sourceURL[x] != 0 && table.sourceURL[x] == table.sourceURL[y])
+        let exact =
+            (table.sourceURL[x] != 0 && table.sourceURL[x] == table.sourceURL[y])
             || (table.fingerprint[x] != 0 && table.fingerprint[x] == table.fingerprint[y])
         if !exact && clusterer.scorer.cannotPass(x, y, in: table) { return nil }
         guard let (rule, score) = clusterer.relation(x, y), rule != .sameID, rule != .sameRecordName else { return nil }
@@ -151,10 +156,14 @@ public struct DedupePass: Sendable {
                 while j < order.count && hashes[order[j]] == hashes[order[i]] { j += 1 }
                 if j - i <= 48 {
                     for x in i..<j {
-                        for y in (x + 1)..<j { if let l = link(order[x], order[y], table: table, clusterer: clusterer) { links.append(l) } }
+                        for y in (x + 1)..<j {
+                            if let l = link(order[x], order[y], table: table, clusterer: clusterer) { links.append(l) }
+                        }
                     }
                 } else {
-                    for x in i..<(j - 1) { if let l = link(order[x], order[x + 1], table: table, clusterer: clusterer) { links.append(l) } }
+                    for x in i..<(j - 1) {
+                        if let l = link(order[x], order[x + 1], table: table, clusterer: clusterer) { links.append(l) }
+                    }
                 }
                 i = j
             }
@@ -230,12 +239,14 @@ struct InputScanner {
                         return try spill.append(jsonText: text)
                     }
                 }
-                let (offset, length, key) = try spilled
+                let (offset, length, key) =
+                    try spilled
                     ?? spill.append(Survivorship.withMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated))
                 let identity = RecordIdentity(
                     id: recipe.id, recordNameHash: StableHasher.hash(recipe.recordName, seed: 0x726E),
                     key: key, updatedAt: Int64((recipe.updatedAt.timeIntervalSince1970 * 1000).rounded()),
-                    isCreated: input.role == .created || recipe.isCreated, isSaved: input.role == .saved || recipe.isSaved,
+                    isCreated: input.role == .created || recipe.isCreated,
+                    isSaved: input.role == .saved || recipe.isSaved,
                     isDeleted: recipe.isDeleted, input: index, inputIndex: recordIndex,
                     spillOffset: offset, spillLength: length)
                 table.append(RecordFeatures(digest: recipe), identity)

@@ -51,21 +51,26 @@ public struct DedupeSummary: Sendable, Hashable {
         let perInput = inputs.map { "\($0.name) \($0.read)" }.joined(separator: ", ")
         lines.append("\(read) records read (\(perInput)), \(rejected) rejected")
         lines.append(
-            "\(written) records written: \(mergedRecords) duplicates merged into \(clusters) records, \(removed) removed")
+            "\(written) records written: \(mergedRecords) duplicates merged into \(clusters) records, \(removed) removed"
+        )
         if !matchesByRule.isEmpty {
             let rules = MatchRule.allCases.compactMap { rule in matchesByRule[rule].map { "\(rule.rawValue) \($0)" } }
             lines.append("matches by stage: " + rules.joined(separator: ", "))
         }
         if keptApartByChaining > 0 {
-            lines.append("\(keptApartByChaining) matching pairs kept apart because another member did not match (no chaining)")
+            lines.append(
+                "\(keptApartByChaining) matching pairs kept apart because another member did not match (no chaining)")
         }
         if !fieldsFromOthers.isEmpty {
             let fields = fieldsFromOthers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            lines.append("fields taken from a newer copy: " + fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "fields taken from a newer copy: " + fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if !alternatives.isEmpty {
             let fields = alternatives.sorted { $0.key < $1.key }
-            lines.append("differing versions kept in the merge log: " + fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "differing versions kept in the merge log: "
+                    + fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
     }
@@ -91,16 +96,22 @@ public struct DedupeSummary: Sendable, Hashable {
         b.set("mergedRecords", mergedRecords)
         b.set("removed", removed)
         var rules = Fields()
-        for rule in MatchRule.allCases { if let n = matchesByRule[rule] { rules.append(key: rule.rawValue, value: .int(Int64(n))) } }
+        for rule in MatchRule.allCases {
+            if let n = matchesByRule[rule] { rules.append(key: rule.rawValue, value: .int(Int64(n))) }
+        }
         b.set("matchesByRule", value: .object(rules))
         b.set("keptApartByChaining", keptApartByChaining)
         b.set("candidatePairs", candidatePairs)
         b.set("candidatePairsByBand", value: .array(candidatePairsByBand.map { .int(Int64($0)) }))
         var fields = Fields()
-        for (key, n) in fieldsFromOthers.sorted(by: { $0.key < $1.key }) { fields.append(key: key, value: .int(Int64(n))) }
+        for (key, n) in fieldsFromOthers.sorted(by: { $0.key < $1.key }) {
+            fields.append(key: key, value: .int(Int64(n)))
+        }
         b.set("fieldsFromOthers", value: .object(fields))
         var alternativesValue = Fields()
-        for (key, n) in alternatives.sorted(by: { $0.key < $1.key }) { alternativesValue.append(key: key, value: .int(Int64(n))) }
+        for (key, n) in alternatives.sorted(by: { $0.key < $1.key }) {
+            alternativesValue.append(key: key, value: .int(Int64(n)))
+        }
         b.set("alternatives", value: .object(alternativesValue))
         return b.value
     }

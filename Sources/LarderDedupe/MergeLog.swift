@@ -117,7 +117,11 @@ extension MatchScore {
     /// `0.912 (title 1.000, ingredients 0.840, agreement 0.833)`.
     public var text: String {
         var parts = ["title \(Self.format(title))"]
-        if let ingredients { parts.append("ingredients \(Self.format(ingredients))") } else { parts.append("no ingredients") }
+        if let ingredients {
+            parts.append("ingredients \(Self.format(ingredients))")
+        } else {
+            parts.append("no ingredients")
+        }
         if let agreement { parts.append("agreement \(Self.format(agreement))") }
         return "\(Self.format(total)) (\(parts.joined(separator: ", ")))"
     }

@@ -22,7 +22,9 @@ public struct RecordUpgrade: Sendable {
     public var upgrade: @Sendable (_ record: Value, _ type: RecordType, _ declaredVersion: Int?) throws -> Value
 
     /// Creates a hook from a closure.
-    public init(_ upgrade: @escaping @Sendable (_ record: Value, _ type: RecordType, _ declaredVersion: Int?) throws -> Value) {
+    public init(
+        _ upgrade: @escaping @Sendable (_ record: Value, _ type: RecordType, _ declaredVersion: Int?) throws -> Value
+    ) {
         self.upgrade = upgrade
     }
 

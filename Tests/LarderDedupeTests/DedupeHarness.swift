@@ -35,7 +35,9 @@ struct DedupeHarness {
     static func input(_ records: [Value], role: DedupeInput.Role) throws -> DedupeInput {
         let bytes = try ndjson(records)
         let name = "\(role.rawValue).ndjson"
-        return DedupeInput(name: name, role: role) { JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: true) }
+        return DedupeInput(name: name, role: role) {
+            JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: true)
+        }
     }
 
     static func run(
@@ -52,7 +54,8 @@ struct DedupeHarness {
         let sink = MemoryByteSink()
         let writer = try RecordIO.makeWriter(sink: sink, format: format, options: WriterOptions(recordType: .recipe))
         let logSink = MemoryByteSink()
-        let log = try MergeLogWriter(sink: logSink, threshold: threshold, inputs: [("saved.ndjson", "saved"), ("created.ndjson", "created")])
+        let log = try MergeLogWriter(
+            sink: logSink, threshold: threshold, inputs: [("saved.ndjson", "saved"), ("created.ndjson", "created")])
         let summary = try await analysis.write(to: writer, log: log)
         let reader = try RecordIO.openReader(source: MemoryByteSource(sink.bytes), format: format)
         var records: [Value] = []
@@ -63,7 +66,8 @@ struct DedupeHarness {
 
     /// A recipe value with sensible defaults.
     static func recipe(
-        id: String, title: String, ingredients: [String], steps: [String] = ["Cook it."], updatedAt: String = "2024-03-01T08:00:00Z",
+        id: String, title: String, ingredients: [String], steps: [String] = ["Cook it."],
+        updatedAt: String = "2024-03-01T08:00:00Z",
         createdAt: String = "2024-01-01T08:00:00Z", servings: Int? = 4, prepTime: Int? = 10, cookTime: Int? = 20,
         sourceURL: String? = nil, ownerID: String? = nil, tags: [String] = [], dietaryNotes: [String] = [],
         isFavorited: Bool = false, extra: [(String, Value)] = []
@@ -71,7 +75,9 @@ struct DedupeHarness {
         var b = ValueBuilder()
         b.set("id", id)
         b.set("title", title)
-        b.set("ingredients", value: .array(ingredients.map { line in ["item": .string(line), "original": .string(line)] }))
+        b.set(
+            "ingredients",
+            value: .array(ingredients.map { line in ["item": .string(line), "original": .string(line)] }))
         b.set("instructions", value: .array(steps.map { ["text": .string($0)] }))
         b.set("createdAt", createdAt)
         b.set("updatedAt", updatedAt)
@@ -89,7 +95,9 @@ struct DedupeHarness {
     }
 
     static let pancakeLines = ["plain flour", "milk", "eggs", "baking powder", "caster sugar", "melted butter", "salt"]
-    static let potatoPancakeLines = ["potatoes", "onion", "egg", "plain flour", "vegetable oil", "chives", "sour cream"]
+    static let potatoPancakeLines = [
+        "potatoes", "onion", "egg", "plain flour", "vegetable oil", "chives", "sour cream",
+    ]
 }
 
 extension Value {

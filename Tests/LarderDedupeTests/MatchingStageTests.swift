@@ -8,7 +8,9 @@ import Testing
 
     /// The rules of the log's matches, for the cluster holding `id`.
     func rules(_ run: H.Run, containing id: String) -> [String] {
-        let cluster = run.clusters.first { c in (c["members"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id } }
+        let cluster = run.clusters.first { c in
+            (c["members"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id }
+        }
         return cluster?["matches"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []
     }
 
@@ -33,10 +35,16 @@ import Testing
 
     @Test("stage 2: the same source URL, up to scheme, www, trailing slash and tracking, matches")
     func sameSourceURL() async throws {
-        let saved = [H.recipe(id: "s", title: "Pad Thai", ingredients: ["rice noodles", "tamarind", "fish sauce"],
-                              sourceURL: "https://www.example.com/pad-thai/?utm_source=pinterest")]
-        let created = [H.recipe(id: "c", title: "Pad Thai (my version)", ingredients: ["rice noodles", "tamarind", "peanuts", "lime"],
-                                sourceURL: "http://example.com/pad-thai")]
+        let saved = [
+            H.recipe(
+                id: "s", title: "Pad Thai", ingredients: ["rice noodles", "tamarind", "fish sauce"],
+                sourceURL: "https://www.example.com/pad-thai/?utm_source=pinterest")
+        ]
+        let created = [
+            H.recipe(
+                id: "c", title: "Pad Thai (my version)", ingredients: ["rice noodles", "tamarind", "peanuts", "lime"],
+                sourceURL: "http://example.com/pad-thai")
+        ]
         let run = try await H.run(saved: saved, created: created)
         #expect(run.records.count == 1)
         #expect(rules(run, containing: "s") == ["same-source-url"])
@@ -44,26 +52,45 @@ import Testing
 
     @Test("stage 2: a shared URL does not merge recipes whose titles and ingredients both disagree")
     func sharedURLWithDifferentContent() async throws {
-        let saved = [H.recipe(id: "s", title: "Lemon Drizzle Cake", ingredients: ["lemons", "caster sugar", "self-raising flour"],
-                              sourceURL: "https://example.com/recipes/collection")]
-        let created = [H.recipe(id: "c", title: "Beef Rendang", ingredients: ["beef shin", "coconut milk", "lemongrass"],
-                                sourceURL: "https://example.com/recipes/collection")]
+        let saved = [
+            H.recipe(
+                id: "s", title: "Lemon Drizzle Cake", ingredients: ["lemons", "caster sugar", "self-raising flour"],
+                sourceURL: "https://example.com/recipes/collection")
+        ]
+        let created = [
+            H.recipe(
+                id: "c", title: "Beef Rendang", ingredients: ["beef shin", "coconut milk", "lemongrass"],
+                sourceURL: "https://example.com/recipes/collection")
+        ]
         let run = try await H.run(saved: saved, created: created)
         #expect(run.records.count == 2)
     }
 
     @Test("a bare site URL never merges two recipes")
     func siteRootURL() async throws {
-        let saved = [H.recipe(id: "s", title: "Lemon Cake", ingredients: ["lemons", "sugar"], sourceURL: "https://www.example.com/")]
-        let created = [H.recipe(id: "c", title: "Fish Pie", ingredients: ["cod", "potatoes"], sourceURL: "https://example.com")]
+        let saved = [
+            H.recipe(
+                id: "s", title: "Lemon Cake", ingredients: ["lemons", "sugar"], sourceURL: "https://www.example.com/")
+        ]
+        let created = [
+            H.recipe(id: "c", title: "Fish Pie", ingredients: ["cod", "potatoes"], sourceURL: "https://example.com")
+        ]
         #expect(try await H.run(saved: saved, created: created).records.count == 2)
     }
 
     @Test("stage 3: the same normalized title and ingredient items match, in any order and with other quantities")
     func sameFingerprint() async throws {
-        let saved = [H.recipe(id: "s", title: "Banana Bread", ingredients: ["3 ripe bananas", "250 g plain flour", "100 g butter", "2 eggs"])]
-        let created = [H.recipe(id: "c", title: "  banana-bread! ", ingredients: ["2 eggs", "6 ripe bananas", "200 g butter", "500 g plain flour"],
-                                servings: 8)]
+        let saved = [
+            H.recipe(
+                id: "s", title: "Banana Bread",
+                ingredients: ["3 ripe bananas", "250 g plain flour", "100 g butter", "2 eggs"])
+        ]
+        let created = [
+            H.recipe(
+                id: "c", title: "  banana-bread! ",
+                ingredients: ["2 eggs", "6 ripe bananas", "200 g butter", "500 g plain flour"],
+                servings: 8)
+        ]
         let run = try await H.run(saved: saved, created: created)
         #expect(run.records.count == 1)
         #expect(rules(run, containing: "s") == ["same-fingerprint"])
@@ -100,9 +127,14 @@ import Testing
     @Test("no chaining: A~B and B~C do not merge A with C when A and C do not match")
     func noChaining() async throws {
         // B sits between A and C: both match B, but A and C share too little.
-        let a = H.recipe(id: "a", title: "Tomato Soup", ingredients: ["tomatoes", "onion", "garlic", "stock", "basil", "cream"])
-        let b = H.recipe(id: "b", title: "Tomato Soup", ingredients: ["tomatoes", "onion", "garlic", "stock", "basil", "olive oil", "carrot"])
-        let c = H.recipe(id: "c", title: "Tomato Soup", ingredients: ["tomatoes", "onion", "garlic", "stock", "olive oil", "carrot", "celery", "thyme"])
+        let a = H.recipe(
+            id: "a", title: "Tomato Soup", ingredients: ["tomatoes", "onion", "garlic", "stock", "basil", "cream"])
+        let b = H.recipe(
+            id: "b", title: "Tomato Soup",
+            ingredients: ["tomatoes", "onion", "garlic", "stock", "basil", "olive oil", "carrot"])
+        let c = H.recipe(
+            id: "c", title: "Tomato Soup",
+            ingredients: ["tomatoes", "onion", "garlic", "stock", "olive oil", "carrot", "celery", "thyme"])
         let scorer = PairScorer()
         var table = FeatureTable()
         for (n, v) in [a, b, c].enumerated() {
@@ -141,7 +173,9 @@ import Testing
 extension RecordIdentity {
     static func make(id: String, key: UInt64, input: Int = 0) -> RecordIdentity {
         RecordIdentity(
-            id: id, recordNameHash: StableHasher.hash("recipe-" + id, seed: 0x726E), key: StableKey(high: key, low: 0), updatedAt: 0,
-            isCreated: false, isSaved: true, isDeleted: false, input: input, inputIndex: Int(key), spillOffset: 0, spillLength: 0)
+            id: id, recordNameHash: StableHasher.hash("recipe-" + id, seed: 0x726E), key: StableKey(high: key, low: 0),
+            updatedAt: 0,
+            isCreated: false, isSaved: true, isDeleted: false, input: input, inputIndex: Int(key), spillOffset: 0,
+            spillLength: 0)
     }
 }

@@ -12,12 +12,18 @@ import Testing
         var reworded = lines
         reworded[1] = "greek-style yoghurt"
         let saved = [
-            H.recipe(id: "s1", title: "Butter Chicken", ingredients: lines, updatedAt: "2024-04-01T00:00:00Z", tags: ["curry"]),
-            H.recipe(id: "s2", title: "Lemon Tart", ingredients: ["lemons", "eggs", "caster sugar", "shortcrust pastry"]),
+            H.recipe(
+                id: "s1", title: "Butter Chicken", ingredients: lines, updatedAt: "2024-04-01T00:00:00Z",
+                tags: ["curry"]),
+            H.recipe(
+                id: "s2", title: "Lemon Tart", ingredients: ["lemons", "eggs", "caster sugar", "shortcrust pastry"]),
         ]
         let created = [
-            H.recipe(id: "c1", title: "BUTTER CHICKEN!", ingredients: reworded, updatedAt: "2024-01-01T00:00:00Z", tags: ["weeknight"]),
-            H.recipe(id: "s2", title: "Lemon Tart", ingredients: ["lemons", "eggs", "caster sugar", "shortcrust pastry"]),
+            H.recipe(
+                id: "c1", title: "BUTTER CHICKEN!", ingredients: reworded, updatedAt: "2024-01-01T00:00:00Z",
+                tags: ["weeknight"]),
+            H.recipe(
+                id: "s2", title: "Lemon Tart", ingredients: ["lemons", "eggs", "caster sugar", "shortcrust pastry"]),
         ]
         return try await H.run(saved: saved, created: created)
     }
@@ -88,7 +94,10 @@ import Testing
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "servings": 2.5],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "tags": [1]],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "ingredients": [["quantity": 2]]],
-        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "ingredients": [["item": "flour", "quantity": "2"]]],
+        [
+            "id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z",
+            "ingredients": [["item": "flour", "quantity": "2"]],
+        ],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "instructions": [["timerSeconds": 30]]],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "difficulty": "extreme"],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "isSaved": "yes"],
@@ -99,8 +108,13 @@ import Testing
     static let valid: [Value] = [
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z"],
         ["id": "x", "isDeleted": true, "deletedAt": "2024-02-01T00:00:00Z"],
-        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "servings": 2.0, "prepTime": nil, "ingredients": [["original": "2 eggs"]]],
-        H.recipe(id: "full", title: "Full", ingredients: ["a", "b"], sourceURL: "https://example.com/x", extra: [("difficulty", "easy")]),
+        [
+            "id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "servings": 2.0, "prepTime": nil,
+            "ingredients": [["original": "2 eggs"]],
+        ],
+        H.recipe(
+            id: "full", title: "Full", ingredients: ["a", "b"], sourceURL: "https://example.com/x",
+            extra: [("difficulty", "easy")]),
     ]
 
     @Test("the digest rejects exactly what the model rejects, with the model's message", arguments: malformed)
@@ -118,7 +132,8 @@ import Testing
         let fast = try RecipeDigest(value: record)
         let model = RecipeDigest(recipe: try Recipe(value: record))
         #expect(fast.id == model.id && fast.title == model.title && fast.recordName == model.recordName)
-        #expect(fast.updatedAt == model.updatedAt && fast.isDeleted == model.isDeleted && fast.sourceURL == model.sourceURL)
+        #expect(
+            fast.updatedAt == model.updatedAt && fast.isDeleted == model.isDeleted && fast.sourceURL == model.sourceURL)
         #expect(fast.servings == model.servings && fast.ingredientTexts == model.ingredientTexts)
     }
 }
@@ -133,10 +148,14 @@ import Testing
         var bytes: [UInt8] = []
         ValueBinaryCoding.encode(value, into: &bytes)
         #expect(try bytes.withUnsafeBytes { try ValueBinaryCoding.decode($0) } == value)
-        #expect(throws: LarderError.self) { try bytes.dropLast().withUnsafeBytes { try ValueBinaryCoding.decode(UnsafeRawBufferPointer($0)) } }
+        #expect(throws: LarderError.self) {
+            try bytes.dropLast().withUnsafeBytes { try ValueBinaryCoding.decode(UnsafeRawBufferPointer($0)) }
+        }
     }
 
-    @Test("a spill file gives back what was put in, in either encoding", arguments: [SpillEncoding.binary, .json(pretty: false)])
+    @Test(
+        "a spill file gives back what was put in, in either encoding",
+        arguments: [SpillEncoding.binary, .json(pretty: false)])
     func spillRoundTrip(encoding: SpillEncoding) throws {
         let spill = try SpillFile(encoding: encoding)
         let records: [Value] = (0..<50).map { ["id": .string("r\($0)"), "n": .int(Int64($0)), "tags": ["a", "b"]] }

@@ -41,14 +41,18 @@ import Testing
     }
 
     /// Pairwise precision and recall of predicted clusters against the truth, and recall per edit kind.
-    static func evaluate(_ set: Labelled, _ analysis: DedupeAnalysis) -> (precision: Double, recall: Double, byEdit: [String: (Int, Int)]) {
+    static func evaluate(_ set: Labelled, _ analysis: DedupeAnalysis) -> (
+        precision: Double, recall: Double, byEdit: [String: (Int, Int)]
+    ) {
         // Global numbering: saved records first, then created (the pass's input order).
         let truth = set.savedTruth + set.createdTruth
         func global(_ input: Int, _ index: Int) -> Int { input == 0 ? index : set.saved.count + index }
         var predicted = Set<PairKey>()
         for cluster in analysis.clusters {
             let members = cluster.map { global($0.input, $0.index) }
-            for x in members.indices { for y in members.indices where y > x { predicted.insert(PairKey(members[x], members[y])) } }
+            for x in members.indices {
+                for y in members.indices where y > x { predicted.insert(PairKey(members[x], members[y])) }
+            }
         }
         var byEntity: [Int: [Int]] = [:]
         for (n, item) in truth.enumerated() { byEntity[item.entity, default: []].append(n) }
@@ -73,7 +77,8 @@ import Testing
         }
         let truePositives = predicted.intersection(actual).count
         return (
-            Double(truePositives) / Double(max(predicted.count, 1)), Double(truePositives) / Double(max(actual.count, 1)), byEdit
+            Double(truePositives) / Double(max(predicted.count, 1)),
+            Double(truePositives) / Double(max(actual.count, 1)), byEdit
         )
     }
 
@@ -82,7 +87,9 @@ import Testing
         let set = Self.labelled(seed: 2024, count: 4000)
         let run = try await H.run(saved: set.saved, created: set.created)
         let (precision, recall, byEdit) = Self.evaluate(set, run.analysis)
-        print("dedupe quality on 4000 generated recipes: precision \(MatchScore.format(precision)), recall \(MatchScore.format(recall))")
+        print(
+            "dedupe quality on 4000 generated recipes: precision \(MatchScore.format(precision)), recall \(MatchScore.format(recall))"
+        )
         for (edit, counts) in byEdit.sorted(by: { $0.key < $1.key }) {
             print("  recall for duplicates with \(edit): \(counts.0)/\(counts.1)")
         }
@@ -107,7 +114,10 @@ import Testing
             nearMisses += 1
             // A near-miss is its own entity: any cluster it is in holds only that entity.
             if let c = clusterOf[n] {
-                let entities = Set(run.analysis.clusters[c].map { entityOfRecord[$0.input == 0 ? $0.index : set.saved.count + $0.index] })
+                let entities = Set(
+                    run.analysis.clusters[c].map {
+                        entityOfRecord[$0.input == 0 ? $0.index : set.saved.count + $0.index]
+                    })
                 #expect(entities == [item.entity], "near-miss \(item.recipe.title) merged with another recipe")
             }
         }

@@ -12,10 +12,12 @@ import Testing
         createdUpdated: String = "2024-02-01T00:00:00Z"
     ) async throws -> (Value, H.Run) {
         let lines = ["rolled oats", "milk", "honey", "blueberries"]
-        let s = H.recipe(id: "saved-copy", title: "Overnight Oats", ingredients: lines, updatedAt: savedUpdated,
-                         ownerID: "someone-else", extra: saved)
-        let c = H.recipe(id: "created-copy", title: "Overnight Oats", ingredients: lines, updatedAt: createdUpdated,
-                         ownerID: "me", extra: created)
+        let s = H.recipe(
+            id: "saved-copy", title: "Overnight Oats", ingredients: lines, updatedAt: savedUpdated,
+            ownerID: "someone-else", extra: saved)
+        let c = H.recipe(
+            id: "created-copy", title: "Overnight Oats", ingredients: lines, updatedAt: createdUpdated,
+            ownerID: "me", extra: created)
         let run = try await H.run(saved: [s], created: [c])
         #expect(run.records.count == 1)
         return (run.records[0], run)
@@ -50,14 +52,16 @@ import Testing
 
     @Test("a field only an older copy has is kept, and fields Larder does not know survive")
     func fieldsOnlyOneCopyHas() async throws {
-        let (merged, _) = try await pair(saved: [("nutrition", ["kcal": 320])], created: [("imageRef", "images/oats.jpg")])
+        let (merged, _) = try await pair(
+            saved: [("nutrition", ["kcal": 320])], created: [("imageRef", "images/oats.jpg")])
         #expect(merged["nutrition"]?["kcal"] == 320)
         #expect(merged["imageRef"] == "images/oats.jpg")
     }
 
     @Test("createdAt is the earliest of the copies")
     func earliestCreatedAt() async throws {
-        let (merged, _) = try await pair(saved: [("createdAt", "2023-01-01T00:00:00Z")], created: [("createdAt", "2023-06-01T00:00:00Z")])
+        let (merged, _) = try await pair(
+            saved: [("createdAt", "2023-01-01T00:00:00Z")], created: [("createdAt", "2023-06-01T00:00:00Z")])
         #expect(merged["createdAt"] == "2023-01-01T00:00:00Z")
     }
 
@@ -82,12 +86,15 @@ import Testing
     @Test("differing ingredient lines and steps stay the survivor's; the loser's version goes to the log")
     func listsKeptWithAlternatives() async throws {
         let lines = ["rolled oats", "milk", "honey", "blueberries"]
-        let s = H.recipe(id: "s", title: "Overnight Oats", ingredients: lines.reversed(), steps: ["Mix.", "Chill overnight."],
-                         updatedAt: "2024-09-01T00:00:00Z")
-        let c = H.recipe(id: "c", title: "Overnight Oats", ingredients: lines, steps: ["Stir everything.", "Leave in the fridge."])
+        let s = H.recipe(
+            id: "s", title: "Overnight Oats", ingredients: lines.reversed(), steps: ["Mix.", "Chill overnight."],
+            updatedAt: "2024-09-01T00:00:00Z")
+        let c = H.recipe(
+            id: "c", title: "Overnight Oats", ingredients: lines, steps: ["Stir everything.", "Leave in the fridge."])
         let run = try await H.run(saved: [s], created: [c])
         let merged = try #require(run.records.first)
-        #expect(merged["ingredients"] == c["ingredients"], "the (created) survivor's lines, though the saved copy is newer")
+        #expect(
+            merged["ingredients"] == c["ingredients"], "the (created) survivor's lines, though the saved copy is newer")
         #expect(merged["instructions"] == c["instructions"])
         let alternatives = run.clusters.first?["alternatives"]?.arrayValue ?? []
         #expect(alternatives.map { $0["field"]?.stringValue } == ["ingredients", "instructions"])
@@ -106,7 +113,9 @@ import Testing
 
     @Test("a record that merges with nothing is written as it came, with its set's flag")
     func singletonsUntouched() async throws {
-        let s = H.recipe(id: "lonely", title: "Kimchi Jjigae", ingredients: ["kimchi", "pork belly", "tofu"], extra: [("custom", ["x": 1])])
+        let s = H.recipe(
+            id: "lonely", title: "Kimchi Jjigae", ingredients: ["kimchi", "pork belly", "tofu"],
+            extra: [("custom", ["x": 1])])
         let run = try await H.run(saved: [s], created: [])
         var expected = s.objectValue ?? Fields()
         expected["isSaved"] = true

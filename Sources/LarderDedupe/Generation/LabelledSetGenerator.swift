@@ -94,7 +94,8 @@ package struct LabelledSetGenerator: Sendable {
                 }
             }
             if emitted < count && rng.chance(pNearMiss) {
-                let kind: LabelledRecipe.NearMiss = rng.chance(0.5) ? .sameTitleDifferentDish : .sameIngredientsDifferentDish
+                let kind: LabelledRecipe.NearMiss =
+                    rng.chance(0.5) ? .sameTitleDifferentDish : .sameIngredientsDifferentDish
                 try emit(makeNearMiss(kind, of: original, parts: parts, entity: entity, rng: &rng))
                 entity += 1
                 emitted += 1
@@ -118,14 +119,18 @@ package struct LabelledSetGenerator: Sendable {
         var flavor: Int
     }
 
-    private func makeOriginal(entity: Int, rng: inout SeededRandom, titles: inout Set<UInt64>) -> (LabelledRecipe, Parts) {
+    private func makeOriginal(entity: Int, rng: inout SeededRandom, titles: inout Set<UInt64>) -> (
+        LabelledRecipe, Parts
+    ) {
         var attempt = 0
         while true {
             attempt += 1
             let dishIndex = rng.int(0...(RecipeVocabulary.dishes.count - 1))
             let dish = RecipeVocabulary.dishes[dishIndex]
             let main = rng.pick(dish.isSweet ? RecipeVocabulary.sweetMains : RecipeVocabulary.savoryMains)
-            let flavorChoices = RecipeVocabulary.flavors.indices.filter { RecipeVocabulary.flavors[$0].isSweet == dish.isSweet }
+            let flavorChoices = RecipeVocabulary.flavors.indices.filter {
+                RecipeVocabulary.flavors[$0].isSweet == dish.isSweet
+            }
             let flavorIndex = rng.pick(flavorChoices)
             let flavor = RecipeVocabulary.flavors[flavorIndex]
             let adjective = rng.chance(0.45) ? rng.pick(RecipeVocabulary.adjectives) : nil
@@ -172,19 +177,30 @@ package struct LabelledSetGenerator: Sendable {
             let id = rng.uuid()
             var tags = dish.tags
             if let adjective, rng.chance(0.5) { tags.append(Self.field(adjective, 0).lowercased()) }
-            let vegetarian = ["Tofu", "Chickpea", "Lentil", "Mushroom", "Eggplant", "Cauliflower", "Halloumi", "Paneer", "Black Bean", "Tempeh", "Feta"]
+            let vegetarian = [
+                "Tofu", "Chickpea", "Lentil", "Mushroom", "Eggplant", "Cauliflower", "Halloumi", "Paneer", "Black Bean",
+                "Tempeh", "Feta",
+            ]
             var dietary: [String] = vegetarian.contains(Self.field(main, 0)) ? ["vegetarian"] : []
             if rng.chance(0.1) { dietary.append("gluten-free") }
             let slug = TextNormalizer.normalize(title).map { $0 == 0x20 ? UInt8(ascii: "-") : $0 }
             let recipe = Recipe(
-                id: id, title: title, ingredients: ingredients, instructions: steps, createdAt: created, updatedAt: updated,
-                ownerID: role == .created ? ownerID : "_" + String(rng.next(), radix: 16) + String(rng.next(), radix: 16),
+                id: id, title: title, ingredients: ingredients, instructions: steps, createdAt: created,
+                updatedAt: updated,
+                ownerID: role == .created
+                    ? ownerID : "_" + String(rng.next(), radix: 16) + String(rng.next(), radix: 16),
                 imageRef: rng.chance(0.5) ? "images/\(id).jpg" : nil, cuisine: dish.cuisine,
-                difficulty: rng.pick(Recipe.Difficulty.allCases), prepTime: rng.int(dish.prep), cookTime: rng.int(dish.cook),
+                difficulty: rng.pick(Recipe.Difficulty.allCases), prepTime: rng.int(dish.prep),
+                cookTime: rng.int(dish.cook),
                 servings: rng.pick(dish.servings), dietaryNotes: dietary, tags: tags, isPublic: rng.chance(0.3),
-                sourceURL: rng.chance(0.35) ? "https://www.\(rng.pick(RecipeVocabulary.sites))/\(String(decoding: slug, as: UTF8.self))-\(entity)" : nil,
+                sourceURL: rng.chance(0.35)
+                    ? "https://www.\(rng.pick(RecipeVocabulary.sites))/\(String(decoding: slug, as: UTF8.self))-\(entity)"
+                    : nil,
                 isSaved: role == .saved, isCreated: role == .created, isFavorited: rng.chance(0.1))
-            return (LabelledRecipe(recipe: recipe, role: role, entity: entity, kind: .original), Parts(dish: dishIndex, main: main, flavor: flavorIndex))
+            return (
+                LabelledRecipe(recipe: recipe, role: role, entity: entity, kind: .original),
+                Parts(dish: dishIndex, main: main, flavor: flavorIndex)
+            )
         }
     }
 
@@ -216,7 +232,9 @@ package struct LabelledSetGenerator: Sendable {
         recipe.isSaved = role == .saved
         recipe.isCreated = role == .created
         // Every fourth duplicate gets one extra edit of each cycle position, so each kind is well covered.
-        let pool: [LabelledRecipe.Edit] = [.titleFormatting, .reorderedIngredients, .rewordedIngredients, .addedNote, .changedServings]
+        let pool: [LabelledRecipe.Edit] = [
+            .titleFormatting, .reorderedIngredients, .rewordedIngredients, .addedNote, .changedServings,
+        ]
         var chosen = [pool[cycle % pool.count]]
         for edit in pool where edit != chosen[0] && rng.chance(0.25) { chosen.append(edit) }
         if edits.contains(.bothSets) && rng.chance(0.5) { chosen = [] }
@@ -258,15 +276,21 @@ package struct LabelledSetGenerator: Sendable {
                 ingredient.item = synonym
             } else {
                 switch rng.int(0...2) {
-                case 0: ingredient.item = ["fresh", "chopped", "large", "finely sliced"][rng.int(0...3)] + " " + ingredient.item
-                case 1: ingredient.unit = ingredient.unit.map { ["tbsp": "tablespoons", "tsp": "teaspoons", "g": "grams", "ml": "millilitres"][$0] ?? $0 }
+                case 0:
+                    ingredient.item =
+                        ["fresh", "chopped", "large", "finely sliced"][rng.int(0...3)] + " " + ingredient.item
+                case 1:
+                    ingredient.unit = ingredient.unit.map {
+                        ["tbsp": "tablespoons", "tsp": "teaspoons", "g": "grams", "ml": "millilitres"][$0] ?? $0
+                    }
                 default: break
                 }
             }
             let quantity = ingredient.quantity.map(Self.formatQuantity) ?? ""
             let unit = ingredient.unit.map { " " + $0 } ?? ""
             // Half the time the line is turned around: "soy sauce, 2 tbsp".
-            ingredient.original = rng.chance(0.5) ? "\(ingredient.item), \(quantity)\(unit)" : "\(quantity)\(unit) \(ingredient.item)"
+            ingredient.original =
+                rng.chance(0.5) ? "\(ingredient.item), \(quantity)\(unit)" : "\(quantity)\(unit) \(ingredient.item)"
             if rng.chance(0.15) { ingredient.item = ingredient.original }
             result[index] = ingredient
         }
@@ -316,7 +340,9 @@ package struct LabelledSetGenerator: Sendable {
         }
         let other = RecipeVocabulary.dishes[rng.pick(sameKind)]
         let mainItem = Self.field(parts.main, 2).lowercased()
-        recipe.instructions = other.steps.map { InstructionStep(text: Self.fill($0, main: mainItem, flavor: "seasoning")) }
+        recipe.instructions = other.steps.map {
+            InstructionStep(text: Self.fill($0, main: mainItem, flavor: "seasoning"))
+        }
         recipe.prepTime = rng.int(other.prep)
         recipe.cookTime = rng.int(other.cook)
         recipe.servings = rng.pick(other.servings)
@@ -327,7 +353,9 @@ package struct LabelledSetGenerator: Sendable {
             // The same name for another dish: keeps the main ingredient, everything else differs.
             var specs = [Self.tail(parts.main)]
             specs += other.core
-            for _ in 0..<rng.int(2...4) { specs.append(rng.pick(other.isSweet ? RecipeVocabulary.sweetExtras : RecipeVocabulary.extras)) }
+            for _ in 0..<rng.int(2...4) {
+                specs.append(rng.pick(other.isSweet ? RecipeVocabulary.sweetExtras : RecipeVocabulary.extras))
+            }
             recipe.ingredients = specs.map { Self.ingredient($0, scale: 1) }
             if rng.chance(0.3) { recipe.title = recipe.title.lowercased() }
         case .sameIngredientsDifferentDish:
@@ -363,8 +391,12 @@ package struct LabelledSetGenerator: Sendable {
 
     private static let fields: [String: [String]] = {
         var table: [String: [String]] = [:]
-        let entries = RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives + RecipeVocabulary.styles
-        for entry in entries { table[entry] = entry.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let entries =
+            RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives
+            + RecipeVocabulary.styles
+        for entry in entries {
+            table[entry] = entry.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        }
         return table
     }()
 
@@ -388,10 +420,13 @@ package struct LabelledSetGenerator: Sendable {
     }
 
     private static let specs: [String: Spec] = {
-        var all = RecipeVocabulary.extras + RecipeVocabulary.sweetExtras + Array(RecipeVocabulary.sideIngredients.values)
+        var all =
+            RecipeVocabulary.extras + RecipeVocabulary.sweetExtras + Array(RecipeVocabulary.sideIngredients.values)
         for dish in RecipeVocabulary.dishes { all += dish.core }
         for flavor in RecipeVocabulary.flavors { all += flavor.ingredients }
-        for entry in RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives { all.append(tail(entry)) }
+        for entry in RecipeVocabulary.savoryMains + RecipeVocabulary.sweetMains + RecipeVocabulary.adjectives {
+            all.append(tail(entry))
+        }
         var table: [String: Spec] = [:]
         for spec in all where table[spec] == nil { table[spec] = parse(spec) }
         return table

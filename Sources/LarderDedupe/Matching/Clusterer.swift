@@ -42,12 +42,16 @@ package struct Clusterer {
     /// The strongest stage under which `x` and `y` match on their own, with the fuzzy score.
     package func relation(_ x: Int, _ y: Int) -> (rule: MatchRule, score: MatchScore)? {
         if table.hasSameID(x, y) { return (.sameID, scorer.score(x, y, in: table)) }
-        if table.recordNameHash[x] == table.recordNameHash[y] { return (.sameRecordName, scorer.score(x, y, in: table)) }
+        if table.recordNameHash[x] == table.recordNameHash[y] {
+            return (.sameRecordName, scorer.score(x, y, in: table))
+        }
         let score = scorer.score(x, y, in: table)
         if table.sourceURL[x] != 0 && table.sourceURL[x] == table.sourceURL[y] && urlContentAgrees(score) {
             return (.sameSourceURL, score)
         }
-        if table.fingerprint[x] != 0 && table.fingerprint[x] == table.fingerprint[y] { return (.sameFingerprint, score) }
+        if table.fingerprint[x] != 0 && table.fingerprint[x] == table.fingerprint[y] {
+            return (.sameFingerprint, score)
+        }
         if scorer.passes(score) { return (.fuzzy, score) }
         return nil
     }
@@ -77,7 +81,9 @@ package struct Clusterer {
             var ra = find(a)
             var rb = find(b)
             guard ra != rb else { return }
-            if size[Int(ra)] < size[Int(rb)] || (size[Int(ra)] == size[Int(rb)] && table.key[Int(rb)] < table.key[Int(ra)]) {
+            if size[Int(ra)] < size[Int(rb)]
+                || (size[Int(ra)] == size[Int(rb)] && table.key[Int(rb)] < table.key[Int(ra)])
+            {
                 swap(&ra, &rb)
             }
             parent[Int(rb)] = ra
@@ -99,7 +105,10 @@ package struct Clusterer {
         // Stage 1: the same record fetched twice (same id, or same record name).
         for (hashes, rule) in [(table.idHash, MatchRule.sameID), (table.recordNameHash, MatchRule.sameRecordName)] {
             var order = Array(0..<Int32(n))
-            order.sort { hashes[Int($0)] != hashes[Int($1)] ? hashes[Int($0)] < hashes[Int($1)] : table.key[Int($0)] < table.key[Int($1)] }
+            order.sort {
+                hashes[Int($0)] != hashes[Int($1)]
+                    ? hashes[Int($0)] < hashes[Int($1)] : table.key[Int($0)] < table.key[Int($1)]
+            }
             var i = 0
             while i < order.count {
                 var j = i + 1

@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 
 /// Where a record came from and how to find it again: the compact identity kept for every
 /// record through the pass (the record itself waits in a ``SpillFile``).
@@ -147,7 +147,9 @@ package struct FeatureTable: Sendable {
     /// The normalized title key of record `i`.
     @inline(__always)
     package func withTitle<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        titleBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[titleStart[i]..<titleStart[i + 1]])) }
+        titleBytes.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[titleStart[i]..<titleStart[i + 1]]))
+        }
     }
 
     /// The normalized title key of record `i` as text.
@@ -158,7 +160,9 @@ package struct FeatureTable: Sendable {
     /// The ingredient tokens of record `i` (sorted, unique).
     @inline(__always)
     package func withTokens<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
-        tokenArena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[tokenStart[i]..<tokenStart[i + 1]])) }
+        tokenArena.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[tokenStart[i]..<tokenStart[i + 1]]))
+        }
     }
 
     /// The number of ingredient tokens of record `i`.

@@ -19,25 +19,27 @@ package enum MatchVocabulary {
     }
 
     /// Title words that do not name the dish.
-    package static let titleFiller = HashSet64(hashes(
-        """
-        a an the and with of in on for to my our your best easy simple quick homemade classic perfect ultimate
-        ever recipe favorite favourite style copy version really super amazing delicious yummy tasty famous
-        """))
+    package static let titleFiller = HashSet64(
+        hashes(
+            """
+            a an the and with of in on for to my our your best easy simple quick homemade classic perfect ultimate
+            ever recipe favorite favourite style copy version really super amazing delicious yummy tasty famous
+            """))
 
     /// Ingredient words that are units, amounts or preparation, not the ingredient.
-    package static let ingredientFiller = HashSet64(hashes(
-        """
-        cup c tbsp tbs tbl tablespoon tsp teaspoon g gr gram kg kilogram mg ml milliliter millilitre l liter litre
-        dl cl oz ounce lb pound pinch dash handful can tin jar package pkg packet bag box bunch sprig slice stick
-        piece quart qt pint pt gallon inch cm mm heaped heaping level scant generous
-        fresh freshly chopped finely roughly coarsely diced minced sliced thinly thickly grated shredded crushed
-        ground large small medium extra big whole halved quartered peeled seeded cored trimmed rinsed drained
-        softened melted room temperature cold warm divided plus more about approximately approx packed
-        to taste optional for serving garnish of and or a an the into cut lightly beaten well at such as needed
-        if dried boneless skinless organic raw uncooked sifted unsalted salted good quality store bought
-        preferably ripe firm some few x
-        """))
+    package static let ingredientFiller = HashSet64(
+        hashes(
+            """
+            cup c tbsp tbs tbl tablespoon tsp teaspoon g gr gram kg kilogram mg ml milliliter millilitre l liter litre
+            dl cl oz ounce lb pound pinch dash handful can tin jar package pkg packet bag box bunch sprig slice stick
+            piece quart qt pint pt gallon inch cm mm heaped heaping level scant generous
+            fresh freshly chopped finely roughly coarsely diced minced sliced thinly thickly grated shredded crushed
+            ground large small medium extra big whole halved quartered peeled seeded cored trimmed rinsed drained
+            softened melted room temperature cold warm divided plus more about approximately approx packed
+            to taste optional for serving garnish of and or a an the into cut lightly beaten well at such as needed
+            if dried boneless skinless organic raw uncooked sifted unsalted salted good quality store bought
+            preferably ripe firm some few x
+            """))
 
     private static func hashes(_ words: String) -> Set<UInt64> {
         var set = Set<UInt64>()

@@ -108,7 +108,9 @@ public struct PairScorer: Sendable, Hashable {
         let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
         if ingredients < ingredientGate { return true }
         // With a perfect title and agreement the total is at most this: below the threshold, no match.
-        let best = (titleWeight + ingredientWeight * ingredients + agreementWeight) / (titleWeight + ingredientWeight + agreementWeight)
+        let best =
+            (titleWeight + ingredientWeight * ingredients + agreementWeight)
+            / (titleWeight + ingredientWeight + agreementWeight)
         return best < threshold
     }
 

@@ -138,7 +138,8 @@ package struct RecipeDigest: Sendable {
             "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
             "deletedAt": .deletedAt, "ownerID": .string, "imageRef": .string, "cuisine": .string, "changeTag": .string,
             "sourceURL": .sourceURL, "difficulty": .difficulty, "prepTime": .prepTime, "cookTime": .cookTime,
-            "servings": .servings, "isPublic": .bool, "isFavorited": .bool, "isCloudEnabled": .bool, "isSaved": .isSaved,
+            "servings": .servings, "isPublic": .bool, "isFavorited": .bool, "isCloudEnabled": .bool,
+            "isSaved": .isSaved,
             "isCreated": .isCreated, "isDeleted": .isDeleted, "dietaryNotes": .stringList, "tags": .stringList,
             "ingredients": .ingredients, "instructions": .instructions,
         ]

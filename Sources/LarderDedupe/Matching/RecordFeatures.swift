@@ -63,7 +63,9 @@ package struct RecordFeatures: Sendable, Hashable {
             for hash in itemHashes { hasher.combine(hash) }
             fingerprint = max(hasher.finalize(), 1)
         }
-        if let raw = recipe.sourceURL, let url = SourceURLNormalizer.normalizedBytes(raw), !SourceURLNormalizer.isSiteRoot(url) {
+        if let raw = recipe.sourceURL, let url = SourceURLNormalizer.normalizedBytes(raw),
+            !SourceURLNormalizer.isSiteRoot(url)
+        {
             sourceURL = max(StableHasher.hash(url, seed: 0x7572_6C), 1)
         } else {
             sourceURL = 0

@@ -53,12 +53,15 @@ package enum SourceURLNormalizer {
         var host: [UInt8] = []
         host.reserveCapacity(hostEnd - hostStart)
         for b in all[hostStart..<hostEnd] { host.append(b >= 0x41 && b <= 0x5A ? b + 32 : b) }
-        for port in [":80", ":443"] where host.count > port.utf8.count && host.suffix(port.utf8.count).elementsEqual(port.utf8) {
+        for port in [":80", ":443"]
+        where host.count > port.utf8.count && host.suffix(port.utf8.count).elementsEqual(port.utf8) {
             host.removeLast(port.utf8.count)
         }
         if host.count > 4 && host.prefix(4).elementsEqual("www.".utf8) { host.removeFirst(4) }
         if host.last == UInt8(ascii: ".") { host.removeLast() }
-        guard !host.isEmpty, host.contains(UInt8(ascii: ".")) || host.elementsEqual("localhost".utf8) else { return nil }
+        guard !host.isEmpty, host.contains(UInt8(ascii: ".")) || host.elementsEqual("localhost".utf8) else {
+            return nil
+        }
         // Path.
         var pathEnd = hostEnd
         while pathEnd < end && all[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }

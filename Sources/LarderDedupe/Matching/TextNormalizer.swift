@@ -72,7 +72,9 @@ package enum TextNormalizer {
 
     /// Calls `body` with each word of normalized text.
     @inline(__always)
-    package static func forEachWord(_ normalized: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func forEachWord(
+        _ normalized: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         var start = 0
         for i in 0...normalized.count where i == normalized.count || normalized[i] == 0x20 {
             if i > start { body(UnsafeBufferPointer(rebasing: normalized[start..<i])) }
@@ -90,7 +92,9 @@ package enum TextNormalizer {
     /// `tomatoes` → `tomato`, `peaches` → `peach`) and a final `y` or `ie` becomes `i`, so that
     /// `berry`/`berries` and `cookie`/`cookies` meet (`berri`, `cooki`). Only used for matching.
     @inline(__always)
-    package static func withSingular<R>(_ word: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package static func withSingular<R>(_ word: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R)
+        -> R
+    {
         var n = word.count
         func at(_ k: Int) -> UInt8 { word[n - k] }
         if n > 3 && at(1) == UInt8(ascii: "s") {
@@ -99,7 +103,8 @@ package enum TextNormalizer {
                 n -= 2  // berries → berri
             } else if n > 4 && two == UInt8(ascii: "e")
                 && (at(3) == UInt8(ascii: "o") || at(3) == UInt8(ascii: "x") || at(3) == UInt8(ascii: "z")
-                    || (n > 5 && at(3) == UInt8(ascii: "h") && (at(4) == UInt8(ascii: "c") || at(4) == UInt8(ascii: "s"))))
+                    || (n > 5 && at(3) == UInt8(ascii: "h")
+                        && (at(4) == UInt8(ascii: "c") || at(4) == UInt8(ascii: "s"))))
             {
                 n -= 2  // tomatoes → tomato, peaches → peach
             } else if two != UInt8(ascii: "s") && two != UInt8(ascii: "u") && two != UInt8(ascii: "i") {
@@ -139,4 +144,3 @@ package enum TextNormalizer {
         return String(decoding: word, as: UTF8.self).unicodeScalars.contains { $0.properties.numericType != nil }
     }
 }
-

@@ -12,7 +12,10 @@ struct ClusterContext: Sendable {
     let scorer: PairScorer
     let clusterOfRoot: [Int32: Int]
 
-    init(inputNames: [String], roles: [DedupeInput.Role], spills: [SpillFile], table: FeatureTable, clustering: Clustering, scorer: PairScorer) {
+    init(
+        inputNames: [String], roles: [DedupeInput.Role], spills: [SpillFile], table: FeatureTable,
+        clustering: Clustering, scorer: PairScorer
+    ) {
         self.inputNames = inputNames
         self.roles = roles
         self.spills = spills
@@ -34,14 +37,16 @@ struct ClusterContext: Sendable {
 
     /// Reads record `i` back from its scratch file.
     func value(_ i: Int, scratch: inout [UInt8]) throws -> Value {
-        try spills[Int(table.input[i])].read(offset: table.spillOffset[i], length: table.spillLength[i], scratch: &scratch)
+        try spills[Int(table.input[i])].read(
+            offset: table.spillOffset[i], length: table.spillLength[i], scratch: &scratch)
     }
 
     /// Record `i` as a merge member.
     func member(_ i: Int, scratch: inout [UInt8]) throws -> MergeMember {
         let role = roles[Int(table.input[i])]
         return MergeMember(
-            value: try value(i, scratch: &scratch), ref: ref(i), updatedAt: table.updatedAt[i], inSavedSet: role == .saved,
+            value: try value(i, scratch: &scratch), ref: ref(i), updatedAt: table.updatedAt[i],
+            inSavedSet: role == .saved,
             inCreatedSet: role == .created)
     }
 
@@ -83,7 +88,8 @@ struct ClusterContext: Sendable {
         }
         let matches = clustering.links[c].map { link in
             MergeLogCluster.Match(
-                a: ref(Int(link.a)), b: ref(Int(link.b)), rule: link.rule, score: scorer.score(Int(link.a), Int(link.b), in: table))
+                a: ref(Int(link.a)), b: ref(Int(link.b)), rule: link.rule,
+                score: scorer.score(Int(link.a), Int(link.b), in: table))
         }
         return MergeLogCluster(
             number: number, outputID: result.value["id"]?.stringValue ?? table.id(Int(indices[0])),
@@ -115,7 +121,8 @@ struct OutputBatch: Sendable {
     ///   - encodeAs: the JSON layout (`pretty`) when the output is JSON and the spill holds JSON; `nil` to hand values over.
     ///   - firstNumber: the merge-log number of the first cluster in the range.
     static func prepare(
-        _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool, firstNumber: Int
+        _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
+        firstNumber: Int
     ) throws -> OutputBatch {
         var batch = OutputBatch()
         var scratch: [UInt8] = []
@@ -131,7 +138,8 @@ struct OutputBatch: Sendable {
                 for alternative in result.alternatives { batch.alternatives[alternative.field, default: 0] += 1 }
                 if withLog {
                     var entry: [UInt8] = []
-                    try JSONWriter.append(context.logCluster(c, number: number, result: result, members: members).value, to: &entry)
+                    try JSONWriter.append(
+                        context.logCluster(c, number: number, result: result, members: members).value, to: &entry)
                     batch.logEntries.append(entry)
                 }
                 number += 1

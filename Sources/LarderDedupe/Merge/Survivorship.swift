@@ -84,7 +84,9 @@ package enum Survivorship {
     package static func merge(_ members: [MergeMember]) -> MergeResult {
         precondition(!members.isEmpty, "a cluster has at least one member")
         let objects = members.map { $0.value.objectValue ?? Fields() }
-        let byRecency = members.indices.sorted { members[$0].updatedAt != members[$1].updatedAt ? members[$0].updatedAt > members[$1].updatedAt : $0 < $1 }
+        let byRecency = members.indices.sorted {
+            members[$0].updatedAt != members[$1].updatedAt ? members[$0].updatedAt > members[$1].updatedAt : $0 < $1
+        }
         var keys: [String] = []
         var seen = Set<String>()
         for object in objects {
@@ -124,7 +126,8 @@ package enum Survivorship {
             } else if flagFields.contains(key) {
                 var from: [String] = []
                 for m in members.indices {
-                    let implied = (key == "isSaved" && members[m].inSavedSet) || (key == "isCreated" && members[m].inCreatedSet)
+                    let implied =
+                        (key == "isSaved" && members[m].inSavedSet) || (key == "isCreated" && members[m].inCreatedSet)
                     if implied || present(m, key) == .bool(true) { from.append(members[m].ref) }
                 }
                 out.append(key: key, value: .bool(!from.isEmpty))
@@ -137,7 +140,9 @@ package enum Survivorship {
                     guard let list = present(m, key)?.arrayValue else { continue }
                     var contributed = false
                     for item in list {
-                        let text = item.stringValue.map { $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+                        let text = item.stringValue.map {
+                            $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                        }
                         if let text, !normalized.insert(text).inserted { continue }
                         if text == nil && items.contains(item) { continue }
                         items.append(item)
@@ -157,7 +162,8 @@ package enum Survivorship {
                 }
                 if let (m, _) = best, let v = present(m, key) {
                     out.append(key: key, value: v)
-                    choices.append(FieldChoice(field: key, rule: key == "createdAt" ? .earliest : .newest, from: [members[m].ref]))
+                    choices.append(
+                        FieldChoice(field: key, rule: key == "createdAt" ? .earliest : .newest, from: [members[m].ref]))
                 } else if let v = objects[0][key] {
                     out.append(key: key, value: v)
                 }

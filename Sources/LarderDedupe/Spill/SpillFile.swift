@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 package import LarderCore
@@ -74,7 +74,9 @@ package final class SpillFile: @unchecked Sendable {
         var info = stat()
         var magic: (UInt8, UInt8) = (0, 0)
         let n = withUnsafeMutableBytes(of: &magic) { pread(opened, $0.baseAddress, 2, 0) }
-        guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, n == 2, !(magic.0 == 0x1F && magic.1 == 0x8B) else {
+        guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, n == 2,
+            !(magic.0 == 0x1F && magic.1 == 0x8B)
+        else {
             close(opened)
             return false
         }
@@ -87,7 +89,9 @@ package final class SpillFile: @unchecked Sendable {
     package var readsInputFile: Bool { inputFD >= 0 }
 
     /// Records a record that stays in the input file at `offset` (its JSON text, one line).
-    package func reference(inputOffset offset: Int, text: UnsafeRawBufferPointer) -> (offset: UInt64, length: UInt32, key: StableKey) {
+    package func reference(inputOffset offset: Int, text: UnsafeRawBufferPointer) -> (
+        offset: UInt64, length: UInt32, key: StableKey
+    ) {
         (UInt64(offset) | Self.inInput, UInt32(text.count), Self.key(text))
     }
 
@@ -126,7 +130,9 @@ package final class SpillFile: @unchecked Sendable {
                 let n = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(flushed) + off_t(written))
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw LarderError(.io, "cannot write the dedupe scratch file: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+                    throw LarderError(
+                        .io, "cannot write the dedupe scratch file: \(String(cString: strerror(errno)))",
+                        location: SourceLocation(file: name))
                 }
                 written += n
             }
@@ -137,7 +143,9 @@ package final class SpillFile: @unchecked Sendable {
 
     /// Appends one record given as its JSON text (for a ``SpillEncoding/json(pretty:)`` file
     /// with compact layout): line breaks outside strings are removed, so the text fits one line.
-    package func append(jsonText text: UnsafeRawBufferPointer) throws -> (offset: UInt64, length: UInt32, key: StableKey) {
+    package func append(jsonText text: UnsafeRawBufferPointer) throws -> (
+        offset: UInt64, length: UInt32, key: StableKey
+    ) {
         encoded.removeAll(keepingCapacity: true)
         if Self.hasLineBreak(text) {
             Self.removeLineBreaks(text, into: &encoded)
@@ -159,7 +167,13 @@ package final class SpillFile: @unchecked Sendable {
         var escaped = false
         for byte in text {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 out.append(byte)
             } else if byte == 0x22 {
                 inString = true
@@ -179,7 +193,8 @@ package final class SpillFile: @unchecked Sendable {
     /// Reads `count` raw bytes at `offset` into the start of `scratch`.
     package func readRaw(offset: UInt64, count: Int, into scratch: inout [UInt8]) throws {
         if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
-        let (fd, name, offset) = offset & Self.inInput != 0 ? (inputFD, inputName, offset & ~Self.inInput) : (self.fd, self.name, offset)
+        let (fd, name, offset) =
+            offset & Self.inInput != 0 ? (inputFD, inputName, offset & ~Self.inInput) : (self.fd, self.name, offset)
         try scratch.withUnsafeMutableBytes { bytes in
             var done = 0
             while done < count {
@@ -187,7 +202,8 @@ package final class SpillFile: @unchecked Sendable {
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
                     throw LarderError(
-                        .io, "cannot read the dedupe scratch file: \(n == 0 ? "unexpected end" : String(cString: strerror(errno)))",
+                        .io,
+                        "cannot read the dedupe scratch file: \(n == 0 ? "unexpected end" : String(cString: strerror(errno)))",
                         location: SourceLocation(file: name))
                 }
                 done += n
@@ -201,10 +217,14 @@ package final class SpillFile: @unchecked Sendable {
         try readRaw(offset: offset, count: count, into: &scratch)
         switch encoding {
         case .binary:
-            return try scratch.withUnsafeBytes { try ValueBinaryCoding.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            return try scratch.withUnsafeBytes {
+                try ValueBinaryCoding.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+            }
         case .json:
             let reader = JSONReader(source: MemoryByteSource(Array(scratch[0..<count]), name: name))
-            guard let item = try reader.next() else { throw LarderError(.io, "the dedupe spill file is damaged", location: SourceLocation(file: name)) }
+            guard let item = try reader.next() else {
+                throw LarderError(.io, "the dedupe spill file is damaged", location: SourceLocation(file: name))
+            }
             return item.value
         }
     }

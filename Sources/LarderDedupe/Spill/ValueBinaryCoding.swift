@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 
 /// A compact binary encoding of ``Value`` for the dedupe spill file: a tag byte, then
 /// LEB128 lengths, zigzag integers and raw IEEE doubles. Encoding and decoding are a single

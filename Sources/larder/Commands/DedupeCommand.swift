@@ -39,7 +39,8 @@ struct DedupeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Dedupe the recipes of a Larder store (SQLite) in place.")
     var store: String?
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
     @Option(name: .long, help: "Output format (default: the format of the first input).")
@@ -54,7 +55,11 @@ struct DedupeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Fuzzy-match threshold between 0 and 1.")
     var threshold: Double = PairScorer.defaultThreshold
 
-    @Option(name: .long, help: "Explain why the record with this id (or record name) merged or did not; records are then written only with -o.")
+    @Option(
+        name: .long,
+        help:
+            "Explain why the record with this id (or record name) merged or did not; records are then written only with -o."
+    )
     var explain: String?
 
     @Flag(name: .long, help: "Compress the output with gzip.")
@@ -73,18 +78,23 @@ struct DedupeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if store != nil {
-            guard saved == nil && created == nil else { throw ValidationError("use either --store or --saved/--created, not both") }
+            guard saved == nil && created == nil else {
+                throw ValidationError("use either --store or --saved/--created, not both")
+            }
         } else if saved == nil && created == nil {
             throw ValidationError("give --saved and --created files (or --store)")
         }
-        guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, found \(threshold)") }
+        guard (0...1).contains(threshold) else {
+            throw ValidationError("--threshold must be between 0 and 1, found \(threshold)")
+        }
         if saved == "-" && created == "-" { throw ValidationError("only one input can be standard input") }
     }
 
     func run() async throws {
         if let store {
             throw LarderError(
-                .usage, "--store needs the Larder store, which this build does not include yet; export the store's recipes and use --saved/--created",
+                .usage,
+                "--store needs the Larder store, which this build does not include yet; export the store's recipes and use --saved/--created",
                 location: SourceLocation(file: store))
         }
         var inputs: [DedupeInput] = []
@@ -112,7 +122,9 @@ struct DedupeCommand: AsyncParsableCommand {
             let header = analysis.headers.compactMap { $0 }.first
             let wantsEnvelope = format == .xml || (header != nil && format != .ndjson)
             let options = WriterOptions(
-                envelope: wantsEnvelope ? EnvelopeHeader(schema: RecordType.recipe.rawValue, version: RecordType.recipe.currentVersion) : nil,
+                envelope: wantsEnvelope
+                    ? EnvelopeHeader(schema: RecordType.recipe.rawValue, version: RecordType.recipe.currentVersion)
+                    : nil,
                 recordType: .recipe, pretty: pretty)
             let writer = try RecordIO.openWriter(path: output, format: format, gzip: gzip, options: options)
             let logWriter = try log.map {
@@ -127,19 +139,28 @@ struct DedupeCommand: AsyncParsableCommand {
         let summary = analysis.summary
         for line in summary.text.split(separator: "\n") { Stderr.print("larder dedupe: \(line)") }
         if let log, explain == nil || output != nil { Stderr.print("larder dedupe: merge log in \(log)") }
-        if let path = rejects.resolvedRejectsPath, summary.rejected > 0 { Stderr.print("larder dedupe: rejects in \(path)") }
+        if let path = rejects.resolvedRejectsPath, summary.rejected > 0 {
+            Stderr.print("larder dedupe: rejects in \(path)")
+        }
         if verbose {
-            let phases = analysis.timings.map { "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))" }
-                .joined(separator: ", ")
-            Stderr.print("larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records")
-            Stderr.print("larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))")
+            let phases = analysis.timings.map {
+                "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))"
+            }
+            .joined(separator: ", ")
+            Stderr.print(
+                "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records"
+            )
+            Stderr.print(
+                "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))"
+            )
         }
         if summary.rejected > 0 { throw DataErrorsExit() }
     }
 
     /// The format of a file's content, or `nil` for standard input or an unreadable file.
     static func sniffFormat(_ path: String) -> DataFormat? {
-        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source) else {
+        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source)
+        else {
             return nil
         }
         return format

@@ -73,6 +73,7 @@ struct DedupeGenerateCommand: ParsableCommand {
         try savedWriter.finish()
         try createdWriter.finish()
         try labelsSink?.close()
-        Stderr.print("larder dedupe-generate: \(indices[.saved, default: 0]) saved, \(indices[.created, default: 0]) created")
+        Stderr.print(
+            "larder dedupe-generate: \(indices[.saved, default: 0]) saved, \(indices[.created, default: 0]) created")
     }
 }
