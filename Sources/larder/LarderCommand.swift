@@ -17,6 +17,9 @@ struct LarderCommand: AsyncParsableCommand {
             GenerateCommand.self,
             ImportCommand.self,
             ExportCommand.self,
+            MigrateCommand.self,
+            SchemaCommand.self,
+            StoreCommand.self,
             DedupeCommand.self,
             DedupeGenerateCommand.self,
         ]
