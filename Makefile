@@ -108,3 +108,11 @@ demo-emulator: build
 
 bench-emulator: deps
 	bash scripts/bench-emulator.sh
+
+## dedupe
+# make dedupe SAVED=... CREATED=...: merge saved and created recipe sets (docs/dedupe.md)
+.PHONY: dedupe
+dedupe:
+	@test -n "$(SAVED)" && test -n "$(CREATED)" || { echo "usage: make dedupe SAVED=file CREATED=file [OUT=path] [LOG=merge-log.json]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)

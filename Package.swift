@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(
             name: "Larder",
-            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderCloudKit", "LarderEmulator"]
+            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator"]
         ),
         .executable(name: "larder", targets: ["larder"]),
     ],
@@ -33,6 +33,7 @@ let package = Package(
             name: "LarderRegistry",
             dependencies: ["LarderCore", "LarderFormats", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
         .target(
             name: "LarderCloudKit",
             dependencies: ["LarderCore", .product(name: "Crypto", package: "swift-crypto")]
@@ -50,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderRegistry", "LarderCloudKit", "LarderEmulator",
+                "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -59,6 +60,7 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
+        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
         .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(

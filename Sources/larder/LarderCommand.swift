@@ -22,6 +22,8 @@ struct LarderCommand: AsyncParsableCommand {
             StoreCommand.self,
             ServeCommand.self,
             EmulatorCommand.self,
+            DedupeCommand.self,
+            DedupeGenerateCommand.self,
         ]
     )
 
