@@ -14,6 +14,7 @@ struct LarderCommand: AsyncParsableCommand {
         subcommands: [
             ConvertCommand.self,
             ValidateCommand.self,
+            GenerateCommand.self,
         ]
     )
 
