@@ -15,6 +15,9 @@ struct LarderCommand: AsyncParsableCommand {
             ConvertCommand.self,
             ValidateCommand.self,
             GenerateCommand.self,
+            MigrateCommand.self,
+            SchemaCommand.self,
+            StoreCommand.self,
         ]
     )
 

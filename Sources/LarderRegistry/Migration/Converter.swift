@@ -140,6 +140,12 @@ enum DurationText {
             }
         }
         if !current.isEmpty { tokens.append(current) }
+        // A sentence's full stop is not part of the word: "25 minutes." → "minutes".
+        tokens = tokens.map { token in
+            var t = token
+            while t.count > 1, t.hasSuffix(".") { t.removeLast() }
+            return t
+        }
         var total = 0.0
         var found = false
         var i = 0

@@ -89,6 +89,17 @@ public enum XSDValidator {
         var records = 0
         while true {
             let status = xmlTextReaderRead(reader)
+            if status == -1 {
+                if collector.errors.isEmpty || collector.errors.allSatisfy({ $0.code != .syntax }) {
+                    let line = Int(xmlTextReaderGetParserLineNumber(reader))
+                    let column = Int(xmlTextReaderGetParserColumnNumber(reader))
+                    collector.errors.append(
+                        LarderError(
+                            .syntax, "malformed XML: the document is not well-formed (truncated?)",
+                            location: SourceLocation(file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil)))
+                }
+                break
+            }
             if status != 1 { break }
             guard xmlTextReaderNodeType(reader) == 1 else { continue }  // element starts only
             let depth = xmlTextReaderDepth(reader)
@@ -103,6 +114,9 @@ public enum XSDValidator {
             if collector.errors.count >= limit { break }
         }
         if let error = input.error { throw error }
+        if schema != nil, !stopAfterRoot, collector.errors.isEmpty, xmlTextReaderIsValid(reader) != 1 {
+            collector.errors.append(LarderError(.malformedRecord, "the document does not match the XSD", location: SourceLocation(file: name)))
+        }
         return Result(records: records, errors: collector.errors, declaredSchema: declaredSchema, declaredVersion: declaredVersion)
     }
 
