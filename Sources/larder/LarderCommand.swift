@@ -18,6 +18,8 @@ struct LarderCommand: AsyncParsableCommand {
             MigrateCommand.self,
             SchemaCommand.self,
             StoreCommand.self,
+            TombstonesCommand.self,
+            CacheCommand.self,
         ]
     )
 

@@ -46,10 +46,13 @@ public struct CacheEntryInfo: Sendable, Hashable {
     public var hits: Int?
     /// Whether it is one of the user's saved or created recipes.
     public var isPinned: Bool
+    /// The recipe's title, for reports.
+    public var title: String?
 
     /// Creates entry facts.
-    public init(id: String, fetchedAt: Int64?, lastAccess: Int64?, bytes: Int, hits: Int? = nil, isPinned: Bool = false) {
+    public init(id: String, fetchedAt: Int64?, lastAccess: Int64?, bytes: Int, hits: Int? = nil, isPinned: Bool = false, title: String? = nil) {
         self.id = id
+        self.title = title
         self.fetchedAt = fetchedAt
         self.lastAccess = lastAccess
         self.bytes = bytes
@@ -210,6 +213,13 @@ public struct CachePruneResult: Sendable {
     }
 }
 
+extension CachePruning {
+    /// Decides what to evict from a cache with `header`'s fetch time and TTL.
+    public static func plan(_ entries: [CacheEntryInfo], header: RecipeCacheFile.Header, policy: CachePolicy) -> PrunePlan {
+        plan(entries, defaultFetchedAt: header.fetchedAt?.milliseconds, cacheTTL: header.ttl, policy: policy)
+    }
+}
+
 extension RecipeCacheFile {
     /// Prunes the cache file at `path` under `policy`: scan, plan, and (unless a dry run, and
     /// only when something is evicted) rewrite atomically. A second run with the same policy
@@ -218,7 +228,7 @@ extension RecipeCacheFile {
     public static func prune(path: String, policy: CachePolicy, isDryRun: Bool = false, history: Store? = nil) throws -> CachePruneResult {
         let started = Date()
         let scan = try scan(path: path)
-        let plan = CachePruning.plan(scan.entries, defaultFetchedAt: scan.header.fetchedAt?.milliseconds, cacheTTL: scan.header.ttl, policy: policy)
+        let plan = CachePruning.plan(scan.entries, header: scan.header, policy: policy)
         let result = CachePruneResult(plan: plan, entries: scan.entries, hits: scan.header.hits, misses: scan.header.misses, isDryRun: isDryRun)
         guard !isDryRun else { return result }
         if !plan.evictions.isEmpty {

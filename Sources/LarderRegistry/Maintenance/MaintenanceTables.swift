@@ -32,7 +32,7 @@ enum MaintenanceTables {
                         UNIQUE (type, id));
                     CREATE TABLE sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                     CREATE TABLE recipe_cache (
-                        id TEXT PRIMARY KEY, body TEXT NOT NULL, fetched_at INTEGER, last_access INTEGER, hits INTEGER,
+                        id TEXT PRIMARY KEY, title TEXT, body TEXT NOT NULL, fetched_at INTEGER, last_access INTEGER, hits INTEGER,
                         bytes INTEGER NOT NULL, is_pinned INTEGER NOT NULL DEFAULT 0);
                     CREATE TABLE recipe_cache_pins (id TEXT NOT NULL, list TEXT NOT NULL, PRIMARY KEY (id, list));
                     CREATE TABLE recipe_cache_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

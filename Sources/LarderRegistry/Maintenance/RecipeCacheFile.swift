@@ -177,7 +177,9 @@ public enum RecipeCacheFile {
         }
         let isPinned = recipe["isSaved"] == .bool(true) || recipe["isCreated"] == .bool(true)
         let bytes = reader.lastRecordByteRange?.count ?? 0
-        return CacheEntryInfo(id: id, fetchedAt: try time("fetchedAt"), lastAccess: try time("lastAccess"), bytes: bytes, hits: hits, isPinned: isPinned)
+        return CacheEntryInfo(
+            id: id, fetchedAt: try time("fetchedAt"), lastAccess: try time("lastAccess"), bytes: bytes, hits: hits, isPinned: isPinned,
+            title: recipe["title"]?.stringValue)
     }
 
     private static func header(_ members: Fields, path: String) throws -> Header {

@@ -27,11 +27,11 @@ public struct RecipeCacheTable: Sendable {
         try store.write { db in
             try db.execute(sql: "DELETE FROM recipe_cache; DELETE FROM recipe_cache_pins; DELETE FROM recipe_cache_meta")
             let insert = try db.makeStatement(
-                sql: "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                sql: "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             var count = 0
             let header = try RecipeCacheFile.read(path: path) { value, info, _ in
                 let body = try JSONWriter.string(value["recipe"] ?? .null)
-                try insert.execute(arguments: [info.id, body, info.fetchedAt, info.lastAccess, info.hits, body.utf8.count, info.isPinned])
+                try insert.execute(arguments: [info.id, body, info.fetchedAt, info.lastAccess, info.hits, body.utf8.count, info.isPinned, info.title])
                 count += 1
             }
             for (list, ids) in [("saved", header.pinnedSaved), ("created", header.pinnedCreated)] {
@@ -81,11 +81,12 @@ public struct RecipeCacheTable: Sendable {
 
     static func entries(_ db: Database) throws -> [CacheEntryInfo] {
         var entries: [CacheEntryInfo] = []
-        let cursor = try Row.fetchCursor(db, sql: "SELECT id, fetched_at, last_access, bytes, hits, is_pinned FROM recipe_cache ORDER BY id")
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT id, fetched_at, last_access, bytes, hits, is_pinned, title FROM recipe_cache ORDER BY id")
         while let row = try cursor.next() {
             entries.append(
                 CacheEntryInfo(
-                    id: row[0], fetchedAt: row[1], lastAccess: row[2], bytes: row[3], hits: row[4], isPinned: row[5]))
+                    id: row[0], fetchedAt: row[1], lastAccess: row[2], bytes: row[3], hits: row[4], isPinned: row[5], title: row[6]))
         }
         return entries
     }
@@ -97,7 +98,7 @@ public struct RecipeCacheTable: Sendable {
         let body: (Database) throws -> CachePruneResult = { db in
             let header = try Self.header(db)
             let entries = try Self.entries(db)
-            let plan = CachePruning.plan(entries, defaultFetchedAt: header.fetchedAt?.milliseconds, cacheTTL: header.ttl, policy: policy)
+            let plan = CachePruning.plan(entries, header: header, policy: policy)
             let result = CachePruneResult(plan: plan, entries: entries, hits: header.hits, misses: header.misses, isDryRun: isDryRun)
             guard !isDryRun else { return result }
             let delete = try db.makeStatement(sql: "DELETE FROM recipe_cache WHERE id = ?")

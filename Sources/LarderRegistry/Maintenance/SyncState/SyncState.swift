@@ -424,6 +424,11 @@ public struct SyncState: Sendable {
         }
     }
 
+    /// The types under which the store holds a record with this id (usually one).
+    public func types(ofID id: String) throws -> [String] {
+        try store.read { db in try String.fetchAll(db, sql: "SELECT type FROM records WHERE id = ? ORDER BY type", arguments: [id]) }
+    }
+
     // MARK: Helpers
 
     static func require(_ db: Database, type: String, id: String) throws -> StoredRecord {
