@@ -36,7 +36,10 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
-        .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
+        .testTarget(
+            name: "LarderCLITests",
+            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )
 

@@ -66,6 +66,7 @@ struct TombstonesCompactCommand: ParsableCommand {
         let summary = try compaction.run { event in
             try spool.line(json ? try Self.json(event) : Self.text(event, verb: verb, horizon: horizon.text))
         }
+        FaultInjection.step()  // after the commit: a kill here leaves the store as after
         if json {
             try spool.line("{\"summary\":" + String(decoding: try Self.encoder.encode(summary), as: UTF8.self) + "}")
         } else {
