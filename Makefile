@@ -50,3 +50,38 @@ bench: build
 
 clean:
 	rm -rf .build bench-data out
+
+## import: recipes and brew logs in from other apps' formats, and back out (docs/import.md)
+.PHONY: import export
+import:
+	@test -n "$(IN)" || { echo "usage: make import IN='file...' [TO=json|ndjson|yaml|xml] [OUT=path] [FROM=format]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) import $(IN) --keep-going $(if $(TO),--to $(TO),) $(if $(OUT),-o $(OUT),) $(if $(FROM),--from $(FROM),)
+
+export:
+	@test -n "$(IN)" && test -n "$(TO)" || { echo "usage: make export IN='file...' TO=schemaorg|paprika|cooklang|recipeml [OUT=path]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) export $(IN) --to $(TO) $(if $(OUT),-o $(OUT),)
+
+## registry
+# The registry is compiled into larder from Schemas/ (EmbeddedSchemas.swift); the validator's
+# oracle test needs python's jsonschema with its date-time and uri format checkers.
+.PHONY: embed-schemas registry-deps migrate schema-check
+embed-schemas:
+	@python3 scripts/embed-schemas.py
+registry-deps:
+	@python3 -c "import jsonschema, rfc3339_validator, rfc3986_validator" 2>/dev/null || \
+	  python3 -m pip install -q jsonschema rfc3339-validator rfc3986-validator
+deps: registry-deps
+build: embed-schemas
+debug: embed-schemas
+test: embed-schemas
+
+migrate:
+	@test -n "$(IN)$(STORE)" || { echo "usage: make migrate IN=file... [TO=version] [OUT=path] [DRY=1]  |  make migrate STORE=larder.db [TYPE=recipe] [TO=version]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) migrate $(IN) $(if $(STORE),--store $(STORE),) $(if $(TYPE),--type $(TYPE),) $(if $(TO),--to $(TO),) $(if $(OUT),-o $(OUT),) $(if $(DRY),--dry-run,)
+
+schema-check: build
+	$(RELEASE_BIN) schema check
+	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)

@@ -2,7 +2,7 @@
 """Deterministic old-version data for the registry: Cheffy UserRecipes (recipe v1), SnapChef
 recipes (recipe v2) and BrewGuide brew logs (brewLog v1).
 
-  python3 scripts/gen-registry-data.py recipe-v1 N OUT [--ndjson]   # samples (N=24) and benchmarks (N=1000000)
+  python3 scripts/gen-registry-data.py recipe-v1 N OUT [--ndjson] [--image-every K]   # samples (N=24), benchmarks (N=1000000)
   python3 scripts/gen-registry-data.py recipe-v2 N OUT
   python3 scripts/gen-registry-data.py brewlog-v1 N OUT
 Writes record by record, so a million records never sit in memory.
@@ -61,6 +61,7 @@ DISHES = [
 ]
 DIFFICULTY_TEXT = ["Easy", "easy", "Medium", "Hard", "Beginner", "Intermediate", "Very Easy", "Advanced", "moderate", None, "Challenging", "Simple"]
 DIETS = [[], ["vegetarian"], ["gluten-free"], ["vegan", "gluten-free"], ["dairy-free"], None]
+IMAGE_EVERY = 4  # --image-every N: one recipe in N carries inline image data
 AUTHORS = ["_4f1c2a9e8b7d", "_9a8b7c6d5e4f", "_1e2d3c4b5a69", "_77aa66bb55cc"]
 
 def tiny_png(seed):
@@ -87,7 +88,7 @@ def recipe_v1(i, rng):
         "createdAt": ts(rng),
         "authorID": AUTHORS[i % len(AUTHORS)],
     }
-    if i % 4 == 1:
+    if i % IMAGE_EVERY == 1:
         r["imageData"] = base64.b64encode(tiny_png(i)).decode()
     r["cuisine"] = cuisine
     d = DIFFICULTY_TEXT[i % len(DIFFICULTY_TEXT)]
@@ -148,6 +149,9 @@ def brewlog_v1(i, rng):
 def main():
     kind, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     ndjson = "--ndjson" in sys.argv
+    global IMAGE_EVERY
+    if "--image-every" in sys.argv:
+        IMAGE_EVERY = int(sys.argv[sys.argv.index("--image-every") + 1])
     rng = random.Random(20240301)
     make, schema, version = {"recipe-v1": (recipe_v1, "recipe", 1), "recipe-v2": (recipe_v2, "recipe", 2),
                              "brewlog-v1": (brewlog_v1, "brewLog", 1)}[kind]

@@ -1,16 +1,65 @@
 #ifndef LARDER_CLIBXML2_SHIM_H
 #define LARDER_CLIBXML2_SHIM_H
 #include <libxml/xmlversion.h>
-/* libxml2's encoding.h pulls in the system ICU headers when built with ICU; they clash with
-   Foundation's own copy of ICU (_FoundationICU) in any Swift file that imports both. Larder
-   never touches the ICU members of xmlCharEncodingHandler, so leave them out. */
+/* Debian builds libxml2 with ICU; encoding.h would then pull in the system ICU headers, whose
+   enums clash with Foundation's bundled ICU in any Swift module that imports both. Larder never
+   touches the fields those headers add (xmlCharEncodingHandler's converters), so leave them out. */
 #undef LIBXML_ICU_ENABLED
+#include <string.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlwriter.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
+
+/// The 1-based line and column of the '<' of the start tag the push parser has just read
+/// (called from a startElementNs callback, when the parser's cursor sits on the tag's '>' or
+/// "/>"). The column is 0 when it cannot be found in the parser's buffer.
+static inline void larder_xml_start_tag_position(xmlParserCtxtPtr ctxt, int *line, int *column) {
+    *line = 0;
+    *column = 0;
+    if (ctxt == NULL || ctxt->input == NULL) return;
+    xmlParserInputPtr input = ctxt->input;
+    *line = input->line;
+    if (input->cur == NULL || input->base == NULL) return;
+    const xmlChar *p = input->cur;
+    int characters = 0, newlines = 0;
+    while (p > input->base) {
+        p--;
+        if (*p == '<') break;
+        if (*p == '\n') newlines++;
+        if ((*p & 0xC0) != 0x80) characters++;
+    }
+    if (*p != '<') return;
+    if (newlines == 0) {
+        *column = input->col - characters - 1;
+        if (*column < 1) *column = 0;
+        return;
+    }
+    /* The tag spans lines: count back from '<' to the previous newline. */
+    *line = input->line - newlines;
+    const xmlChar *q = p;
+    int before = 0;
+    while (q > input->base) {
+        q--;
+        if (*q == '\n') {
+            *column = before + 1;
+            return;
+        }
+        if ((*q & 0xC0) != 0x80) before++;
+    }
+}
+
+/// The parser's current 1-based line and column.
+static inline void larder_xml_parser_position(xmlParserCtxtPtr ctxt, int *line, int *column) {
+    *line = 0;
+    *column = 0;
+    if (ctxt == NULL || ctxt->input == NULL) return;
+    *line = ctxt->input->line;
+    *column = ctxt->input->col;
+}
 
 /* xmlFree is a global function pointer, which Swift 6 sees as shared mutable state. */
 static inline void larder_xmlFree(void *pointer) { xmlFree(pointer); }

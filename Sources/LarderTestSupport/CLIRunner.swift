@@ -113,7 +113,13 @@ public enum Corpus {
     /// `../shared/corpus` next to the package, or `LARDER_CORPUS`.
     public static var root: URL? {
         if let path = ProcessInfo.processInfo.environment["LARDER_CORPUS"] { return URL(fileURLWithPath: path) }
-        let candidate = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
+        // Beside the package (a clone next to shared/), or beside a folder of worktrees.
+        var directory = CLI.packageRoot.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("shared/corpus")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
     }
 }

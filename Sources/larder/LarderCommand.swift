@@ -15,6 +15,8 @@ struct LarderCommand: AsyncParsableCommand {
             ConvertCommand.self,
             ValidateCommand.self,
             GenerateCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
             MigrateCommand.self,
             SchemaCommand.self,
             StoreCommand.self,

@@ -73,3 +73,36 @@ import Testing
         #expect(try reader.next() == nil)
     }
 }
+
+@Suite struct JSONReaderRefillTests {
+    @Test("reads a top-level object whose members arrive across several reads")
+    func readsTopObjectAcrossRefills() throws {
+        let members = (0..<400).map { "\"key\($0)\": [\"value number \($0)\", {\"n\": \($0)}]" }
+        let text = "{\n" + members.joined(separator: ",\n") + "\n}"
+        let reader = JSONReader(source: PeekableByteSource(MemoryByteSource(text)))
+        _ = try PeekableByteSource(MemoryByteSource(text)).peek(10)
+        let chunked = JSONReader(source: ChunkedSource(Array(text.utf8), chunk: 4096))
+        let whole = try reader.next()?.value
+        let pieces = try chunked.next()?.value
+        #expect(whole?.objectValue?.count == 400)
+        #expect(pieces == whole)
+    }
+}
+
+/// Hands out its bytes a few at a time, to exercise refills.
+private final class ChunkedSource: ByteSource {
+    let name = "chunked"
+    private let bytes: [UInt8]
+    private let chunk: Int
+    private var offset = 0
+    init(_ bytes: [UInt8], chunk: Int) {
+        self.bytes = bytes
+        self.chunk = chunk
+    }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(chunk, buffer.count, bytes.count - offset)
+        for i in 0..<n { buffer[i] = bytes[offset + i] }
+        offset += n
+        return n
+    }
+}

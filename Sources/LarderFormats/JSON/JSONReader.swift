@@ -292,8 +292,9 @@ public final class JSONReader: RecordReader {
         // Absolute, because a refill moves the buffer's contents.
         let memberStartAbsolute = bufferBase + pos
         while true {
+            let memberStart = memberStartAbsolute - bufferBase
             do {
-                pos = memberStartAbsolute - bufferBase
+                pos = memberStart
                 limit = end
                 lineBounded = false
                 let (key, startsRecords) = try scan { s -> (String, Bool) in
@@ -326,7 +327,8 @@ public final class JSONReader: RecordReader {
                 topObjectNeedsComma = true
                 return nil
             } catch is NeedMore {
-                guard try fill(keeping: memberStartAbsolute - bufferBase) else { throw syntaxError("unexpected end of input inside an object") }
+                let offset = memberStart
+                guard try fill(keeping: offset) else { throw syntaxError("unexpected end of input inside an object") }
                 continue
             }
         }
@@ -731,6 +733,7 @@ struct JSONScanner {
                 case UInt8(ascii: "n"): bytes.append(0x0A)
                 case UInt8(ascii: "r"): bytes.append(0x0D)
                 case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "'") where lenient: bytes.append(0x27)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4(at: i)
                     i += 4

@@ -184,8 +184,9 @@ public struct CompatibilityChecker {
                     path: display, description: "\(Set(a.opaque).symmetricDifference(b.opaque).sorted().joined(separator: ", ")) changed",
                     backward: .unknown, backwardReason: "alternatives changed", forward: .unknown, forwardReason: "alternatives changed", breaksCloudKit: false))
         }
-        // Members.
-        if !a.properties.isEmpty || !b.properties.isEmpty {
+        // Members, when both sides are objects (a value that became an object is one change, above).
+        let bothObjects = (a.types.isEmpty || a.types.contains("object")) && (b.types.isEmpty || b.types.contains("object"))
+        if bothObjects, !a.properties.isEmpty || !b.properties.isEmpty {
             if a.isClosed != b.isClosed {
                 changes.append(
                     SchemaChange(
@@ -246,7 +247,7 @@ public struct CompatibilityChecker {
             }
         }
         // List elements.
-        if let oldItems = a.items, let newItems = b.items {
+        if let oldItems = a.items, let newItems = b.items, a.types.contains("array") && b.types.contains("array") {
             compare(oldItems, newItems, path: path + "/*", into: &changes, renames: renames)
         }
     }
@@ -276,7 +277,11 @@ public struct CompatibilityChecker {
             guard let old = number(old) else { return true }
             return new < old
         default:
-            return nil  // pattern, format, multipleOf: not comparable in general
+            // pattern, format, multipleOf: adding one narrows, removing one widens, changing one
+            // cannot be compared in general.
+            if old == nil { return true }
+            if new == nil { return false }
+            return nil
         }
     }
 }

@@ -377,7 +377,7 @@ public struct Ledger {
         let started = now()
         _ = try registry.version(type: type, version)
         let schema = try registry.jsonSchema(type: type, version: version)
-        let checksum = "sha256:" + SHA256.hex(try registry.jsonSchemaValue(type: type, version: version).canonicalJSON)
+        let checksum = sha256Checksum(try registry.jsonSchemaValue(type: type, version: version).canonicalJSON)
         return try store.write { db in
             if let state = try Store.state(db, type: type), let current = state.version {
                 throw LarderError(.usage, "\(store.path): \(type) is already at v\(current); baseline adopts only unversioned records")

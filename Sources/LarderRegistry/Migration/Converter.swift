@@ -121,37 +121,28 @@ enum DurationText {
         ("seconds", 1), ("second", 1), ("secs", 1), ("sec", 1), ("s", 1),
     ]
 
+    /// Unit words that must appear for a duration to be there at all (a cheap first check).
+    private static let markers: [[UInt8]] = ["min", "hour", "hr", "sec"].map { Array($0.utf8) }
+
     static func seconds(in text: String) -> Int? {
-        let lower = text.lowercased()
-        var tokens: [String] = []
-        var current = ""
-        for character in lower {
-            if character.isLetter || character.isNumber || character == "." || character == "/" || character == "½" || character == "¼" || character == "¾" {
-                // "25min" splits into "25" and "min".
-                if (character.isLetter || "½¼¾".contains(character)), let last = current.last, last.isNumber {
-                    tokens.append(current)
-                    current = ""
-                }
-                current.append(character)
-            } else {
-                if !current.isEmpty { tokens.append(current) }
-                current = ""
-                if character == "-" || character == "–" { tokens.append("-") }
-            }
+        let bytes = Array(text.utf8)
+        var lower = bytes
+        for i in lower.indices where lower[i] >= 65 && lower[i] <= 90 { lower[i] += 32 }
+        let hasMarker = markers.contains { marker in
+            lower.count >= marker.count && (0...(lower.count - marker.count)).contains { start in lower[start..<(start + marker.count)].elementsEqual(marker) }
         }
-        if !current.isEmpty { tokens.append(current) }
-        // A sentence's full stop is not part of the word: "25 minutes." → "minutes".
-        tokens = tokens.map { token in
-            var t = token
-            while t.count > 1, t.hasSuffix(".") { t.removeLast() }
-            return t
-        }
+        let hasShortUnit = lower.contains { $0 == 104 || $0 == 109 || $0 == 115 }  // h, m, s after a number: "25m"
+        guard hasMarker || hasShortUnit else { return nil }
+        let tokens = tokenize(lower)
         var total = 0.0
         var found = false
         var i = 0
         while i < tokens.count {
             // A number (with an optional fraction or range), then a unit.
-            guard var amount = number(tokens[i]) else { i += 1; continue }
+            guard var amount = number(tokens[i]) else {
+                i += 1
+                continue
+            }
             var j = i + 1
             if j < tokens.count, let fraction = number(tokens[j]), fraction < 1 {
                 amount += fraction
@@ -173,7 +164,45 @@ enum DurationText {
         return found && total > 0 ? Int(total.rounded()) : nil
     }
 
+    /// Words, numbers (digits, `.`, `/`), `-` for ranges and the vulgar fractions ½ ¼ ¾, from
+    /// lowercased UTF-8; "25min" splits into "25" and "min", a sentence's full stop is dropped.
+    private static func tokenize(_ b: [UInt8]) -> [String] {
+        var tokens: [String] = []
+        var current: [UInt8] = []
+        func flush() {
+            while current.count > 1, current.last == 46 { current.removeLast() }
+            if !current.isEmpty { tokens.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
+        }
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            let isDigit = c >= 48 && c <= 57
+            let isLetter = c >= 97 && c <= 122
+            if isDigit || isLetter || c == 46 || c == 47 {
+                if isLetter, let last = current.last, last >= 48 && last <= 57 { flush() }
+                current.append(c)
+                i += 1
+            } else if c == 0xC2, i + 1 < b.count, b[i + 1] == 0xBC || b[i + 1] == 0xBD || b[i + 1] == 0xBE {
+                flush()
+                tokens.append(b[i + 1] == 0xBD ? "½" : b[i + 1] == 0xBC ? "¼" : "¾")
+                i += 2
+            } else if c == 45 || (c == 0xE2 && i + 2 < b.count && b[i + 1] == 0x80 && b[i + 2] == 0x93) {
+                flush()
+                tokens.append("-")
+                i += c == 45 ? 1 : 3
+            } else {
+                flush()
+                i += 1
+            }
+        }
+        flush()
+        return tokens
+    }
+
     private static func number(_ token: String) -> Double? {
+        guard let first = token.utf8.first, (first >= 48 && first <= 57) || first == 46 || first >= 0xC0 || first == 97 || first == 111 || first == 116
+        else { return nil }  // digits, ".", ½ ¼ ¾, a/an, one, two/three
         switch token {
         case "½": return 0.5
         case "¼": return 0.25

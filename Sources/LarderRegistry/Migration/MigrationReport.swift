@@ -119,8 +119,10 @@ public final class MigrationReport {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-    func rightPadded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// The text with spaces before it up to `width` characters.
+    package func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    /// The text with spaces after it up to `width` characters.
+    package func rightPadded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }
 
 extension Migrator {

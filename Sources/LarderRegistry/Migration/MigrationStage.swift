@@ -67,13 +67,10 @@ public struct MigrationStage: Sendable {
 }
 
 extension MigrationStage {
-    /// `ingredient-lines`: each ingredient line becomes `{item, original}`.
-    ///
-    /// Interim implementation: keeps the whole line as `item` and `original`. The real parser
-    /// (`IngredientLineParser` in LarderCore/Ingredients) replaces the body of `parse` and bumps
-    /// `implementationVersion`.
+    /// `ingredient-lines`: each ingredient line becomes `{quantity, quantityMax, unit, item, note,
+    /// original}` through ``IngredientLineParser``; the original line is always kept.
     static let ingredientLines = MigrationStage(
-        id: "ingredient-lines", summary: "each ingredient line becomes {quantity, unit, item, note, original}"
+        id: "ingredient-lines", implementationVersion: 2, summary: "each ingredient line becomes {quantity, unit, item, note, original}"
     ) { record, _ in
         var fields = try fields(record)
         guard let lines = fields["ingredients"], !lines.isNull else { return false }
@@ -86,7 +83,7 @@ extension MigrationStage {
         for (index, line) in list.enumerated() {
             switch line {
             case .string(let text):
-                parsed.append(IngredientLines.parse(text))
+                parsed.append(IngredientLines.parser.parse(text).value)
                 changed = true
             case .object:
                 parsed.append(line)  // already structured
@@ -163,15 +160,9 @@ extension MigrationStage {
     }
 }
 
-/// The interim ingredient-line handling until the real parser lands: the line is the item.
+/// Ingredient lines, parsed and rendered back.
 enum IngredientLines {
-    static func parse(_ line: String) -> Value {
-        let item = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        var fields = Fields()
-        fields.append(key: "item", value: .string(item.isEmpty ? line : item))
-        fields.append(key: "original", value: .string(line))
-        return .object(fields)
-    }
+    static let parser = IngredientLineParser()
 
     /// A line for a structured ingredient without `original`: `2 cup flour, sifted`.
     static func render(_ object: Fields) -> String {

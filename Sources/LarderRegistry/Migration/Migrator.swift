@@ -155,7 +155,7 @@ public struct Migrator: Sendable {
                 text += "|\(stage)@\(stages[stage]?.implementationVersion ?? 0)"
             }
         }
-        return "sha256:" + SHA256.hex(text)
+        return sha256Checksum(text)
     }
 
     // MARK: Applying

@@ -62,3 +62,11 @@ extension Value {
         return String(text.prefix(limit)) + "…"
     }
 }
+
+/// `sha256:` and the hex SHA-256 of `text`'s UTF-8: the checksums the ledger records.
+func sha256Checksum(_ text: String) -> String {
+    "sha256:" + SHA256.hash(Array(text.utf8)).map { byte in
+        let hex = String(byte, radix: 16)
+        return byte < 16 ? "0" + hex : hex
+    }.joined()
+}

@@ -157,7 +157,7 @@ struct SchemaDiffCommand: ParsableCommand {
             if change.backward != .fine { effects.append("backward: \(change.backward == .breaks ? "breaks" : "unknown")") }
             if change.forward != .fine { effects.append("forward: \(change.forward == .breaks ? "breaks" : "unknown")") }
             if change.breaksCloudKit { effects.append("CloudKit: breaks") }
-            print("  \(change.path.rightPadded(30)) \(change.description)\(effects.isEmpty ? "" : "  [\(effects.joined(separator: ", "))]")")
+            print("  \(change.path.rightPadded(to: 30)) \(change.description)\(effects.isEmpty ? "" : "  [\(effects.joined(separator: ", "))]")")
         }
         guard from != to else { return }
         do {
@@ -263,8 +263,4 @@ struct SchemaBaselineCommand: ParsableCommand {
         let count = try ledger.baseline(type: name, version: version)
         print("\(storeOptions.store): \(count) \(name) record\(count == 1 ? "" : "s") adopted at v\(version)")
     }
-}
-
-extension String {
-    func rightPadded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -1,0 +1,46 @@
+public import LarderCore
+
+/// Reads JSON-LD: a `.jsonld`/`.json` file that is one JSON value, or the
+/// `<script type="application/ld+json">` blocks of a saved HTML page.
+public enum JSONLDBlocks {
+    /// Parses one JSON text leniently (raw newlines in strings, trailing commas, `\'`), the way
+    /// pages publish it. A top-level list comes back as one `.array`.
+    /// - Throws: ``LarderError`` `syntax-error` with line and column.
+    public static func parse(_ source: any ByteSource) throws -> Value {
+        let peekable = PeekableByteSource(source)
+        let head = try peekable.peek(4096)
+        let isArray = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } == UInt8(ascii: "[")
+        let reader = JSONReader(source: peekable, lineMode: false, lenient: true)
+        var values: [Value] = []
+        while let item = try reader.next() { values.append(item.value) }
+        if isArray { return .array(values) }
+        return values.count == 1 ? values[0] : .array(values)
+    }
+
+    /// Parses JSON-LD text (a script block's body): comment and CDATA wrappers and trailing
+    /// semicolons are removed first.
+    public static func parse(text: String, name: String) throws -> Value {
+        var body = Substring(text.trimmingWhitespace)
+        var changed = true
+        while changed {
+            changed = false
+            for open in ["//<![CDATA[", "/*<![CDATA[*/", "<![CDATA[", "<!--"] where body.hasPrefix(open) {
+                body = Substring(body.dropFirst(open.count).trimmingWhitespace)
+                changed = true
+            }
+            for close in ["//]]>", "/*]]>*/", "]]>", "-->", "//"] where body.hasSuffix(close) {
+                body = Substring(body.dropLast(close.count).trimmingWhitespace)
+                changed = true
+            }
+        }
+        while body.hasSuffix(";") { body = body.dropLast() }
+        let bytes = Array(body.utf8)
+        let isArray = bytes.first == UInt8(ascii: "[")
+        let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: false, lenient: true)
+        var values: [Value] = []
+        while let item = try reader.next() { values.append(item.value) }
+        if isArray { return .array(values) }
+        // Several values one after another in one block are read as a list.
+        return values.count == 1 ? values[0] : .array(values)
+    }
+}

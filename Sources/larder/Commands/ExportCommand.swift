@@ -1,0 +1,50 @@
+public import ArgumentParser
+import LarderCore
+import LarderFormats
+
+/// `larder export`: Larder recipes out to the formats other apps read.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export Larder recipes as schema.org JSON-LD, a Paprika archive, Cooklang or RecipeML.",
+        discussion: """
+            Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
+              schemaorg  one JSON-LD document with an @graph of Recipe nodes
+              paprika    a .paprikarecipes archive laid out as Paprika's own (gzip JSON per recipe,
+                         photos embedded from local image files)
+              cooklang   one .cook file per recipe into a folder (-o DIR), a .zip, or one .cook file
+              recipeml   one RecipeML 0.5 XML document
+
+            Examples:
+              larder export recipes.json --to paprika -o recipes.paprikarecipes
+              larder export recipes.json --to schemaorg -o recipes.jsonld
+            """
+    )
+
+    @Argument(help: "Larder recipe files; '-' reads standard input.")
+    var inputs: [String] = []
+
+    @Option(name: .long, help: "Format: schemaorg, paprika, cooklang or recipeml.")
+    var to: ExportFormat
+
+    @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")
+    var output: String?
+
+    @OptionGroup var rejects: RejectsOptions
+
+    func run() throws {
+        let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
+        let session = ExportSession(inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
+        let summary = try session.run { record, error in
+            Stderr.print(error.description)
+            try rejectsWriter?.reject(record, error.diagnostic)
+        }
+        try rejectsWriter?.finish()
+        var line = "larder: \(summary.exported.count) exported, \(summary.rejected.count) rejected"
+        if let output { line += " → \(output)" }
+        Stderr.print(line)
+        if !summary.rejected.isEmpty { throw DataErrorsExit() }
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}

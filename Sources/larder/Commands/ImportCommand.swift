@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import LarderFormats
+
+/// `larder import`: recipes and brew logs from the formats people have, into Larder records.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML and Beanconqueror.",
+        discussion: """
+            Detects each input's format from its extension, magic bytes and content (override with \
+            --from). Archives are streamed entry by entry; entries that would escape the archive \
+            (zip slip) or inflate too far (zip bombs) are refused. Embedded photos are written beside \
+            the output (<output stem>-images/) and referenced from each recipe.
+
+            Ids derive from the source (its own id, else its URL or archive entry) and the title, so \
+            re-running an import gives the same ids; when the output file exists its records are kept \
+            and items already in it are reported as duplicates, not written twice. Beanconqueror \
+            backups write one file per record type (out.brewLog.json, out.brewRecipe.json).
+
+            Without --keep-going the first bad item stops the import (exit 1, no output written); \
+            with it, bad items go to the rejects file with their archive entry and field path and the \
+            rest import. The report on stderr lists imported, rejected and duplicate items by name.
+
+            Examples:
+              larder import export.paprikarecipes -o recipes.json
+              larder import page.html recipe.jsonld --keep-going -o recipes.ndjson
+              larder import Beanconqueror.zip -o coffee.json
+            """
+    )
+
+    @Argument(help: "Files or folders to import.")
+    var inputs: [String]
+
+    @Option(name: .long, help: "Input format: auto, \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var from: ImportFormatChoice = .auto
+
+    @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: from the output name, else json).")
+    var to: DataFormat?
+
+    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output).")
+    var output: String?
+
+    @Option(name: .long, help: "Folder for embedded photos (default: <output stem>-images beside the output).")
+    var images: String?
+
+    @Option(name: .long, help: "Also write the report (imported, rejected, duplicates) as JSON to this file.")
+    var report: String?
+
+    @OptionGroup var rejects: RejectsOptions
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one file or folder to import") }
+    }
+
+    func run() throws {
+        let format = to ?? output.flatMap { DataFormat.guess(fromPath: $0) } ?? .json
+        let session = try ImportSession(
+            options: ImportSession.Options(
+                outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing, rejectsPath: rejects.resolvedRejectsPath,
+                imagesDirectory: images))
+        let result: ImportSession.Report
+        do {
+            result = try session.run(inputs.map { ($0, from.format) })
+        } catch let error as LarderError where error.code != .io && error.code != .usage {
+            for warning in session.report.warnings { Stderr.print(warning) }
+            Stderr.print("larder: " + error.description)
+            Stderr.print("larder: import stopped; nothing was written (use --keep-going to import the rest and reject this item)")
+            throw DataErrorsExit()
+        }
+        Self.printReport(result, rejectsPath: rejects.resolvedRejectsPath)
+        if let report { try Self.writeReport(result, to: report) }
+        if !result.rejected.isEmpty { throw DataErrorsExit() }
+    }
+
+    static func printReport(_ report: ImportSession.Report, rejectsPath: String?) {
+        for warning in report.warnings { Stderr.print(warning) }
+        let shown = 100
+        for line in report.imported.prefix(shown) { Stderr.print("  imported: \(line.name)  [\(line.origin)]") }
+        if report.imported.count > shown {
+            Stderr.print("  … and \(report.imported.count - shown) more imported (the full list: --report FILE)")
+        }
+        for line in report.duplicates { Stderr.print("  duplicate: \(line.name)  [\(line.origin)]: \(line.reason ?? "")") }
+        for line in report.rejected { Stderr.print("  rejected: \(line.name)  [\(line.origin)]: \(line.reason ?? "")") }
+        var summary = "larder: \(report.imported.count) imported, \(report.rejected.count) rejected, \(report.duplicates.count) duplicate"
+        if report.carriedOver > 0 { summary += ", \(report.carriedOver) kept from the existing output" }
+        if report.images > 0 { summary += ", \(report.images) image\(report.images == 1 ? "" : "s") written" }
+        if !report.outputs.isEmpty { summary += " → \(report.outputs.joined(separator: ", "))" }
+        if let rejectsPath, !report.rejected.isEmpty { summary += " (rejects in \(rejectsPath))" }
+        Stderr.print(summary)
+    }
+
+    static func writeReport(_ report: ImportSession.Report, to path: String) throws {
+        func lines(_ list: [ImportSession.ReportLine]) -> Value {
+            .array(list.map { line in
+                var b = ValueBuilder()
+                b.set("name", line.name)
+                b.set("id", line.id)
+                b.set("origin", line.origin)
+                b.set("reason", line.reason)
+                return b.value
+            })
+        }
+        let value: Value = [
+            "imported": lines(report.imported), "rejected": lines(report.rejected), "duplicates": lines(report.duplicates),
+            "warnings": .array(report.warnings.map(Value.string)),
+        ]
+        let sink = try FileByteSink(path: path)
+        try sink.write(try JSONWriter.string(value, pretty: true) + "\n")
+        try sink.close()
+    }
+}
+
+/// `--from` choices for import: `auto` or a foreign format.
+enum ImportFormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror
+
+    var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
+}

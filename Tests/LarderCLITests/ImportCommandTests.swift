@@ -1,0 +1,76 @@
+import Foundation
+import LarderTestSupport
+import Testing
+
+@Suite struct ImportCommandTests {
+    private func sample(_ name: String) -> String { CLI.packageRoot.appendingPathComponent("samples/import/\(name)").path }
+
+    @Test("imports a Paprika archive and a schema.org file, then re-runs without duplicates")
+    func importsAndReRuns() throws {
+        let dir = try TemporaryDirectory()
+        let args = ["import", sample("sample.paprikarecipes"), sample("overnight-oats.jsonld"), "-o", dir.path("r.json")]
+        let first = try CLI.run(args)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("4 imported, 0 rejected, 0 duplicate"))
+        #expect(first.stderr.contains("imported: Buttermilk Pancakes"))
+        let before = try dir.read("r.json")
+        let second = try CLI.run(args)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("0 imported, 0 rejected, 4 duplicate, 4 kept"))
+        #expect(try dir.read("r.json") == before)
+        let validate = try CLI.run(["validate", dir.path("r.json")])
+        #expect(validate.status == 0)
+    }
+
+    @Test("sends bad items to the rejects file with --keep-going and exits 1")
+    func keepsGoing() throws {
+        let dir = try TemporaryDirectory()
+        let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
+        let result = try CLI.run(
+            ["import", bad, sample("shakshuka.cook"), "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("r.ndjson")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("rejected: bad.jsonld"))
+        #expect(try dir.read("rej.ndjson").contains("\"path\":\"name\""))
+        #expect(try dir.read("r.ndjson").contains("Pan Shakshuka"))
+    }
+
+    @Test("stops at the first bad item without --keep-going and writes nothing")
+    func stopsWithoutKeepGoing() throws {
+        let dir = try TemporaryDirectory()
+        let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
+        let result = try CLI.run(["import", sample("shakshuka.cook"), bad, "-o", dir.path("r.json")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.jsonld"))
+        #expect(result.stderr.contains("name"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("r.json")))
+    }
+
+    @Test("refuses an unknown format with a usage error, and a missing file with an I/O error")
+    func reportsUsageAndIOErrors() throws {
+        let dir = try TemporaryDirectory()
+        let unknown = try CLI.run(["import", try dir.write("x.txt", "hello")])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--from"))
+        let missing = try CLI.run(["import", dir.path("nope.paprikarecipes")])
+        #expect(missing.status == 3)
+    }
+
+    @Test("exports to Paprika, schema.org, Cooklang and RecipeML, and the Paprika archive imports back")
+    func exportsEveryFormat() throws {
+        let dir = try TemporaryDirectory()
+        #expect(try CLI.run(["import", sample("sample.paprikarecipes"), "-o", dir.path("r.json")]).status == 0)
+        for (format, output) in [("paprika", "x.paprikarecipes"), ("schemaorg", "x.jsonld"), ("cooklang", "cook"), ("recipeml", "x.xml")] {
+            let result = try CLI.run(["export", dir.path("r.json"), "--to", format, "-o", dir.path(output)])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            #expect(result.stderr.contains("3 exported"))
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.path("cook/Buttermilk Pancakes.cook")))
+        #expect(try dir.read("x.xml").contains("<recipeml version=\"0.5\">"))
+        let back = try CLI.run(["import", dir.path("x.paprikarecipes"), "-o", dir.path("back.json")])
+        #expect(back.status == 0)
+        #expect(back.stderr.contains("3 imported"))
+        let cook = try CLI.run(["import", dir.path("cook"), "-o", dir.path("cook.json")])
+        #expect(cook.status == 0, "\(cook.stderr)")
+        #expect(cook.stderr.contains("3 imported"))
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Import demo for `make demo`: a Paprika archive and a schema.org page in, re-run without
+# duplicates, then out again as schema.org and Paprika and back in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+L=${LARDER:-.build/release/larder}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "== import a Paprika archive and a schema.org JSON-LD page"
+"$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json"
+ls "$out" "$out/recipes-images"
+
+echo "== the same import again: same ids, nothing duplicated"
+"$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json"
+"$L" validate "$out/recipes.json"
+
+echo "== a Beanconqueror backup: brew logs and brew recipes (the unrated brew goes to the rejects file)"
+"$L" import samples/import/Beanconqueror.zip --keep-going --rejects "$out/rejects.ndjson" -o "$out/coffee.json" || true
+"$L" validate "$out/coffee.brewLog.json" "$out/coffee.brewRecipe.json"
+
+echo "== export as schema.org and as a Paprika archive, and import those back"
+"$L" export "$out/recipes.json" --to schemaorg -o "$out/roundtrip.jsonld"
+"$L" export "$out/recipes.json" --to paprika -o "$out/roundtrip.paprikarecipes"
+"$L" import "$out/roundtrip.paprikarecipes" -o "$out/from-paprika.json"
+"$L" import "$out/roundtrip.jsonld" -o "$out/from-schemaorg.json"
+echo "import demo finished"

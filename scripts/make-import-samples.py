@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Builds the binary import samples in samples/import/ from recipes written for Larder.
+
+Everything here was written for these samples (no third-party recipe text). Run it again to
+rebuild the archives byte for byte: timestamps inside the archives are fixed.
+
+  samples/import/sample.paprikarecipes   Paprika export: a zip of gzip-compressed JSON, one per recipe
+  samples/import/Beanconqueror.zip       Beanconqueror backup: Beanconqueror.json + Beanconqueror_Brews_1.json
+"""
+import base64, gzip, io, json, os, struct, zipfile, zlib
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples", "import")
+FIXED = (2024, 3, 1, 8, 0, 0)
+
+
+def tiny_png():
+    """A 2x2 orange PNG, made here."""
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    raw = b"".join(b"\x00" + b"\xf0\x90\x30" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def paprika_recipe(uid, name, ingredients, directions, **extra):
+    recipe = {
+        "uid": uid, "name": name, "directions": "\n".join(directions), "servings": extra.get("servings", ""),
+        "rating": extra.get("rating", 0), "difficulty": extra.get("difficulty", ""),
+        "ingredients": "\n".join(ingredients), "notes": extra.get("notes", ""),
+        "created": extra.get("created", "2024-02-10 18:30:00"), "image_url": None,
+        "cook_time": extra.get("cook_time", ""), "prep_time": extra.get("prep_time", ""),
+        "total_time": extra.get("total_time", ""), "source": extra.get("source", ""),
+        "source_url": extra.get("source_url", ""), "hash": "", "photo_hash": None, "photos": [],
+        "photo": None, "photo_large": None, "scale": None, "nutritional_info": "", "description": "",
+        "categories": extra.get("categories", []), "photo_data": None,
+    }
+    if "photo" in extra:
+        recipe["photo"] = uid + ".png"
+        recipe["photo_data"] = base64.b64encode(extra["photo"]).decode()
+    return recipe
+
+
+def gz(data):
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as f:
+        f.write(data)
+    return buffer.getvalue()
+
+
+def write_zip(path, entries):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, FIXED)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+
+
+def paprika():
+    recipes = [
+        paprika_recipe(
+            "5E0D7C1A-4F1B-4A57-9C2E-7A1D2B3C4D01", "Weeknight Red Lentil Soup",
+            ["1 tbsp olive oil", "1 onion, diced", "2 carrots, diced", "2 cloves garlic, minced",
+             "1 cup red lentils, rinsed", "4 cups vegetable stock", "½ tsp ground cumin", "Juice of ½ lemon"],
+            ["Warm the oil in a large pot and soften the onion and carrots, about 8 minutes.",
+             "Stir in the garlic and cumin for 1 minute.",
+             "Add the lentils and stock, bring to a boil, then simmer 20 minutes until soft.",
+             "Blend half the soup, stir it back in and finish with lemon juice."],
+            servings="4 servings", prep_time="10 min", cook_time="30 min", difficulty="Easy",
+            categories=["Soups", "Weeknight"], rating=4),
+        paprika_recipe(
+            "5E0D7C1A-4F1B-4A57-9C2E-7A1D2B3C4D02", "Buttermilk Pancakes",
+            ["2 cups flour", "2 tbsp sugar", "2 tsp baking powder", "½ tsp baking soda", "½ tsp salt",
+             "2 cups buttermilk", "2 eggs", "3 tbsp melted butter"],
+            ["Whisk the dry ingredients in a bowl.", "Whisk the buttermilk, eggs and butter in another.",
+             "Fold the wet into the dry until just combined; a few lumps are fine.",
+             "Cook ¼-cup portions on a hot griddle until bubbles form, flip and cook 1 minute more."],
+            servings="12 pancakes", prep_time="10 min", cook_time="20 min", categories=["Breakfast"],
+            photo=tiny_png(), created="2024-01-20 09:15:00"),
+        paprika_recipe(
+            "5E0D7C1A-4F1B-4A57-9C2E-7A1D2B3C4D03", "Lemon Herb Roast Chicken",
+            ["1 whole chicken (about 1.6 kg)", "2 lemons", "4 sprigs thyme", "2 tbsp butter, softened",
+             "Salt and pepper"],
+            ["Heat the oven to 220 °C.", "Rub the chicken with butter, salt and pepper; stuff with lemon and thyme.",
+             "Roast 1 hour 10 minutes, until the juices run clear.", "Rest 10 minutes before carving."],
+            servings="4", prep_time="15 min", cook_time="1 hr 10 min", difficulty="Medium",
+            categories=["Dinner"], source="Larder test kitchen"),
+    ]
+    entries = [(r["name"] + ".paprikarecipe", gz(json.dumps(r, ensure_ascii=False).encode())) for r in recipes]
+    write_zip(os.path.join(ROOT, "sample.paprikarecipes"), entries)
+
+
+def beanconqueror():
+    def config(uuid, ts):
+        return {"uuid": uuid, "unix_timestamp": ts}
+    beans = [
+        {"name": "Kochere Washed", "roaster": "Sample Roasters", "config": config("bean-0001", 1706000000)},
+        {"name": "Huila Decaf", "roaster": "Sample Roasters", "config": config("bean-0002", 1706100000)},
+    ]
+    preparations = [
+        {"name": "V60 02", "type": "V60", "config": config("prep-v60", 1705000000)},
+        {"name": "AeroPress", "type": "AEROPRESS", "config": config("prep-aero", 1705000001)},
+    ]
+
+    def brew(uuid, ts, prep, bean, dose, water, temp, rating, note="", bloom=0, time=0, grind="medium-fine"):
+        return {"grind_size": grind, "grind_weight": dose, "method_of_preparation": prep, "mill": "mill-1",
+                "bean": bean, "brew_temperature": temp, "brew_time": time, "brew_quantity": water,
+                "brew_quantity_type": "GR", "note": note, "rating": rating, "coffee_blooming_time": bloom,
+                "brew_beverage_quantity": 0, "attachments": [], "config": config(uuid, ts)}
+    main_brews = [
+        brew("brew-0001", 1706200000, "prep-v60", "bean-0001", 15, 250, 94, 4, "Bright, clean cup", 45, 195),
+        brew("brew-0002", 1706286400, "prep-v60", "bean-0001", 15, 250, 93, 5, "Sweeter at 93 °C", 40, 185),
+        brew("brew-0003", 1706372800, "prep-aero", "bean-0002", 17, 220, 85, 3, "", 0, 120, "fine"),
+    ]
+    extra_brews = [
+        brew("brew-0004", 1706459200, "prep-aero", "bean-0002", 17, 220, 85, 4, "Inverted method", 0, 105, "fine"),
+        brew("brew-0005", 1706545600, "prep-v60", "bean-0001", 16, 260, 94, 0, "Forgot to rate this one", 45, 200),
+    ]
+    main = {"BEANS": beans, "BREWS": main_brews, "MILL": [{"name": "Hand grinder", "config": config("mill-1", 1705000002)}],
+            "PREPARATION": preparations, "SETTINGS": [{"brew_rating": 5}], "VERSION": []}
+    write_zip(os.path.join(ROOT, "Beanconqueror.zip"), [
+        ("Beanconqueror.json", json.dumps(main, ensure_ascii=False).encode()),
+        ("Beanconqueror_Brews_1.json", json.dumps(extra_brews, ensure_ascii=False).encode()),
+    ])
+
+
+if __name__ == "__main__":
+    os.makedirs(ROOT, exist_ok=True)
+    paprika()
+    beanconqueror()
+    print("wrote", os.path.normpath(ROOT))
