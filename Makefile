@@ -85,3 +85,8 @@ migrate:
 schema-check: build
 	$(RELEASE_BIN) schema check
 	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)
+
+## yaml
+.PHONY: bench-yaml
+bench-yaml: build
+	bash scripts/bench-yaml.sh

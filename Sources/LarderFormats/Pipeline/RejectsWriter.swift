@@ -31,7 +31,14 @@ public final class RejectsWriter {
         if let raw { fields.append(key: "raw", value: .string(raw)) }
         fields.append(key: "diagnostic", value: diagnostic.value)
         var out: [UInt8] = []
-        try JSONWriter.append(.object(fields), to: &out)
+        do {
+            try JSONWriter.append(.object(fields), to: &out)
+        } catch let error as LarderError where error.code == .unrepresentable {
+            // A record from YAML may hold .inf or .nan, which JSON cannot: keep it, with those as strings.
+            out.removeAll()
+            fields["record"] = (record ?? .null).replacingNonFiniteNumbers()
+            try JSONWriter.append(.object(fields), to: &out)
+        }
         out.append(0x0A)
         try sink.write(out)
         count += 1
@@ -40,6 +47,19 @@ public final class RejectsWriter {
     /// Finishes the file and moves it into place.
     public func finish() throws {
         try sink.close()
+    }
+}
+
+extension Value {
+    /// The value with infinite and NaN doubles replaced by the strings `.inf`, `-.inf`, `.nan`.
+    fileprivate func replacingNonFiniteNumbers() -> Value {
+        switch self {
+        case .double(let d) where !d.isFinite: return .string(d.isNaN ? ".nan" : d < 0 ? "-.inf" : ".inf")
+        case .array(let elements): return .array(elements.map { $0.replacingNonFiniteNumbers() })
+        case .object(let fields):
+            return .object(Fields(uncheckedUniqueElements: fields.map { Field(key: $0.key, value: $0.value.replacingNonFiniteNumbers()) }))
+        default: return self
+        }
     }
 }
 
