@@ -1,4 +1,5 @@
 import GRDB
+import LarderCore
 
 extension Store {
     /// A SHA-256 digest of every row of every table (in table-name and rowid order), to tell
@@ -28,7 +29,7 @@ extension Store {
                     text.append(0x0A)
                 }
             }
-            return SHA256.hex(text)
+            return SHA256.hash(text).hexString
         }
     }
 }
