@@ -15,18 +15,6 @@ import Glibc
 /// (`LARDER_FAULT_KILL_AT`) and from outside once its transaction is under way. The store must be
 /// exactly as before or exactly as after: every row of every table is compared through a digest.
 @Suite struct MaintenanceKillTests {
-    /// SplitMix64, for reproducible kill points.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let base = Date(timeIntervalSince1970: 1_709_280_000)  // 2024-03-01T08:00:00Z
     static let now = "2024-09-01T00:00:00Z"
 
@@ -142,7 +130,7 @@ import Glibc
         #expect(try !Self.run(command(finished)).killed)
         let after = try Self.state(finished)
         #expect(before != after, "the run must change the store for the test to mean anything")
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let points = [1, steps - 1, steps] + (0..<2).map { _ in Int.random(in: 2..<(steps - 1), using: &random) }
         for point in points {
             let trial = directory.path("trial.db")
@@ -211,7 +199,7 @@ import Glibc
         #expect(after != before && kept > 3000 && kept < 6000)
         // Steps: one per kept entry copied, one before the rename, one after it.
         let steps = kept + 2
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
         for point in [1, steps - 1, steps] + (0..<2).map({ _ in Int.random(in: 2..<(steps - 1), using: &random) }) {
             let trial = directory.path("trial.json")
             try copy(original, trial)

@@ -159,59 +159,80 @@ public struct TombstoneCompaction: Sendable {
         return live.sorted { ($0.watermark?.milliseconds ?? .min, $0.id) < ($1.watermark?.milliseconds ?? .min, $1.id) }
     }
 
+    /// One tombstone as the compaction reads it (the body itself is read only to strip it).
+    private struct Candidate {
+        var rowID: Int64
+        var reference: TombstoneReference
+        var updatedAt: String?
+        var tag: String?
+        var ackAt: Int64?
+        var bodyBytes: Int
+        var isFat: Bool
+        var pendingSeq: Int64?
+        var pendingKind: String?
+    }
+
     private func compactTombstones(_ db: Database, live: [Device], summary: inout Summary, onEvent: (Event) throws -> Void) throws {
         let marks = live.map { $0.watermark?.milliseconds ?? .min }
         let registryTag = try SyncState.registryTag(db)
         let nowMilliseconds = now.milliseconds
-        let deleteRow = try db.makeStatement(sql: "DELETE FROM records WHERE rowid = ?")
+        let minimalKeys = Tombstone.localFieldNames.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        // SQLite tells which bodies carry fields beyond the minimal ones (json_each, in C), so only
+        // those are read and rewritten.
+        let select = try db.makeStatement(
+            sql: """
+                SELECT r.rowid, r.type, r.id, r.recordName, r.deletedAt, r.updatedAt, coalesce(r.cloudAckTag, r.changeTag), r.cloudAckAt,
+                length(CAST(r.body AS BLOB)), EXISTS (SELECT 1 FROM json_each(r.body) WHERE key NOT IN (\(minimalKeys))), p.seq, p.kind
+                FROM records r LEFT JOIN pending_changes p ON p.type = r.type AND p.id = r.id
+                WHERE r.isDeleted = 1 AND r.rowid > ? ORDER BY r.rowid LIMIT ?
+                """)
         let stripRow = try db.makeStatement(sql: "UPDATE records SET body = ? WHERE rowid = ?")
-        let queuePurge = try db.makeStatement(
+        // A batch's drops go in two set statements: queue the purges, then delete the rows.
+        let queuePurges = try db.makeStatement(
             sql: """
                 INSERT INTO pending_changes (type, id, record_name, kind, payload, base_tag, registry_tag, created_at)
-                VALUES (?, ?, ?, 'purge', NULL, ?, ?, ?)
+                SELECT type, id, coalesce(recordName, type || '-' || id), 'purge', NULL, cloudAckTag, ?, ?
+                FROM records WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid
                 """)
+        let deleteRows = try db.makeStatement(sql: "DELETE FROM records WHERE rowid IN (SELECT value FROM json_each(?))")
         var lastRowID: Int64 = 0
+        var batch: [Candidate] = []
+        batch.reserveCapacity(Self.batchSize)
         while true {
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.rowid, r.type, r.id, r.recordName, r.deletedAt, r.updatedAt, r.changeTag, r.cloudAckTag, r.cloudAckAt, r.body,
-                    p.seq, p.kind FROM records r LEFT JOIN pending_changes p ON p.type = r.type AND p.id = r.id
-                    WHERE r.isDeleted = 1 AND r.rowid > ? ORDER BY r.rowid LIMIT ?
-                    """,
-                arguments: [lastRowID, Self.batchSize])
-            guard let last = rows.last else { break }
-            lastRowID = last["rowid"]
-            for row in rows {
+            batch.removeAll(keepingCapacity: true)
+            let cursor = try Row.fetchCursor(select, arguments: [lastRowID, Self.batchSize])
+            while let row = try cursor.next() {
+                let type: String = row[1]
+                let id: String = row[2]
+                let ackAt: Int64? = row[7]
+                batch.append(
+                    Candidate(
+                        rowID: row[0],
+                        reference: TombstoneReference(
+                            type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]), deletedAt: row[4],
+                            acknowledgedAt: ackAt.map(Date.init(milliseconds:))),
+                        updatedAt: row[5], tag: row[6], ackAt: ackAt, bodyBytes: row[8], isFat: row[9], pendingSeq: row[10], pendingKind: row[11]))
+            }
+            guard let last = batch.last else { break }
+            lastRowID = last.rowID
+            var dropped: [Int64] = []
+            for candidate in batch {
                 summary.tombstones += 1
-                let rowID: Int64 = row["rowid"]
-                let type: String = row["type"]
-                let id: String = row["id"]
-                let body: String = row["body"]
-                let ackAt: Int64? = row["cloudAckAt"]
-                let ackTag: String? = row["cloudAckTag"]
-                let reference = TombstoneReference(
-                    type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row["recordName"]), deletedAt: row["deletedAt"],
-                    acknowledgedAt: ackAt.map(Date.init(milliseconds:)))
                 let reason: KeepReason?
-                if let seq: Int64 = row["seq"] {
-                    reason = .pending(kind: PendingChange.Kind(rawValue: row["kind"]), seq: seq)
-                } else if let ackAt {
+                if let seq = candidate.pendingSeq {
+                    reason = .pending(kind: PendingChange.Kind(rawValue: candidate.pendingKind ?? ""), seq: seq)
+                } else if let ackAt = candidate.ackAt {
                     let blocking = marks.prefix { $0 < ackAt }.count
                     reason = blocking > 0 ? .device(live[0], alsoBlocking: blocking - 1) : nil
                 } else {
                     reason = .notAcknowledged
                 }
                 guard let reason else {
-                    if !isDryRun {
-                        try deleteRow.execute(arguments: [rowID])
-                        try queuePurge.execute(arguments: [type, id, reference.recordName, ackTag, registryTag, nowMilliseconds])
-                        FaultInjection.step()
-                    }
+                    dropped.append(candidate.rowID)
                     summary.dropped += 1
                     summary.purgesQueued += 1
-                    summary.bytesFreed += body.utf8.count
-                    try onEvent(.dropped(reference, bytes: body.utf8.count))
+                    summary.bytesFreed += candidate.bodyBytes
+                    try onEvent(.dropped(candidate.reference, bytes: candidate.bodyBytes))
                     continue
                 }
                 summary.kept += 1
@@ -222,21 +243,27 @@ public struct TombstoneCompaction: Sendable {
                     summary.keptByDevice += 1
                     summary.blockingDevices[device.id, default: 0] += 1
                 }
-                let minimal = try Tombstone.localBodyText(
-                    id: id, recordName: reference.recordName, deletedAt: reference.deletedAt, updatedAt: row["updatedAt"],
-                    changeTag: ackTag ?? row["changeTag"])
                 var saved = 0
-                // Only a body with fields beyond the minimal ones is stripped (parsed only when it differs).
-                if minimal != body, !Tombstone.isMinimal(try RecordBodies.parse(body)) {
-                    saved = body.utf8.count - minimal.utf8.count
+                if candidate.isFat {
+                    let reference = candidate.reference
+                    let minimal = try Tombstone.localBodyText(
+                        id: reference.id, recordName: reference.recordName, deletedAt: reference.deletedAt, updatedAt: candidate.updatedAt,
+                        changeTag: candidate.tag)
+                    saved = candidate.bodyBytes - minimal.utf8.count
                     if !isDryRun {
-                        try stripRow.execute(arguments: [minimal, rowID])
+                        try stripRow.execute(arguments: [minimal, candidate.rowID])
                         FaultInjection.step()
                     }
                     summary.stripped += 1
                     summary.bytesSaved += saved
                 }
-                try onEvent(.kept(reference, reason, strippedBytes: saved))
+                try onEvent(.kept(candidate.reference, reason, strippedBytes: saved))
+            }
+            if !isDryRun && !dropped.isEmpty {
+                let list = "[" + dropped.map(String.init).joined(separator: ",") + "]"
+                try queuePurges.execute(arguments: [registryTag, nowMilliseconds, list])
+                try deleteRows.execute(arguments: [list])
+                for _ in dropped { FaultInjection.step() }
             }
         }
     }

@@ -63,8 +63,11 @@ struct TombstonesCompactCommand: ParsableCommand {
             try spool.line(
                 "tombstones compact\(dryRun ? " (dry run: nothing changes)" : ""): \(store.path), now \(Timestamp.format(compaction.now)), horizon \(horizon.text)")
         }
+        // The same device blocks many tombstones: describe each (device, count) once.
+        var reasons: [TombstoneCompaction.KeepReason: String] = [:]
         let summary = try compaction.run { event in
-            try spool.line(json ? try Self.json(event) : Self.text(event, verb: verb, horizon: horizon.text))
+            if case .kept(_, let reason, _) = event, case .device = reason, reasons[reason] == nil { reasons[reason] = reason.description }
+            try spool.line(json ? try Self.json(event, reasons: reasons) : Self.text(event, verb: verb, horizon: horizon.text, reasons: reasons))
         }
         FaultInjection.step()  // after the commit: a kill here leaves the store as after
         if json {
@@ -81,13 +84,13 @@ struct TombstonesCompactCommand: ParsableCommand {
         return encoder
     }()
 
-    static func text(_ event: TombstoneCompaction.Event, verb: String, horizon: String) -> String {
+    static func text(_ event: TombstoneCompaction.Event, verb: String, horizon: String, reasons: [TombstoneCompaction.KeepReason: String] = [:]) -> String {
         switch event {
         case .deviceExpired(let device, let isNew):
             return "expired  device \(device.label): last seen \(Timestamp.format(device.lastSeen))"
                 + (isNew ? ", more than \(horizon) ago; it no longer blocks, and must reset when it comes back" : " (expired earlier); it must reset when it comes back")
         case .kept(let tombstone, let reason, let stripped):
-            return "kept     \(name(tombstone)): \(reason.description)" + (stripped > 0 ? "; stripped \(stripped) bytes of leftover data" : "")
+            return "kept     \(name(tombstone)): \(reasons[reason] ?? reason.description)" + (stripped > 0 ? "; stripped \(stripped) bytes of leftover data" : "")
         case .dropped(let tombstone, let bytes):
             return "\(verb == "dropped" ? "dropped " : "drop    ") \(name(tombstone)): acknowledged \(tombstone.acknowledgedAt.map(Timestamp.format) ?? "?"), every device is past it; \(bytes) bytes, cloud purge queued"
         }
@@ -97,7 +100,7 @@ struct TombstonesCompactCommand: ParsableCommand {
         "\(tombstone.type) \(tombstone.id)" + (tombstone.deletedAt.map { " (deleted \($0))" } ?? "")
     }
 
-    static func json(_ event: TombstoneCompaction.Event) throws -> String {
+    static func json(_ event: TombstoneCompaction.Event, reasons: [TombstoneCompaction.KeepReason: String] = [:]) throws -> String {
         var object = ValueBuilder()
         switch event {
         case .deviceExpired(let device, let isNew):
@@ -111,7 +114,7 @@ struct TombstonesCompactCommand: ParsableCommand {
             object.set("type", tombstone.type)
             object.set("id", tombstone.id)
             object.set("deletedAt", tombstone.deletedAt)
-            object.set("reason", reason.description)
+            object.set("reason", reasons[reason] ?? reason.description)
             if case .device(let device, let others) = reason {
                 object.set("blockedBy", device.id)
                 object.set("alsoBlocking", others)

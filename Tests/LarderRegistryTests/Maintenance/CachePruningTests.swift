@@ -45,7 +45,7 @@ import Testing
 
     @Test("the plan is the same whatever order the entries come in", arguments: [UInt64(1), 2, 3])
     func deterministic(seed: UInt64) {
-        var random = CompactionPropertyTests.SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let entries = (0..<200).map { index in
             entry("e\(index)", fetched: Double(Int.random(in: 0..<60, using: &random)), used: Double(Int.random(in: 0..<5, using: &random)),
                 bytes: 100, pinned: index % 9 == 0)

@@ -10,18 +10,6 @@ import Testing
 /// records equal the cloud's live ones, the cloud never took back a purged record, and every
 /// local-only record is exactly what its device made it.
 @Suite struct CompactionPropertyTests {
-    /// A small, fast, seedable generator (SplitMix64).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// How tombstones leave the cloud in a history.
     enum Cleanup {
         /// `TombstoneCompaction` on a device, its purges pushed at that device's next sync.
@@ -41,7 +29,7 @@ import Testing
     static let horizon: TimeInterval = 30 * 86_400
 
     func runHistory(seed: UInt64, steps: Int = 160, cleanup: Cleanup) throws -> Outcome {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var world = try SyncWorld(["A", "B", "C"])
         var awayUntil: [String: Date] = [:]
         var expectedLocal: [String: [String: String]] = [:]  // device → id → title of its local-only records

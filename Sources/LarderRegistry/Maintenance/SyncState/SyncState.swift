@@ -109,10 +109,7 @@ public struct SyncState: Sendable {
             }
             let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: nil)
             try Store.upsert(db, type: type, record: body, version: record.version)
-            let payload = Tombstone.cloudPayload(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, schemaVersion: record.version)
-            try PendingChange.enqueue(
-                db, type: type, id: id, recordName: record.recordName, kind: .tombstone, payload: payload, baseTag: record.cloudTag, at: date)
-            try Self.setAck(db, type: type, id: id, tag: nil, at: nil)
+            try Self.queueTombstone(db, for: record, at: date)
             return .changed
         }
     }
@@ -126,15 +123,8 @@ public struct SyncState: Sendable {
             let record = try Self.require(db, type: type, id: id)
             guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: there is nothing to keep locally") }
             if !record.isCloudEnabled { return .unchanged }
-            var value = try record.value()
-            let when = Timestamp.format(date)
-            value.setMember("isCloudEnabled", .bool(false))
-            value.setMember("updatedAt", .string(when))
-            try Store.upsert(db, type: type, record: value, version: record.version)
-            let payload = Tombstone.cloudPayload(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, schemaVersion: record.version)
-            try PendingChange.enqueue(
-                db, type: type, id: id, recordName: record.recordName, kind: .tombstone, payload: payload, baseTag: record.cloudTag, at: date)
-            try Self.setAck(db, type: type, id: id, tag: nil, at: nil)
+            try Self.setCloudEnabled(db, record, false, at: date)
+            try Self.queueTombstone(db, for: record, at: date)
             return .changed
         }
     }
@@ -148,10 +138,7 @@ public struct SyncState: Sendable {
             let record = try Self.require(db, type: type, id: id)
             guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: its data is gone, there is nothing to upload") }
             if record.isCloudEnabled { return .unchanged }
-            var value = try record.value()
-            value.setMember("isCloudEnabled", .bool(true))
-            value.setMember("updatedAt", .string(Timestamp.format(date)))
-            try Store.upsert(db, type: type, record: value, version: record.version)
+            let value = try Self.setCloudEnabled(db, record, true, at: date)
             try PendingChange.enqueue(
                 db, type: type, id: id, recordName: record.recordName, kind: .enableCloud, payload: value, baseTag: record.cloudTag, at: date)
             try Self.setAck(db, type: type, id: id, tag: nil, at: nil)
@@ -430,6 +417,26 @@ public struct SyncState: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Flips a live record's cloud setting (and its `updatedAt`); returns the new body.
+    @discardableResult
+    static func setCloudEnabled(_ db: Database, _ record: StoredRecord, _ isEnabled: Bool, at date: Date) throws -> Value {
+        var value = try record.value()
+        value.setMember("isCloudEnabled", .bool(isEnabled))
+        value.setMember("updatedAt", .string(Timestamp.format(date)))
+        try Store.upsert(db, type: record.type, record: value, version: record.version)
+        return value
+    }
+
+    /// Queues the upload of the record's cloud tombstone (a delete, or a set-local) and clears its
+    /// acknowledgement: the cloud does not hold that state yet.
+    static func queueTombstone(_ db: Database, for record: StoredRecord, at date: Date) throws {
+        let when = Timestamp.format(date)
+        let payload = Tombstone.cloudPayload(id: record.id, recordName: record.recordName, deletedAt: when, updatedAt: when, schemaVersion: record.version)
+        try PendingChange.enqueue(
+            db, type: record.type, id: record.id, recordName: record.recordName, kind: .tombstone, payload: payload, baseTag: record.cloudTag, at: date)
+        try setAck(db, type: record.type, id: record.id, tag: nil, at: nil)
+    }
 
     static func require(_ db: Database, type: String, id: String) throws -> StoredRecord {
         guard let record = try StoredRecord.fetch(db, type: type, id: id) else {

@@ -21,26 +21,26 @@ public enum Tombstone {
 
     /// The local tombstone body.
     public static func localBody(id: String, recordName: String, deletedAt: String?, updatedAt: String?, changeTag: String?) -> Value {
-        var builder = ValueBuilder()
-        builder.set("id", id)
-        builder.set("recordName", recordName)
-        builder.set("isDeleted", true)
-        builder.set("deletedAt", deletedAt)
-        builder.set("updatedAt", updatedAt)
+        var builder = identity(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt)
         builder.set("changeTag", changeTag)
         return builder.value
     }
 
     /// The tombstone the cloud receives.
     public static func cloudPayload(id: String, recordName: String, deletedAt: String?, updatedAt: String?, schemaVersion: Int?) -> Value {
+        var builder = identity(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt)
+        builder.set("schemaVersion", schemaVersion)
+        return builder.value
+    }
+
+    private static func identity(id: String, recordName: String, deletedAt: String?, updatedAt: String?) -> ValueBuilder {
         var builder = ValueBuilder()
         builder.set("id", id)
         builder.set("recordName", recordName)
         builder.set("isDeleted", true)
         builder.set("deletedAt", deletedAt)
         builder.set("updatedAt", updatedAt)
-        builder.set("schemaVersion", schemaVersion)
-        return builder.value
+        return builder
     }
 
     /// Whether a stored body is a tombstone holding nothing beyond the minimal fields.
