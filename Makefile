@@ -68,6 +68,7 @@ export:
 bench-yaml: build
 	bash scripts/bench-yaml.sh
 
+
 ## registry
 # The registry is compiled into larder from Schemas/ (EmbeddedSchemas.swift); the validator's
 # oracle test needs python's jsonschema with its date-time and uri format checkers.
@@ -116,3 +117,23 @@ dedupe:
 	@test -n "$(SAVED)" && test -n "$(CREATED)" || { echo "usage: make dedupe SAVED=file CREATED=file [OUT=path] [LOG=merge-log.json]"; exit 2; }
 	@$(MAKE) --no-print-directory build
 	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)
+
+## yaml
+.PHONY: bench-yaml
+bench-yaml: build
+	bash scripts/bench-yaml.sh
+
+## maintenance: tombstone compaction and recipe-cache pruning (docs/maintenance.md)
+.PHONY: compact prune bench-maintenance
+compact:
+	@test -n "$(STORE)" || { echo "usage: make compact STORE=larder.db [HORIZON=90d] [NOW=2024-06-01T00:00:00Z] [DRY=1]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) tombstones compact --store $(STORE) $(if $(HORIZON),--horizon $(HORIZON),) $(if $(NOW),--now $(NOW),) $(if $(DRY),--dry-run,)
+
+prune:
+	@test -n "$(CACHE)$(STORE)" || { echo "usage: make prune CACHE=recipe-cache.json [TTL=30m] [MAX_BYTES=5MB] [MAX_ENTRIES=500] [NOW=time] [DRY=1]  (or STORE=larder.db for the store's cache table)"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) cache prune $(if $(CACHE),--cache $(CACHE),--store $(STORE)) $(if $(TTL),--ttl $(TTL),) $(if $(MAX_BYTES),--max-bytes $(MAX_BYTES),) $(if $(MAX_ENTRIES),--max-entries $(MAX_ENTRIES),) $(if $(NOW),--now $(NOW),) $(if $(DRY),--dry-run,)
+
+bench-maintenance: build
+	bash scripts/bench-maintenance.sh

@@ -61,7 +61,10 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
         .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
-        .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
+        .testTarget(
+            name: "LarderCLITests",
+            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(
             name: "LarderEmulatorTests",

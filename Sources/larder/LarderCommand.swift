@@ -24,6 +24,8 @@ struct LarderCommand: AsyncParsableCommand {
             EmulatorCommand.self,
             DedupeCommand.self,
             DedupeGenerateCommand.self,
+            TombstonesCommand.self,
+            CacheCommand.self,
         ]
     )
 

@@ -9,7 +9,10 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Work with a Larder store (records, images and the schema history in one SQLite file).",
-        subcommands: [StoreImportCommand.self]
+        subcommands: [
+            StoreImportCommand.self, StoreExportCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self, StoreSetLocalCommand.self,
+            StoreEnableCloudCommand.self, StorePendingCommand.self, StoreAckCommand.self, StoreDeviceCommand.self, StoreDevicesCommand.self,
+        ]
     )
 }
 
