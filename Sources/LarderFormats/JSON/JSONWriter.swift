@@ -99,6 +99,13 @@ public final class JSONWriter: RecordWriter {
         bytes.append(contentsOf: buffer.bytes)
     }
 
+    /// Appends `text` as a quoted, escaped JSON string onto `bytes`.
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        var buffer = OutputBuffer(capacity: text.utf8.count + 16)
+        serialize(string: text, into: &buffer)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.pointer, count: buffer.count))
+    }
+
     /// Serialises one value to a string.
     public static func string(_ value: Value, pretty: Bool = false) throws -> String {
         var buffer = OutputBuffer(capacity: 1024)
