@@ -112,10 +112,14 @@ public protocol RecordReader: AnyObject {
     func location(of path: FieldPath) -> SourceLocation?
     /// Whether reading may go on after the last error (only line-oriented formats).
     var canRecover: Bool { get }
+    /// The source line of `path` in the record last returned, with a caret under its column,
+    /// when the reader still holds the bytes.
+    func snippet(of path: FieldPath) -> String?
 }
 
 extension RecordReader {
     public var canRecover: Bool { false }
+    public func snippet(of path: FieldPath) -> String? { nil }
 }
 
 /// Limits that keep hostile input from exhausting memory.

@@ -16,6 +16,7 @@ struct LarderCommand: AsyncParsableCommand {
             ValidateCommand.self,
             ServeCommand.self,
             EmulatorCommand.self,
+            GenerateCommand.self,
         ]
     )
 

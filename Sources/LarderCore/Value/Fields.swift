@@ -42,7 +42,9 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection {
     /// The value for `key`; setting `nil` removes the member.
     public subscript(key: String) -> Value? {
         get {
-            for field in elements where field.key == key { return field.value }
+            // Comparing UTF-8 lengths first is O(1) and skips most of the (slower) string compares.
+            let length = key.utf8.count
+            for field in elements where field.key.utf8.count == length && field.key == key { return field.value }
             return nil
         }
         set {

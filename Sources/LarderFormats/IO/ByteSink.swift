@@ -74,6 +74,20 @@ public final class FileByteSink: ByteSink {
     /// A file written atomically at `path`.
     /// - Throws: ``LarderError`` `io-error` naming the path when the temporary file cannot be created.
     public init(path: String) throws {
+        // A device or pipe (/dev/null, a FIFO) cannot be replaced by rename: write to it directly.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else {
+                throw LarderError(.io, "cannot open for writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+            }
+            fd = opened
+            destination = nil
+            temporaryPath = nil
+            name = path
+            buffer.reserveCapacity(capacity)
+            return
+        }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).tmp-XXXXXX".utf8CString)
@@ -124,7 +138,10 @@ public final class FileByteSink: ByteSink {
         guard !closed else { return }
         try flush()
         closed = true
-        guard let temporaryPath, let destination else { return }
+        guard let temporaryPath, let destination else {
+            if fd > 2 { Glibc.close(fd) }
+            return
+        }
         if fsync(fd) != 0 || Glibc.close(fd) != 0 {
             unlink(temporaryPath)
             throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))

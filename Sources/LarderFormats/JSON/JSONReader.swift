@@ -68,7 +68,6 @@ public final class JSONReader: RecordReader {
 
     public var canRecover: Bool { lineMode }
 
-    private struct NeedMore: Error {}
 
     // MARK: Buffer
 
@@ -103,17 +102,20 @@ public final class JSONReader: RecordReader {
     }
 
     private func advanceMark(to target: Int) {
+        guard target > markPos else { return }
         var i = markPos
-        while i < target {
-            if buffer[i] == 0x0A {
-                markLine += 1
-                markColumn = 1
-            } else if buffer[i] & 0xC0 != 0x80 {
-                markColumn += 1
-            }
-            i += 1
+        var lastNewline = -1
+        while i < target, let hit = memchr(buffer + i, 0x0A, target - i) {
+            let offset = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            markLine += 1
+            lastNewline = offset
+            i = offset + 1
         }
-        if target > markPos { markPos = target }
+        let from = lastNewline >= 0 ? lastNewline + 1 : markPos
+        var column = lastNewline >= 0 ? 1 : markColumn
+        for j in from..<target where buffer[j] & 0xC0 != 0x80 { column += 1 }
+        markColumn = column
+        markPos = target
     }
 
     private func lineColumn(at offset: Int) -> (Int, Int) {
@@ -205,6 +207,8 @@ public final class JSONReader: RecordReader {
     }
 
     private var firstInArray = false
+    /// Buffer ranges of the keys of the objects being parsed, for duplicate detection.
+    private var keyRanges: [(Int, Int)] = []
 
     /// Skips whitespace (and newlines) at the top level, refilling as needed; false at end.
     private func skipWhitespaceAtTop(skipBOM: Bool) throws -> Bool {
@@ -283,14 +287,19 @@ public final class JSONReader: RecordReader {
                 pos = memberStart
                 limit = end
                 lineBounded = false
-                let key = try parseString()
-                skipWhitespace()
-                try need(1)
-                guard buffer[pos] == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a key, found \(describeByte(pos))") }
-                pos += 1
-                skipWhitespace()
-                try need(1)
-                if key == "records" && buffer[pos] == UInt8(ascii: "[") {
+                let (key, startsRecords) = try scan { s -> (String, Bool) in
+                    let key = try s.parseString()
+                    s.skipWhitespace()
+                    try s.need(1)
+                    guard s.buffer[s.pos] == UInt8(ascii: ":") else {
+                        throw ScanError(message: "expected ':' after a key, found \(s.describeByte(s.pos))", offset: s.pos)
+                    }
+                    s.pos += 1
+                    s.skipWhitespace()
+                    try s.need(1)
+                    return (key, key == "records" && s.buffer[s.pos] == UInt8(ascii: "["))
+                }
+                if startsRecords {
                     pos += 1
                     sawRecordsKey = true
                     header = EnvelopeHeader(schema: envelopeFields["schema"]?.stringValue, version: envelopeFields["version"].flatMap { v -> Int? in
@@ -303,7 +312,7 @@ public final class JSONReader: RecordReader {
                     return nil
                 }
                 nodeOffsets.removeAll(keepingCapacity: true)
-                let value = try parseValue(depth: 1)
+                let value = try scan { try $0.parseValue(depth: 1) }
                 envelopeFields[key] = value
                 topObjectNeedsComma = true
                 return nil
@@ -333,8 +342,12 @@ public final class JSONReader: RecordReader {
                 }
                 let value: Value
                 do {
-                    value = try parseValue(depth: 1)
-                    if lineMode { try finishLine() }
+                    let checkLine = lineMode
+                    value = try scan { s in
+                        let value = try s.parseValue(depth: 1)
+                        if checkLine { try s.finishLine() }
+                        return value
+                    }
                 } catch is NeedMore where lineBounded {
                     throw syntaxError("unexpected end of line inside the record")
                 }
@@ -350,9 +363,10 @@ public final class JSONReader: RecordReader {
                     value: value, index: index,
                     location: SourceLocation(file: name, line: markLine, column: markColumn, recordIndex: index))
             } catch is NeedMore {
+                keyRanges.removeAll(keepingCapacity: true)
                 guard try fill(keeping: start) else {
                     pos = end
-                    let error = syntaxError("unexpected end of input inside record \(recordCount)")
+                    let error = syntaxError("unexpected end of input inside a record")
                     state = .done
                     throw error
                 }
@@ -366,65 +380,130 @@ public final class JSONReader: RecordReader {
         }
     }
 
-    private func finishLine() throws {
-        while pos < limit {
-            let c = buffer[pos]
-            if c == 0x20 || c == 0x0D || c == 0x09 { pos += 1 } else {
-                throw syntaxError("expected a newline after the record, found \(describeByte(pos))")
-            }
-        }
-    }
-
     /// The absolute offset of the newline ending the line that starts at absolute offset
     /// `startAbsolute` (or the end of input), refilling as needed.
     private func lineEnd(fromAbsolute startAbsolute: Int) throws -> Int {
         var scanned = 0
         while true {
             let start = startAbsolute - bufferBase
-            var i = start + scanned
-            while i < end {
-                if buffer[i] == 0x0A { return bufferBase + i }
-                i += 1
+            let from = start + scanned
+            if from < end, let hit = memchr(buffer + from, 0x0A, end - from) {
+                return bufferBase + buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             }
-            scanned = i - start
+            scanned = end - start
             guard try fill(keeping: start) else { return bufferBase + end }
         }
     }
 
-    // MARK: Values
+    private func describeByte(_ offset: Int) -> String {
+        guard offset < end else { return "end of input" }
+        let c = buffer[offset]
+        if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return String(format: "byte 0x%02X", c)
+    }
 
-    @inline(__always) private func need(_ count: Int) throws {
+    /// Runs `body` on a scanner over the current buffer, then takes back its position and node
+    /// offsets; scanner errors become located ``LarderError``s, `NeedMore` passes through.
+    private func scan<T>(_ body: (inout JSONScanner) throws -> T) throws -> T {
+        var scanner = JSONScanner(
+            buffer: buffer, pos: pos, limit: limit, atEnd: atEnd, bufferBase: bufferBase, maxDepth: limits.maxDepth,
+            lenient: lenient, nodeOffsets: [], keyRanges: [])
+        swap(&scanner.nodeOffsets, &nodeOffsets)
+        swap(&scanner.keyRanges, &keyRanges)
+        defer {
+            pos = scanner.pos
+            swap(&scanner.nodeOffsets, &nodeOffsets)
+            swap(&scanner.keyRanges, &keyRanges)
+            keyRanges.removeAll(keepingCapacity: true)
+        }
+        do {
+            return try body(&scanner)
+        } catch let error as ScanError {
+            let located = syntaxError(error.message, at: error.offset)
+            guard error.refused else { throw located }
+            throw LarderError(.refusedInput, error.message, location: located.location, snippet: located.snippet)
+        }
+    }
+
+    // MARK: Locations
+
+    public func location(of path: FieldPath) -> SourceLocation? {
+        guard recordBytesValid, let item = lastValueForLocation(), let index = item.preorderIndex(of: path), index < nodeOffsets.count
+        else { return nil }
+        let offset = nodeOffsets[index] - bufferBase
+        guard offset >= 0, offset <= end else { return nil }
+        let (line, column) = lineColumn(at: offset)
+        return SourceLocation(file: name, line: line, column: column, fieldPath: path)
+    }
+
+    public func snippet(of path: FieldPath) -> String? {
+        guard recordBytesValid, let value = lastValue, let index = value.preorderIndex(of: path), index < nodeOffsets.count
+        else { return nil }
+        let offset = nodeOffsets[index] - bufferBase
+        guard offset >= 0, offset <= end else { return nil }
+        return snippet(at: offset, column: 0)
+    }
+
+    private var lastValue: Value?
+    private func lastValueForLocation() -> Value? { lastValue }
+}
+
+/// The hot JSON parse loop over one buffer, as a value type so its state stays in registers
+/// (class properties would cost a dynamic exclusivity check on every access).
+struct JSONScanner {
+    let buffer: UnsafeMutablePointer<UInt8>
+    var pos: Int
+    let limit: Int
+    /// Whether `limit` is a hard stop (end of input or of the line) rather than a refill point.
+    let atEnd: Bool
+    let bufferBase: Int
+    let maxDepth: Int
+    let lenient: Bool
+    var nodeOffsets: [Int]
+    var keyRanges: [(Int, Int)]
+
+
+    @inline(__always) mutating func need(_ count: Int) throws {
         if limit - pos < count { throw NeedMore() }
     }
 
-    @inline(__always) private func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
         while pos < limit {
             let c = buffer[pos]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
         }
     }
 
-    private func describeByte(_ offset: Int) -> String {
+    mutating func describeByte(_ offset: Int) -> String {
         guard offset < limit else { return "end of input" }
         let c = buffer[offset]
         if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         return String(format: "byte 0x%02X", c)
     }
 
-    private func parseValue(depth: Int) throws -> Value {
+    mutating func finishLine() throws {
+        while pos < limit {
+            let c = buffer[pos]
+            if c == 0x20 || c == 0x0D || c == 0x09 { pos += 1 } else {
+                throw ScanError(message: "expected a newline after the record, found \(describeByte(pos))", offset: pos)
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws -> Value {
         skipWhitespace()
         try need(1)
         nodeOffsets.append(bufferBase + pos)
         let c = buffer[pos]
         switch c {
         case UInt8(ascii: "{"):
-            guard depth <= limits.maxDepth else {
-                throw LarderError(
-                    .refusedInput, "nesting deeper than \(limits.maxDepth) levels",
-                    location: syntaxError("").location)
+            guard depth <= maxDepth else {
+                throw ScanError(message: "nesting deeper than \(maxDepth) levels", offset: pos, refused: true)
             }
             pos += 1
             var fields: [Field] = []
+            let keyFrame = keyRanges.count
+            defer { keyRanges.removeSubrange(keyFrame...) }
             skipWhitespace()
             try need(1)
             if buffer[pos] == UInt8(ascii: "}") {
@@ -434,17 +513,26 @@ public final class JSONReader: RecordReader {
             while true {
                 skipWhitespace()
                 try need(1)
-                guard buffer[pos] == UInt8(ascii: "\"") else { throw syntaxError("expected a quoted key, found \(describeByte(pos))") }
+                guard buffer[pos] == UInt8(ascii: "\"") else { throw ScanError(message: "expected a quoted key, found \(describeByte(pos))", offset: pos) }
                 let keyOffset = pos
                 let key = try parseString()
+                let keyLength = pos - keyOffset
+                var k = keyFrame
+                while k < keyRanges.count {
+                    let (otherStart, otherLength) = keyRanges[k]
+                    if otherLength == keyLength && memcmp(buffer + otherStart, buffer + keyOffset, keyLength) == 0 {
+                        throw ScanError(message: "duplicate key \"\(key)\"", offset: keyOffset)
+                    }
+                    k += 1
+                }
+                keyRanges.append((keyOffset, keyLength))
                 skipWhitespace()
                 try need(1)
-                guard buffer[pos] == UInt8(ascii: ":") else { throw syntaxError("expected ':' after key \"\(key)\", found \(describeByte(pos))") }
+                guard buffer[pos] == UInt8(ascii: ":") else {
+                    throw ScanError(message: "expected ':' after key \"\(key)\", found \(describeByte(pos))", offset: pos)
+                }
                 pos += 1
                 let value = try parseValue(depth: depth + 1)
-                for field in fields where field.key == key {
-                    throw syntaxError("duplicate key \"\(key)\"", at: keyOffset)
-                }
                 fields.append(Field(key: key, value: value))
                 skipWhitespace()
                 try need(1)
@@ -453,7 +541,7 @@ public final class JSONReader: RecordReader {
                 if d == UInt8(ascii: "}") { break }
                 guard d == UInt8(ascii: ",") else {
                     pos -= 1
-                    throw syntaxError("expected ',' or '}' after a field, found \(describeByte(pos))")
+                    throw ScanError(message: "expected ',' or '}' after a field, found \(describeByte(pos))", offset: pos)
                 }
                 if lenient {
                     skipWhitespace()
@@ -466,8 +554,8 @@ public final class JSONReader: RecordReader {
             }
             return .object(Fields(uncheckedUniqueElements: fields))
         case UInt8(ascii: "["):
-            guard depth <= limits.maxDepth else {
-                throw LarderError(.refusedInput, "nesting deeper than \(limits.maxDepth) levels", location: syntaxError("").location)
+            guard depth <= maxDepth else {
+                throw ScanError(message: "nesting deeper than \(maxDepth) levels", offset: pos, refused: true)
             }
             pos += 1
             var elements: [Value] = []
@@ -486,7 +574,7 @@ public final class JSONReader: RecordReader {
                 if d == UInt8(ascii: "]") { break }
                 guard d == UInt8(ascii: ",") else {
                     pos -= 1
-                    throw syntaxError("expected ',' or ']' in a list, found \(describeByte(pos))")
+                    throw ScanError(message: "expected ',' or ']' in a list, found \(describeByte(pos))", offset: pos)
                 }
                 if lenient {
                     skipWhitespace()
@@ -512,26 +600,26 @@ public final class JSONReader: RecordReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return try parseNumber()
         default:
-            throw syntaxError("expected a value, found \(describeByte(pos))")
+            throw ScanError(message: "expected a value, found \(describeByte(pos))", offset: pos)
         }
     }
 
-    private func literal(_ word: StaticString) throws {
+    mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         try need(count)
         let matches = word.withUTF8Buffer { expected in memcmp(buffer + pos, expected.baseAddress!, count) == 0 }
-        guard matches else { throw syntaxError("expected a value, found \(describeByte(pos))") }
+        guard matches else { throw ScanError(message: "expected a value, found \(describeByte(pos))", offset: pos) }
         pos += count
         // A literal must not run on into letters (`trueish`).
-        if pos < limit, isIdentifierByte(buffer[pos]) { throw syntaxError("expected a value, found \(describeByte(pos - count))", at: pos - count) }
+        if pos < limit, isIdentifierByte(buffer[pos]) { throw ScanError(message: "expected a value, found \(describeByte(pos - count))", offset: pos - count) }
         if pos == limit && !atEnd { throw NeedMore() }
     }
 
-    @inline(__always) private func isIdentifierByte(_ c: UInt8) -> Bool {
+    @inline(__always) mutating func isIdentifierByte(_ c: UInt8) -> Bool {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
     }
 
-    private func parseNumber() throws -> Value {
+    mutating func parseNumber() throws -> Value {
         let start = pos
         var i = pos
         var isInteger = true
@@ -539,15 +627,15 @@ public final class JSONReader: RecordReader {
         let digitsStart = i
         while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
         if i == limit && !atEnd { throw NeedMore() }
-        guard i > digitsStart else { throw syntaxError("expected a digit, found \(describeByte(i))", at: i) }
-        if buffer[digitsStart] == 0x30 && i - digitsStart > 1 { throw syntaxError("numbers must not have leading zeros", at: start) }
+        guard i > digitsStart else { throw ScanError(message: "expected a digit, found \(describeByte(i))", offset: i) }
+        if buffer[digitsStart] == 0x30 && i - digitsStart > 1 { throw ScanError(message: "numbers must not have leading zeros", offset: start) }
         if i < limit && buffer[i] == UInt8(ascii: ".") {
             isInteger = false
             i += 1
             let fractionStart = i
             while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
             if i == limit && !atEnd { throw NeedMore() }
-            guard i > fractionStart else { throw syntaxError("expected a digit after '.'", at: i) }
+            guard i > fractionStart else { throw ScanError(message: "expected a digit after '.'", offset: i) }
         }
         if i < limit && (buffer[i] == UInt8(ascii: "e") || buffer[i] == UInt8(ascii: "E")) {
             isInteger = false
@@ -556,9 +644,9 @@ public final class JSONReader: RecordReader {
             let exponentStart = i
             while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
             if i == limit && !atEnd { throw NeedMore() }
-            guard i > exponentStart else { throw syntaxError("expected a digit in the exponent", at: i) }
+            guard i > exponentStart else { throw ScanError(message: "expected a digit in the exponent", offset: i) }
         }
-        if i < limit && isIdentifierByte(buffer[i]) { throw syntaxError("malformed number", at: start) }
+        if i < limit && isIdentifierByte(buffer[i]) { throw ScanError(message: "malformed number", offset: start) }
         pos = i
         if isInteger && i - start <= 18 {
             var value: Int64 = 0
@@ -571,35 +659,50 @@ public final class JSONReader: RecordReader {
         }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: i - start), as: UTF8.self)
         if isInteger, let exact = Int64(text) { return .int(exact) }
-        guard let double = Double(text), double.isFinite else { throw syntaxError("number out of range", at: start) }
+        guard let double = Double(text), double.isFinite else { throw ScanError(message: "number out of range", offset: start) }
         return .double(double)
     }
 
-    private func parseString() throws -> String {
-        // pos is at the opening quote.
+    mutating func parseString() throws -> String {
+        // pos is at the opening quote. Fast path: no escapes, and ASCII needs no validation.
         var i = pos + 1
-        // Fast path: no escapes.
+        var high: UInt8 = 0
+        // Eight bytes at a time while none is a quote, a backslash or a control character.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var wideHigh: UInt64 = 0
+        while i + 8 <= limit {
+            let word = UnsafeRawPointer(buffer + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            wideHigh |= word
+            i += 8
+        }
+        if wideHigh & highs != 0 { high = 0x80 }
         while i < limit {
             let c = buffer[i]
             if c == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: buffer + pos + 1, count: i - pos - 1)
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw syntaxError("string is not valid UTF-8", at: pos)
+                if high & 0x80 != 0 && !UTF8Text.isValid(bytes) {
+                    throw ScanError(message: "string is not valid UTF-8", offset: pos)
                 }
                 pos = i + 1
-                return text
+                return UTF8Text.string(bytes)
             }
             if c == UInt8(ascii: "\\") { return try parseEscapedString() }
             if c < 0x20 {
                 if lenient { return try parseEscapedString() }
-                throw syntaxError("control character U+\(String(format: "%04X", c)) must be escaped in a string", at: i)
+                throw ScanError(message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
             }
+            high |= c
             i += 1
         }
         throw NeedMore()
     }
 
-    private func parseEscapedString() throws -> String {
+    mutating func parseEscapedString() throws -> String {
         var bytes: [UInt8] = []
         var i = pos + 1
         while true {
@@ -641,22 +744,25 @@ public final class JSONReader: RecordReader {
                     let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
                     bytes.append(contentsOf: String(Character(character)).utf8)
                 default:
-                    throw syntaxError("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: i - 2)
+                    throw ScanError(message: "invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", offset: i - 2)
                 }
                 continue
             }
             if c < 0x20 && !lenient {
-                throw syntaxError("control character U+\(String(format: "%04X", c)) must be escaped in a string", at: i)
+                throw ScanError(message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
             }
             bytes.append(c)
             i += 1
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw syntaxError("string is not valid UTF-8", at: pos) }
+        let text = try bytes.withUnsafeBufferPointer { pointer -> String in
+            guard UTF8Text.isValid(pointer) else { throw ScanError(message: "string is not valid UTF-8", offset: pos) }
+            return UTF8Text.string(pointer)
+        }
         pos = i + 1
         return text
     }
 
-    private func hex4(at i: Int) throws -> UInt32 {
+    mutating func hex4(at i: Int) throws -> UInt32 {
         guard i + 4 <= limit else { throw NeedMore() }
         var value: UInt32 = 0
         for j in i..<(i + 4) {
@@ -666,24 +772,21 @@ public final class JSONReader: RecordReader {
             case 0x30...0x39: digit = UInt32(c - 0x30)
             case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
             case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
-            default: throw syntaxError("invalid \\u escape", at: j)
+            default: throw ScanError(message: "invalid \\u escape", offset: j)
             }
             value = value << 4 | digit
         }
         return value
     }
 
-    // MARK: Locations
-
-    public func location(of path: FieldPath) -> SourceLocation? {
-        guard recordBytesValid, let item = lastValueForLocation(), let index = item.preorderIndex(of: path), index < nodeOffsets.count
-        else { return nil }
-        let offset = nodeOffsets[index] - bufferBase
-        guard offset >= 0, offset <= end else { return nil }
-        let (line, column) = lineColumn(at: offset)
-        return SourceLocation(file: name, line: line, column: column, fieldPath: path)
-    }
-
-    private var lastValue: Value?
-    private func lastValueForLocation() -> Value? { lastValue }
 }
+
+/// A syntax error found by the scanner, at a buffer offset.
+struct ScanError: Error {
+    var message: String
+    var offset: Int
+    var refused = false
+}
+
+/// The scanner needs bytes beyond its limit: refill and start the record again.
+struct NeedMore: Error {}

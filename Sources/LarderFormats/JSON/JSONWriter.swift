@@ -2,12 +2,13 @@ public import LarderCore
 
 /// Writes records as a JSON array (one record per line), an envelope, or NDJSON.
 ///
-/// Streams: each record is serialised into a small buffer and handed to the sink.
+/// Streams: each record is serialised into a reusable buffer that is handed to the sink
+/// every 64 KiB.
 public final class JSONWriter: RecordWriter {
     private let sink: any ByteSink
     private let lineMode: Bool
     private let options: WriterOptions
-    private var out: [UInt8] = []
+    private var out = OutputBuffer()
     private var count = 0
     private var started = false
 
@@ -17,17 +18,19 @@ public final class JSONWriter: RecordWriter {
         self.sink = sink
         self.lineMode = lineMode
         self.options = options
-        out.reserveCapacity(64 * 1024)
     }
 
     private func start() {
         started = true
         guard !lineMode else { return }
         if let envelope = options.envelope {
-            out.append(contentsOf: "{\"schema\":".utf8)
-            if let schema = envelope.schema { JSONWriter.appendString(schema, to: &out) } else { out.append(contentsOf: "null".utf8) }
-            if let version = envelope.version { out.append(contentsOf: ",\"version\":\(version)".utf8) }
-            out.append(contentsOf: ",\"records\":[".utf8)
+            out.append("{\"schema\":")
+            if let schema = envelope.schema { JSONWriter.serialize(string: schema, into: &out) } else { out.append("null") }
+            if let version = envelope.version {
+                out.append(",\"version\":")
+                JSONWriter.serialize(integer: Int64(version), into: &out)
+            }
+            out.append(",\"records\":[")
         } else {
             out.append(UInt8(ascii: "["))
         }
@@ -36,123 +39,161 @@ public final class JSONWriter: RecordWriter {
     public func write(_ record: Value) throws {
         if !started { start() }
         let mark = out.count
-        if !lineMode { out.append(contentsOf: count == 0 ? "\n".utf8 : ",\n".utf8) }
+        if !lineMode {
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(0x0A)
+        }
         do {
-            try JSONWriter.append(record, to: &out, pretty: options.pretty, indent: lineMode ? 0 : 0)
+            try JSONWriter.serialize(record, into: &out, pretty: options.pretty, indent: 0)
         } catch {
-            out.removeSubrange(mark...)
+            out.truncate(to: mark)
             throw error
         }
         if lineMode { out.append(0x0A) }
         count += 1
-        if out.count >= 60 * 1024 {
-            try sink.write(out)
-            out.removeAll(keepingCapacity: true)
+        if out.count >= 64 * 1024 {
+            try sink.write(out.bytes)
+            out.removeAll()
         }
     }
 
     public func finish() throws {
         if !started { start() }
         if !lineMode {
-            out.append(contentsOf: (count == 0 ? "]" : "\n]").utf8)
+            out.append(count == 0 ? "]" : "\n]")
             if options.envelope != nil { out.append(UInt8(ascii: "}")) }
             out.append(0x0A)
         }
-        try sink.write(out)
+        try sink.write(out.bytes)
         out.removeAll()
         try sink.close()
     }
 
-    /// Serialises one value as compact (or indented) JSON.
+    /// Serialises one value as compact (or indented) JSON onto `bytes`.
     /// - Throws: ``LarderError`` `unrepresentable` for NaN or infinite numbers.
-    public static func append(_ value: Value, to out: inout [UInt8], pretty: Bool = false, indent: Int = 0) throws {
+    public static func append(_ value: Value, to bytes: inout [UInt8], pretty: Bool = false) throws {
+        var buffer = OutputBuffer(capacity: 1024)
+        try serialize(value, into: &buffer, pretty: pretty, indent: 0)
+        bytes.append(contentsOf: buffer.bytes)
+    }
+
+    /// Serialises one value to a string.
+    public static func string(_ value: Value, pretty: Bool = false) throws -> String {
+        var buffer = OutputBuffer(capacity: 1024)
+        try serialize(value, into: &buffer, pretty: pretty, indent: 0)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    static func serialize(_ value: Value, into out: inout OutputBuffer, pretty: Bool, indent: Int) throws {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): appendInteger(i, to: &out)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .int(let i): serialize(integer: i, into: &out)
         case .double(let d):
             guard d.isFinite else { throw LarderError(.unrepresentable, "JSON cannot hold the number \(d)") }
-            out.append(contentsOf: d.description.utf8)
-        case .string(let s): appendString(s, to: &out)
+            out.append(string: d.description)
+        case .string(let s): serialize(string: s, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
+            var first = true
+            for element in elements {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
                 if pretty { newline(&out, indent + 1) }
-                try append(element, to: &out, pretty: pretty, indent: indent + 1)
+                try serialize(element, into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty && !elements.isEmpty { newline(&out, indent) }
             out.append(UInt8(ascii: "]"))
         case .object(let fields):
             out.append(UInt8(ascii: "{"))
-            for (i, field) in fields.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
+            var first = true
+            for field in fields {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
                 if pretty { newline(&out, indent + 1) }
-                appendString(field.key, to: &out)
+                serialize(string: field.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(0x20) }
-                try append(field.value, to: &out, pretty: pretty, indent: indent + 1)
+                try serialize(field.value, into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty && !fields.isEmpty { newline(&out, indent) }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout [UInt8], _ level: Int) {
+    private static func newline(_ out: inout OutputBuffer, _ level: Int) {
         out.append(0x0A)
         for _ in 0..<(level * 2) { out.append(0x20) }
     }
 
-    /// Serialises one value to a string.
-    public static func string(_ value: Value, pretty: Bool = false) throws -> String {
-        var out: [UInt8] = []
-        try append(value, to: &out, pretty: pretty)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(0x30)
+    static func serialize(integer value: Int64, into out: inout OutputBuffer) {
+        if value >= 0 && value < 10 {
+            out.append(UInt8(value) + 0x30)
             return
         }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var index = scratch.count
             while magnitude > 0 {
-                buffer[19 - count] = UInt8(magnitude % 10) + 0x30
+                index -= 1
+                scratch[index] = UInt8(magnitude % 10) + 0x30
                 magnitude /= 10
-                count += 1
             }
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: buffer[(20 - count)...])
+            if value < 0 {
+                index -= 1
+                scratch[index] = UInt8(ascii: "-")
+            }
+            out.append(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[index...]))
         }
     }
 
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
     /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control characters.
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
+    static func serialize(string text: String, into out: inout OutputBuffer) {
         out.append(0x22)
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
-            for i in 0..<bytes.count {
-                let c = bytes[i]
-                guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                switch c {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            var i = 0
+            let n = bytes.count
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while i < n {
+                // Skip eight bytes at a time while none needs escaping.
+                while i + 8 <= n {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    if special & highs != 0 { break }
+                    i += 8
                 }
-                runStart = i + 1
+                guard i < n else { break }
+                let c = bytes[i]
+                if c >= 0x20 && c != 0x22 && c != 0x5C {
+                    i += 1
+                    continue
+                }
+                if i > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                switch c {
+                case 0x22: out.append("\\\"")
+                case 0x5C: out.append("\\\\")
+                case 0x0A: out.append("\\n")
+                case 0x0D: out.append("\\r")
+                case 0x09: out.append("\\t")
+                default:
+                    out.append("\\u00")
+                    hexDigits.withUTF8Buffer { hex in
+                        out.append(hex[Int(c >> 4)])
+                        out.append(hex[Int(c & 0xF)])
+                    }
+                }
+                i += 1
+                runStart = i
             }
-            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            if runStart < n { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
         }
         out.append(0x22)
     }

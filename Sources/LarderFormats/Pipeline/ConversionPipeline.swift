@@ -120,11 +120,12 @@ public struct ConversionPipeline {
                     try check.check(item.value, type, header?.version)
                 } catch let error as LarderError {
                     let path = error.location?.fieldPath ?? .root
-                    let located = reader.location(of: path) ?? item.location
-                    var where_ = located
-                    where_.recordIndex = item.index
-                    where_.fieldPath = path
-                    try reject(item.value, error.locatedAt(where_))
+                    var position = reader.location(of: path) ?? item.location
+                    position.recordIndex = item.index
+                    position.fieldPath = path
+                    var located = error.locatedAt(position)
+                    if located.snippet == nil { located.snippet = reader.snippet(of: path) }
+                    try reject(item.value, located)
                     continue
                 }
                 if writer == nil { writer = try makeWriter(header, recordType ?? header?.recordType ?? type) }

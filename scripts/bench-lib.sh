@@ -1,0 +1,33 @@
+# Shared helpers for scripts/bench-*.sh: timing with peak RSS, and a results table.
+# Usage: source scripts/bench-lib.sh; bench_row NAME RECORDS BYTES -- command args...
+BENCH_DIR=${BENCH_DIR:-bench-data}
+mkdir -p "$BENCH_DIR"
+LARDER=${LARDER:-.build/release/larder}
+
+# bench_time CMD...: runs CMD, sets T_WALL, T_CPU (user+sys) and T_RSS_MB.
+bench_time() {
+  local log
+  log=$(mktemp)
+  /usr/bin/time -o "$log" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || true
+  read -r T_WALL T_USER T_SYS T_RSS_KB < <(tail -1 "$log")
+  rm -f "$log"
+  T_CPU=$(python3 -c "print(round($T_USER+$T_SYS,2))")
+  T_RSS_MB=$(python3 -c "print(round($T_RSS_KB/1024,1))")
+}
+
+# bench_row LABEL RECORDS BYTES CMD...: prints one table row; remembers the first row of a group as the base.
+bench_header() {
+  printf '\n%s\n' "$1"
+  printf '%-34s %9s %9s %12s %9s %10s %8s\n' "tool" "wall s" "cpu s" "records/s" "MB/s" "peak MB" "ratio"
+}
+bench_row() {
+  local label=$1 records=$2 bytes=$3; shift 3
+  bench_time "$@"
+  local rate mbs
+  rate=$(python3 -c "print(int($records/max($T_CPU,0.001)))")
+  mbs=$(python3 -c "print(round($bytes/1048576/max($T_CPU,0.001),1))")
+  if [ -z "${BENCH_BASE_RATE:-}" ]; then BENCH_BASE_RATE=$rate; ratio="1.00"; else
+    ratio=$(python3 -c "print('%.2f' % ($BENCH_BASE_RATE/max($rate,1)))"); fi
+  printf '%-34s %9s %9s %12s %9s %10s %8s\n' "$label" "$T_WALL" "$T_CPU" "$rate" "$mbs" "$T_RSS_MB" "${ratio}x"
+}
+bench_reset() { unset BENCH_BASE_RATE; }
