@@ -63,3 +63,25 @@ demo-emulator: build
 
 bench-emulator: deps
 	bash scripts/bench-emulator.sh
+
+## registry
+# The registry is compiled into larder from Schemas/ (EmbeddedSchemas.swift); the validator's
+# oracle test needs python's jsonschema with its date-time and uri format checkers.
+.PHONY: embed-schemas registry-deps migrate schema-check
+embed-schemas:
+	@python3 scripts/embed-schemas.py
+registry-deps:
+	@python3 -c "import jsonschema, rfc3339_validator, rfc3986_validator" 2>/dev/null || \
+	  python3 -m pip install -q jsonschema rfc3339-validator rfc3986-validator
+deps: registry-deps
+build: embed-schemas
+debug: embed-schemas
+test: embed-schemas
+
+migrate: build
+	@test -n "$(IN)$(STORE)" || { echo "usage: make migrate IN=file... [TO=version] [OUT=path] [DRY=1]  |  make migrate STORE=larder.db [TYPE=recipe] [TO=version]"; exit 2; }
+	$(RELEASE_BIN) migrate $(IN) $(if $(STORE),--store $(STORE),) $(if $(TYPE),--type $(TYPE),) $(if $(TO),--to $(TO),) $(if $(OUT),-o $(OUT),) $(if $(DRY),--dry-run,)
+
+schema-check: build
+	$(RELEASE_BIN) schema check
+	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)

@@ -5,7 +5,7 @@ let package = Package(
     name: "Larder",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "Larder", targets: ["LarderCore", "LarderFormats"]),
+        .library(name: "Larder", targets: ["LarderCore", "LarderFormats", "LarderRegistry"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -27,6 +27,10 @@ let package = Package(
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
         .target(
+            name: "LarderRegistry",
+            dependencies: ["LarderCore", "LarderFormats", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
             name: "LarderCloudKit",
             dependencies: ["LarderCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
@@ -43,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator",
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator", "LarderRegistry",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -51,6 +55,7 @@ let package = Package(
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
+        .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
         .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(

@@ -17,6 +17,9 @@ struct LarderCommand: AsyncParsableCommand {
             ServeCommand.self,
             EmulatorCommand.self,
             GenerateCommand.self,
+            MigrateCommand.self,
+            SchemaCommand.self,
+            StoreCommand.self,
         ]
     )
 

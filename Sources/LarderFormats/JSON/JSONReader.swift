@@ -281,10 +281,11 @@ public final class JSONReader: RecordReader {
             if buffer[pos] == UInt8(ascii: "}") && lenient { return nil }
         }
         // Parse `"key": ` and then either the records array or a whole value, restarting on refill.
-        let memberStart = pos
+        // Absolute, because a refill moves the buffer's contents.
+        let memberStartAbsolute = bufferBase + pos
         while true {
             do {
-                pos = memberStart
+                pos = memberStartAbsolute - bufferBase
                 limit = end
                 lineBounded = false
                 let (key, startsRecords) = try scan { s -> (String, Bool) in
@@ -317,8 +318,7 @@ public final class JSONReader: RecordReader {
                 topObjectNeedsComma = true
                 return nil
             } catch is NeedMore {
-                let offset = memberStart
-                guard try fill(keeping: offset) else { throw syntaxError("unexpected end of input inside an object") }
+                guard try fill(keeping: memberStartAbsolute - bufferBase) else { throw syntaxError("unexpected end of input inside an object") }
                 continue
             }
         }

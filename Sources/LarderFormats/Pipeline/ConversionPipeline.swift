@@ -68,6 +68,9 @@ public struct ConversionPipeline {
     public var progress: ((Summary) -> Void)?
     /// Limits for hostile input.
     public var limits: ReaderLimits
+    /// Turns each checked record into the record written (a migration, say); throwing a
+    /// ``LarderError`` rejects the record like a failed check. `nil` writes records as read.
+    public var transform: ((_ record: Value, _ type: RecordType, _ version: Int?) throws -> Value)?
 
     /// Creates a pipeline.
     public init(
@@ -116,8 +119,10 @@ public struct ConversionPipeline {
                 summary.read += 1
                 let header = reader.header
                 let type = recordType ?? header?.recordType ?? RecordType.guess(from: item.value)
+                var output = item.value
                 do {
                     try check.check(item.value, type, header?.version)
+                    if let transform { output = try transform(item.value, type, header?.version) }
                 } catch let error as LarderError {
                     let path = error.location?.fieldPath ?? .root
                     var position = reader.location(of: path) ?? item.location
@@ -130,7 +135,7 @@ public struct ConversionPipeline {
                 }
                 if writer == nil { writer = try makeWriter(header, recordType ?? header?.recordType ?? type) }
                 do {
-                    try writer?.write(item.value)
+                    try writer?.write(output)
                 } catch let error as LarderError where error.code == .unrepresentable {
                     try reject(item.value, error.locatedAt(item.location))
                     continue

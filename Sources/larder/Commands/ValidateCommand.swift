@@ -1,18 +1,24 @@
 import ArgumentParser
 import LarderCore
 import LarderFormats
+import LarderRegistry
 
-/// `larder validate`: structure and domain rules, every problem reported.
+/// `larder validate`: schema, structure and domain rules, every problem reported.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check records against their type and the apps' domain rules.",
+        abstract: "Check records against their schema version and the apps' domain rules.",
         discussion: """
+            Each record is checked against the JSON Schema (JSON, NDJSON, YAML) or the XSD (XML) of \
+            the version its file declares (envelope "version", XML version attribute). When a file \
+            declares none, each record is checked against the newest version that accepts it, and \
+            the summary says which. Records at the current version are also checked against the \
+            domain rules: brew recipes (name, dose > 0, yield > 0, at least one step, timers >= 0, \
+            water additions = target yield ±1 g), brew logs (rating 1-5, name snapshot, dose, yield, \
+            note <= 280 characters), recipes (title, servings > 0, times >= 0).
+
             Reports every invalid record on stderr as file:line:col: error: record N: path: message \
-            and exits 1 if any was invalid. Rules: brew recipes (name, dose > 0, yield > 0, at least \
-            one step, timers >= 0, water additions = target yield ±1 g), brew logs (rating 1-5, \
-            name snapshot, dose, yield, note <= 280 characters), recipes (title, servings > 0, \
-            times >= 0).
+            (the message ends with the schema version and JSON pointer) and exits 1 if any was invalid.
             """
     )
 
@@ -21,17 +27,62 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "Also write the invalid records to this NDJSON file.")
     var rejects: String?
 
+    @OptionGroup var schemaOptions: SchemaOptions
+
     func run() throws {
+        let registry = try schemaOptions.registry()
         let rejectsWriter = try rejects.map { try RejectsWriter(path: $0) }
+        var invalid = 0
+        var xmlInputs: [String] = []
+        var otherInputs: [String] = []
+        for path in input.resolvedInputs {
+            let format = try input.inputFormat ?? (path == "-" ? nil : DataFormat.guess(fromPath: path)) ?? (path == "-" ? .json : RecordIO.sniff(FileByteSource(path: path)).1)
+            if format == .xml && path != "-" { xmlInputs.append(path) } else { otherInputs.append(path) }
+        }
+        for path in xmlInputs { invalid += try validateXML(path, registry: registry) }
+        guard !otherInputs.isEmpty else {
+            if invalid > 0 { throw DataErrorsExit() }
+            return
+        }
+        let check = SchemaCheck(registry: registry)
         let pipeline = ConversionPipeline(
-            inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: .domain,
-            keepGoing: true)
+            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck, keepGoing: true)
         let summary = try pipeline.run(makeWriter: { _, _ in NullRecordWriter() }) { record, error in
             Stderr.print(error.description)
             try rejectsWriter?.reject(record, error.diagnostic)
         }
         try rejectsWriter?.finish()
+        for (version, count) in check.detected.sorted(by: { $0.key < $1.key }) {
+            Stderr.print("larder: no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(version) (the newest version that fits)")
+        }
         Stderr.print("larder: \(summary.read) records: \(summary.written) valid, \(summary.rejected) invalid")
-        if summary.rejected > 0 { throw DataErrorsExit() }
+        if summary.rejected + invalid > 0 { throw DataErrorsExit() }
+    }
+
+    /// XSD validation, streaming; returns the number of problems.
+    private func validateXML(_ path: String, registry: SchemaRegistry) throws -> Int {
+        let header = try XSDValidator.declaredHeader(path: path)
+        guard let typeName = input.type?.rawValue ?? header.schema else {
+            throw ValidationError("\(path): the root element has no schema attribute; pass --type")
+        }
+        let entry = try registry.type(typeName)
+        if let version = header.version {
+            let result = try XSDValidator.validate(path: path, xsd: try registry.xsdText(type: typeName, version: version), xsdName: "\(typeName) v\(version) XSD")
+            for error in result.errors { Stderr.print(error.description) }
+            Stderr.print("larder: \(path): \(result.records) records against \(typeName) v\(version) (XSD): \(result.errors.isEmpty ? "valid" : "\(result.errors.count) problem(s)")")
+            return result.errors.count
+        }
+        var newestErrors: [LarderError] = []
+        for version in entry.versions.reversed() {
+            let result = try XSDValidator.validate(path: path, xsd: try registry.xsdText(type: typeName, version: version.version), xsdName: "\(typeName) v\(version.version) XSD")
+            if result.isValid {
+                Stderr.print("larder: \(path): no version declared; \(result.records) records validate as \(typeName) v\(version.version) (the newest version that fits)")
+                return 0
+            }
+            if version.version == entry.latest { newestErrors = result.errors }
+        }
+        for error in newestErrors { Stderr.print(error.description) }
+        Stderr.print("larder: \(path): no version declared, and no version of \(typeName) accepts it (problems against the newest, v\(entry.latest), above)")
+        return max(newestErrors.count, 1)
     }
 }

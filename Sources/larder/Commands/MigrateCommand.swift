@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderRegistry
+
+/// `larder migrate`: record files or a store to another schema version.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate record files, or a store, to another schema version.",
+        discussion: """
+            Files: each record's version is the one its file declares (envelope "version", XML \
+            version attribute), else --source-version, else the newest version whose schema accepts \
+            it. The plan runs the manifest's steps (up, or down through their inverses) and every \
+            migrated record is validated against the target schema. Output is in the input's format \
+            unless --format; images moved out of v1 recipes go to images/ next to the output. \
+            Streams record by record; the output is written atomically.
+
+            Store (--store): one transaction per step, each recorded in the store's history with its \
+            checksum; a run that stops halfway resumes after the last committed step.
+
+            --dry-run prints the plan (each step, the records it touches, a sample before/after) and \
+            writes nothing.
+
+            Examples:
+              larder migrate samples/v1/recipes-v1.json --to 3 --dry-run
+              larder migrate samples/v1/recipes-v1.json --to 3 -o recipes-v3.json
+              larder migrate --store larder.db --type recipe --to 3
+            """
+    )
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .long, help: "Target schema version (default: the newest).")
+    var to: Int?
+
+    @Option(name: .long, help: "Version of records whose file declares none (default: detect per record).")
+    var sourceVersion: Int?
+
+    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    var output: String?
+
+    @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: the input's).")
+    var format: DataFormat?
+
+    @Flag(name: .long, help: "Print the plan and what it would do; write nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Indent JSON output.")
+    var pretty = false
+
+    @Option(name: .long, help: "Migrate this store instead of files.")
+    var store: String?
+
+    @OptionGroup var rejects: RejectsOptions
+    @OptionGroup var schemaOptions: SchemaOptions
+
+    func validate() throws {
+        if store != nil && !input.inputs.isEmpty { throw ValidationError("give either input files or --store, not both") }
+        if store != nil && (output != nil || format != nil) { throw ValidationError("-o and --format apply to files, not to --store") }
+    }
+
+    func run() throws {
+        let migrator = try schemaOptions.migrator()
+        if let store {
+            try runStore(path: store, migrator: migrator)
+            return
+        }
+        let migration = FileMigration(
+            migrator: migrator, inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
+            fromVersion: sourceVersion, targetVersion: to, keepGoing: rejects.keepGoing)
+        if dryRun {
+            let report = try migration.dryRun()
+            let target = to.map { "v\($0)" } ?? "the newest version"
+            print(report.renderPlan(title: "dry run: migrate \(input.resolvedInputs.joined(separator: ", ")) to \(target)"))
+            print("dry run: nothing written")
+            return
+        }
+        let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
+        let summary = try migration.run(
+            output: output, format: format, pretty: pretty,
+            onReject: { record, error in try rejectsWriter?.reject(record, error.diagnostic) })
+        try rejectsWriter?.finish()
+        var line = "larder: \(summary.pipeline.text)"
+        for stats in summary.report.plans where !stats.plan.isEmpty {
+            line += "; \(stats.plan.type) v\(stats.plan.from) → v\(stats.plan.to): \(stats.records) record\(stats.records == 1 ? "" : "s"), \(stats.plan.steps.count) steps"
+        }
+        for (key, count) in summary.report.detected.sorted(by: { $0.key < $1.key }) { line += "; \(count) undeclared record(s) detected as \(key)" }
+        if summary.report.unchanged > 0 { line += "; \(summary.report.unchanged) already at the target version" }
+        if summary.imagesWritten > 0 { line += "; \(summary.imagesWritten) image(s) written to images/" }
+        if let path = rejectsWriter?.path, summary.pipeline.rejected > 0 { line += " (rejects in \(path))" }
+        Stderr.print(line)
+        if summary.pipeline.rejected > 0 { throw DataErrorsExit() }
+    }
+
+    private func runStore(path: String, migrator: Migrator) throws {
+        let ledger = Ledger(store: try Store(path: path), migrator: migrator)
+        let types = try input.type.map { [$0.rawValue] } ?? ledger.types()
+        if to != nil && types.count > 1 { throw ValidationError("--to needs --type when the store holds several types (\(types.joined(separator: ", ")))") }
+        if types.isEmpty { Stderr.print("larder: \(path) holds no records") }
+        for type in types {
+            if dryRun {
+                let (report, plan, skip) = try ledger.dryRun(type: type, to: to)
+                let resumed = skip > 0 ? " (resuming after step \(skip) of an interrupted transition)" : ""
+                if plan.isEmpty {
+                    print("\(type): already at v\(plan.to)\(resumed)")
+                } else {
+                    print(report.renderPlan(title: "dry run: migrate \(type) in \(path) from v\(plan.from) to v\(plan.to)\(resumed)"))
+                }
+                continue
+            }
+            let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
+            let outcome = try ledger.migrate(type: type, to: to, keepGoing: rejects.keepGoing) { record, error in
+                try rejectsWriter?.reject(record, error.diagnostic)
+            }
+            try rejectsWriter?.finish()
+            if let note = outcome.resumedFrom { Stderr.print("larder: \(note)") }
+            for step in outcome.steps {
+                Stderr.print("larder: \(type): applied \(step.id)\(step.direction == .down ? " (down)" : ""): \(step.touched) record(s) changed")
+            }
+            var line = "larder: \(type) in \(path) is at v\(outcome.finalVersion.map(String.init) ?? "?")"
+            if outcome.steps.isEmpty { line += " (nothing to do)" }
+            if outcome.rejected > 0 { line += "; \(outcome.rejected) rejected (moved to the store's rejects table\(rejectsWriter.map { " and \($0.path)" } ?? ""))" }
+            Stderr.print(line)
+            if outcome.rejected > 0 { throw DataErrorsExit() }
+        }
+        if dryRun { print("dry run: nothing written") }
+    }
+}
