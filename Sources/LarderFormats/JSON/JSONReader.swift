@@ -49,6 +49,14 @@ public final class JSONReader: RecordReader {
 
     public private(set) var header: EnvelopeHeader?
 
+    /// The envelope's members other than `records`, as far as read (all of them after the last
+    /// record); empty for other layouts.
+    public var envelopeMembers: Fields { envelopeFields }
+
+    /// Where the record last returned sits in the (decompressed) input: absolute byte offsets
+    /// from its first to just past its last byte. Lets a caller copy records verbatim.
+    public private(set) var lastRecordByteRange: Range<Int>?
+
     /// Creates a reader.
     /// - Parameters:
     ///   - source: the bytes (already decompressed).
@@ -352,6 +360,7 @@ public final class JSONReader: RecordReader {
                     throw syntaxError("unexpected end of line inside the record")
                 }
                 lineBounded = false
+                lastRecordByteRange = (bufferBase + start)..<(bufferBase + pos)
                 recordStartPos = start
                 recordStartLine = markLine
                 recordStartColumn = markColumn

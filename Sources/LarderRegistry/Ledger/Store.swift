@@ -114,6 +114,7 @@ public final class Store: Sendable {
                         reason TEXT NOT NULL, step_id TEXT, rejected_at TEXT NOT NULL);
                     """)
         }
+        MaintenanceTables.register(in: &migrator)
         return migrator
     }
 
