@@ -5,7 +5,7 @@ let package = Package(
     name: "Larder",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "Larder", targets: ["LarderCore", "LarderFormats", "LarderRegistry"]),
+        .library(name: "Larder", targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -44,10 +44,11 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator", "LarderRegistry",
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator", "LarderRegistry", "LarderDedupe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -56,6 +57,7 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
+        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
         .testTarget(name: "LarderCLITests", dependencies: ["LarderTestSupport", "larder"]),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(

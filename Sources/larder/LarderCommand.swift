@@ -20,6 +20,8 @@ struct LarderCommand: AsyncParsableCommand {
             MigrateCommand.self,
             SchemaCommand.self,
             StoreCommand.self,
+            DedupeCommand.self,
+            DedupeGenerateCommand.self,
         ]
     )
 

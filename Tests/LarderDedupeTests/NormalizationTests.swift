@@ -1,0 +1,3 @@
+import Foundation
+@testable import LarderDedupe
+import Testing
