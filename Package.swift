@@ -45,10 +45,19 @@ let package = Package(
             ]
         ),
         .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
+        .target(
+            name: "LarderUpload",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderCloudKit", "LarderEmulator", "LarderRegistry", "LarderDedupe",
+                "LarderUpload",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -65,6 +74,13 @@ let package = Package(
             dependencies: [
                 "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LarderUploadTests",
+            dependencies: [
+                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry",
+                "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

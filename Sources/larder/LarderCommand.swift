@@ -22,6 +22,9 @@ struct LarderCommand: AsyncParsableCommand {
             StoreCommand.self,
             DedupeCommand.self,
             DedupeGenerateCommand.self,
+            UploadCommand.self,
+            DownloadCommand.self,
+            SyncCommand.self,
         ]
     )
 
