@@ -34,14 +34,14 @@ public actor UploadJournal {
     }
 
     /// The journal file.
-    public let path: String
+    nonisolated public let path: String
     /// The target this journal belongs to.
-    public let target: String
+    nonisolated public let target: String
     private let descriptor: Int32
     /// Entries as loaded when the journal was opened.
-    public let entries: [String: Entry]
+    nonisolated public let entries: [String: Entry]
     /// Records planned in an earlier run but never acknowledged (in doubt: sent again).
-    public let inDoubt: Set<String>
+    nonisolated public let inDoubt: Set<String>
 
     /// Opens (or creates) the journal for `target`, loads what it knows, compacts it, and
     /// starts a new run.
@@ -105,6 +105,7 @@ public actor UploadJournal {
     }
 
     private func append(_ line: JournalLine) throws {
+        FaultInjection.step()
         try Self.writeAll(descriptor, try Self.encode(line), path: path)
         guard fsync(descriptor) == 0 else {
             throw LarderError(.io, "cannot sync the journal \(path): \(String(cString: strerror(errno)))")
