@@ -11,7 +11,7 @@ import Testing
         _ server: UploadTestServer, zone: String, transport: ScriptedTransport? = nil, delegate: CollectingDelegate,
         clock: TestClock, adjust: (inout UploadConfiguration) -> Void = { _ in }
     ) -> (Uploader, ScriptedTransport) {
-        let scripted = transport ?? ScriptedTransport(base: URLSessionTransport())
+        let scripted = transport ?? ScriptedTransport(base: URLSessionTransport(timeout: 300))
         let client = server.client(zone: zone) { _ in scripted }
         var configuration = UploadConfiguration()
         configuration.retry = RetryPolicy(random: { 0.5 })
@@ -39,7 +39,7 @@ import Testing
         let server = try await UploadTestServer.start()
         defer { Task { await server.stop() } }
         let clock = TestClock()
-        let scripted = ScriptedTransport(base: URLSessionTransport()) { number, _ in
+        let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in
             number <= 2 ? .whole(.throttled, status: 429, retryAfter: 3) : .pass
         }
         let delegate = CollectingDelegate()
@@ -78,7 +78,7 @@ import Testing
         let records = TestRecords.recipes(20)
         let failing = try Array(uploadItems(records).map(\.recordName)[5..<8])
         let clock = TestClock()
-        let scripted = ScriptedTransport(base: URLSessionTransport()) { number, _ in
+        let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in
             number == 1 ? .perRecord(Dictionary(uniqueKeysWithValues: failing.map { ($0, ServerErrorCode.tryAgainLater) }), retryAfter: 2) : .pass
         }
         let delegate = CollectingDelegate()
@@ -96,7 +96,7 @@ import Testing
     func lostAnswerIsNotWrittenTwice() async throws {
         let server = try await UploadTestServer.start()
         defer { Task { await server.stop() } }
-        let scripted = ScriptedTransport(base: URLSessionTransport()) { number, _ in number == 1 ? .loseAnswer : .pass }
+        let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in number == 1 ? .loseAnswer : .pass }
         let delegate = CollectingDelegate()
         let (uploader, _) = makeUploader(server, zone: "lost", transport: scripted, delegate: delegate, clock: TestClock())
         _ = try await server.client(zone: "lost").ensureZone()

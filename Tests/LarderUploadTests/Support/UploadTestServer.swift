@@ -8,6 +8,7 @@ import LarderEmulator
 import LarderUpload
 import Logging
 import Synchronization
+import LarderTestSupport
 
 /// An in-process emulator (127.0.0.1, port 0, in memory) with one user, and clients for it.
 struct UploadTestServer {
@@ -44,7 +45,7 @@ struct UploadTestServer {
     /// A client over URLSession, optionally through a transport wrapper.
     func client(zone: String = "larder", wrap: (any Transport) -> any Transport = { $0 }) -> CloudKitClient {
         CloudKitClient(
-            target: target(zone: zone), transport: wrap(URLSessionTransport(timeout: 30)),
+            target: target(zone: zone), transport: wrap(URLSessionTransport(timeout: 300)),
             credentials: .apiToken(Self.apiToken, webAuthToken: Self.user.webAuthToken))
     }
 
@@ -159,5 +160,20 @@ enum Semantic {
         default:
             return lhs == rhs
         }
+    }
+}
+
+/// Runs the built `larder` on a dispatch thread: `CLI.run` blocks until the child exits, and
+/// blocking a cooperative thread would starve the in-process emulator the child talks to.
+func runLarder(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+) async throws -> CLIResult {
+    try await offCooperativePool { try CLI.run(arguments, in: directory, environment: environment) }
+}
+
+/// Runs blocking work on a dispatch thread and awaits it.
+func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
