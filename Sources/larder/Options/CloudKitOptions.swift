@@ -179,7 +179,7 @@ final class ProgressPrinter: Sendable {
     private let isQuiet: Bool
     private let interval: Double
     private let prefix: String
-    private let last = Mutex<Double>(-1e9)
+    private let last = Mutex<(time: Double, done: Int)>((-1e9, -1))
 
     init(mode: ProgressMode, interval: Double, prefix: String) {
         let resolved = mode == .auto ? (Stderr.isTerminal ? ProgressMode.bar : .lines) : mode
@@ -194,8 +194,9 @@ final class ProgressPrinter: Sendable {
         let now = progress.elapsed
         let due = last.withLock { last -> Bool in
             let wait = isBar ? 0.1 : interval
-            guard isFinal || now - last >= wait else { return false }
-            last = now
+            if isFinal, !isBar, last.done == progress.done { return false }  // that line is already out
+            guard isFinal || now - last.time >= wait else { return false }
+            last = (now, progress.done)
             return true
         }
         guard due else { return }
