@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "LarderUploadTests",
             dependencies: [
-                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry",
+                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
                 "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -51,11 +51,11 @@ public struct FileUpload: Sendable {
         report.migrated = prepared.migrated
         report.mergedByDedupe = prepared.mergedAway
         report.abandonedInputs = prepared.abandonedInputs
+        report.preparationSeconds = clock.now() - started
 
-        do {
-            _ = try await client.ensureZone()
-        } catch {
-            throw UploadStopped(failure: error, context: "zone \(client.target.zoneID.zoneName)")
+        let client = self.client
+        _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) { () async throws(CloudKitFailure) in
+            try await client.ensureZone()
         }
         let source = try PreparedSource(files: prepared.files, journal: journal.entries, deadLetters: deadLetters)
         let total = prepared.ready
@@ -78,15 +78,9 @@ public struct FileUpload: Sendable {
             throw error
         }
         try deadLetters.close()
-        report.uploaded = statistics.written
+        report.add(statistics)
         report.skippedByJournal = source.skipped
-        report.unchanged = statistics.alreadyThere + source.skipped
-        report.conflicts = statistics.conflicts
-        report.conflictResolutions = statistics.conflictResolutions
-        report.retries = statistics.retries
-        report.throttles = statistics.throttles
-        report.splits = statistics.splits
-        report.secondsWaiting = statistics.secondsWaiting
+        report.unchanged += source.skipped
         report.deadLetters = deadLetters.count
         report.deadLettersByStage = deadLetters.byStage
         report.deadLetterFile = deadLetters.count > 0 ? deadLetterPath : nil

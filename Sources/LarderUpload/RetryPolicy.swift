@@ -107,3 +107,22 @@ public struct RetryPolicy: Sendable {
         return text.contains("limit") || text.contains("too large") || text.contains("too many")
     }
 }
+
+extension RetryPolicy {
+    /// Runs one request, retrying retryable failures (throttling, no answer) after ``delay(attempt:retryAfter:)``.
+    /// - Throws: ``UploadStopped`` with the last failure when it is not retryable or the attempts are used up.
+    func perform<T>(_ context: String, clock: UploadClock, _ body: () async throws(CloudKitFailure) -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do throws(CloudKitFailure) {
+                return try await body()
+            } catch {
+                attempt += 1
+                guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry, attempt < maxAttempts else {
+                    throw UploadStopped(failure: error, context: context)
+                }
+                try await clock.sleep(delay(attempt: attempt, retryAfter: error.retryAfter))
+            }
+        }
+    }
+}

@@ -35,6 +35,8 @@ public struct UploadReport: Sendable, Hashable, Codable {
     /// Wall-clock seconds, and records settled per second.
     public var seconds = 0.0
     public var recordsPerSecond = 0.0
+    /// Of those, seconds spent preparing (migration, dedupe) before the first request.
+    public var preparationSeconds = 0.0
     /// Seconds spent waiting for back-off or throttling (summed over workers).
     public var secondsWaiting = 0.0
     /// The journal.
@@ -44,6 +46,18 @@ public struct UploadReport: Sendable, Hashable, Codable {
 
     /// Creates an empty report for `target`.
     public init(target: String) { self.target = target }
+
+    /// Takes the uploader's counters (uploaded, unchanged, conflicts, retries, waits).
+    public mutating func add(_ statistics: UploadStatistics) {
+        uploaded += statistics.written
+        unchanged += statistics.alreadyThere
+        conflicts += statistics.conflicts
+        conflictResolutions.merge(statistics.conflictResolutions, uniquingKeysWith: +)
+        retries += statistics.retries
+        throttles += statistics.throttles
+        splits += statistics.splits
+        secondsWaiting += statistics.secondsWaiting
+    }
 
     /// Whether anything failed (dead letters or abandoned inputs): exit status 1.
     public var hasDataErrors: Bool { deadLetters > 0 || !abandonedInputs.isEmpty }
@@ -57,15 +71,7 @@ public struct UploadReport: Sendable, Hashable, Codable {
 
     /// The text form, one fact per line.
     public func text(title: String = "larder upload") -> String {
-        func number(_ value: Int) -> String {
-            let digits = String(value)
-            var out = ""
-            for (index, character) in digits.reversed().enumerated() {
-                if index > 0, index % 3 == 0 { out.append(",") }
-                out.append(character)
-            }
-            return String(out.reversed())
-        }
+        let number = UploadProgress.grouped
         var lines = ["\(title): \(number(read)) records → \(target)"]
         if migrated > 0 { lines.append("  migrated      \(number(migrated))") }
         if mergedByDedupe > 0 { lines.append("  deduped       \(number(mergedByDedupe)) merged away") }
@@ -87,7 +93,9 @@ public struct UploadReport: Sendable, Hashable, Codable {
         lines.append(deadText)
         for input in abandonedInputs { lines.append("  abandoned     \(input) (a syntax error stopped reading it)") }
         lines.append("  requests      \(number(requests)), \(Self.bytes(bytesSent)) sent")
-        lines.append(String(format: "  time          %.2f s (%@ records/s)", seconds, number(Int(recordsPerSecond.rounded()))))
+        var time = String(format: "  time          %.2f s (%@ records/s", seconds, number(Int(recordsPerSecond.rounded())))
+        if preparationSeconds > 0 { time += String(format: "; preparing %.2f s, uploading %.2f s", preparationSeconds, seconds - preparationSeconds) }
+        lines.append(time + ")")
         return lines.joined(separator: "\n")
     }
 

@@ -240,18 +240,7 @@ public struct ZoneDownloader: Sendable {
     }
 
     func retrying<T>(_ context: String, _ body: () async throws(CloudKitFailure) -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            do throws(CloudKitFailure) {
-                return try await body()
-            } catch {
-                attempt += 1
-                guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry, attempt < retry.maxAttempts else {
-                    throw UploadStopped(failure: error, context: context)
-                }
-                try await clock.sleep(retry.delay(attempt: attempt, retryAfter: error.retryAfter))
-            }
-        }
+        try await retry.perform(context, clock: clock, body)
     }
 }
 

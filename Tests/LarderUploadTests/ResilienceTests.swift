@@ -1,6 +1,7 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderDedupe
 import LarderRegistry
 import LarderTestSupport
 import Testing
@@ -11,18 +12,6 @@ import Glibc
 
 /// Uploads that end correct through throttling and through kill -9 at random points.
 @Suite struct ResilienceTests {
-    /// A small deterministic generator (SplitMix64), seeded from LARDER_CRASH_SEED or a constant.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Every input record is in the zone exactly once, with its content, and the zone saw one
     /// write per record.
     func expectExactlyOnce(_ records: [Value], server: UploadTestServer, zone: String) async throws {
@@ -86,7 +75,7 @@ import Glibc
         let config = directory.path("emulator.json")
         try server.writeConfig(to: config)
         let seed = ProcessInfo.processInfo.environment["LARDER_CRASH_SEED"].flatMap(UInt64.init) ?? 20_240_601
-        var random = SeededRandom(state: seed)
+        var random = SeededRandom(seed: seed)
         let wantedKills = 20
         var kills = 0
         var externalKills = 0
@@ -105,14 +94,14 @@ import Glibc
             for attempt in 0..<5 where kills < wantedKills {
                 if attempt == 1, round % 2 == 0 {
                     // From outside: SIGKILL after a random number of progress lines.
-                    let lines = Int.random(in: 0...4, using: &random)
+                    let lines = random.int(0...4)
                     if try await offCooperativePool({ try killAfterLines(arguments, lines: lines) }) {
                         kills += 1
                         externalKills += 1
                     }
                     continue
                 }
-                let step = Int.random(in: 1...22, using: &random)
+                let step = random.int(1...22)
                 let result = try await runLarder(arguments, environment: ["LARDER_FAULT_KILL_AT": String(step)])
                 if result.status == SIGKILL {
                     kills += 1

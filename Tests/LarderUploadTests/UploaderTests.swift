@@ -34,6 +34,29 @@ import Testing
         if let writes { #expect(sequence == writes, "the zone saw \(sequence) writes") }
     }
 
+    /// Uploads `original`, then puts a changed copy on the server behind our back (forced), and
+    /// returns our own changed copy: the next upload of it conflicts.
+    func diverge(
+        _ original: [Value], server: UploadTestServer, zone: String, theirs: (inout Fields) -> Void, ours: (inout Fields) -> Void
+    ) async throws -> [Value] {
+        _ = try await upload(try uploadItems(original), with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
+        var serverCopies: [Value] = []
+        var ourCopies: [Value] = []
+        for record in original {
+            guard case .object(let members) = record else { continue }
+            var copy = members
+            theirs(&copy)
+            serverCopies.append(.object(copy))
+            copy = members
+            ours(&copy)
+            ourCopies.append(.object(copy))
+        }
+        var forced = try uploadItems(serverCopies)
+        for index in forced.indices { forced[index].isForced = true }
+        _ = try await upload(forced, with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
+        return ourCopies
+    }
+
     @Test("THROTTLED waits at least retryAfter, pauses every worker, and everything still arrives once")
     func throttledWaitsRetryAfter() async throws {
         let server = try await UploadTestServer.start()
@@ -141,24 +164,12 @@ import Testing
         defer { Task { await server.stop() } }
         for policy in ConflictPolicy.allCases {
             let zone = "conflict-\(policy.rawValue)"
-            let original = TestRecords.recipes(3, seed: 9)
-            _ = try await upload(try uploadItems(original), with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
-            // The server's copy gains a note and a newer date; ours changes the title.
-            var theirs: [Value] = []
-            var ours: [Value] = []
-            for record in original {
-                guard case .object(var members) = record else { continue }
-                var server = members
-                server["sourceURL"] = "https://example.com/theirs"
-                server["updatedAt"] = "2024-02-01T10:00:00Z"
-                theirs.append(.object(server))
-                members["title"] = "ours"
-                ours.append(.object(members))
+            let ours = try await diverge(TestRecords.recipes(3, seed: 9), server: server, zone: zone) { theirs in
+                theirs["sourceURL"] = "https://example.com/theirs"
+                theirs["updatedAt"] = "2024-02-01T10:00:00Z"
+            } ours: { ours in
+                ours["title"] = "ours"
             }
-            var forced = try uploadItems(theirs)
-            for index in forced.indices { forced[index].isForced = true }
-            _ = try await upload(forced, with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
-
             let delegate = CollectingDelegate(policy: policy)
             let statistics = try await upload(try uploadItems(ours), with: makeUploader(server, zone: zone, delegate: delegate, clock: TestClock()).0)
             #expect(statistics.conflicts == 3, "\(policy)")
@@ -185,23 +196,13 @@ import Testing
     func mergeWritesNewerFields() async throws {
         let server = try await UploadTestServer.start()
         defer { Task { await server.stop() } }
-        let original = TestRecords.recipes(2, seed: 4)
-        _ = try await upload(try uploadItems(original), with: makeUploader(server, zone: "merge", delegate: CollectingDelegate(), clock: TestClock()).0)
-        var theirs: [Value] = []
-        var ours: [Value] = []
-        for record in original {
-            guard case .object(var members) = record else { continue }
-            var server = members
-            server["sourceURL"] = "https://example.com/theirs"
-            server["updatedAt"] = "2024-01-03T10:00:00Z"
-            theirs.append(.object(server))
-            members["title"] = "ours"
-            members["updatedAt"] = "2024-01-05T10:00:00Z"
-            ours.append(.object(members))
+        let ours = try await diverge(TestRecords.recipes(2, seed: 4), server: server, zone: "merge") { theirs in
+            theirs["sourceURL"] = "https://example.com/theirs"
+            theirs["updatedAt"] = "2024-01-03T10:00:00Z"
+        } ours: { ours in
+            ours["title"] = "ours"
+            ours["updatedAt"] = "2024-01-05T10:00:00Z"
         }
-        var forced = try uploadItems(theirs)
-        for index in forced.indices { forced[index].isForced = true }
-        _ = try await upload(forced, with: makeUploader(server, zone: "merge", delegate: CollectingDelegate(), clock: TestClock()).0)
         let statistics = try await upload(
             try uploadItems(ours), with: makeUploader(server, zone: "merge", delegate: CollectingDelegate(policy: .merge), clock: TestClock()).0)
         #expect(statistics.conflictResolutions["merge"] == 2)

@@ -301,14 +301,7 @@ public struct StoreSync: Sendable {
             remaining = remaining.dropFirst()
             return item
         }
-        report.uploaded = statistics.written
-        report.unchanged = statistics.alreadyThere
-        report.conflicts = statistics.conflicts
-        report.conflictResolutions = statistics.conflictResolutions
-        report.retries = statistics.retries
-        report.throttles = statistics.throttles
-        report.splits = statistics.splits
-        report.secondsWaiting = statistics.secondsWaiting
+        report.add(statistics)
         report.deadLetters = statistics.rejected + failures.count
         if report.deadLetters > 0 { report.deadLettersByStage = ["upload": statistics.rejected, "map": failures.count].filter { $0.value > 0 } }
         report.requests = client.requestCount - requestsBefore
@@ -337,22 +330,9 @@ public struct StoreSync: Sendable {
         }
     }
 
-    // MARK: Retries for single requests
-
     /// Runs one request with the retry policy (throttling, transport failures).
     func retrying<T>(_ context: String, _ body: () async throws(CloudKitFailure) -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            do throws(CloudKitFailure) {
-                return try await body()
-            } catch {
-                attempt += 1
-                guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry, attempt < configuration.retry.maxAttempts else {
-                    throw UploadStopped(failure: error, context: context)
-                }
-                try await clock.sleep(configuration.retry.delay(attempt: attempt, retryAfter: error.retryAfter))
-            }
-        }
+        try await configuration.retry.perform(context, clock: clock, body)
     }
 }
 
