@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(
             name: "Larder",
-            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator"]
+            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator", "LarderUpload"]
         ),
         .executable(name: "larder", targets: ["larder"]),
     ],
@@ -48,10 +48,19 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "LarderUpload",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator",
+                "LarderUpload",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -71,6 +80,13 @@ let package = Package(
             dependencies: [
                 "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LarderUploadTests",
+            dependencies: [
+                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
+                "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

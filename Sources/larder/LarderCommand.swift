@@ -26,6 +26,9 @@ struct LarderCommand: AsyncParsableCommand {
             DedupeGenerateCommand.self,
             TombstonesCommand.self,
             CacheCommand.self,
+            UploadCommand.self,
+            DownloadCommand.self,
+            SyncCommand.self,
         ]
     )
 
