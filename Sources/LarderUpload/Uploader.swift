@@ -296,13 +296,13 @@ public final class Uploader: Sendable {
             for (index, result) in results.enumerated() {
                 var work = works[index]
                 switch result {
-                case .record(let record):
+                case .success(let record):
                     if work.operationType.isDelete {
                         settled.append((work, .deleted))
                     } else {
                         settled.append((work, .written(changeTag: record.recordChangeTag, modified: record.modified?.timestamp, conflict: work.conflict)))
                     }
-                case .error(let recordError):
+                case .failure(let recordError):
                     let failure = CloudKitFailure(recordError)
                     switch RetryPolicy.disposition(of: failure, isWholeRequest: false) {
                     case .retry:

@@ -160,8 +160,8 @@ public final class CloudKitClient: Sendable {
         let response = try decode(ZoneChangesResponse.self, from: data, operation: "changes/zone")
         guard let first = response.zones.first else { throw .transport("changes/zone: the answer has no zone") }
         switch first {
-        case .changes(let changes): return changes
-        case .error(let error):
+        case .success(let changes): return changes
+        case .failure(let error):
             throw CloudKitFailure(code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
         }
     }
