@@ -68,18 +68,6 @@ export:
 bench-yaml: build
 	bash scripts/bench-yaml.sh
 
-## emulator
-# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store).
-# `make demo-emulator` starts one in memory on a free port, loads the samples, queries them back, stops it.
-.PHONY: serve demo-emulator bench-emulator
-serve: build
-	$(RELEASE_BIN) serve $(if $(PORT),--port $(PORT),) $(if $(DATA),--data $(DATA),)
-
-
-
-bench-emulator: deps
-	bash scripts/bench-emulator.sh
-
 ## registry
 # The registry is compiled into larder from Schemas/ (EmbeddedSchemas.swift); the validator's
 # oracle test needs python's jsonschema with its date-time and uri format checkers.
@@ -101,7 +89,7 @@ migrate:
 
 schema-check: build
 	$(RELEASE_BIN) schema check
-	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)
+	@if [ -n "$(STORE)" ] || [ -f larder.db ]; then $(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db); fi
 
 ## xml
 .PHONY: bench-xml
@@ -129,10 +117,6 @@ dedupe:
 	@$(MAKE) --no-print-directory build
 	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)
 
-## yaml
-.PHONY: bench-yaml
-bench-yaml: build
-	bash scripts/bench-yaml.sh
 
 ## maintenance: tombstone compaction and recipe-cache pruning (docs/maintenance.md)
 .PHONY: compact prune bench-maintenance
