@@ -118,6 +118,11 @@ import Glibc
         #expect(stats.stdout.contains("history: import 1") && stats.stdout.contains("prune 1"))
         let second = try larder(["cache", "prune", "--store", store, "--now", "2024-03-01T08:20:00Z", "--max-bytes", "8k"])
         #expect(second.stdout.contains("summary: 0 evicted"))
+        // A file prune can record itself in a store's history too.
+        let cache = directory.path("recipe-cache.json")
+        try FileManager.default.copyItem(atPath: sample("samples/cache/recipe-cache.json"), toPath: cache)
+        try larder(["cache", "prune", "--cache", cache, "--history-store", store, "--now", "2024-03-01T08:20:00Z"])
+        #expect(try larder(["store", "stats", "--store", store]).stdout.contains("prune 3"))
     }
 
     @Test("bad flags and inputs: usage errors exit 2, a missing store 3, a malformed cache entry 1 with line:column and field")
