@@ -60,13 +60,13 @@ import Glibc
         #expect(stats.stdout.contains("history: compaction 2"))
     }
 
-    @Test("store stats and export: tombstones and local-only records, JSON and NDJSON, gzip")
+    @Test("store stats and export: tombstones and local-only records, JSON, NDJSON and YAML, gzip")
     func exportAndStats() throws {
         let directory = try TemporaryDirectory()
         let store = try syncedStore(directory)
         let stats = try larder(["store", "stats", "--store", store, "--json"])
         #expect(stats.stdout.contains("\"tombstones\":2") && stats.stdout.contains("\"localOnly\":2"))
-        for format in ["json", "ndjson"] {
+        for format in ["json", "ndjson", "yaml"] {
             let out = directory.path("export.\(format).gz")
             let export = try larder(["store", "export", "--store", store, "--to", format, "-o", out])
             #expect(export.stderr.contains("22 recipe records exported"))
