@@ -63,6 +63,23 @@ export:
 	@$(MAKE) --no-print-directory build
 	$(RELEASE_BIN) export $(IN) --to $(TO) $(if $(OUT),-o $(OUT),)
 
+## yaml
+.PHONY: bench-yaml
+bench-yaml: build
+	bash scripts/bench-yaml.sh
+
+## emulator
+# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store).
+# `make demo-emulator` starts one in memory on a free port, loads the samples, queries them back, stops it.
+.PHONY: serve demo-emulator bench-emulator
+serve: build
+	$(RELEASE_BIN) serve $(if $(PORT),--port $(PORT),) $(if $(DATA),--data $(DATA),)
+
+
+
+bench-emulator: deps
+	bash scripts/bench-emulator.sh
+
 ## registry
 # The registry is compiled into larder from Schemas/ (EmbeddedSchemas.swift); the validator's
 # oracle test needs python's jsonschema with its date-time and uri format checkers.
@@ -86,6 +103,32 @@ schema-check: build
 	$(RELEASE_BIN) schema check
 	$(RELEASE_BIN) schema validate --store $(or $(STORE),larder.db)
 
+## xml
+.PHONY: bench-xml
+bench-xml: build
+	bash scripts/bench-xml.sh
+
+## emulator
+# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store).
+# `make demo-emulator` starts one in memory on a free port, loads the samples, queries them back, stops it.
+.PHONY: serve demo-emulator bench-emulator
+serve: build
+	$(RELEASE_BIN) serve $(if $(PORT),--port $(PORT),) $(if $(DATA),--data $(DATA),)
+
+demo-emulator: build
+	LARDER=$(RELEASE_BIN) bash scripts/demo-emulator.sh
+
+bench-emulator: deps
+	bash scripts/bench-emulator.sh
+
+## dedupe
+# make dedupe SAVED=... CREATED=...: merge saved and created recipe sets (docs/dedupe.md)
+.PHONY: dedupe
+dedupe:
+	@test -n "$(SAVED)" && test -n "$(CREATED)" || { echo "usage: make dedupe SAVED=file CREATED=file [OUT=path] [LOG=merge-log.json]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(RELEASE_BIN) dedupe --saved $(SAVED) --created $(CREATED) $(if $(OUT),-o $(OUT),) $(if $(LOG),--log $(LOG),)
+
 ## yaml
 .PHONY: bench-yaml
 bench-yaml: build
@@ -105,3 +148,38 @@ prune:
 
 bench-maintenance: build
 	bash scripts/bench-maintenance.sh
+
+## upload
+# Bulk upload, incremental download and store sync against CloudKit or `larder serve` (docs/upload.md).
+#   make upload IN="a.json b.json" ENDPOINT=http://127.0.0.1:8787 CONFIG=.larder/emulator/config.json [ZONE=larder] [DEDUPE=1] [CONFLICT=merge]
+#   make upload STORE=larder.db ENDPOINT=… CONFIG=…              (the store's pending changes)
+#   make download ENDPOINT=… CONFIG=… OUT=records.json [STATE=records.state] [TYPE=recipe]
+#   make sync STORE=larder.db ENDPOINT=… CONFIG=… [DEVICE=phone]
+# Without CONFIG give CONTAINER=iCloud.… API_TOKEN=… WEB_AUTH_TOKEN=… (or KEY_ID=… KEY=key.pem).
+ENDPOINT ?= http://127.0.0.1:8787
+UPLOAD_CONNECT = --endpoint $(ENDPOINT) $(if $(CONFIG),--emulator-config $(CONFIG),) $(if $(CONTAINER),--container $(CONTAINER),) \
+	$(if $(API_TOKEN),--api-token $(API_TOKEN),) $(if $(WEB_AUTH_TOKEN),--web-auth-token $(WEB_AUTH_TOKEN),) \
+	$(if $(KEY_ID),--key-id $(KEY_ID) --key $(KEY),) $(if $(ZONE),--zone $(ZONE),) $(if $(DATABASE),--database $(DATABASE),)
+.PHONY: upload download sync demo-pipeline bench-upload upload-args download-args sync-args
+# The argument checks run before `build`, so a usage mistake does not start a release build.
+upload-args:
+	@test -n "$(IN)$(STORE)" || { echo "usage: make upload IN=files... | STORE=larder.db  ENDPOINT=url CONFIG=emulator-config.json [ZONE=] [DEDUPE=1] [CONFLICT=fail|server-wins|client-wins|merge]"; exit 2; }
+download-args:
+	@test -n "$(OUT)" || { echo "usage: make download OUT=file ENDPOINT=url CONFIG=emulator-config.json [STATE=file] [TYPE=recipe] [ZONE=]"; exit 2; }
+sync-args:
+	@test -n "$(STORE)" || { echo "usage: make sync STORE=larder.db ENDPOINT=url CONFIG=emulator-config.json [DEVICE=id] [ZONE=]"; exit 2; }
+
+upload: upload-args build
+	$(RELEASE_BIN) upload $(IN) $(if $(STORE),--store $(STORE),) $(UPLOAD_CONNECT) $(if $(DEDUPE),--dedupe,) $(if $(CONFLICT),--conflict $(CONFLICT),) $(if $(JOURNAL),--journal $(JOURNAL),)
+
+download: download-args build
+	$(RELEASE_BIN) download $(UPLOAD_CONNECT) -o $(OUT) $(if $(STATE),--state $(STATE),) $(if $(TYPE),--type $(TYPE),)
+
+sync: sync-args build
+	$(RELEASE_BIN) sync --store $(STORE) $(if $(DEVICE),--device $(DEVICE),) $(UPLOAD_CONNECT) $(if $(CONFLICT),--conflict $(CONFLICT),)
+
+demo-pipeline: build
+	LARDER=$(RELEASE_BIN) bash scripts/demo-pipeline.sh
+
+bench-upload: deps
+	bash scripts/bench-upload.sh

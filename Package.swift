@@ -5,12 +5,20 @@ let package = Package(
     name: "Larder",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "Larder", targets: ["LarderCore", "LarderFormats", "LarderRegistry"]),
+        .library(
+            name: "Larder",
+            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator", "LarderUpload"]
+        ),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // emulator: `traits: []` drops swift-configuration (see docs/emulator.md for the build times).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,10 +33,35 @@ let package = Package(
             name: "LarderRegistry",
             dependencies: ["LarderCore", "LarderFormats", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
+        .target(
+            name: "LarderCloudKit",
+            dependencies: ["LarderCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "LarderEmulator",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderCloudKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "LarderUpload",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderRegistry",
+                "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator",
+                "LarderUpload",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,9 +69,25 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
+        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
         .testTarget(
             name: "LarderCLITests",
             dependencies: ["LarderTestSupport", "larder", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
+        .testTarget(
+            name: "LarderEmulatorTests",
+            dependencies: [
+                "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LarderUploadTests",
+            dependencies: [
+                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
+                "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

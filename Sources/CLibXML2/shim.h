@@ -14,12 +14,14 @@
 #include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
 
-/// The 1-based line and column of the '<' of the start tag the push parser has just read
-/// (called from a startElementNs callback, when the parser's cursor sits on the tag's '>' or
-/// "/>"). The column is 0 when it cannot be found in the parser's buffer.
-static inline void larder_xml_start_tag_position(xmlParserCtxtPtr ctxt, int *line, int *column) {
+/// The 1-based line and column, and the byte offset from the start of the input, of the '<' of
+/// the start tag the push parser has just read (called from a startElementNs callback, when the
+/// parser's cursor sits on the tag's '>' or "/>"). The column is 0 and the offset -1 when the
+/// '<' is no longer in the parser's buffer.
+static inline void larder_xml_start_tag_position(xmlParserCtxtPtr ctxt, int *line, int *column, long *offset) {
     *line = 0;
     *column = 0;
+    *offset = -1;
     if (ctxt == NULL || ctxt->input == NULL) return;
     xmlParserInputPtr input = ctxt->input;
     *line = input->line;
@@ -33,6 +35,7 @@ static inline void larder_xml_start_tag_position(xmlParserCtxtPtr ctxt, int *lin
         if ((*p & 0xC0) != 0x80) characters++;
     }
     if (*p != '<') return;
+    *offset = (long)input->consumed + (long)(p - input->base);
     if (newlines == 0) {
         *column = input->col - characters - 1;
         if (*column < 1) *column = 0;
@@ -52,13 +55,23 @@ static inline void larder_xml_start_tag_position(xmlParserCtxtPtr ctxt, int *lin
     }
 }
 
-/// The parser's current 1-based line and column.
-static inline void larder_xml_parser_position(xmlParserCtxtPtr ctxt, int *line, int *column) {
+/// The parser's current 1-based line and column, and its byte offset from the start of the input.
+static inline void larder_xml_parser_position(xmlParserCtxtPtr ctxt, int *line, int *column, long *offset) {
     *line = 0;
     *column = 0;
+    *offset = -1;
     if (ctxt == NULL || ctxt->input == NULL) return;
     *line = ctxt->input->line;
     *column = ctxt->input->col;
+    if (ctxt->input->cur != NULL && ctxt->input->base != NULL)
+        *offset = (long)ctxt->input->consumed + (long)(ctxt->input->cur - ctxt->input->base);
+}
+
+/// Whether libxml2 parses the input bytes as they are (UTF-8, no converter), so its offsets
+/// are offsets into the raw input: 1 yes, 0 no, -1 unknown (the parser has been halted).
+static inline int larder_xml_input_is_raw_utf8(xmlParserCtxtPtr ctxt) {
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL) return -1;
+    return ctxt->input->buf->encoder == NULL ? 1 : 0;
 }
 
 /* xmlFree is a global function pointer, which Swift 6 sees as shared mutable state. */

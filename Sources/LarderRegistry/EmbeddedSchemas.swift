@@ -2002,234 +2002,160 @@ enum EmbeddedSchemas {
 </xs:schema>
 
 """#,
-        "registry.json": #"""
-{
-  "format": 1,
-  "types": {
-    "recipe": {
-      "description": "A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder's structured recipe (v3).",
-      "compatibility": "NONE",
-      "versions": [
-        {
-          "version": 1,
-          "jsonSchema": "recipe/v1.schema.json",
-          "xsd": "recipe/v1.xsd",
-          "description": "Cheffy UserRecipe"
-        },
-        {
-          "version": 2,
-          "jsonSchema": "recipe/v2.schema.json",
-          "xsd": "recipe/v2.xsd",
-          "description": "SnapChef Recipe"
-        },
-        {
-          "version": 3,
-          "jsonSchema": "recipe/v3.schema.json",
-          "xsd": "recipe/v3.xsd",
-          "description": "structured ingredients and steps, saved/created/favorited flags"
-        }
-      ],
-      "migrations": [
-        {
-          "from": 1,
-          "to": 2,
-          "steps": [
-            {
-              "id": "recipe-1-2-owner",
-              "description": "authorID becomes ownerID",
-              "rename": {
-                "field": "authorID",
-                "to": "ownerID"
-              }
-            },
-            {
-              "id": "recipe-1-2-difficulty",
-              "description": "free-text difficulty becomes easy|medium|hard",
-              "map": {
-                "field": "difficulty",
-                "ignoreCase": true,
-                "values": {
-                  "easy": "easy",
-                  "very easy": "easy",
-                  "beginner": "easy",
-                  "simple": "easy",
-                  "quick": "easy",
-                  "low": "easy",
-                  "medium": "medium",
-                  "moderate": "medium",
-                  "intermediate": "medium",
-                  "average": "medium",
-                  "normal": "medium",
-                  "med": "medium",
-                  "hard": "hard",
-                  "difficult": "hard",
-                  "advanced": "hard",
-                  "expert": "hard",
-                  "challenging": "hard",
-                  "very hard": "hard",
-                  "high": "hard"
-                },
-                "otherwise": "drop",
-                "inverse": {
-                  "easy": "Easy",
-                  "medium": "Medium",
-                  "hard": "Hard"
-                }
-              }
-            },
-            {
-              "id": "recipe-1-2-updated-at",
-              "description": "new updatedAt, defaulting to createdAt",
-              "default": {
-                "field": "updatedAt",
-                "from": "createdAt"
-              }
-            },
-            {
-              "id": "recipe-1-2-tombstone",
-              "description": "tombstone flag for deletes that must reach every device",
-              "default": {
-                "field": "isDeleted",
-                "value": false
-              }
-            },
-            {
-              "id": "recipe-1-2-image",
-              "description": "inline base64 imageData moves to a file or the store's images table; imageRef points at it",
-              "stage": "image-move",
-              "inverse": "image-inline"
-            },
-            {
-              "id": "recipe-1-2-sync-status",
-              "description": "Cheffy's local upload state has no meaning once synced through CloudKit",
-              "drop": {
-                "field": "syncStatus",
-                "inverse": {
-                  "value": "pending"
-                }
-              }
-            }
-          ]
-        },
-        {
-          "from": 2,
-          "to": 3,
-          "steps": [
-            {
-              "id": "recipe-2-3-ingredients",
-              "description": "each ingredient line becomes {quantity, unit, item, note, original}",
-              "stage": "ingredient-lines",
-              "inverse": "ingredient-originals"
-            },
-            {
-              "id": "recipe-2-3-steps",
-              "description": "each instruction line becomes a step {text}",
-              "nest": {
-                "field": "instructions",
-                "eachInto": "text"
-              }
-            },
-            {
-              "id": "recipe-2-3-step-timers",
-              "description": "a duration in the step text (\"bake for 25 minutes\") becomes timerSeconds",
-              "convert": {
-                "field": "instructions[].text",
-                "to": "instructions[].timerSeconds",
-                "converter": "duration-seconds",
-                "keepSource": true
-              }
-            },
-            {
-              "id": "recipe-2-3-tags",
-              "default": {
-                "field": "tags",
-                "value": []
-              }
-            },
-            {
-              "id": "recipe-2-3-saved",
-              "default": {
-                "field": "isSaved",
-                "value": false
-              }
-            },
-            {
-              "id": "recipe-2-3-created",
-              "description": "recipes carried over from SnapChef are the owner's own",
-              "default": {
-                "field": "isCreated",
-                "value": true
-              }
-            },
-            {
-              "id": "recipe-2-3-favorited",
-              "default": {
-                "field": "isFavorited",
-                "value": false
-              }
-            },
-            {
-              "id": "recipe-2-3-cloud",
-              "description": "local-only flag (seed 003); older records were all synced",
-              "default": {
-                "field": "isCloudEnabled",
-                "value": true
-              }
-            }
-          ]
-        }
-      ]
-    },
-    "brewRecipe": {
-      "description": "BrewGuide's structured coffee recipe with its steps.",
-      "compatibility": "CLOUDKIT_PRODUCTION",
-      "versions": [
-        {
-          "version": 1,
-          "jsonSchema": "brewRecipe/v1.schema.json",
-          "xsd": "brewRecipe/v1.xsd",
-          "description": "BrewGuide Recipe + RecipeStep"
-        }
-      ],
-      "migrations": []
-    },
-    "brewLog": {
-      "description": "BrewGuide's brew log: a snapshot of the brew parameters.",
-      "compatibility": "NONE",
-      "versions": [
-        {
-          "version": 1,
-          "jsonSchema": "brewLog/v1.schema.json",
-          "xsd": "brewLog/v1.xsd",
-          "description": "one taste tag"
-        },
-        {
-          "version": 2,
-          "jsonSchema": "brewLog/v2.schema.json",
-          "xsd": "brewLog/v2.xsd",
-          "description": "a list of taste tags, brew time"
-        }
-      ],
-      "migrations": [
-        {
-          "from": 1,
-          "to": 2,
-          "steps": [
-            {
-              "id": "brewLog-1-2-taste-tags",
-              "description": "one tasteTag becomes a tasteTags list (a list cannot go back to one tag: no inverse)",
-              "convert": {
-                "field": "tasteTag",
-                "to": "tasteTags",
-                "converter": "wrap-list"
-              }
-            }
-          ]
-        }
-      ]
-    }
-  }
-}
+        "registry.yaml": #"""
+# Larder schema registry: record types, their versions and schema files, compatibility modes,
+# and the migration steps between consecutive versions. Compiled into larder by scripts/embed-schemas.py
+# (run `make embed-schemas` after editing); `larder schema check` and `larder schema validate` read it.
+format: 1
+types:
+  recipe:
+    description: 'A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder''s structured recipe (v3).'
+    compatibility: NONE
+    versions:
+    - version: 1
+      jsonSchema: recipe/v1.schema.json
+      xsd: recipe/v1.xsd
+      description: Cheffy UserRecipe
+    - version: 2
+      jsonSchema: recipe/v2.schema.json
+      xsd: recipe/v2.xsd
+      description: SnapChef Recipe
+    - version: 3
+      jsonSchema: recipe/v3.schema.json
+      xsd: recipe/v3.xsd
+      description: structured ingredients and steps, saved/created/favorited flags
+    migrations:
+    - from: 1
+      to: 2
+      steps:
+      - id: recipe-1-2-owner
+        description: authorID becomes ownerID
+        rename:
+          field: authorID
+          to: ownerID
+      - id: recipe-1-2-difficulty
+        description: free-text difficulty becomes easy|medium|hard
+        map:
+          field: difficulty
+          ignoreCase: true
+          values:
+            easy: easy
+            very easy: easy
+            beginner: easy
+            simple: easy
+            quick: easy
+            low: easy
+            medium: medium
+            moderate: medium
+            intermediate: medium
+            average: medium
+            normal: medium
+            med: medium
+            hard: hard
+            difficult: hard
+            advanced: hard
+            expert: hard
+            challenging: hard
+            very hard: hard
+            high: hard
+          otherwise: drop
+          inverse:
+            easy: Easy
+            medium: Medium
+            hard: Hard
+      - id: recipe-1-2-updated-at
+        description: new updatedAt, defaulting to createdAt
+        default:
+          field: updatedAt
+          from: createdAt
+      - id: recipe-1-2-tombstone
+        description: tombstone flag for deletes that must reach every device
+        default:
+          field: isDeleted
+          value: false
+      - id: recipe-1-2-image
+        description: inline base64 imageData moves to a file or the store's images table; imageRef points at it
+        stage: image-move
+        inverse: image-inline
+      - id: recipe-1-2-sync-status
+        description: Cheffy's local upload state has no meaning once synced through CloudKit
+        drop:
+          field: syncStatus
+          inverse:
+            value: pending
+    - from: 2
+      to: 3
+      steps:
+      - id: recipe-2-3-ingredients
+        description: each ingredient line becomes {quantity, unit, item, note, original}
+        stage: ingredient-lines
+        inverse: ingredient-originals
+      - id: recipe-2-3-steps
+        description: each instruction line becomes a step {text}
+        nest:
+          field: instructions
+          eachInto: text
+      - id: recipe-2-3-step-timers
+        description: a duration in the step text ("bake for 25 minutes") becomes timerSeconds
+        convert:
+          field: instructions[].text
+          to: instructions[].timerSeconds
+          converter: duration-seconds
+          keepSource: true
+      - id: recipe-2-3-tags
+        default:
+          field: tags
+          value: []
+      - id: recipe-2-3-saved
+        default:
+          field: isSaved
+          value: false
+      - id: recipe-2-3-created
+        description: recipes carried over from SnapChef are the owner's own
+        default:
+          field: isCreated
+          value: true
+      - id: recipe-2-3-favorited
+        default:
+          field: isFavorited
+          value: false
+      - id: recipe-2-3-cloud
+        description: local-only flag (seed 003); older records were all synced
+        default:
+          field: isCloudEnabled
+          value: true
+  brewRecipe:
+    description: BrewGuide's structured coffee recipe with its steps.
+    compatibility: CLOUDKIT_PRODUCTION
+    versions:
+    - version: 1
+      jsonSchema: brewRecipe/v1.schema.json
+      xsd: brewRecipe/v1.xsd
+      description: BrewGuide Recipe + RecipeStep
+    migrations: []
+  brewLog:
+    description: 'BrewGuide''s brew log: a snapshot of the brew parameters.'
+    compatibility: NONE
+    versions:
+    - version: 1
+      jsonSchema: brewLog/v1.schema.json
+      xsd: brewLog/v1.xsd
+      description: one taste tag
+    - version: 2
+      jsonSchema: brewLog/v2.schema.json
+      xsd: brewLog/v2.xsd
+      description: a list of taste tags, brew time
+    migrations:
+    - from: 1
+      to: 2
+      steps:
+      - id: brewLog-1-2-taste-tags
+        description: 'one tasteTag becomes a tasteTags list (a list cannot go back to one tag: no inverse)'
+        convert:
+          field: tasteTag
+          to: tasteTags
+          converter: wrap-list
+
 """#,
     ]
 }

@@ -20,8 +20,15 @@ struct LarderCommand: AsyncParsableCommand {
             MigrateCommand.self,
             SchemaCommand.self,
             StoreCommand.self,
+            ServeCommand.self,
+            EmulatorCommand.self,
+            DedupeCommand.self,
+            DedupeGenerateCommand.self,
             TombstonesCommand.self,
             CacheCommand.self,
+            UploadCommand.self,
+            DownloadCommand.self,
+            SyncCommand.self,
         ]
     )
 

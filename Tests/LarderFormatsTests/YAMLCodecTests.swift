@@ -335,6 +335,7 @@ import Testing
         #expect(reader.location(of: "title")?.column == 10)
         #expect(reader.location(of: "steps")?.line == 4)
         #expect(reader.location(of: "missing") == nil)
+        #expect(reader.snippet(of: "steps[1].timerSeconds") == "      timerSeconds: \"5 min\"\n                    ^")
     }
 
     @Test("maps field paths in a single-mapping document")

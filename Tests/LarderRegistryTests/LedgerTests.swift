@@ -110,13 +110,17 @@ import Testing
         let ledger = try importedStore(directory, migrator: original)
         _ = try ledger.migrate(type: "recipe", to: 2)
         // Reformatting the manifest changes nothing…
-        let manifestPath = (schemas as NSString).appendingPathComponent(original.registry.source.manifestName ?? "registry.json")
+        let manifestPath = (schemas as NSString).appendingPathComponent(original.registry.source.manifestName ?? "registry.yaml")
         let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
-        try text.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "  ", with: "    ").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        // (CRLF line endings, a comment, a byte-order mark and trailing blanks: formatting only.)
+        let reformattedText = "\u{FEFF}# reformatted\n" + text.replacingOccurrences(of: "\n", with: "  \r\n")
+        try reformattedText.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         let reformatted = Ledger(store: ledger.store, migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
         #expect(try reformatted.validate().problems.isEmpty)
         // …changing an applied step does.
-        try text.replacingOccurrences(of: "\"very easy\": \"easy\"", with: "\"very easy\": \"medium\"").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let tamperedText = text.replacingOccurrences(of: "very easy: easy", with: "very easy: medium")
+        #expect(tamperedText != text)
+        try tamperedText.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         let tampered = Ledger(store: ledger.store, migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
         let problems = try tampered.validate().problems
         #expect(problems.count == 1)

@@ -48,6 +48,8 @@ public final class JSONReader: RecordReader {
     private var recordBytesValid = false
 
     public private(set) var header: EnvelopeHeader?
+    /// Absolute offsets (in the decompressed input) of the last record's JSON text.
+    private var lastRecordBytes: Range<Int>?
 
     /// The envelope's members other than `records`, as far as read (all of them after the last
     /// record); empty for other layouts.
@@ -166,7 +168,20 @@ public final class JSONReader: RecordReader {
 
     // MARK: Top level
 
+    /// Calls `body` with the JSON text of the record the last ``next()`` returned, exactly as
+    /// it appears in the input (from its first to its last byte), and the text's byte offset in
+    /// the (decompressed) input, when the reader still holds it; `nil` otherwise (a record
+    /// read from a top-level object). The bytes are valid only inside `body`. Lets a caller
+    /// keep or find again a record's text without serializing its value.
+    public func withLastRecordText<R>(_ body: (_ text: UnsafeRawBufferPointer, _ offset: Int) throws -> R) rethrows -> R? {
+        guard recordBytesValid, let range = lastRecordBytes, range.lowerBound >= bufferBase, range.upperBound - bufferBase <= end else {
+            return nil
+        }
+        return try body(UnsafeRawBufferPointer(start: buffer + (range.lowerBound - bufferBase), count: range.count), range.lowerBound)
+    }
+
     public func next() throws -> RecordItem? {
+        lastRecordBytes = nil
         while true {
             switch state {
             case .done:
@@ -351,10 +366,12 @@ public final class JSONReader: RecordReader {
                     lineBounded = false
                 }
                 let value: Value
+                var valueEnd = 0
                 do {
                     let checkLine = lineMode
                     value = try scan { s in
                         let value = try s.parseValue(depth: 1)
+                        valueEnd = s.pos
                         if checkLine { try s.finishLine() }
                         return value
                     }
@@ -367,6 +384,7 @@ public final class JSONReader: RecordReader {
                 recordStartLine = markLine
                 recordStartColumn = markColumn
                 recordBytesValid = true
+                lastRecordBytes = (nodeOffsets.first ?? startAbsolute)..<(bufferBase + valueEnd)
                 lastValue = value
                 let index = recordCount
                 recordCount += 1

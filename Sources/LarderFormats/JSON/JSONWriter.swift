@@ -57,6 +57,28 @@ public final class JSONWriter: RecordWriter {
         }
     }
 
+    /// Appends one record that is already serialized as JSON (by ``append(_:to:pretty:)`` with
+    /// this writer's `pretty` setting), framed like ``write(_:)`` frames records. Lets a caller
+    /// that encoded records earlier, on another thread or into a scratch file, copy them through
+    /// without parsing them again.
+    public func write(encoded record: UnsafeRawBufferPointer) throws {
+        if !started { start() }
+        if !lineMode {
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(0x0A)
+        }
+        out.append(record.assumingMemoryBound(to: UInt8.self))
+        if lineMode { out.append(0x0A) }
+        count += 1
+        if out.count >= 64 * 1024 {
+            try sink.write(out.bytes)
+            out.removeAll()
+        }
+    }
+
+    /// Whether records are indented (what ``write(encoded:)`` expects).
+    public var isPretty: Bool { options.pretty }
+
     public func finish() throws {
         if !started { start() }
         if !lineMode {
@@ -75,6 +97,13 @@ public final class JSONWriter: RecordWriter {
         var buffer = OutputBuffer(capacity: 1024)
         try serialize(value, into: &buffer, pretty: pretty, indent: 0)
         bytes.append(contentsOf: buffer.bytes)
+    }
+
+    /// Appends `text` as a quoted, escaped JSON string onto `bytes`.
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        var buffer = OutputBuffer(capacity: text.utf8.count + 16)
+        serialize(string: text, into: &buffer)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.pointer, count: buffer.count))
     }
 
     /// Serialises one value to a string.

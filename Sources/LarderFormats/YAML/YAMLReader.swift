@@ -527,6 +527,13 @@ public final class YAMLReader: RecordReader {
         }
     }
 
+    public func snippet(of path: FieldPath) -> String? {
+        guard let location = location(of: path), let line = location.line, let column = location.column else {
+            return nil
+        }
+        return input.snippet(line: line, column: column)
+    }
+
     public func location(of path: FieldPath) -> SourceLocation? {
         guard let value = lastValue, let index = value.preorderIndex(of: path), index < marks.count else { return nil }
         let mark = marks[index]

@@ -41,11 +41,16 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Schema version to declare in the output envelope (default: the input's, else current).")
     var declareVersion: Int?
 
+    @Flag(name: .long, help: "Write each record in its model's canonical form: fields in schema order, absent optionals left out, lists always present (current schema versions only).")
+    var normalize = false
+
     @OptionGroup var rejects: RejectsOptions
 
     func run() throws {
+        let transform: ((Value, RecordType, Int?) throws -> Value)? = normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
         let summary = try RecordRun.convert(
             input: input, rejects: rejects, check: .structure,
+            transform: transform,
             makeWriter: { header, type in
                 let schema = (input.type ?? header?.recordType ?? type)?.rawValue ?? header?.schema
                 let version = declareVersion ?? header?.version ?? (input.type ?? header?.recordType ?? type)?.currentVersion
@@ -56,5 +61,11 @@ struct ConvertCommand: ParsableCommand {
                 return try RecordIO.openWriter(path: output, format: to, gzip: gzip, options: options)
             })
         try RecordRun.finish(summary)
+    }
+
+    /// The record decoded into its model and encoded again; other versions pass unchanged.
+    static func canonicalForm(_ record: Value, _ type: RecordType, _ version: Int?) throws -> Value {
+        guard version == nil || version == type.currentVersion else { return record }
+        return try type.decode(record).value
     }
 }

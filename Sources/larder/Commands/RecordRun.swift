@@ -7,12 +7,13 @@ import LarderFormats
 enum RecordRun {
     static func convert(
         input: InputOptions, rejects: RejectsOptions, check: RecordCheck,
+        transform: ((Value, RecordType, Int?) throws -> Value)? = nil,
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
     ) throws -> ConversionPipeline.Summary {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         let started = Date()
         let showProgress = Stderr.isTerminal
-        let pipeline = ConversionPipeline(
+        var pipeline = ConversionPipeline(
             inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: check,
             keepGoing: rejects.keepGoing,
             progress: { summary in
@@ -20,6 +21,7 @@ enum RecordRun {
                 let rate = Double(summary.read) / max(Date().timeIntervalSince(started), 0.001)
                 Stderr.write("\r\(summary.read) records, \(Int(rate)) records/s")
             })
+        pipeline.transform = transform
         let summary = try pipeline.run(makeWriter: makeWriter) { record, error in
             try rejectsWriter?.reject(record, error.diagnostic)
         }

@@ -1,0 +1,210 @@
+package import Foundation
+package import LarderCore
+
+/// The parts of a recipe record that matching uses, read straight from its ``Value``.
+///
+/// ``Recipe/init(value:)`` builds every field (and a field path for each) on the way; the
+/// first pass only needs a dozen of them, so it reads them here in one scan over the
+/// record's members and checks every member the way the model does. Any record this
+/// check doubts is decoded by ``Recipe`` after all, so what is accepted or rejected, and
+/// with which message, is exactly what the model says.
+package struct RecipeDigest: Sendable {
+    package var id: String
+    package var title: String
+    package var recordName: String
+    package var updatedAt: Date
+    package var isSaved: Bool
+    package var isCreated: Bool
+    package var isDeleted: Bool
+    package var sourceURL: String?
+    package var prepTime: Int?
+    package var cookTime: Int?
+    package var servings: Int?
+    /// Each ingredient's item, or its original line when the item is empty.
+    package var ingredientTexts: [String]
+
+    /// Reads a record; throws the model's error when the record is not a valid recipe.
+    package init(value: Value) throws {
+        if let digest = Self.fast(value) {
+            self = digest
+        } else {
+            self.init(recipe: try Recipe(value: value))
+        }
+    }
+
+    /// The digest of a decoded recipe.
+    package init(recipe: Recipe) {
+        id = recipe.id
+        title = recipe.title
+        recordName = recipe.recordName
+        updatedAt = recipe.updatedAt
+        isSaved = recipe.isSaved
+        isCreated = recipe.isCreated
+        isDeleted = recipe.sync.isDeleted
+        sourceURL = recipe.sourceURL
+        prepTime = recipe.prepTime
+        cookTime = recipe.cookTime
+        servings = recipe.servings
+        ingredientTexts = recipe.ingredients.map { $0.item.isEmpty ? $0.original : $0.item }
+    }
+
+    private init(
+        id: String, title: String, recordName: String, updatedAt: Date, isSaved: Bool, isCreated: Bool, isDeleted: Bool,
+        sourceURL: String?, prepTime: Int?, cookTime: Int?, servings: Int?, ingredientTexts: [String]
+    ) {
+        self.id = id
+        self.title = title
+        self.recordName = recordName
+        self.updatedAt = updatedAt
+        self.isSaved = isSaved
+        self.isCreated = isCreated
+        self.isDeleted = isDeleted
+        self.sourceURL = sourceURL
+        self.prepTime = prepTime
+        self.cookTime = cookTime
+        self.servings = servings
+        self.ingredientTexts = ingredientTexts
+    }
+
+    // MARK: - The fast path: nil whenever anything is not plainly valid.
+
+    private static func fast(_ value: Value) -> RecipeDigest? {
+        guard case .object(let fields) = value else { return nil }
+        var id: String?
+        var title: String?
+        var recordName: String?
+        var createdAt: Date?
+        var updatedAt: Date?
+        var isSaved = false
+        var isCreated = false
+        var isDeleted = false
+        var sourceURL: String?
+        var prepTime: Int?
+        var cookTime: Int?
+        var servings: Int?
+        var texts: [String] = []
+        for field in fields {
+            let v = field.value
+            if case .null = v { continue }
+            guard let member = Member.byName[field.key] else { continue }
+            switch member {
+            case .id: guard case .string(let s) = v else { return nil }; id = s
+            case .title: guard case .string(let s) = v else { return nil }; title = s
+            case .recordName: guard case .string(let s) = v else { return nil }; recordName = s
+            case .createdAt: guard let d = date(v) else { return nil }; createdAt = d
+            case .updatedAt: guard let d = date(v) else { return nil }; updatedAt = d
+            case .deletedAt: guard date(v) != nil else { return nil }
+            case .string: guard case .string = v else { return nil }
+            case .sourceURL: guard case .string(let s) = v else { return nil }; sourceURL = s
+            case .difficulty:
+                guard case .string(let s) = v, Recipe.Difficulty(rawValue: s) != nil else { return nil }
+            case .prepTime: guard let n = int(v) else { return nil }; prepTime = n
+            case .cookTime: guard let n = int(v) else { return nil }; cookTime = n
+            case .servings: guard let n = int(v) else { return nil }; servings = n
+            case .bool: guard case .bool = v else { return nil }
+            case .isSaved: guard case .bool(let b) = v else { return nil }; isSaved = b
+            case .isCreated: guard case .bool(let b) = v else { return nil }; isCreated = b
+            case .isDeleted: guard case .bool(let b) = v else { return nil }; isDeleted = b
+            case .stringList:
+                guard case .array(let items) = v else { return nil }
+                for item in items { guard case .string = item else { return nil } }
+            case .ingredients:
+                guard case .array(let items) = v else { return nil }
+                texts.reserveCapacity(items.count)
+                for item in items {
+                    guard let text = ingredientText(item) else { return nil }
+                    texts.append(text)
+                }
+            case .instructions:
+                guard case .array(let items) = v else { return nil }
+                for item in items { guard stepIsValid(item) else { return nil } }
+            }
+        }
+        guard let id else { return nil }
+        if !isDeleted { guard title != nil, createdAt != nil else { return nil } }
+        let created = createdAt ?? .distantPast
+        return RecipeDigest(
+            id: id, title: title ?? "", recordName: recordName ?? "\(RecordType.recipe.rawValue)-\(id)",
+            updatedAt: updatedAt ?? created, isSaved: isSaved, isCreated: isCreated, isDeleted: isDeleted,
+            sourceURL: sourceURL, prepTime: prepTime, cookTime: cookTime, servings: servings, ingredientTexts: texts)
+    }
+
+    /// The recipe members the fast path checks, found by one dictionary lookup per member.
+    private enum Member {
+        case id, title, recordName, createdAt, updatedAt, deletedAt, string, sourceURL, difficulty
+        case prepTime, cookTime, servings, bool, isSaved, isCreated, isDeleted, stringList, ingredients, instructions
+
+        static let byName: [String: Member] = [
+            "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
+            "deletedAt": .deletedAt, "ownerID": .string, "imageRef": .string, "cuisine": .string, "changeTag": .string,
+            "sourceURL": .sourceURL, "difficulty": .difficulty, "prepTime": .prepTime, "cookTime": .cookTime,
+            "servings": .servings, "isPublic": .bool, "isFavorited": .bool, "isCloudEnabled": .bool,
+            "isSaved": .isSaved,
+            "isCreated": .isCreated, "isDeleted": .isDeleted, "dietaryNotes": .stringList, "tags": .stringList,
+            "ingredients": .ingredients, "instructions": .instructions,
+        ]
+    }
+
+    private static func date(_ value: Value) -> Date? {
+        guard case .string(let s) = value else { return nil }
+        return Timestamp.parse(s)
+    }
+
+    private static func int(_ value: Value) -> Int? {
+        switch value {
+        case .int(let i): return Int(exactly: i)
+        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15: return Int(d)
+        default: return nil
+        }
+    }
+
+    private static func isNumber(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double, .null: return true
+        default: return false
+        }
+    }
+
+    private static func ingredientText(_ value: Value) -> String? {
+        guard case .object(let fields) = value else { return nil }
+        var original: String?
+        var item: String?
+        for field in fields {
+            switch field.key {
+            case "original":
+                if case .null = field.value { continue }
+                guard case .string(let s) = field.value else { return nil }
+                original = s
+            case "item":
+                if case .null = field.value { continue }
+                guard case .string(let s) = field.value else { return nil }
+                item = s
+            case "quantity", "quantityMax": guard isNumber(field.value) else { return nil }
+            case "unit", "note":
+                if case .null = field.value { continue }
+                guard case .string = field.value else { return nil }
+            default: continue
+            }
+        }
+        guard let line = original ?? item else { return nil }
+        let resolved = item ?? line
+        return resolved.isEmpty ? line : resolved
+    }
+
+    private static func stepIsValid(_ value: Value) -> Bool {
+        guard case .object(let fields) = value else { return false }
+        var hasText = false
+        for field in fields {
+            switch field.key {
+            case "text":
+                guard case .string = field.value else { return false }
+                hasText = true
+            case "timerSeconds":
+                if case .null = field.value { continue }
+                guard int(field.value) != nil else { return false }
+            default: continue
+            }
+        }
+        return hasText
+    }
+}

@@ -1,0 +1,167 @@
+import LarderCore
+import LarderFormats
+
+/// Everything needed to fetch, merge and describe clusters, shared read-only by the tasks
+/// that prepare output batches in parallel.
+struct ClusterContext: Sendable {
+    let inputNames: [String]
+    let roles: [DedupeInput.Role]
+    let spills: [SpillFile]
+    let table: FeatureTable
+    let clustering: Clustering
+    let scorer: PairScorer
+    let clusterOfRoot: [Int32: Int]
+
+    init(
+        inputNames: [String], roles: [DedupeInput.Role], spills: [SpillFile], table: FeatureTable,
+        clustering: Clustering, scorer: PairScorer
+    ) {
+        self.inputNames = inputNames
+        self.roles = roles
+        self.spills = spills
+        self.table = table
+        self.clustering = clustering
+        self.scorer = scorer
+        var map: [Int32: Int] = [:]
+        for (index, members) in clustering.clusters.enumerated() { map[clustering.root[Int(members[0])]] = index }
+        clusterOfRoot = map
+    }
+
+    /// How the merge log names record `i`: `created[4]` (or `input2[4]` when two inputs share a role).
+    func ref(_ i: Int) -> String {
+        let input = Int(table.input[i])
+        let role = roles[input]
+        let unique = roles.filter { $0 == role }.count == 1
+        return "\(unique ? role.rawValue : "input\(input + 1)")[\(table.inputIndex[i])]"
+    }
+
+    /// Reads record `i` back from its scratch file.
+    func value(_ i: Int, scratch: inout [UInt8]) throws -> Value {
+        try spills[Int(table.input[i])].read(
+            offset: table.spillOffset[i], length: table.spillLength[i], scratch: &scratch)
+    }
+
+    /// Record `i` as a merge member.
+    func member(_ i: Int, scratch: inout [UInt8]) throws -> MergeMember {
+        let role = roles[Int(table.input[i])]
+        return MergeMember(
+            value: try value(i, scratch: &scratch), ref: ref(i), updatedAt: table.updatedAt[i],
+            inSavedSet: role == .saved,
+            inCreatedSet: role == .created)
+    }
+
+    /// The cluster index of record `i`, when it merged with others.
+    func cluster(of i: Int) -> Int? { clusterOfRoot[clustering.root[i]] }
+
+    /// One record per cluster in output order: sorted by the survivor's id, then content key.
+    func outputOrder() -> [Int32] {
+        var survivors: [Int32] = []
+        survivors.reserveCapacity(table.count - clustering.clusters.reduce(0) { $0 + $1.count - 1 })
+        for i in 0..<table.count {
+            if let c = cluster(of: i) {
+                if clustering.clusters[c][0] == Int32(i) { survivors.append(Int32(i)) }
+            } else {
+                survivors.append(Int32(i))
+            }
+        }
+        // Sort by the first 8 id bytes as an integer; only equal prefixes compare the whole id.
+        var keyed = survivors.map { (prefix: table.idPrefix(Int($0)), record: $0) }
+        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : table.idPrecedes(Int($0.record), Int($1.record)) }
+        return keyed.map(\.record)
+    }
+
+    /// Merges cluster `c`.
+    func merge(cluster c: Int, scratch: inout [UInt8]) throws -> (MergeResult, [MergeMember]) {
+        var members: [MergeMember] = []
+        for i in clustering.clusters[c] { members.append(try member(Int(i), scratch: &scratch)) }
+        return (Survivorship.merge(members), members)
+    }
+
+    /// The log entry of cluster `c`, numbered `number`.
+    func logCluster(_ c: Int, number: Int, result: MergeResult, members: [MergeMember]) -> MergeLogCluster {
+        let indices = clustering.clusters[c]
+        let logMembers = zip(indices, members).enumerated().map { position, pair in
+            MergeLogCluster.Member(
+                ref: pair.1.ref, id: table.id(Int(pair.0)), input: inputNames[Int(table.input[Int(pair.0)])],
+                title: pair.1.value["title"]?.stringValue ?? "", updatedAt: pair.1.value["updatedAt"]?.stringValue,
+                isSurvivor: position == 0)
+        }
+        let matches = clustering.links[c].map { link in
+            MergeLogCluster.Match(
+                a: ref(Int(link.a)), b: ref(Int(link.b)), rule: link.rule,
+                score: scorer.score(Int(link.a), Int(link.b), in: table))
+        }
+        return MergeLogCluster(
+            number: number, outputID: result.value["id"]?.stringValue ?? table.id(Int(indices[0])),
+            title: result.value["title"]?.stringValue ?? "", members: logMembers, matches: matches,
+            fields: result.fields, alternatives: result.alternatives)
+    }
+}
+
+/// A run of output records prepared off the writing thread.
+struct OutputBatch: Sendable {
+    /// One output record: serialized JSON (`encoded` range) or a value to write.
+    enum Record: Sendable {
+        case encoded(Range<Int>)
+        case value(Value)
+    }
+
+    var records: [Record] = []
+    /// The record each output record came from (its survivor), for reject locations.
+    var sources: [Int32] = []
+    /// The serialized records.
+    var bytes: [UInt8] = []
+    /// The merge log entries, serialized, one per merged cluster.
+    var logEntries: [[UInt8]] = []
+    var fieldsFromOthers: [String: Int] = [:]
+    var alternatives: [String: Int] = [:]
+
+    /// Prepares output positions `range` of `order`.
+    /// - Parameters:
+    ///   - encodeAs: the JSON layout (`pretty`) when the output is JSON and the spill holds JSON; `nil` to hand values over.
+    ///   - firstNumber: the merge-log number of the first cluster in the range.
+    static func prepare(
+        _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
+        firstNumber: Int
+    ) throws -> OutputBatch {
+        var batch = OutputBatch()
+        var scratch: [UInt8] = []
+        var number = firstNumber
+        for position in range {
+            let i = Int(order[position])
+            batch.sources.append(order[position])
+            if let c = context.cluster(of: i) {
+                let (result, members) = try context.merge(cluster: c, scratch: &scratch)
+                for choice in result.fields where choice.rule == .newest || choice.rule == .earliest {
+                    if choice.from.first != members[0].ref { batch.fieldsFromOthers[choice.field, default: 0] += 1 }
+                }
+                for alternative in result.alternatives { batch.alternatives[alternative.field, default: 0] += 1 }
+                if withLog {
+                    var entry: [UInt8] = []
+                    try JSONWriter.append(
+                        context.logCluster(c, number: number, result: result, members: members).value, to: &entry)
+                    batch.logEntries.append(entry)
+                }
+                number += 1
+                if let pretty {
+                    let start = batch.bytes.count
+                    try JSONWriter.append(result.value, to: &batch.bytes, pretty: pretty)
+                    batch.records.append(.encoded(start..<batch.bytes.count))
+                } else {
+                    batch.records.append(.value(result.value))
+                }
+            } else if pretty != nil {
+                // Already serialized in pass 1, membership flag included: copy it through.
+                let spill = context.spills[Int(context.table.input[i])]
+                let count = Int(context.table.spillLength[i])
+                try spill.readRaw(offset: context.table.spillOffset[i], count: count, into: &scratch)
+                let start = batch.bytes.count
+                batch.bytes.append(contentsOf: scratch[0..<count])
+                batch.records.append(.encoded(start..<batch.bytes.count))
+            } else {
+                batch.records.append(.value(try context.value(i, scratch: &scratch)))
+            }
+        }
+        return batch
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import LarderCloudKit
+import Synchronization
+
+/// Checks a request's credentials: an API token with an optional web-auth token in the query
+/// string, or a server-to-server signature in the headers.
+///
+/// - No API token and no signature: `AUTHENTICATION_REQUIRED` (421) with a `redirectURL`.
+/// - A wrong API token, web-auth token, key ID or signature, or a date outside the allowed skew:
+///   `AUTHENTICATION_FAILED` (401).
+/// - A server key on the private or shared database: `ACCESS_DENIED` (403).
+/// Web-auth tokens rotate: every answer to a signed-in user carries a fresh token (header
+/// `X-Apple-CloudKit-Web-Auth-Token`), valid for `webAuthTokenLifetimeSeconds`; with
+/// `singleUseWebAuthTokens` each minted token works once.
+final class Authenticator: Sendable {
+    static let webAuthTokenHeader = "X-Apple-CloudKit-Web-Auth-Token"
+
+    struct Credentials: Sendable {
+        var apiToken: String?
+        var webAuthToken: String?
+        var keyID: String?
+        var signatureDate: String?
+        var signature: String?
+    }
+
+    private let configuration: EmulatorConfiguration
+    private let minted = Mutex<[String: (user: String, expires: Int64)]>([:])
+
+    init(configuration: EmulatorConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Authenticates one request.
+    func authenticate(
+        _ credentials: Credentials, scope: DatabaseEndpoint.Scope, path: String, body: Data, baseURL: String,
+        nowMilliseconds: Int64
+    ) throws(CloudKitServerError) -> Caller {
+        if let keyID = credentials.keyID {
+            guard credentials.apiToken == nil else {
+                throw CloudKitServerError(.authenticationFailed, "send an API token or a server-to-server signature, not both")
+            }
+            guard let key = configuration.serverKeys.first(where: { $0.keyID == keyID }) else {
+                throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown key ID")
+            }
+            guard let dateText = credentials.signatureDate, let date = RequestSigner.parseISO8601(dateText) else {
+                throw CloudKitServerError(.authenticationFailed, "Authentication failed: missing or malformed \(RequestSigner.dateHeader)")
+            }
+            let skew = abs(date.timeIntervalSince1970 - Double(nowMilliseconds) / 1000)
+            guard skew <= Double(configuration.signatureSkewSeconds) else {
+                throw CloudKitServerError(
+                    .authenticationFailed,
+                    "Authentication failed: request date is \(Int(skew)) s off (limit \(configuration.signatureSkewSeconds) s)")
+            }
+            guard let signature = credentials.signature,
+                RequestSigner.isValidSignature(signature, publicKeyPEM: key.publicKeyPEM, date: dateText, body: body, path: path)
+            else {
+                throw CloudKitServerError(.authenticationFailed, "Authentication failed: bad signature")
+            }
+            guard scope == .public else {
+                throw CloudKitServerError(.accessDenied, "server-to-server keys can only access the public database")
+            }
+            return Caller(
+                userRecordName: key.userRecordName ?? configuration.users.first?.userRecordName ?? DatabaseCall.publicOwner,
+                isServerKey: true)
+        }
+        let redirect = "\(baseURL)/_emulator/signin"
+        guard let apiToken = credentials.apiToken else {
+            throw CloudKitServerError(.authenticationRequired, "request needs authorization", redirectURL: redirect)
+        }
+        guard EmulatorConfiguration.isAPIToken(apiToken), configuration.apiTokens.contains(apiToken.lowercased())
+                || configuration.apiTokens.contains(apiToken)
+        else {
+            throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown API token")
+        }
+        guard let webAuthToken = credentials.webAuthToken, !webAuthToken.isEmpty else {
+            guard scope == .public else {
+                throw CloudKitServerError(.authenticationRequired, "request needs authorization", redirectURL: redirect)
+            }
+            return .anonymous
+        }
+        if let user = configuration.users.first(where: { $0.webAuthToken == webAuthToken }) {
+            return Caller(userRecordName: user.userRecordName)
+        }
+        let user: String? = minted.withLock { tokens in
+            guard let entry = tokens[webAuthToken], entry.expires > nowMilliseconds else {
+                tokens[webAuthToken] = nil
+                return nil
+            }
+            if configuration.singleUseWebAuthTokens { tokens[webAuthToken] = nil }
+            return entry.user
+        }
+        guard let user else {
+            throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown or expired web-auth token")
+        }
+        return Caller(userRecordName: user)
+    }
+
+    /// A fresh web-auth token for `user`, for the response.
+    func mint(for user: String, nowMilliseconds: Int64) -> String {
+        let token = Secrets.webAuthToken()
+        let expires = nowMilliseconds + Int64(configuration.webAuthTokenLifetimeSeconds) * 1000
+        minted.withLock { tokens in
+            if tokens.count > 10_000 { tokens = tokens.filter { $0.value.expires > nowMilliseconds } }
+            tokens[token] = (user, expires)
+        }
+        return token
+    }
+}
+
+/// Splits a query string without turning `+` into a space (CloudKit tokens contain `+`).
+enum QueryString {
+    static func parse(_ query: String?) -> [String: String] {
+        guard let query, !query.isEmpty else { return [:] }
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            result[key] = value
+        }
+        return result
+    }
+}

@@ -1,0 +1,174 @@
+public import Foundation
+public import LarderCloudKit
+public import LarderCore
+
+extension EmulatorConfiguration {
+    /// Values given on the command line; nil means "not given".
+    public struct Flags: Sendable {
+        public var host: String?
+        public var port: Int?
+        public var dataDirectory: String?
+        public var inMemory: Bool?
+        public init(host: String? = nil, port: Int? = nil, dataDirectory: String? = nil, inMemory: Bool? = nil) {
+            self.host = host
+            self.port = port
+            self.dataDirectory = dataDirectory
+            self.inMemory = inMemory
+        }
+    }
+
+    /// Resolves the configuration: flag, then `LARDER_*` environment, then `file`, then default.
+    ///
+    /// Environment: `LARDER_HOST`, `LARDER_PORT`, `LARDER_DATA`, `LARDER_IN_MEMORY` (1/true),
+    /// `LARDER_MAX_OPERATIONS`, `LARDER_MAX_RECORDS_PER_PAGE`, `LARDER_MAX_RECORD_BYTES`,
+    /// `LARDER_MAX_BODY_BYTES`.
+    /// - Throws: ``LarderError`` `usage-error` for an unreadable file, an unknown key, or a bad value.
+    public static func resolve(
+        flags: Flags, environment: [String: String], file: URL?
+    ) throws -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        if let file { configuration = try load(from: file) }
+        func int(_ name: String) throws -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text) else { throw LarderError(.usage, "\(name)=\(text) is not an integer") }
+            return value
+        }
+        if let host = environment["LARDER_HOST"] { configuration.host = host }
+        if let port = try int("LARDER_PORT") { configuration.port = port }
+        if let data = environment["LARDER_DATA"] { configuration.dataDirectory = data }
+        if let text = environment["LARDER_IN_MEMORY"] { configuration.inMemory = ["1", "true", "yes"].contains(text.lowercased()) }
+        if let value = try int("LARDER_MAX_OPERATIONS") { configuration.limits.maxOperationsPerRequest = value }
+        if let value = try int("LARDER_MAX_RECORDS_PER_PAGE") { configuration.limits.maxRecordsPerPage = value }
+        if let value = try int("LARDER_MAX_RECORD_BYTES") { configuration.limits.maxRecordBytes = value }
+        if let value = try int("LARDER_MAX_BODY_BYTES") { configuration.limits.maxRequestBodyBytes = value }
+        if let host = flags.host { configuration.host = host }
+        if let port = flags.port { configuration.port = port }
+        if let data = flags.dataDirectory {
+            configuration.dataDirectory = data
+            configuration.inMemory = false
+        }
+        if let inMemory = flags.inMemory, inMemory { configuration.inMemory = true }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Reads a JSON config file.
+    /// - Throws: ``LarderError`` `io-error` when unreadable, `usage-error` naming the key path when invalid.
+    public static func load(from file: URL) throws -> EmulatorConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw LarderError(.io, "cannot read emulator config \(file.path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(EmulatorConfiguration.self, from: data)
+        } catch let error as DecodingError {
+            throw LarderError(.usage, "\(file.path): \(DecodingErrorText.describe(error))")
+        } catch {
+            throw LarderError(.usage, "\(file.path): \(error)")
+        }
+    }
+
+    /// Writes the configuration as pretty JSON, atomically.
+    /// - Throws: ``LarderError`` `io-error`.
+    public func write(to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try encoder.encode(self).write(to: file, options: .atomic)
+        } catch {
+            throw LarderError(.io, "cannot write emulator config \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A development configuration with fresh secrets: one container, an API token, two users
+    /// (alice and bob) with web-auth tokens, and one server-to-server key pair.
+    /// - Returns: the configuration and the key's private PEM (to be written beside it).
+    public static func makeDevelopment(
+        container: String = "iCloud.com.example.larder"
+    ) -> (configuration: EmulatorConfiguration, privateKeyPEM: String) {
+        var configuration = EmulatorConfiguration()
+        configuration.containers = [container]
+        configuration.apiTokens = [Secrets.hex(bytes: 32)]
+        configuration.users = [
+            Secrets.makeUser(firstName: "Alice", email: "alice@example.com"),
+            Secrets.makeUser(firstName: "Bob", email: "bob@example.com"),
+        ]
+        let pair = RequestSigner.makeKeyPair()
+        configuration.serverKeys = [
+            ServerKey(
+                keyID: Secrets.hex(bytes: 32), publicKeyPEM: pair.publicKeyPEM,
+                userRecordName: configuration.users[0].userRecordName)
+        ]
+        return (configuration, pair.privateKeyPEM)
+    }
+}
+
+/// Random identifiers and secrets for development configs.
+public enum Secrets {
+    /// `bytes` random bytes as lowercase hex.
+    public static func hex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+
+    /// A web-auth token shaped like Apple's: base64 with `+`, `/` and `=` that must be percent-encoded.
+    public static func webAuthToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<40).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "1_" + Data(bytes).base64EncodedString() + "+/="
+    }
+
+    /// A user with a fresh record name and token.
+    public static func makeUser(firstName: String, email: String?) -> EmulatorUser {
+        EmulatorUser(
+            userRecordName: "_" + hex(bytes: 16), webAuthToken: webAuthToken(), emailAddress: email,
+            firstName: firstName, lastName: "Example")
+    }
+}
+
+/// Renders a `DecodingError` as `path.to.key: what went wrong`.
+package enum DecodingErrorText {
+    package static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+            return text.isEmpty ? "(top level)" : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let found = context.debugDescription.components(separatedBy: "but found ").last.map { ", found " + $0 } ?? ""
+            return "\(path(context.codingPath)): expected \(describe(type))\(found.hasSuffix(".") ? String(found.dropLast()) : found)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(describe(type)), found null"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): required key is missing"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        default: "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)".hasPrefix("Array") ? "a list" : "\(type)"
+        }
+    }
+}

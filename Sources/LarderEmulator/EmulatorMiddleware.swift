@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LarderCloudKit
+import Logging
+
+/// Turns every failure into a CloudKit error body and logs every request.
+///
+/// Unknown paths answer `NOT_FOUND` (404), a wrong method `BAD_REQUEST`, an unexpected error
+/// `INTERNAL_ERROR` (500) with the cause logged; nothing escapes as a crash or a bare status.
+struct EmulatorMiddleware: RouterMiddleware {
+    typealias Context = EmulatorRequestContext
+    let requestLog: RequestLog
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as CloudKitServerError {
+            response = try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            let mapped: CloudKitServerError
+            switch error.status {
+            case .notFound:
+                mapped = CloudKitServerError(.notFound, "no CloudKit endpoint at \(request.method) \(request.uri.path)")
+            case .contentTooLarge:
+                mapped = CloudKitServerError(.badRequest, "request body is too large")
+            case .methodNotAllowed:
+                mapped = CloudKitServerError(.badRequest, "\(request.method) is not allowed on \(request.uri.path)")
+            default:
+                mapped = CloudKitServerError(
+                    error.status.code >= 500 ? .internalError : .badRequest, error.body ?? error.status.reasonPhrase)
+            }
+            response = try mapped.response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)"])
+            response = try CloudKitServerError(.internalError, "internal error: \(error)").response(from: request, context: context)
+        }
+        let elapsed = ContinuousClock.now - start
+        let path = request.uri.path
+        let parts = path.split(separator: "/")
+        let isDatabase = parts.first == "database" && parts.count >= 6
+        let code = response.status.code >= 400 ? response.headers[HTTPField.Name("X-Larder-Error-Code")!] : nil
+        requestLog.append { id in
+            RequestLogEntry(
+                id: id, timestamp: Int64(Date().timeIntervalSince1970 * 1000), method: request.method.rawValue, path: path,
+                operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
+                database: isDatabase ? String(parts[4]) : nil, user: response.headers[DatabaseRoute.userHeader],
+                status: response.status.code,
+                serverErrorCode: code, requestBytes: request.headers[.contentLength].flatMap { Int($0) } ?? 0,
+                durationMs: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+        }
+        return response
+    }
+}

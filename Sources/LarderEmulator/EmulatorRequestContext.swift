@@ -1,0 +1,18 @@
+public import Hummingbird
+public import Logging
+
+/// The emulator's request context.
+///
+/// Hummingbird's default upload limit (2 MiB) is too small for 200-operation batches, and its
+/// default coders use ISO-8601 dates where CloudKit uses milliseconds. The emulator reads bodies
+/// itself, up to `limits.maxRequestBodyBytes`, so the context only raises the ceiling.
+public struct EmulatorRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// A hard ceiling; the configured limit is enforced by the handlers.
+    public var maxUploadSize: Int { 1 << 30 }
+}

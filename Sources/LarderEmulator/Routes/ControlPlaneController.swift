@@ -1,0 +1,101 @@
+import GRDB
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LarderCloudKit
+import LarderCore
+
+/// `/_emulator/…`: reset, export/import, the request log, fault rules, schema deploy, sign-in.
+///
+/// Like LocalStack's `/_localstack/` and Firebase's emulator endpoints, it has no auth: the
+/// emulator is a loopback development tool.
+struct ControlPlaneController: Sendable {
+    let services: EmulatorServices
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        let services = services
+        let group = router.group("_emulator")
+        group.get("health") { _, _ in
+            JSONResponse.make(Data(#"{"status":"ok"}"#.utf8))
+        }
+        group.post("reset") { _, _ in
+            try services.store.reset()
+            try await services.store.writer.write { db in try DefaultZones.ensure(configuration: services.configuration, db: db) }
+            try services.store.seed(schema: services.configuration.schema, containers: services.configuration.containers)
+            services.requestLog.clear()
+            services.faults.remove(id: nil)
+            return JSONResponse.make(Data(#"{"reset":true}"#.utf8))
+        }
+        group.get("export") { _, _ in
+            JSONResponse.make(try StateArchive.export(services.store))
+        }
+        group.post("import") { request, _ in
+            let buffer = try await request.body.collect(upTo: 1 << 30)
+            do {
+                try StateArchive.restore(Data(buffer.readableBytesView), into: services.store)
+            } catch let error as LarderError {
+                throw CloudKitServerError.badRequest(error.message)
+            }
+            return JSONResponse.make(Data(#"{"imported":true}"#.utf8))
+        }
+        group.get("requests") { request, _ in
+            let limit = QueryString.parse(request.uri.query)["limit"].flatMap(Int.init)
+            return JSONResponse.make(try JSONResponse.encoder.encode(["requests": services.requestLog.entries(limit: limit)]))
+        }
+        group.delete("requests") { _, _ in
+            services.requestLog.clear()
+            return JSONResponse.make(Data(#"{"cleared":true}"#.utf8))
+        }
+        group.get("faults") { _, _ in
+            JSONResponse.make(try JSONResponse.encoder.encode(["faults": services.faults.all]))
+        }
+        group.post("faults") { request, _ in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            let rule: FaultRule
+            do {
+                rule = try JSONDecoder().decode(FaultRule.self, from: Data(buffer.readableBytesView))
+            } catch let error as DecodingError {
+                throw CloudKitServerError.badRequest("invalid fault rule: \(DecodingErrorText.describe(error))")
+            }
+            let added = try services.faults.add(rule)
+            return JSONResponse.make(try JSONResponse.encoder.encode(added))
+        }
+        group.delete("faults") { request, _ in
+            services.faults.remove(id: QueryString.parse(request.uri.query)["id"])
+            return JSONResponse.make(Data(#"{"cleared":true}"#.utf8))
+        }
+        group.post("schema/deploy") { request, _ in
+            let container = QueryString.parse(request.uri.query)["container"] ?? services.configuration.containers[0]
+            try await services.store.writer.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO schemaRecordType (container, environment, recordType)
+                        SELECT container, 'production', recordType FROM schemaRecordType WHERE container = ? AND environment = 'development'
+                        """, arguments: [container])
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO schemaField (container, environment, recordType, fieldName, type)
+                        SELECT container, 'production', recordType, fieldName, type FROM schemaField
+                        WHERE container = ? AND environment = 'development'
+                        """, arguments: [container])
+            }
+            return JSONResponse.make(Data(#"{"deployed":true}"#.utf8))
+        }
+        group.get("signin") { request, _ in
+            // Stands in for Apple ID sign-in: ?user=<userRecordName or email or first name>.
+            let wanted = QueryString.parse(request.uri.query)["user"]?.lowercased()
+            guard let wanted,
+                let user = services.configuration.users.first(where: {
+                    $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted
+                        || $0.firstName?.lowercased() == wanted
+                })
+            else {
+                let names = services.configuration.users.map { $0.firstName ?? $0.userRecordName }
+                throw CloudKitServerError(
+                    .notFound, "pass ?user=<name, email or userRecordName>; users: \(names.joined(separator: ", "))")
+            }
+            let token = services.authenticator.mint(for: user.userRecordName, nowMilliseconds: services.clock.nowMilliseconds())
+            return JSONResponse.make(try JSONResponse.encoder.encode(["ckWebAuthToken": token, "userRecordName": user.userRecordName]))
+        }
+    }
+}

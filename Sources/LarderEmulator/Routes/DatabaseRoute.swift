@@ -1,0 +1,133 @@
+import GRDB
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LarderCloudKit
+import LarderCore
+import Logging
+import NIOCore
+
+/// The shared services every route uses.
+struct EmulatorServices: Sendable {
+    let configuration: EmulatorConfiguration
+    let store: EmulatorStore
+    let authenticator: Authenticator
+    let faults: FaultInjector
+    let requestLog: RequestLog
+    let clock: EmulatorClock
+}
+
+/// A request body with no content (GET endpoints).
+struct EmptyBody: Decodable, Sendable {}
+
+/// The plumbing of every `/database/1/{container}/{environment}/{database}/…` route: endpoint
+/// parsing, the body limit, authentication, fault rules, JSON decoding with located errors, the
+/// JSON answer and the rotated web-auth token.
+struct DatabaseRoute: Sendable {
+    let services: EmulatorServices
+
+    /// Names the caller in the answer (the request log reads it).
+    static let userHeader = HTTPField.Name("X-Larder-User")!
+
+    func handle<Body: Decodable & Sendable, Answer: Encodable & Sendable>(
+        _ operation: String, _ request: Request, _ context: EmulatorRequestContext, body: Body.Type,
+        perform: @escaping @Sendable (DatabaseCall, Body, FaultDecision) async throws -> Answer
+    ) async throws -> Response {
+        let configuration = services.configuration
+        guard let container = context.parameters.get("container"),
+            let environmentText = context.parameters.get("environment"),
+            let databaseText = context.parameters.get("database")
+        else { throw CloudKitServerError.badRequest("malformed database path") }
+        guard let environment = DatabaseEndpoint.Environment(rawValue: environmentText) else {
+            throw CloudKitServerError.badRequest("environment '\(environmentText)' is not development or production")
+        }
+        guard let database = DatabaseEndpoint.Scope(rawValue: databaseText) else {
+            throw CloudKitServerError.badRequest("database '\(databaseText)' is not public, private or shared")
+        }
+        guard configuration.containers.contains(container) else {
+            throw CloudKitServerError(.notFound, "container '\(container)' is not served by this emulator")
+        }
+        let endpoint = DatabaseEndpoint(container: container, environment: environment, database: database)
+        let limit = configuration.limits.maxRequestBodyBytes
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
+        } catch is NIOTooManyBytesError {
+            throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
+        }
+        let data = Data(buffer.readableBytesView)
+        let now = services.clock.nowMilliseconds()
+        let query = QueryString.parse(request.uri.query)
+        let credentials = Authenticator.Credentials(
+            apiToken: query["ckAPIToken"], webAuthToken: query["ckWebAuthToken"],
+            keyID: request.headers[HTTPField.Name(RequestSigner.keyIDHeader)!],
+            signatureDate: request.headers[HTTPField.Name(RequestSigner.dateHeader)!],
+            signature: request.headers[HTTPField.Name(RequestSigner.signatureHeader)!])
+        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
+        let caller = try services.authenticator.authenticate(
+            credentials, scope: database, path: request.uri.path, body: data, baseURL: "http://\(host)",
+            nowMilliseconds: now)
+        let faults = services.faults.decide(operation: operation, database: database.rawValue)
+        if faults.latencyMs > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMs)) }
+        if let error = faults.error { throw error }
+        let decoded: Body
+        do {
+            let isBlank = data.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }
+            let json = isBlank ? .object(Fields()) : try JSONValueParser.parse(data)
+            decoded = try ValueDecoder().decode(Body.self, from: json)
+        } catch let error as JSONValueParser.SyntaxError {
+            throw CloudKitServerError.badRequest("malformed JSON body: \(error)")
+        } catch let error as DecodingError {
+            throw CloudKitServerError.badRequest("invalid \(operation) request: \(DecodingErrorText.describe(error))")
+        }
+        var call = DatabaseCall(
+            endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
+            deviceID: request.headers[HTTPField.Name("X-Larder-Device-ID")!] ?? "larder-emulator",
+            makeID: { UUID().uuidString })
+        call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
+        let answer = try await perform(call, decoded, faults)
+        var headers = HTTPFields()
+        if let user = caller.userRecordName { headers[DatabaseRoute.userHeader] = user }
+        if let user = caller.userRecordName, !caller.isServerKey {
+            headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(for: user, nowMilliseconds: now)
+        }
+        return JSONResponse.make(try JSONResponse.encode(answer), headers: headers)
+    }
+}
+
+/// Requests that may ask for integers as strings.
+protocol NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { get }
+}
+
+extension ModifyRecordsRequest: NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
+}
+
+extension QueryRecordsRequest: NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
+}
+
+extension LookupRecordsRequest: NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
+}
+
+extension RecordChangesRequest: NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
+}
+
+extension ZoneChangesRequest: NumbersAsStringsCarrying {
+    var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
+}
+
+/// Milliseconds since 1970, injectable for tests.
+public struct EmulatorClock: Sendable {
+    public var nowMilliseconds: @Sendable () -> Int64
+
+    public init(nowMilliseconds: @escaping @Sendable () -> Int64) { self.nowMilliseconds = nowMilliseconds }
+
+    /// The system clock.
+    public static let system = EmulatorClock { Int64(Date().timeIntervalSince1970 * 1000) }
+}

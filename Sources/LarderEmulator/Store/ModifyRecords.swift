@@ -1,0 +1,374 @@
+import Foundation
+import GRDB
+import LarderCloudKit
+import LarderCore
+
+/// `records/modify`: applies the operations in order, in the request's transaction.
+///
+/// Each item answers with the record, a tombstone, or its own error inside a 200 response. With
+/// `atomic` (the default) in custom zones, one failure rolls every write back: the failing items
+/// keep their code and the others get `ATOMIC_ERROR`.
+struct ModifyRecords {
+    let call: DatabaseCall
+    let request: ModifyRecordsRequest
+    /// A fault rule forces every operation to fail with `CONFLICT`.
+    var forcedConflict = false
+
+    func run(db: Database) throws -> RecordsResponse {
+        guard request.operations.count <= call.limits.maxOperationsPerRequest else {
+            throw call.error(
+                .badRequest,
+                "\(request.operations.count) operations in one request; the limit is \(call.limits.maxOperationsPerRequest)")
+        }
+        _ = try call.requireUser()
+        if forcedConflict {
+            return RecordsResponse(
+                records: request.operations.map {
+                    .error(call.error(.conflict, "conflict forced by an emulator fault rule").recordError(recordName: $0.record.recordName))
+                })
+        }
+        let session = WriteSession(call: call, db: db)
+        var schema = try SchemaResolver(call: call, db: db)
+        let atomic = request.atomic ?? true
+        var results: [RecordResult] = []
+        if atomic && touchesOnlyCustomZones() {
+            var failed = false
+            try db.inSavepoint {
+                results = try apply(session: session, schema: &schema, db: db)
+                failed = results.contains { $0.error != nil }
+                return failed ? .rollback : .commit
+            }
+            if failed {
+                session.discardPending()
+                results = results.map { result in
+                    if let error = result.error { return .error(error) }
+                    let name = result.record?.recordName
+                    return .error(
+                        call.error(.atomicError, "another operation of this atomic request failed").recordError(recordName: name))
+                }
+            }
+        } else {
+            results = try apply(session: session, schema: &schema, db: db)
+        }
+        try session.finish()
+        return RecordsResponse(records: results)
+    }
+
+    private func touchesOnlyCustomZones() -> Bool {
+        request.operations.allSatisfy { operation in
+            let zone = operation.record.zoneID ?? request.zoneID ?? .defaultZone
+            return !zone.isDefaultZone
+        }
+    }
+
+    private func apply(session: WriteSession, schema: inout SchemaResolver, db: Database) throws -> [RecordResult] {
+        var seen = Set<String>()
+        var zones: [RecordZoneID: ZoneAccess] = [:]
+        var results: [RecordResult] = []
+        results.reserveCapacity(request.operations.count)
+        let renderer = RecordRenderer(call: call)
+        for (index, operation) in request.operations.enumerated() {
+            do {
+                let zoneID = operation.record.zoneID ?? request.zoneID ?? .defaultZone
+                let access: ZoneAccess
+                if let cached = zones[zoneID] {
+                    access = cached
+                } else {
+                    access = try ZoneAccess.resolve(zoneID, call: call, db: db)
+                    zones[zoneID] = access
+                }
+                let result = try applyOne(
+                    operation, index: index, access: access, seen: &seen, session: session, schema: &schema, db: db,
+                    renderer: renderer)
+                results.append(.record(result))
+            } catch let error as CloudKitServerError {
+                results.append(.error(error.recordError(recordName: operation.record.recordName)))
+            }
+        }
+        return results
+    }
+
+    private func applyOne(
+        _ operation: RecordOperation, index: Int, access: ZoneAccess, seen: inout Set<String>, session: WriteSession,
+        schema: inout SchemaResolver, db: Database, renderer: RecordRenderer
+    ) throws -> Record {
+        let type = operation.operationType
+        guard OperationType.all.contains(type) else {
+            throw call.error(
+                .badRequest,
+                "operations[\(index)].operationType '\(type.rawValue)' is not one of \(OperationType.all.map(\.rawValue).joined(separator: ", "))")
+        }
+        let incoming = operation.record
+        guard let name = incoming.recordName ?? (type == .create ? call.makeID() : nil) else {
+            throw call.error(.badRequest, "operations[\(index)].record.recordName is required for \(type.rawValue)")
+        }
+        guard Names.isValidRecordName(name) else {
+            throw call.error(.badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
+        }
+        guard seen.insert("\(access.zone.id)/\(name)").inserted else {
+            throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
+        }
+        let existing = try RecordRow.fetch(zoneId: access.zone.id, name: name, in: db)
+        let live = existing.flatMap { $0.isDeleted ? nil : $0 }
+        let isShare = incoming.isShare || live?.isShare == true || name == Record.zoneWideShareName
+        try checkPermission(access: access, name: name, live: live, incoming: incoming, isShare: isShare, db: db)
+        let desiredKeys = operation.desiredKeys ?? request.desiredKeys
+
+        if type.isDelete {
+            guard let live else { throw call.error(.notFound, "Record not found") }
+            if let tag = incoming.recordChangeTag, tag != live.changeTag, type == .delete || isShare {
+                throw call.error(.conflict, "client oplock error deleting record")
+            }
+            try delete(live, access: access, session: session, db: db)
+            return Record.tombstone(recordName: name, zoneID: access.zone.zoneID)
+        }
+
+        var recordType: String
+        var base: [String: FieldValue] = [:]
+        if let live {
+            if type == .create { throw call.error(.exists, "record to insert already exists") }
+            if type.checksChangeTag || isShare {
+                guard let tag = incoming.recordChangeTag else {
+                    throw call.error(
+                        .badRequest, "\(type.rawValue) of '\(name)' needs its recordChangeTag (force\(type.rawValue.prefix(1).uppercased() + type.rawValue.dropFirst()) skips the check)")
+                }
+                guard tag == live.changeTag else { throw call.error(.conflict, "client oplock error updating record") }
+            }
+            if let given = incoming.recordType, given.lowercased() != live.type.lowercased() {
+                throw call.error(.badRequest, "record '\(name)' is a \(live.type), not a \(given)")
+            }
+            recordType = live.type
+            if type == .update || type == .forceUpdate {
+                base = typedFields(of: live, renderer: renderer)
+            }
+        } else {
+            if type == .update || type == .replace {
+                throw call.error(
+                    .notFound, incoming.recordChangeTag == nil ? "Record not found" : "recordChangeTag specified, but record not found")
+            }
+            guard let given = incoming.recordType, !given.isEmpty else {
+                throw call.error(.badRequest, "operations[\(index)].record.recordType is required to create '\(name)'")
+            }
+            guard Names.isValidRecordType(given) else {
+                throw call.error(.badRequest, "record type '\(given)' is not valid")
+            }
+            recordType = isShare ? Record.shareRecordType : given
+        }
+
+        let changes: [String: FieldValue?]
+        if isShare {
+            changes = try typeShareFields(incoming.fields ?? [:])
+        } else {
+            changes = try schema.resolve(recordType: recordType, fields: incoming.fields ?? [:], db: db, call: call)
+        }
+        var fields = base
+        for (key, value) in changes { fields[key] = value ?? nil }
+        let fieldsJSON = try session.encode(fields)
+        guard fieldsJSON.utf8.count <= call.limits.maxRecordBytes else {
+            throw call.error(
+                .badRequest,
+                "record '\(name)' is \(fieldsJSON.utf8.count) bytes; the limit is \(call.limits.maxRecordBytes) bytes per record")
+        }
+        if isShare {
+            let row = try writeShare(
+                name: name, incoming: incoming, live: live, existing: existing, fieldsJSON: fieldsJSON, access: access,
+                session: session, db: db)
+            return renderer.record(row, zone: access.zone, desiredKeys: desiredKeys)
+        }
+        let parent = incoming.parent.map(\.recordName) ?? live?.parent
+        var shortGUID = live?.shortGUID
+        if shortGUID == nil, incoming.createShortGUID == true { shortGUID = ShortGUID.make() }
+        let row = try session.write(
+            zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
+            shareName: live?.shareName, shortGUID: shortGUID, share: nil)
+        return renderer.record(
+            row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
+    }
+
+    private func checkPermission(
+        access: ZoneAccess, name: String, live: RecordRow?, incoming: Record, isShare: Bool, db: Database
+    ) throws {
+        switch access.mode {
+        case .owner:
+            return
+        case .publicDatabase:
+            if isShare { throw call.error(.badRequest, "shares cannot live in the public database") }
+            if let live, live.createdBy != call.caller.userRecordName {
+                throw call.error(.accessDenied, "only the creator of '\(name)' can change it in the public database")
+            }
+        case .shared:
+            if isShare { throw call.error(.accessDenied, "only the owner of a share can change it") }
+            let permission = try access.permission(
+                recordName: name, parent: live?.parent ?? incoming.parent?.recordName, isShare: false,
+                createdBy: live?.createdBy, caller: call.caller, db: db)
+            guard permission == .readWrite else {
+                throw call.error(
+                    .accessDenied,
+                    permission == .readOnly
+                        ? "this share gives READ_ONLY access; '\(name)' cannot be written"
+                        : "'\(name)' is not shared with you")
+            }
+        }
+    }
+
+    private func typedFields(of row: RecordRow, renderer: RecordRenderer) -> [String: FieldValue] {
+        var typed: [String: FieldValue] = [:]
+        for (name, field) in renderer.fields(of: row) {
+            if let type = field.type, let value = try? FieldValue(value: field.value, type: type) { typed[name] = value }
+        }
+        return typed
+    }
+
+    /// Share fields (`cloudkit.title`, …) are system fields: typed by their tag or value, no schema.
+    private func typeShareFields(_ fields: [String: RecordField]) throws -> [String: FieldValue?] {
+        var result: [String: FieldValue?] = [:]
+        for (name, field) in fields {
+            if field.value.isNull {
+                result[name] = .some(nil)
+                continue
+            }
+            guard let type = field.type ?? FieldValue.inferredType(of: field.value) else {
+                throw call.error(.badRequest, "share field '\(name)': cannot tell its type")
+            }
+            do {
+                result[name] = try FieldValue(value: field.value, type: type)
+            } catch {
+                throw call.error(.badRequest, "share field '\(name)': \(error.message)")
+            }
+        }
+        return result
+    }
+
+    private func delete(_ live: RecordRow, access: ZoneAccess, session: WriteSession, db: Database) throws {
+        try session.delete(zone: access.zone, row: live)
+        if live.isShare {
+            try session.removeMembers(zone: access.zone, shareName: live.name)
+            if let root = try rootRow(of: live, zone: access.zone, db: db) {
+                try session.touch(zone: access.zone, rowID: root.id, shareName: nil, shortGUID: nil)
+            }
+        } else if let shareName = live.shareName,
+            let share = try RecordRow.fetch(zoneId: access.zone.id, name: shareName, in: db), !share.isDeleted
+        {
+            // Deleting a share's root deletes the share.
+            try session.delete(zone: access.zone, row: share)
+            try session.removeMembers(zone: access.zone, shareName: shareName)
+        }
+    }
+
+    private func rootRow(of share: RecordRow, zone: ZoneRow, db: Database) throws -> RecordRow? {
+        guard let text = share.share,
+            let stored = try? JSONDecoder().decode(StoredShare.self, from: Data(text.utf8)),
+            let root = stored.rootRecordName
+        else { return nil }
+        return try RecordRow.fetch(zoneId: zone.id, name: root, in: db)
+    }
+
+    private func writeShare(
+        name: String, incoming: Record, live: RecordRow?, existing: RecordRow?, fieldsJSON: String, access: ZoneAccess,
+        session: WriteSession, db: Database
+    ) throws -> RecordRow {
+        guard case .owner = access.mode else { throw call.error(.accessDenied, "only the owner of a share can change it") }
+        guard !access.zone.isDefault else {
+            throw call.error(.badRequest, "shares cannot live in the default zone; create a custom zone first")
+        }
+        let previous = live?.share.flatMap { try? JSONDecoder().decode(StoredShare.self, from: Data($0.utf8)) }
+        let isZoneWide = name == Record.zoneWideShareName
+        var rootName: String? = nil
+        if isZoneWide {
+            let recordShares = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM record WHERE zoneId = ? AND isDeleted = 0 AND type = ? AND name != ?",
+                arguments: [access.zone.id, Record.shareRecordType, name]) ?? 0
+            if recordShares > 0 { throw call.error(.badRequest, "the zone already has record shares; it cannot be shared zone-wide") }
+        } else {
+            if try RecordRow.fetch(zoneId: access.zone.id, name: Record.zoneWideShareName, in: db).map({ !$0.isDeleted }) == true {
+                throw call.error(.badRequest, "the zone is shared zone-wide; its records cannot be shared one by one")
+            }
+            guard let root = incoming.forRecord?.recordName ?? previous?.rootRecordName else {
+                throw call.error(.badRequest, "a share needs forRecord {recordName} (or the name \(Record.zoneWideShareName) for a zone-wide share)")
+            }
+            guard let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: root, in: db), !rootRow.isDeleted else {
+                throw call.error(.notFound, "the share's root record '\(root)' does not exist in this zone")
+            }
+            if let tag = incoming.forRecord?.recordChangeTag, tag != rootRow.changeTag, previous == nil {
+                throw call.error(.conflict, "the root record '\(root)' has changed (recordChangeTag \(rootRow.changeTag))")
+            }
+            if let current = rootRow.shareName, current != name {
+                throw call.error(.badRequest, "record '\(root)' is already shared by '\(current)'")
+            }
+            rootName = root
+        }
+        let publicPermission = incoming.publicPermission ?? previous?.publicPermission ?? .none
+        guard publicPermission.isKnown else {
+            throw call.error(.badRequest, "publicPermission '\(publicPermission.rawValue)' is not NONE, READ_ONLY or READ_WRITE")
+        }
+        let participants = try resolveParticipants(
+            incoming.participants ?? previous?.participants ?? [], previous: previous?.participants ?? [],
+            owner: access.zone.owner)
+        let stored = StoredShare(rootRecordName: rootName, publicPermission: publicPermission, participants: participants)
+        let shortGUID = live?.shortGUID ?? ShortGUID.make()
+        let row = try session.write(
+            zone: access.zone, name: name, type: Record.shareRecordType, fieldsJSON: fieldsJSON, existing: existing,
+            parent: nil, shareName: nil, shortGUID: shortGUID, share: try session.encode(stored))
+        try session.setMembers(zone: access.zone, shareName: name, rootRecordName: rootName, participants: participants)
+        if let rootName, let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: rootName, in: db),
+            rootRow.shareName != name
+        {
+            try session.touch(zone: access.zone, rowID: rootRow.id, shareName: name, shortGUID: shortGUID)
+        }
+        return row
+    }
+
+    private func resolveParticipants(
+        _ requested: [ShareParticipant], previous: [ShareParticipant], owner: String
+    ) throws -> [ShareParticipant] {
+        let users = call.configuration.users
+        func identity(of user: EmulatorUser) -> UserIdentity {
+            UserIdentity(
+                userRecordName: user.userRecordName, lookupInfo: LookupInfo(emailAddress: user.emailAddress),
+                nameComponents: NameComponents(givenName: user.firstName, familyName: user.lastName))
+        }
+        let ownerUser = users.first { $0.userRecordName == owner }
+        var result = [
+            ShareParticipant(
+                userIdentity: ownerUser.map(identity) ?? UserIdentity(userRecordName: owner), type: "OWNER",
+                permission: .readWrite, acceptanceStatus: "ACCEPTED")
+        ]
+        for (index, participant) in requested.enumerated() where participant.type != "OWNER" {
+            let identityIn = participant.userIdentity
+            let recordName = identityIn?.userRecordName ?? identityIn?.lookupInfo?.userRecordName
+            let email = identityIn?.lookupInfo?.emailAddress?.lowercased()
+            guard
+                let user = users.first(where: {
+                    ($0.userRecordName == recordName && recordName != nil)
+                        || (email != nil && $0.emailAddress?.lowercased() == email)
+                })
+            else {
+                throw call.error(
+                    .badRequest,
+                    "participants[\(index)]: no user with \(email.map { "email \($0)" } ?? recordName.map { "userRecordName \($0)" } ?? "that identity")")
+            }
+            if user.userRecordName == owner { continue }
+            let permission = participant.permission ?? .readOnly
+            guard permission == .readOnly || permission == .readWrite else {
+                throw call.error(.badRequest, "participants[\(index)].permission must be READ_ONLY or READ_WRITE")
+            }
+            let earlier = previous.first { $0.userIdentity?.userRecordName == user.userRecordName }
+            var status = earlier?.acceptanceStatus ?? "PENDING"
+            if status == "REMOVED" { status = "PENDING" }
+            result.append(
+                ShareParticipant(
+                    userIdentity: identity(of: user), type: participant.type ?? "USER", permission: permission,
+                    acceptanceStatus: status))
+        }
+        return result
+    }
+}
+
+/// Short share identifiers, like the `shortGUID` in share URLs.
+enum ShortGUID {
+    static func make() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<22).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}

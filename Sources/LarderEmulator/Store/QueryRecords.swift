@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+import GRDB
+import LarderCloudKit
+import LarderCore
+
+/// `records/query`: filters and sorts one record type, a page at a time.
+///
+/// Scalar comparisons (`EQUALS` … `GREATER_THAN_OR_EQUALS`, `IN`, `NOT_IN`, `BEGINS_WITH`) and
+/// sorts run in SQLite over `json_extract`; list, token and `NEAR` comparators and share visibility
+/// are checked in Swift while the rows stream from a cursor. The continuation marker is an opaque
+/// offset bound to the query it came from.
+struct QueryRecords {
+    let call: DatabaseCall
+    let request: QueryRecordsRequest
+
+    func run(db: Database) throws -> QueryResponse {
+        let limit = try call.pageSize(request.resultsLimit)
+        let query = request.query
+        let zones = try resolveZones(db: db)
+        let schema = try SchemaResolver(call: call, db: db)
+        guard schema.hasRecordType(query.recordType) else {
+            if call.isProduction {
+                throw call.error(.badRequest, "did not find record type '\(query.recordType)' in the production schema")
+            }
+            return QueryResponse(records: [], continuationMarker: nil)
+        }
+        let filters = try (query.filterBy ?? []).enumerated().map { index, filter in
+            try CompiledFilter(filter, index: index, recordType: query.recordType, schema: schema, call: call)
+        }
+        let offset = try decodeMarker()
+        var sql = "SELECT r.id, r.zoneId, r.name, r.type, r.changeTag, r.changeSeq, r.isDeleted, r.fields, r.createdAt, "
+        sql += "r.createdBy, r.createdDevice, r.modifiedAt, r.modifiedBy, r.modifiedDevice, r.parent, r.shareName, "
+        sql += "r.shortGUID, r.share FROM record r WHERE "
+        sql += zones.count == 1 ? "r.zoneId = ?" : "r.zoneId IN (\(zones.map { _ in "?" }.joined(separator: ",")))"
+        sql += " AND r.type = ? AND r.isDeleted = 0"
+        var arguments: [any DatabaseValueConvertible] = zones.map(\.zone.id)
+        arguments.append(query.recordType)
+        for filter in filters {
+            if let clause = filter.sql {
+                sql += " AND " + clause.text
+                arguments.append(contentsOf: clause.arguments)
+            }
+        }
+        var order: [String] = []
+        var swiftSort: [(field: String, from: Location, ascending: Bool)] = []
+        for (index, sort) in (query.sortBy ?? []).enumerated() {
+            let ascending = sort.ascending ?? true
+            if let system = SystemField(sort.fieldName) {
+                order.append("\(system.column) \(ascending ? "ASC" : "DESC")")
+                continue
+            }
+            guard let type = schema.fieldType(query.recordType, sort.fieldName) else {
+                throw call.error(.badRequest, "sortBy[\(index)]: field '\(sort.fieldName)' is not in the schema of '\(query.recordType)'")
+            }
+            if type == .location {
+                guard let relative = sort.relativeLocation, let location = try? Location(value: relative.value) else {
+                    throw call.error(.badRequest, "sortBy[\(index)]: sorting a LOCATION needs relativeLocation")
+                }
+                swiftSort.append((sort.fieldName, location, ascending))
+                continue
+            }
+            guard !type.isList, [.string, .int64, .double, .timestamp].contains(type) else {
+                throw call.error(.badRequest, "sortBy[\(index)]: a \(type.rawValue) field cannot be sorted")
+            }
+            order.append("\(JSONPath.extract(sort.fieldName)) \(ascending ? "ASC" : "DESC")")
+        }
+        order.append("r.id")
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        let needsSwift = filters.contains { $0.sql == nil } || zones.contains { $0.filtersRecords } || !swiftSort.isEmpty
+        if !needsSwift {
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append(limit + 1)
+            arguments.append(offset)
+        }
+        let renderer = RecordRenderer(call: call)
+        let zonesByID = Dictionary(uniqueKeysWithValues: zones.map { ($0.zone.id, $0) })
+        var matched: [RecordRow] = []
+        var skipped = 0
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+        while let row = try cursor.next() {
+            let record = RecordRow(row: row)
+            if needsSwift {
+                guard let access = zonesByID[record.zoneId] else { continue }
+                if access.filtersRecords {
+                    let permission = try access.permission(
+                        recordName: record.name, parent: record.parent, isShare: record.isShare, createdBy: record.createdBy,
+                        caller: call.caller, db: db)
+                    if permission == .none { continue }
+                }
+                let swiftFilters = filters.filter { $0.sql == nil }
+                if !swiftFilters.isEmpty {
+                    let fields = renderer.fields(of: record)
+                    guard swiftFilters.allSatisfy({ $0.matches(fields[$0.fieldName]) }) else { continue }
+                }
+                if swiftSort.isEmpty {
+                    if skipped < offset {
+                        skipped += 1
+                        continue
+                    }
+                }
+            }
+            matched.append(record)
+            if swiftSort.isEmpty, matched.count > limit { break }
+        }
+        if !swiftSort.isEmpty {
+            matched = sortByDistance(matched, swiftSort, renderer: renderer)
+            matched = Array(matched.dropFirst(offset))
+        }
+        let hasMore = matched.count > limit
+        let page = matched.prefix(limit)
+        let records = page.compactMap { row -> RecordResult? in
+            guard let zone = zonesByID[row.zoneId]?.zone else { return nil }
+            return .record(renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
+        }
+        return QueryResponse(records: records, continuationMarker: hasMore ? encodeMarker(offset + page.count) : nil)
+    }
+
+    private func resolveZones(db: Database) throws -> [ZoneAccess] {
+        if request.zoneWide == true, request.zoneID == nil {
+            switch call.scope {
+            case .shared:
+                throw call.error(.badRequest, "zone-wide queries are not supported in the shared database")
+            case .public:
+                return [try ZoneAccess.resolve(nil, call: call, db: db)]
+            case .private:
+                let user = try call.requireUser()
+                let names = try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM zone WHERE container = ? AND environment = ? AND database = 'private' AND owner = ? AND isDeleted = 0",
+                    arguments: [call.container, call.environment, user])
+                return try names.map { try ZoneAccess.resolve(RecordZoneID(zoneName: $0), call: call, db: db) }
+            }
+        }
+        return [try ZoneAccess.resolve(request.zoneID, call: call, db: db)]
+    }
+
+    private func sortByDistance(
+        _ rows: [RecordRow], _ sorts: [(field: String, from: Location, ascending: Bool)], renderer: RecordRenderer
+    ) -> [RecordRow] {
+        let keyed = rows.map { row -> (RecordRow, [Double]) in
+            let fields = renderer.fields(of: row)
+            let keys = sorts.map { sort -> Double in
+                guard let field = fields[sort.field], let location = try? Location(value: field.value) else { return .infinity }
+                return location.distance(to: sort.from)
+            }
+            return (row, keys)
+        }
+        return keyed.sorted { lhs, rhs in
+            for (index, sort) in sorts.enumerated() where lhs.1[index] != rhs.1[index] {
+                return sort.ascending ? lhs.1[index] < rhs.1[index] : lhs.1[index] > rhs.1[index]
+            }
+            return lhs.0.id < rhs.0.id
+        }.map(\.0)
+    }
+
+    /// A fingerprint of the query, so a marker cannot be replayed against another query.
+    private var fingerprint: String {
+        var copy = request
+        copy.continuationMarker = nil
+        copy.resultsLimit = nil
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(copy)) ?? Data()
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 1_099_511_628_211
+        }
+        return String(hash, radix: 36)
+    }
+
+    private func encodeMarker(_ offset: Int) -> String {
+        Data("q1:\(offset):\(fingerprint)".utf8).base64EncodedString()
+    }
+
+    private func decodeMarker() throws -> Int {
+        guard let marker = request.continuationMarker else { return 0 }
+        guard let data = Data(base64Encoded: marker) else {
+            throw call.error(.badRequest, "continuationMarker is not one this server returned")
+        }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: ":")
+        guard parts.count == 3, parts[0] == "q1", let offset = Int(parts[1]), offset >= 0 else {
+            throw call.error(.badRequest, "continuationMarker is not one this server returned")
+        }
+        guard parts[2] == fingerprint else {
+            throw call.error(.badRequest, "continuationMarker belongs to a different query")
+        }
+        return offset
+    }
+}
+
+/// JSON paths into the stored `fields` column. Field names are validated identifiers
+/// (letters, digits, `_`), so they are written into the SQL literally: that lets SQLite use the
+/// per-field expression indexes ``QueryIndexes`` creates.
+enum JSONPath {
+    static func value(_ field: String) -> String { "$.\"\(field)\".value" }
+
+    static func extract(_ field: String) -> String { "json_extract(r.fields, '\(value(field))')" }
+}
+
+/// Expression indexes on queried fields, made the first time a field is filtered or sorted on
+/// (CloudKit needs QUERYABLE / SORTABLE indexes too; here they appear on demand).
+final class QueryIndexes: Sendable {
+    private let known = Mutex<Set<String>>([])
+
+    /// Creates the indexes `request` can use that do not exist yet (each in its own write).
+    func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
+        var fields = Set((query.filterBy ?? []).map(\.fieldName))
+        fields.formUnion((query.sortBy ?? []).map(\.fieldName))
+        let missing = fields.filter { SystemField($0) == nil && Names.isValidFieldName($0) }
+            .subtracting(known.withLock { $0 })
+        guard !missing.isEmpty else { return }
+        try await writer.write { db in
+            for field in missing {
+                try db.execute(
+                    sql: """
+                        CREATE INDEX IF NOT EXISTS "field_\(field)" ON record (zoneId, type, \
+                        json_extract(fields, '\(JSONPath.value(field))')) WHERE isDeleted = 0
+                        """)
+            }
+        }
+        known.withLock { $0.formUnion(missing) }
+    }
+}
+
+/// Fields every record has: `___recordID`, `___createTime`, `___modTime`, `___createdBy`, `___modifiedBy`.
+struct SystemField {
+    let column: String
+    let type: FieldType
+
+    init?(_ name: String) {
+        switch name {
+        case "___recordID", "recordName": (column, type) = ("r.name", .string)
+        case "___createTime": (column, type) = ("r.createdAt", .timestamp)
+        case "___modTime": (column, type) = ("r.modifiedAt", .timestamp)
+        case "___createdBy": (column, type) = ("r.createdBy", .string)
+        case "___modifiedBy": (column, type) = ("r.modifiedBy", .string)
+        default: return nil
+        }
+    }
+}

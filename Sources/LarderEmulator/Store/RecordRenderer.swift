@@ -1,0 +1,58 @@
+import Foundation
+import LarderCloudKit
+import LarderCore
+
+/// Turns stored rows into wire records, honouring `desiredKeys` and `numbersAsStrings`.
+struct RecordRenderer {
+    let call: DatabaseCall
+    let decoder = JSONDecoder()
+
+    func fields(of row: RecordRow) -> [String: RecordField] {
+        guard let value = try? JSONValueParser.parse(row.fields.utf8) else { return [:] }
+        return (try? ValueDecoder().decode([String: RecordField].self, from: value)) ?? [:]
+    }
+
+    /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
+    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil) -> Record {
+        if row.isDeleted { return Record.tombstone(recordName: row.name, zoneID: zone.zoneID) }
+        var fields = knownFields ?? fields(of: row)
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            fields = fields.filter { wanted.contains($0.key) }
+        }
+        if call.numbersAsStrings {
+            for (name, field) in fields where field.type?.elementType == .int64 {
+                fields[name] = RecordField(value: RecordRenderer.stringifyIntegers(field.value), type: field.type)
+            }
+        }
+        var record = Record(
+            recordName: row.name, recordType: row.type, recordChangeTag: row.changeTag, fields: fields,
+            zoneID: zone.zoneID)
+        record.created = RecordStamp(timestamp: row.createdAt, userRecordName: row.createdBy, deviceID: row.createdDevice)
+        record.modified = RecordStamp(
+            timestamp: row.modifiedAt, userRecordName: row.modifiedBy, deviceID: row.modifiedDevice)
+        record.pluginFields = [:]
+        if let parent = row.parent { record.parent = RecordParent(recordName: parent) }
+        if let shareName = row.shareName { record.share = RecordParent(recordName: shareName, zoneID: zone.zoneID) }
+        record.shortGUID = row.shortGUID
+        if row.isShare, let text = row.share,
+            let share = try? decoder.decode(StoredShare.self, from: Data(text.utf8))
+        {
+            record.publicPermission = share.publicPermission
+            record.participants = share.participants
+            record.owner = share.participants.first { $0.type == "OWNER" }
+            if let user = call.caller.userRecordName {
+                record.currentUserParticipant = share.participants.first { $0.userIdentity?.userRecordName == user }
+            }
+        }
+        return record
+    }
+
+    private static func stringifyIntegers(_ value: Value) -> Value {
+        switch value {
+        case .int(let int): .string(String(int))
+        case .array(let elements): .array(elements.map(stringifyIntegers))
+        default: value
+        }
+    }
+}

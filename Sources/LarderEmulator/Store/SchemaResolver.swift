@@ -1,0 +1,117 @@
+import GRDB
+import LarderCloudKit
+import LarderCore
+
+/// Types a record's fields against the schema of its container and environment.
+///
+/// An untyped value takes its field's schema type; a field the schema lacks takes the type its
+/// value implies. In development new record types and fields join the schema just in time (written
+/// in the request's transaction); in production they are refused, as CloudKit does.
+struct SchemaResolver {
+    private(set) var types: [String: [String: FieldType]] = [:]
+    private var knownTypes: Set<String> = []
+    let container: String
+    let environment: String
+    let isProduction: Bool
+
+    init(call: DatabaseCall, db: Database) throws {
+        container = call.container
+        environment = call.environment
+        isProduction = call.isProduction
+        for row in try Row.fetchAll(
+            db, sql: "SELECT recordType FROM schemaRecordType WHERE container = ? AND environment = ?",
+            arguments: [container, environment])
+        {
+            knownTypes.insert(row["recordType"])
+        }
+        for row in try Row.fetchAll(
+            db, sql: "SELECT recordType, fieldName, type FROM schemaField WHERE container = ? AND environment = ?",
+            arguments: [container, environment])
+        {
+            types[row["recordType"], default: [:]][row["fieldName"]] = FieldType(rawValue: row["type"])
+        }
+    }
+
+    func hasRecordType(_ recordType: String) -> Bool { knownTypes.contains(recordType) }
+
+    func fieldType(_ recordType: String, _ field: String) -> FieldType? { types[recordType]?[field] }
+
+    /// Types `fields` of a `recordType` record; a nil value means "remove the field".
+    /// - Throws: `BAD_REQUEST` naming the field and the problem.
+    mutating func resolve(
+        recordType: String, fields: [String: RecordField], db: Database, call: DatabaseCall
+    ) throws(CloudKitServerError) -> [String: FieldValue?] {
+        if !knownTypes.contains(recordType) {
+            guard !isProduction else {
+                throw call.error(.badRequest, "record type '\(recordType)' does not exist in the production schema")
+            }
+            do {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO schemaRecordType (container, environment, recordType) VALUES (?, ?, ?)",
+                    arguments: [container, environment, recordType])
+            } catch {
+                throw call.error(.internalError, "schema update failed: \(error)")
+            }
+            knownTypes.insert(recordType)
+        }
+        var result: [String: FieldValue?] = [:]
+        for (name, field) in fields {
+            guard Names.isValidFieldName(name) else {
+                throw call.error(.badRequest, "field name '\(name)' is not valid (a letter, then letters, digits or _)")
+            }
+            if field.value.isNull {
+                result[name] = .some(nil)
+                continue
+            }
+            let schemaType = fieldType(recordType, name)
+            var type: FieldType
+            if let given = field.type {
+                guard given.isKnown else {
+                    throw call.error(.badRequest, "field '\(name)': unknown type \(given.rawValue)")
+                }
+                type = given.canonical
+                if let schemaType, schemaType != type {
+                    throw call.error(
+                        .badRequest,
+                        "field '\(name)' of record type '\(recordType)' is \(schemaType.rawValue) in the schema; got \(type.rawValue)")
+                }
+            } else if let schemaType {
+                type = schemaType
+            } else if let inferred = FieldValue.inferredType(of: field.value) {
+                type = inferred.canonical
+            } else {
+                throw call.error(
+                    .badRequest, "field '\(name)': cannot tell the type of \(field.value.snippet); send {\"value\": …, \"type\": …}")
+            }
+            let value: FieldValue
+            do {
+                value = try FieldValue(value: field.value, type: type)
+            } catch {
+                var reason = "field '\(name)': \(error.message)"
+                if field.type == nil, schemaType != nil {
+                    reason += " (the schema has '\(name)' as \(type.rawValue); send an explicit type or declare the field)"
+                }
+                throw call.error(.badRequest, reason)
+            }
+            if schemaType == nil {
+                guard !isProduction else {
+                    throw call.error(
+                        .badRequest, "field '\(name)' does not exist on record type '\(recordType)' in the production schema")
+                }
+                do {
+                    try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO schemaField (container, environment, recordType, fieldName, type)
+                            VALUES (?, ?, ?, ?, ?)
+                            """,
+                        arguments: [container, environment, recordType, name, type.rawValue])
+                } catch {
+                    throw call.error(.internalError, "schema update failed: \(error)")
+                }
+                types[recordType, default: [:]][name] = type
+            }
+            result[name] = value
+        }
+        return result
+    }
+}

@@ -1,0 +1,98 @@
+package import Foundation
+import GRDB
+import LarderCore
+
+/// The whole store as one JSON document, for `/_emulator/export`, `/_emulator/import`,
+/// `--import` and `--export-on-exit`: `{"format": "larder-emulator-state", "version": 1, "tables": {…}}`.
+package enum StateArchive {
+    static let format = "larder-emulator-state"
+
+    /// Serialises every table (one read transaction).
+    package static func export(_ store: EmulatorStore) throws -> Data {
+        let tables: Value = try store.writer.read { db in
+            var tables = Fields()
+            for table in StoreSchema.dataTables {
+                var rows: [Value] = []
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid") {
+                    var fields = Fields()
+                    for (column, value) in row {
+                        let json: Value =
+                            switch value.storage {
+                            case .null: .null
+                            case .int64(let int): .int(int)
+                            case .double(let double): .double(double)
+                            case .string(let string): .string(string)
+                            case .blob(let data): .string(data.base64EncodedString())
+                            }
+                        fields.append(key: column, value: json)
+                    }
+                    rows.append(.object(fields))
+                }
+                tables.append(key: table, value: .array(rows))
+            }
+            return .object(tables)
+        }
+        let document: Value = ["format": .string(format), "version": 1, "tables": tables]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return try encoder.encode(document)
+    }
+
+    /// Replaces the store's content with an exported document, in one transaction.
+    /// - Throws: ``LarderError`` `malformed-record` naming the table, row and column that is wrong;
+    ///   the store is unchanged then.
+    package static func restore(_ data: Data, into store: EmulatorStore) throws {
+        let document: Value
+        do {
+            document = try JSONDecoder().decode(Value.self, from: data)
+        } catch {
+            throw LarderError(.syntax, "emulator state is not JSON: \(error)")
+        }
+        guard document["format"]?.stringValue == format else {
+            throw LarderError(.malformedRecord, "emulator state: format must be \"\(format)\"")
+        }
+        guard case .int(1)? = document["version"] else {
+            throw LarderError(.malformedRecord, "emulator state: version must be 1")
+        }
+        guard let tables = document["tables"]?.objectValue else {
+            throw LarderError(.malformedRecord, "emulator state: tables must be an object")
+        }
+        for key in tables.keys where !StoreSchema.dataTables.contains(key) {
+            throw LarderError(.malformedRecord, "emulator state: unknown table \"\(key)\"")
+        }
+        try store.writer.write { db in
+            for table in StoreSchema.dataTables.reversed() { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in StoreSchema.dataTables {
+                let columns = Set(try db.columns(in: table).map(\.name))
+                for (index, row) in (tables[table]?.arrayValue ?? []).enumerated() {
+                    guard let fields = row.objectValue, !fields.isEmpty else {
+                        throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)] is not an object")
+                    }
+                    var arguments: [DatabaseValue] = []
+                    for field in fields {
+                        guard columns.contains(field.key) else {
+                            throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)].\(field.key) is not a column")
+                        }
+                        switch field.value {
+                        case .null: arguments.append(.null)
+                        case .bool(let bool): arguments.append((bool ? 1 : 0).databaseValue)
+                        case .int(let int): arguments.append(int.databaseValue)
+                        case .double(let double): arguments.append(double.databaseValue)
+                        case .string(let string): arguments.append(string.databaseValue)
+                        default:
+                            throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)].\(field.key) must be a scalar")
+                        }
+                    }
+                    let names = fields.keys.map { "\"\($0)\"" }.joined(separator: ", ")
+                    let marks = fields.keys.map { _ in "?" }.joined(separator: ", ")
+                    do {
+                        try db.execute(
+                            sql: "INSERT INTO \(table) (\(names)) VALUES (\(marks))", arguments: StatementArguments(arguments))
+                    } catch {
+                        throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)]: \(error)")
+                    }
+                }
+            }
+        }
+    }
+}

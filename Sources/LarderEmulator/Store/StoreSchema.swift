@@ -1,0 +1,73 @@
+import GRDB
+
+/// The store's tables, created by a `DatabaseMigrator` (one transaction per migration).
+///
+/// - `zone`: one row per zone ever created; a deleted zone keeps its row (`isDeleted`) so
+///   `changes/database` can report it, and a re-created one gets a new `epoch`, which expires the
+///   tokens of its earlier life. `changeSeq` is the zone's monotone change sequence;
+///   `databaseSeq` is the global sequence number of its last change.
+/// - `record`: the latest version of every record; a deleted record stays as a tombstone
+///   (`isDeleted`, fields cleared, parent kept) so change feeds can report it.
+/// - `shareMember`: who may see which zone through which share, and when that last changed.
+/// - `schemaRecordType` / `schemaField`: the schema per container and environment.
+/// - `counter`: named monotone counters.
+enum StoreSchema {
+    /// Tables in dependency order (export, import and reset use it).
+    static let dataTables = ["counter", "schemaRecordType", "schemaField", "zone", "record", "shareMember"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                    CREATE TABLE schemaRecordType (
+                        container TEXT NOT NULL, environment TEXT NOT NULL, recordType TEXT NOT NULL,
+                        PRIMARY KEY (container, environment, recordType));
+                    CREATE TABLE schemaField (
+                        container TEXT NOT NULL, environment TEXT NOT NULL, recordType TEXT NOT NULL,
+                        fieldName TEXT NOT NULL, type TEXT NOT NULL,
+                        PRIMARY KEY (container, environment, recordType, fieldName));
+                    CREATE TABLE zone (
+                        id INTEGER PRIMARY KEY,
+                        container TEXT NOT NULL, environment TEXT NOT NULL, database TEXT NOT NULL,
+                        owner TEXT NOT NULL, name TEXT NOT NULL,
+                        epoch INTEGER NOT NULL,
+                        changeSeq INTEGER NOT NULL DEFAULT 0,
+                        databaseSeq INTEGER NOT NULL DEFAULT 0,
+                        isDeleted INTEGER NOT NULL DEFAULT 0,
+                        UNIQUE (container, environment, database, owner, name));
+                    CREATE TABLE record (
+                        id INTEGER PRIMARY KEY,
+                        zoneId INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        changeTag TEXT NOT NULL,
+                        changeSeq INTEGER NOT NULL,
+                        isDeleted INTEGER NOT NULL DEFAULT 0,
+                        fields TEXT NOT NULL DEFAULT '{}',
+                        createdAt INTEGER NOT NULL, createdBy TEXT NOT NULL, createdDevice TEXT NOT NULL,
+                        modifiedAt INTEGER NOT NULL, modifiedBy TEXT NOT NULL, modifiedDevice TEXT NOT NULL,
+                        parent TEXT,
+                        shareName TEXT,
+                        shortGUID TEXT,
+                        share TEXT,
+                        UNIQUE (zoneId, name));
+                    CREATE INDEX recordChanges ON record (zoneId, changeSeq);
+                    CREATE INDEX recordType ON record (zoneId, type, isDeleted);
+                    CREATE INDEX recordShortGUID ON record (shortGUID) WHERE shortGUID IS NOT NULL;
+                    CREATE TABLE shareMember (
+                        zoneId INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
+                        shareName TEXT NOT NULL,
+                        rootRecordName TEXT,
+                        userRecordName TEXT NOT NULL,
+                        permission TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        PRIMARY KEY (zoneId, shareName, userRecordName));
+                    CREATE INDEX shareMemberUser ON shareMember (userRecordName, status);
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,195 @@
+public import Foundation
+public import LarderCore
+import LarderCloudKit
+import LarderFormats
+import Synchronization
+
+/// `larder upload FILE…`: prepared files (migrated, deduped) → CloudKit records → the target
+/// zone, through the journal, with dead letters and a report.
+///
+/// ```swift
+/// var upload = FileUpload(client: client, journalPath: ".larder/upload/x.journal", deadLetterPath: "dead-letters.ndjson")
+/// let report = try await upload.run(preparation: preparation)
+/// ```
+public struct FileUpload: Sendable {
+    /// The client (target, transport, credentials).
+    public var client: CloudKitClient
+    /// Batching, pacing, retries.
+    public var configuration = UploadConfiguration()
+    /// How conflicts are settled.
+    public var conflictPolicy: ConflictPolicy = .fail
+    /// The journal file.
+    public var journalPath: String
+    /// The dead-letter file.
+    public var deadLetterPath: String
+    /// Clock and sleeper.
+    public var clock: UploadClock = .system
+    /// Called with progress snapshots (after each settled batch, and at the end).
+    public var progress: (@Sendable (UploadProgress) -> Void)?
+
+    /// Creates an upload.
+    public init(client: CloudKitClient, journalPath: String, deadLetterPath: String) {
+        self.client = client
+        self.journalPath = journalPath
+        self.deadLetterPath = deadLetterPath
+    }
+
+    /// Prepares the inputs, uploads them, and reports.
+    /// - Throws: ``LarderError`` for inputs, journal and files; ``UploadStopped`` when the
+    ///   server cannot be reached or refuses the credentials (what was acknowledged stays in
+    ///   the journal).
+    public func run(preparation: UploadPreparation) async throws -> UploadReport {
+        let started = clock.now()
+        let deadLetters = DeadLetters(path: deadLetterPath)
+        var report = UploadReport(target: client.target.identity)
+        report.journal = journalPath
+        let journal = try UploadJournal(path: journalPath, target: client.target.identity, nowMilliseconds: clock.wallMilliseconds())
+        defer { try? FileManager.default.removeItem(atPath: preparation.workDirectory) }
+        try? FileManager.default.removeItem(atPath: preparation.workDirectory)
+        let prepared = try await preparation.run(deadLetters: deadLetters)
+        report.read = prepared.read
+        report.migrated = prepared.migrated
+        report.mergedByDedupe = prepared.mergedAway
+        report.abandonedInputs = prepared.abandonedInputs
+        report.preparationSeconds = clock.now() - started
+
+        let client = self.client
+        _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) { () async throws(CloudKitFailure) in
+            try await client.ensureZone()
+        }
+        let source = try PreparedSource(files: prepared.files, journal: journal.entries, deadLetters: deadLetters)
+        let total = prepared.ready
+        let clock = self.clock
+        let progress = self.progress
+        let skipped = source.skippedCounter
+        var onBatch: (@Sendable (UploadStatistics) -> Void)?
+        if let progress {
+            onBatch = { statistics in
+                progress(UploadProgress(total: total, done: statistics.settled + skipped.count, elapsed: clock.now() - started))
+            }
+        }
+        let delegate = JournalDelegate(journal: journal, deadLetters: deadLetters, policy: conflictPolicy)
+        let uploader = Uploader(client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
+        let statistics: UploadStatistics
+        do {
+            statistics = try await uploader.run { try source.next() }
+        } catch {
+            try? deadLetters.close()
+            throw error
+        }
+        try deadLetters.close()
+        report.add(statistics)
+        report.skippedByJournal = source.skipped
+        report.unchanged += source.skipped
+        report.deadLetters = deadLetters.count
+        report.deadLettersByStage = deadLetters.byStage
+        report.deadLetterFile = deadLetters.count > 0 ? deadLetterPath : nil
+        report.requests = client.requestCount
+        report.bytesSent = client.bodyBytesSent
+        report.seconds = clock.now() - started
+        let settled = statistics.settled + source.skipped
+        report.recordsPerSecond = report.seconds > 0 ? Double(settled) / report.seconds : 0
+        return report
+    }
+}
+
+/// Reads the prepared files and maps each record to an ``UploadItem``; records the journal
+/// has acknowledged with the same content are skipped, unmappable ones become dead letters.
+final class PreparedSource {
+    private var files: [String]
+    private var reader: (any RecordReader)?
+    private var readerName = ""
+    private let journal: [String: UploadJournal.Entry]
+    private let deadLetters: DeadLetters
+    private let mapping = RecordMapping()
+    let skippedCounter = SendableCounter()
+    var skipped: Int { skippedCounter.count }
+
+    init(files: [String], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters) throws {
+        self.files = files
+        self.journal = journal
+        self.deadLetters = deadLetters
+    }
+
+    func next() throws -> UploadItem? {
+        while true {
+            if reader == nil {
+                guard !files.isEmpty else { return nil }
+                readerName = files.removeFirst()
+                reader = try RecordIO.openReader(path: readerName, format: .json)
+            }
+            guard let reader, let entry = try reader.next() else {
+                self.reader = nil
+                continue
+            }
+            let type = reader.header?.recordType ?? RecordType.guess(from: entry.value)
+            let origin = entry.value["id"]?.stringValue.map { "\(type.rawValue) \($0)" } ?? "\(type.rawValue) #\(entry.index)"
+            let name: String
+            let fields: [String: FieldValue]
+            do throws(MappingError) {
+                name = try RecordMapping.recordName(for: entry.value, type: type.rawValue)
+                fields = try mapping.fields(of: entry.value, type: type)
+            } catch {
+                try deadLetters.add(
+                    record: entry.value, recordName: nil, recordType: type.rawValue, stage: "map", code: "unrepresentable",
+                    reason: error.description, origin: origin)
+                continue
+            }
+            var item = UploadItem(recordName: name, recordType: type.rawValue, fields: fields, record: entry.value, origin: origin)
+            if let known = journal[name] {
+                if known.digest == item.digest {
+                    skippedCounter.add(1)
+                    continue
+                }
+                item.baseTag = known.changeTag
+            } else if let tag = entry.value["changeTag"]?.stringValue {
+                item.baseTag = tag
+            }
+            return item
+        }
+    }
+}
+
+/// A counter shared with progress callbacks.
+final class SendableCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func add(_ amount: Int) { value.add(amount, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Records outcomes in the journal and the dead letters; settles conflicts by the policy.
+struct JournalDelegate: UploadDelegate {
+    let journal: UploadJournal
+    let deadLetters: DeadLetters
+    let policy: ConflictPolicy
+
+    func willSend(_ items: [UploadItem]) async throws {
+        try await journal.planned(items.map { ($0.recordName, $0.digest) })
+    }
+
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws -> ConflictResolution {
+        policy.resolve(ours: ours, server: server)
+    }
+
+    func didFinish(_ results: [(item: UploadItem, outcome: UploadOutcome)]) async throws {
+        var acknowledged: [(name: String, digest: String, tag: String?)] = []
+        var kept: [(name: String, digest: String, tag: String?)] = []
+        for (item, outcome) in results {
+            switch outcome {
+            case .written(let tag, _, _), .alreadyThere(let tag, _):
+                acknowledged.append((item.recordName, item.digest, tag))
+            case .deleted:
+                acknowledged.append((item.recordName, item.digest, nil))
+            case .keptServer(let server):
+                kept.append((item.recordName, item.digest, server.recordChangeTag))
+            case .rejected(let reason, let code):
+                try deadLetters.add(
+                    record: item.record, recordName: item.recordName, recordType: item.recordType, stage: "upload", code: code,
+                    reason: reason, origin: item.origin)
+                try await journal.deadLetter(name: item.recordName, reason: reason)
+            }
+        }
+        try await journal.acknowledged(acknowledged)
+        try await journal.keptServer(kept)
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import LarderDedupe
+import LarderFormats
+
+/// `larder dedupe`: merge a user's saved and created recipe sets into one set without duplicates.
+struct DedupeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dedupe",
+        abstract: "Merge saved and created recipe sets into one set without duplicates.",
+        discussion: """
+            Matches in stages: the same id or CloudKit record name; the same normalized source URL \
+            (scheme, www., trailing slash and tracking parameters ignored); the same content \
+            fingerprint (normalized title + multiset of normalized ingredient items); then a fuzzy \
+            score over title similarity, ingredient overlap and agreement of times and servings, on \
+            candidate pairs found by blocking (title words, MinHash/LSH over ingredient words and \
+            title trigrams). Clusters never chain: A~B and B~C merge A with C only if A~C matches too.
+
+            One record per cluster is written, in the input's format, sorted by id: the same input \
+            in any order gives byte-identical output. The survivor is the created copy (else the \
+            newest); per field the newest updatedAt wins; flags are OR-ed; tags and dietary notes \
+            unioned; the survivor's ingredient lines and steps are kept and a loser's differing \
+            version goes to the merge log (--log), which lists every cluster, its members, the \
+            matches with their scores, and each field's source.
+
+            Examples:
+              larder dedupe --saved saved.json --created created.json -o merged.json --log merge-log.json
+              larder dedupe --saved saved.ndjson.gz --created created.ndjson.gz --explain 5F2C…
+            """
+    )
+
+    @Option(name: .long, help: "The saved recipe set (any format Larder reads; '-' for standard input).")
+    var saved: String?
+
+    @Option(name: .long, help: "The created recipe set; its copies' ids and owners win.")
+    var created: String?
+
+    @Option(name: .long, help: "Dedupe the recipes of a Larder store (SQLite) in place.")
+    var store: String?
+
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    var output: String?
+
+    @Option(name: .long, help: "Output format (default: the format of the first input).")
+    var to: DataFormat?
+
+    @Option(name: .long, help: "Input format: auto, json, ndjson, yaml or xml.")
+    var from: InputFormatChoice = .auto
+
+    @Option(name: .long, help: "Write the merge log (JSON) to this file.")
+    var log: String?
+
+    @Option(name: .long, help: "Fuzzy-match threshold between 0 and 1.")
+    var threshold: Double = PairScorer.defaultThreshold
+
+    @Option(
+        name: .long,
+        help:
+            "Explain why the record with this id (or record name) merged or did not; records are then written only with -o."
+    )
+    var explain: String?
+
+    @Flag(name: .long, help: "Compress the output with gzip.")
+    var gzip = false
+
+    @Flag(name: .long, help: "Indent JSON output.")
+    var pretty = false
+
+    @Option(name: .long, help: "Directory for scratch files (default: $TMPDIR or /tmp).")
+    var scratchDir: String?
+
+    @Flag(name: [.customShort("v"), .long], help: "Print the time each phase took.")
+    var verbose = false
+
+    @OptionGroup var rejects: RejectsOptions
+
+    func validate() throws {
+        if store != nil {
+            guard saved == nil && created == nil else {
+                throw ValidationError("use either --store or --saved/--created, not both")
+            }
+        } else if saved == nil && created == nil {
+            throw ValidationError("give --saved and --created files (or --store)")
+        }
+        guard (0...1).contains(threshold) else {
+            throw ValidationError("--threshold must be between 0 and 1, found \(threshold)")
+        }
+        if saved == "-" && created == "-" { throw ValidationError("only one input can be standard input") }
+    }
+
+    func run() async throws {
+        if let store {
+            throw LarderError(
+                .usage,
+                "--store needs the Larder store, which this build does not include yet; export the store's recipes and use --saved/--created",
+                location: SourceLocation(file: store))
+        }
+        var inputs: [DedupeInput] = []
+        if let saved { inputs.append(.file(saved, role: .saved, format: from.format)) }
+        if let created { inputs.append(.file(created, role: .created, format: from.format)) }
+        try await runFiles(inputs: inputs, firstPath: saved ?? created ?? "-")
+    }
+
+    private func runFiles(inputs: [DedupeInput], firstPath: String) async throws {
+        var configuration = DedupeConfiguration()
+        configuration.threshold = threshold
+        configuration.keepGoing = rejects.keepGoing
+        configuration.scratchDirectory = scratchDir
+        let format = to ?? from.format ?? Self.sniffFormat(firstPath) ?? .json
+        configuration.outputFormat = format
+        configuration.pretty = pretty
+        let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
+        let pass = DedupePass(inputs: inputs, configuration: configuration)
+        let analysis = try await pass.analyze(rejects: rejectsSink)
+
+        if let explain {
+            print(try analysis.explain(explain), terminator: "")
+        }
+        if explain == nil || output != nil {
+            let header = analysis.headers.compactMap { $0 }.first
+            let wantsEnvelope = format == .xml || (header != nil && format != .ndjson)
+            let options = WriterOptions(
+                envelope: wantsEnvelope
+                    ? EnvelopeHeader(schema: RecordType.recipe.rawValue, version: RecordType.recipe.currentVersion)
+                    : nil,
+                recordType: .recipe, pretty: pretty)
+            let writer = try RecordIO.openWriter(path: output, format: format, gzip: gzip, options: options)
+            let logWriter = try log.map {
+                try MergeLogWriter(
+                    sink: try FileByteSink(path: $0), threshold: threshold,
+                    inputs: inputs.map { ($0.name, $0.role.rawValue) })
+            }
+            try await analysis.write(to: writer, log: logWriter, rejects: rejectsSink)
+        }
+        try rejectsSink?.close()
+
+        let summary = analysis.summary
+        for line in summary.text.split(separator: "\n") { Stderr.print("larder dedupe: \(line)") }
+        if let log, explain == nil || output != nil { Stderr.print("larder dedupe: merge log in \(log)") }
+        if let path = rejects.resolvedRejectsPath, summary.rejected > 0 {
+            Stderr.print("larder dedupe: rejects in \(path)")
+        }
+        if verbose {
+            let phases = analysis.timings.map {
+                "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))"
+            }
+            .joined(separator: ", ")
+            Stderr.print(
+                "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records"
+            )
+            Stderr.print(
+                "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))"
+            )
+        }
+        if summary.rejected > 0 { throw DataErrorsExit() }
+    }
+
+    /// The format of a file's content, or `nil` for standard input or an unreadable file.
+    static func sniffFormat(_ path: String) -> DataFormat? {
+        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source)
+        else {
+            return nil
+        }
+        return format
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (s, attoseconds) = duration.components
+        let total = Double(s) + Double(attoseconds) / 1e18
+        return String(format: "%.2fs", total)
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import LarderCloudKit
+import LarderCore
+import LarderEmulator
+
+/// `larder emulator users|keys`: list and add the emulator's users and server-to-server keys.
+struct EmulatorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulator",
+        abstract: "Manage the local CloudKit emulator's users and server-to-server keys.",
+        discussion: "Edits the config `larder serve` reads (restart the server to apply).",
+        subcommands: [UsersCommand.self, KeysCommand.self]
+    )
+
+    /// Loads the config, creating a development one when there is none yet.
+    static func load(_ location: EmulatorConfigOptions) throws -> (EmulatorConfiguration, URL) {
+        guard let file = location.configFile(inMemory: false) else { throw ValidationError("no config file") }
+        if !FileManager.default.fileExists(atPath: file.path) {
+            let made = EmulatorConfiguration.makeDevelopment()
+            try made.configuration.write(to: file)
+            let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem")
+            try Data(made.privateKeyPEM.utf8).write(to: keyPath, options: .atomic)
+            Stderr.print("larder: wrote a development config to \(file.path)")
+        }
+        return (try EmulatorConfiguration.load(from: file), file)
+    }
+}
+
+/// `larder emulator users [list|add]`.
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "List or add emulator users.", subcommands: [List.self, Add.self],
+        defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List users and their web-auth tokens (TSV).")
+        @OptionGroup var location: EmulatorConfigOptions
+
+        func run() throws {
+            let (configuration, _) = try EmulatorCommand.load(location)
+            print("userRecordName\tname\temail\tckWebAuthToken (percent-encoded)")
+            for user in configuration.users {
+                print(
+                    "\(user.userRecordName)\t\(user.firstName ?? "")\t\(user.emailAddress ?? "")\t\(ServeCommand.percentEncode(user.webAuthToken))")
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a user with a fresh record name and web-auth token.")
+        @OptionGroup var location: EmulatorConfigOptions
+        @Argument(help: "The user's first name.") var name: String
+        @Option(name: .long, help: "The user's email (used to invite them to shares).") var email: String?
+
+        func run() throws {
+            var (configuration, file) = try EmulatorCommand.load(location)
+            if let email, configuration.users.contains(where: { $0.emailAddress?.lowercased() == email.lowercased() }) {
+                throw LarderError(.usage, "a user with email \(email) already exists")
+            }
+            let user = Secrets.makeUser(firstName: name, email: email)
+            configuration.users.append(user)
+            try configuration.validate()
+            try configuration.write(to: file)
+            print("\(user.userRecordName)\t\(name)\t\(email ?? "")\t\(ServeCommand.percentEncode(user.webAuthToken))")
+            Stderr.print("larder: added user \(name) to \(file.path); restart `larder serve` to use it")
+        }
+    }
+}
+
+/// `larder emulator keys [list|add]`.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys", abstract: "List or add server-to-server keys.", subcommands: [List.self, Add.self],
+        defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List key IDs and the user each acts as (TSV).")
+        @OptionGroup var location: EmulatorConfigOptions
+
+        func run() throws {
+            let (configuration, _) = try EmulatorCommand.load(location)
+            print("keyID\tuserRecordName")
+            for key in configuration.serverKeys {
+                print("\(key.keyID)\t\(key.userRecordName ?? configuration.users.first?.userRecordName ?? "")")
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a P-256 key pair; register the public key.")
+        @OptionGroup var location: EmulatorConfigOptions
+        @Option(name: .long, help: "Write the private key here (default: DATA/server-key-<id>.pem).") var out: String?
+        @Option(name: .long, help: "The user the key acts as (default: the first user).") var user: String?
+
+        func run() throws {
+            var (configuration, file) = try EmulatorCommand.load(location)
+            if let user, !configuration.users.contains(where: { $0.userRecordName == user }) {
+                throw LarderError(.usage, "no user \(user); see `larder emulator users`")
+            }
+            let pair = RequestSigner.makeKeyPair()
+            let keyID = Secrets.hex(bytes: 32)
+            let path = out ?? file.deletingLastPathComponent().appendingPathComponent("server-key-\(keyID.prefix(8)).pem").path
+            do {
+                try Data(pair.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw LarderError(.io, "cannot write \(path): \(error.localizedDescription)")
+            }
+            configuration.serverKeys.append(ServerKey(keyID: keyID, publicKeyPEM: pair.publicKeyPEM, userRecordName: user))
+            try configuration.write(to: file)
+            print("\(keyID)\t\(path)")
+            Stderr.print("larder: added key \(keyID) (private key \(path)); restart `larder serve` to use it")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import LarderCloudKit
+import LarderCore
+import LarderEmulator
+import Logging
+
+/// `larder serve`: the CloudKit Web Services emulator on loopback.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a local CloudKit Web Services emulator (records, zones, changes, shares, auth).",
+        discussion: """
+            Serves /database/1/{container}/{development|production}/{public|private|shared}/… like \
+            api.apple-cloudkit.com, so a CloudKit client works unchanged but for the base URL. \
+            Prints the bound URL on the first line of standard output; stops gracefully on SIGINT \
+            or SIGTERM. Data lives in a SQLite store in --data (WAL, one transaction per request) \
+            or, with --in-memory, nowhere.
+
+            On first start a development config is written (container, API token, two users with \
+            web-auth tokens, a server-to-server key pair) and how to use it is printed on stderr. \
+            Settings resolve flag → LARDER_* environment → config file → default.
+
+            Control plane: /_emulator/health, reset, export, import, requests, faults, schema/deploy, \
+            signin. See docs/emulator.md.
+
+            Examples:
+              larder serve                               # .larder/emulator, port 8787
+              larder serve --in-memory --port 0          # tests and demos
+              larder serve --data db --export-on-exit state.json
+            """
+    )
+
+    @Option(name: .long, help: "Address to bind (default 127.0.0.1).")
+    var host: String?
+
+    @Option(name: .long, help: "Port (default 8787; 0 picks a free port).")
+    var port: Int?
+
+    @OptionGroup var location: EmulatorConfigOptions
+
+    @Flag(name: .long, help: "Keep all data in memory (nothing is written but an explicit --config).")
+    var inMemory = false
+
+    @Option(name: .customLong("import"), help: "Load an exported state (JSON) before serving.")
+    var importFile: String?
+
+    @Option(name: .long, help: "Write the whole state as JSON to this file when stopping.")
+    var exportOnExit: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = LogLevelArgument(level: .notice)
+
+    func validate() throws {
+        if inMemory, location.data != nil { throw ValidationError("--data and --in-memory cannot be used together") }
+    }
+
+    func run() async throws {
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let inMemory = self.inMemory || ["1", "true", "yes"].contains(environment["LARDER_IN_MEMORY"]?.lowercased() ?? "")
+        let file = location.configFile(inMemory: inMemory)
+        var firstStart: (EmulatorConfiguration, String?)?
+        if let file, !FileManager.default.fileExists(atPath: file.path) {
+            let made = EmulatorConfiguration.makeDevelopment()
+            try made.configuration.write(to: file)
+            let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem").path
+            try Data(made.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: keyPath), options: .atomic)
+            _ = chmod(keyPath, 0o600)
+            firstStart = (made.configuration, keyPath)
+        }
+        var configuration: EmulatorConfiguration
+        if file == nil {
+            let made = EmulatorConfiguration.makeDevelopment()
+            configuration = made.configuration
+            firstStart = (configuration, nil)
+            configuration = try EmulatorConfiguration.resolve(
+                flags: .init(host: host, port: port, inMemory: true), environment: environment, file: nil)
+            configuration.containers = made.configuration.containers
+            configuration.apiTokens = made.configuration.apiTokens
+            configuration.users = made.configuration.users
+            configuration.serverKeys = made.configuration.serverKeys
+        } else {
+            configuration = try EmulatorConfiguration.resolve(
+                flags: .init(host: host, port: port, dataDirectory: inMemory ? nil : location.dataDirectory, inMemory: inMemory),
+                environment: environment, file: file)
+            if !inMemory, configuration.dataDirectory == nil { configuration.dataDirectory = location.dataDirectory }
+        }
+        let emulator = try Emulator(configuration: configuration, logger: Logger(label: "larder.emulator"))
+        if let importFile {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: importFile))
+            } catch {
+                throw LarderError(.io, "cannot read \(importFile): \(error.localizedDescription)")
+            }
+            try emulator.importState(from: data)
+        }
+        let notes = firstStart.map { Self.usage(configuration: $0.0, keyPath: $0.1, file: file) }
+        let usage = Self.usage(configuration: configuration, keyPath: nil, file: file, brief: true)
+        let storeText = configuration.inMemory ? "in memory" : configuration.dataDirectory ?? ""
+        do {
+            try await emulator.run { url in
+                Stdout.line(url.absoluteString)
+                Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
+                Stderr.print((notes ?? usage).replacingOccurrences(of: "BASE", with: url.absoluteString))
+            }
+        } catch {
+            throw LarderError(.network, "the emulator could not serve on \(configuration.host):\(configuration.port): \(error)")
+        }
+        if let exportOnExit {
+            let data = try emulator.exportState()
+            do {
+                try data.write(to: URL(fileURLWithPath: exportOnExit), options: .atomic)
+            } catch {
+                throw LarderError(.io, "cannot write \(exportOnExit): \(error.localizedDescription)")
+            }
+            Stderr.print("larder: state exported to \(exportOnExit)")
+        }
+        Stderr.print("larder: emulator stopped")
+    }
+
+    static func usage(configuration: EmulatorConfiguration, keyPath: String?, file: URL?, brief: Bool = false) -> String {
+        let container = configuration.containers.first ?? ""
+        let token = configuration.apiTokens.first ?? "<api token>"
+        if brief {
+            return "larder: config \(file?.path ?? "(in memory)"); `larder emulator users` lists the web-auth tokens"
+        }
+        var lines = [
+            file.map { "larder: wrote a development config to \($0.path)" } ?? "larder: development config (in memory, not saved)",
+            "  container  \(container)",
+            "  API token  \(token)",
+        ]
+        for user in configuration.users {
+            lines.append("  user       \(user.firstName ?? "") \(user.userRecordName) <\(user.emailAddress ?? "")>")
+            lines.append("             ckWebAuthToken=\(percentEncode(user.webAuthToken))")
+        }
+        for key in configuration.serverKeys {
+            lines.append("  server key \(key.keyID)" + (keyPath.map { " (private key: \($0))" } ?? ""))
+        }
+        lines.append("  try: curl 'BASE/database/1/\(container)/development/private/zones/list?ckAPIToken=\(token)&ckWebAuthToken=\(percentEncode(configuration.users.first?.webAuthToken ?? ""))'")
+        return lines.joined(separator: "\n")
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// `--log-level` values.
+struct LogLevelArgument: ExpressibleByArgument {
+    var level: Logger.Level
+    init(level: Logger.Level) { self.level = level }
+    init?(argument: String) {
+        guard let level = Logger.Level(rawValue: argument.lowercased()) else { return nil }
+        self.level = level
+    }
+    var defaultValueDescription: String { level.rawValue }
+}
+
+/// Writes a line to standard output and flushes it (the bound URL must reach a pipe at once).
+enum Stdout {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,211 @@
+public import ArgumentParser
+import Foundation
+import LarderCloudKit
+import LarderCore
+import LarderEmulator
+import LarderUpload
+
+/// Where and as whom `upload`, `download` and `sync` talk to CloudKit Web Services.
+///
+/// Each setting resolves flag → `LARDER_*` environment → `--emulator-config` (a `larder serve`
+/// config file: container, API token, a user's web-auth token) → default.
+struct CloudKitOptions: ParsableArguments {
+    @Option(name: .long, help: "Server base URL, e.g. http://127.0.0.1:8787 or https://api.apple-cloudkit.com (LARDER_ENDPOINT).")
+    var endpoint: String?
+
+    @Option(name: .long, help: "Container identifier, e.g. iCloud.com.example.app (LARDER_CONTAINER).")
+    var container: String?
+
+    @Option(name: .long, help: "development or production (LARDER_ENVIRONMENT; default development).")
+    var environment: DatabaseEndpoint.Environment?
+
+    @Option(name: .long, help: "private or public (LARDER_DATABASE; default private).")
+    var database: DatabaseEndpoint.Scope?
+
+    @Option(name: .long, help: "Record zone (LARDER_ZONE; default larder in the private database, _defaultZone in the public one).")
+    var zone: String?
+
+    @Option(name: .long, help: "API token (LARDER_API_TOKEN).")
+    var apiToken: String?
+
+    @Option(name: .long, help: "Web-auth token of the signed-in user (LARDER_WEB_AUTH_TOKEN).")
+    var webAuthToken: String?
+
+    @Option(name: .long, help: "Server-to-server key ID (LARDER_KEY_ID); public database only.")
+    var keyID: String?
+
+    @Option(name: .long, help: "Server-to-server private key, a PEM file (LARDER_KEY).")
+    var key: String?
+
+    @Option(name: .long, help: "Take container and credentials from a `larder serve` config file (LARDER_EMULATOR_CONFIG).")
+    var emulatorConfig: String?
+
+    @Option(name: .long, help: "With --emulator-config: the user to act as (first name, email or userRecordName; default the first).")
+    var user: String?
+
+    @Option(name: .long, help: "Seconds before a request without an answer is retried.")
+    var timeout: Double = 60
+
+    func validate() throws {
+        if keyID != nil, key == nil { throw ValidationError("--key-id needs --key PEM") }
+        if key != nil, keyID == nil { throw ValidationError("--key needs --key-id") }
+        if keyID != nil, apiToken != nil { throw ValidationError("use either --api-token or --key-id/--key, not both") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    /// The resolved target and credentials.
+    struct Resolved {
+        var target: CloudKitTarget
+        var credentials: CloudKitCredentials
+    }
+
+    /// Resolves every setting in one place: flag, environment, emulator config, default.
+    func resolve(environment env: [String: String] = ProcessInfo.processInfo.environment) throws -> Resolved {
+        func setting(_ flag: String?, _ name: String) -> String? {
+            flag ?? env[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var fileContainer: String?
+        var fileToken: String?
+        var fileWebAuth: String?
+        if let path = setting(emulatorConfig, "LARDER_EMULATOR_CONFIG") {
+            let configuration: EmulatorConfiguration
+            do {
+                configuration = try EmulatorConfiguration.load(from: URL(fileURLWithPath: path))
+            } catch let error as LarderError {
+                throw error
+            } catch {
+                throw LarderError(.usage, "cannot read the emulator config: \(error)", location: SourceLocation(file: path))
+            }
+            fileContainer = configuration.containers.first
+            fileToken = configuration.apiTokens.first
+            let wanted = user?.lowercased()
+            let chosen =
+                wanted.map { wanted in
+                    configuration.users.first {
+                        $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted || $0.firstName?.lowercased() == wanted
+                    }
+                } ?? configuration.users.first
+            if let wanted, chosen == nil {
+                throw LarderError(.usage, "the emulator config has no user \(wanted)", location: SourceLocation(file: path))
+            }
+            fileWebAuth = chosen?.webAuthToken
+        }
+        guard let endpointText = setting(endpoint, "LARDER_ENDPOINT") else {
+            throw LarderError(.usage, "give the server with --endpoint URL (or LARDER_ENDPOINT), e.g. the URL `larder serve` prints")
+        }
+        guard let baseURL = URL(string: endpointText), let scheme = baseURL.scheme, ["http", "https"].contains(scheme.lowercased()),
+            baseURL.host != nil
+        else {
+            throw LarderError(.usage, "--endpoint \(endpointText) is not an http(s) URL")
+        }
+        guard let containerID = setting(container, "LARDER_CONTAINER") ?? fileContainer else {
+            throw LarderError(.usage, "give the container with --container ID (or LARDER_CONTAINER, or --emulator-config)")
+        }
+        let environmentValue: DatabaseEndpoint.Environment
+        if let environment {
+            environmentValue = environment
+        } else if let text = env["LARDER_ENVIRONMENT"], !text.isEmpty {
+            guard let parsed = DatabaseEndpoint.Environment(rawValue: text) else {
+                throw LarderError(.usage, "LARDER_ENVIRONMENT=\(text) is not development or production")
+            }
+            environmentValue = parsed
+        } else {
+            environmentValue = .development
+        }
+        let scope: DatabaseEndpoint.Scope
+        if let database {
+            scope = database
+        } else if let text = env["LARDER_DATABASE"], !text.isEmpty {
+            guard let parsed = DatabaseEndpoint.Scope(rawValue: text), parsed != .shared else {
+                throw LarderError(.usage, "LARDER_DATABASE=\(text) is not private or public")
+            }
+            scope = parsed
+        } else {
+            scope = .private
+        }
+        guard scope != .shared else { throw LarderError(.usage, "--database shared is not supported: upload to your private or the public database") }
+        let zoneName = setting(zone, "LARDER_ZONE") ?? (scope == .public ? RecordZoneID.defaultZoneName : "larder")
+        if scope == .public, zoneName != RecordZoneID.defaultZoneName {
+            throw LarderError(.usage, "the public database has only the default zone; drop --zone \(zoneName)")
+        }
+        let credentials: CloudKitCredentials
+        if let keyIDValue = setting(keyID, "LARDER_KEY_ID") {
+            guard let keyPath = setting(key, "LARDER_KEY") else { throw LarderError(.usage, "--key-id needs --key PEM (or LARDER_KEY)") }
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: keyPath, encoding: .utf8)
+            } catch {
+                throw LarderError(.io, "cannot read the key \(keyPath): \(error.localizedDescription)")
+            }
+            do {
+                credentials = .serverKey(try RequestSigner(keyID: keyIDValue, privateKeyPEM: pem))
+            } catch {
+                throw LarderError(.usage, "\(keyPath) is not a P-256 private key in PEM form", location: SourceLocation(file: keyPath))
+            }
+        } else if let token = setting(apiToken, "LARDER_API_TOKEN") ?? fileToken {
+            credentials = .apiToken(token, webAuthToken: setting(webAuthToken, "LARDER_WEB_AUTH_TOKEN") ?? fileWebAuth)
+        } else {
+            throw LarderError(.usage, "give credentials: --api-token T --web-auth-token W, --key-id K --key PEM, or --emulator-config FILE")
+        }
+        let target = CloudKitTarget(
+            baseURL: baseURL, endpoint: DatabaseEndpoint(container: containerID, environment: environmentValue, database: scope),
+            zoneID: RecordZoneID(zoneName: zoneName))
+        return Resolved(target: target, credentials: credentials)
+    }
+
+    /// A client for the resolved target over URLSession.
+    func makeClient() throws -> CloudKitClient {
+        let resolved = try resolve()
+        return CloudKitClient(
+            target: resolved.target, transport: URLSessionTransport(timeout: timeout), credentials: resolved.credentials)
+    }
+}
+
+extension DatabaseEndpoint.Environment: ExpressibleByArgument {}
+extension DatabaseEndpoint.Scope: ExpressibleByArgument {}
+extension ConflictPolicy: ExpressibleByArgument {}
+
+/// `--progress`: how progress is shown on stderr.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    /// A bar when stderr is a terminal, plain lines otherwise.
+    case auto
+    case bar, lines, none
+}
+
+/// Shows progress on stderr: a bar redrawn in place on a terminal, or a plain line every
+/// `interval` seconds.
+final class ProgressPrinter: Sendable {
+    private let isBar: Bool
+    private let isQuiet: Bool
+    private let interval: Double
+    private let prefix: String
+    private let last = Mutex<(time: Double, done: Int)>((-1e9, -1))
+
+    init(mode: ProgressMode, interval: Double, prefix: String) {
+        let resolved = mode == .auto ? (Stderr.isTerminal ? ProgressMode.bar : .lines) : mode
+        isBar = resolved == .bar
+        isQuiet = resolved == .none
+        self.interval = interval
+        self.prefix = prefix
+    }
+
+    func show(_ progress: UploadProgress, isFinal: Bool = false) {
+        guard !isQuiet else { return }
+        let now = progress.elapsed
+        let due = last.withLock { last -> Bool in
+            let wait = isBar ? 0.1 : interval
+            if isFinal, !isBar, last.done == progress.done { return false }  // that line is already out
+            guard isFinal || now - last.time >= wait else { return false }
+            last = (now, progress.done)
+            return true
+        }
+        guard due else { return }
+        if isBar {
+            Stderr.write("\r\(progress.bar())" + (isFinal ? "\n" : ""))
+        } else {
+            Stderr.print(progress.line(prefix: prefix))
+        }
+    }
+}
+
+import Synchronization
