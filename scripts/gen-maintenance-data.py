@@ -9,8 +9,8 @@ every 20th is not acknowledged by the cloud, every 50th has a pending change. De
 eight live ones whose watermarks cover 60% to 100% of the tombstones, and one unseen for 200 days
 (it expires). Run the compaction with --now 2024-01-14T00:00:00Z.
 
-Cache: entries fetched over the two hours before 2024-03-01T10:00:00Z (a quarter past the 30m
-TTL at that time), read at random times since; 1% pinned (saved or created)."""
+Cache: entries fetched over the two hours before 2024-03-01T10:00:00Z (so three quarters are past
+the 30m TTL at that time), read at random times since; 1.5% pinned (saved or created)."""
 import json, random, sqlite3, sys
 from datetime import datetime, timezone, timedelta
 

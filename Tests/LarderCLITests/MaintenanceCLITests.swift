@@ -60,13 +60,13 @@ import Glibc
         #expect(stats.stdout.contains("history: compaction 2"))
     }
 
-    @Test("store stats and export: tombstones and local-only records, JSON and NDJSON, gzip")
+    @Test("store stats and export: tombstones and local-only records, JSON, NDJSON and YAML, gzip")
     func exportAndStats() throws {
         let directory = try TemporaryDirectory()
         let store = try syncedStore(directory)
         let stats = try larder(["store", "stats", "--store", store, "--json"])
         #expect(stats.stdout.contains("\"tombstones\":2") && stats.stdout.contains("\"localOnly\":2"))
-        for format in ["json", "ndjson"] {
+        for format in ["json", "ndjson", "yaml"] {
             let out = directory.path("export.\(format).gz")
             let export = try larder(["store", "export", "--store", store, "--to", format, "-o", out])
             #expect(export.stderr.contains("22 recipe records exported"))
@@ -118,6 +118,11 @@ import Glibc
         #expect(stats.stdout.contains("history: import 1") && stats.stdout.contains("prune 1"))
         let second = try larder(["cache", "prune", "--store", store, "--now", "2024-03-01T08:20:00Z", "--max-bytes", "8k"])
         #expect(second.stdout.contains("summary: 0 evicted"))
+        // A file prune can record itself in a store's history too.
+        let cache = directory.path("recipe-cache.json")
+        try FileManager.default.copyItem(atPath: sample("samples/cache/recipe-cache.json"), toPath: cache)
+        try larder(["cache", "prune", "--cache", cache, "--history-store", store, "--now", "2024-03-01T08:20:00Z"])
+        #expect(try larder(["store", "stats", "--store", store]).stdout.contains("prune 3"))
     }
 
     @Test("bad flags and inputs: usage errors exit 2, a missing store 3, a malformed cache entry 1 with line:column and field")
