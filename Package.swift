@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),
