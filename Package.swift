@@ -63,6 +63,7 @@ let package = Package(
                 "LarderUpload",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),

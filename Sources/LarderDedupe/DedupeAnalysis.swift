@@ -15,9 +15,9 @@ public final class DedupeAnalysis {
     /// The envelope header of each input, when it had one.
     public let headers: [EnvelopeHeader?]
     /// Counts so far (complete after ``write(to:log:rejects:)``).
-    public private(set) var summary: DedupeSummary
+    public internal(set) var summary: DedupeSummary
     /// How long each phase took: read, match, cluster (and write, once written).
-    public private(set) var timings: [PhaseTiming]
+    public internal(set) var timings: [PhaseTiming]
     private var scratch: [UInt8] = []
 
     init(

@@ -46,7 +46,7 @@ public struct DedupeConfiguration: Sendable {
     /// Blocking parameters.
     public var blocking = BlockingPlan()
     /// The schema upgrade applied to every record before matching (identity by default).
-    public var upgrade: RecordUpgrade = .passThrough
+    public var upgrade: RecordUpgrade = .identity
     /// Reject malformed records and go on, instead of stopping at the first.
     public var keepGoing = false
     /// Where scratch files go (the system temporary directory by default).

@@ -187,6 +187,25 @@ struct InputScanner {
     let index: Int
     let configuration: DedupeConfiguration
 
+    /// The record at the current version, its digest, and whether the upgrade hook changed it.
+    /// The hook runs for records whose input declares an older version, and for records of
+    /// undeclared version that do not decode as the current model; when the hook cannot help
+    /// either, the model's own error stands.
+    func decode(_ record: Value, declaredVersion: Int?) throws -> (Value, RecipeDigest, upgraded: Bool) {
+        let upgrade = configuration.upgrade
+        let current = RecordType.recipe.currentVersion
+        if !upgrade.isIdentity, let declaredVersion, declaredVersion != current {
+            let value = try upgrade.upgrade(record, .recipe, declaredVersion)
+            return (value, try RecipeDigest(value: value), true)
+        }
+        do {
+            return (record, try RecipeDigest(value: record), false)
+        } catch let error as LarderError where !upgrade.isIdentity && declaredVersion == nil {
+            guard let value = try? upgrade.upgrade(record, .recipe, nil), value != record else { throw error }
+            return (value, try RecipeDigest(value: value), true)
+        }
+    }
+
     func scan() throws -> InputScan {
         let reader = try input.makeReader()
         let spill = try SpillFile(directory: configuration.scratchDirectory, encoding: configuration.spillEncoding)
@@ -200,7 +219,7 @@ struct InputScanner {
             counts.rejected += 1
         }
         var recordIndex = 0
-        let canCopyText = configuration.upgrade.isIdentity && configuration.spillEncoding == .json(pretty: false)
+        let canCopyText = configuration.spillEncoding == .json(pretty: false)
         if canCopyText, let path = input.path, reader is JSONReader { spill.useInputFile(path) }
         while true {
             let item: RecordItem?
@@ -221,14 +240,13 @@ struct InputScanner {
                     location: SourceLocation(file: reader.name))
             }
             do {
-                let value = try configuration.upgrade.upgrade(item.value, .recipe, reader.header?.version)
-                let recipe = try RecipeDigest(value: value)
+                let (value, recipe, upgraded) = try decode(item.value, declaredVersion: reader.header?.version)
                 // Spilled with its input set's membership flag set, ready to write if it merges with nothing:
                 // as the input's own JSON text when that is already the record to write, else serialized.
                 let inSaved = input.role == .saved
                 let inCreated = input.role == .created
                 var spilled: (offset: UInt64, length: UInt32, key: StableKey)?
-                if canCopyText, let json = reader as? JSONReader,
+                if canCopyText, !upgraded, let json = reader as? JSONReader,
                     !Survivorship.lacksMembership(value, inSavedSet: inSaved, inCreatedSet: inCreated)
                 {
                     spilled = try json.withLastRecordText { text, offset in

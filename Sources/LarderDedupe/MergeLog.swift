@@ -17,6 +17,9 @@ public struct MergeLogCluster: Sendable {
         public var updatedAt: String?
         /// Whether it is the survivor.
         public var isSurvivor: Bool
+        /// The whole record as it was, when the log keeps records (dedupe of a store, which
+        /// replaces the losers by tombstones).
+        public var record: Value?
     }
 
     /// A pair of members that matched, with the stage and scores.
@@ -63,6 +66,7 @@ public struct MergeLogCluster: Sendable {
                     mb.set("title", m.title)
                     mb.set("updatedAt", m.updatedAt)
                     mb.set("survivor", m.isSurvivor)
+                    if let record = m.record { mb.set("record", value: record) }
                     return mb.value
                 }))
         b.set(

@@ -9,6 +9,10 @@ public import LarderCore
 /// already at the current version (records that are not fail to decode and are rejected
 /// with their field path).
 ///
+/// The pass calls the hook only when it has to: for records whose input declares an older
+/// version, and for records of undeclared version that do not decode as the current model
+/// (with `declaredVersion` `nil`, so the hook detects the version). Current records cost nothing.
+///
 /// ```swift
 /// var configuration = DedupeConfiguration()
 /// configuration.upgrade = RecordUpgrade { record, type, version in
@@ -29,17 +33,12 @@ public struct RecordUpgrade: Sendable {
     }
 
     /// Records pass through unchanged.
-    public static let identity = RecordUpgrade { record, _, _ in record }
+    public static let identity: RecordUpgrade = {
+        var hook = RecordUpgrade { record, _, _ in record }
+        hook.isIdentity = true
+        return hook
+    }()
 
     /// Whether this is the identity hook (no registry wired in).
     package var isIdentity = false
-}
-
-extension RecordUpgrade {
-    /// The identity hook, marked as such.
-    package static var passThrough: RecordUpgrade {
-        var hook = RecordUpgrade.identity
-        hook.isIdentity = true
-        return hook
-    }
 }

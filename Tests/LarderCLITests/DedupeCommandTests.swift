@@ -155,3 +155,42 @@ extension DedupeCommandTests {
         #expect(viaYAML.stdout == viaJSON.stdout)
     }
 }
+
+extension DedupeCommandTests {
+    @Test("older recipe versions are migrated through the registry before matching")
+    func olderVersions() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLI.run([
+            "dedupe", "--saved", "samples/v1/recipes-v1.json", "--created", "samples/v2/recipes-v2.json", "-o", dir.path("merged.json"),
+            "--log", dir.path("log.json"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("44 records read"))
+        #expect(result.stderr.contains("0 rejected"))
+        #expect(result.stderr.contains("18 removed"), "v1 and v2 copies of the same recipes merge")
+        #expect((try dir.read("merged.json")).hasPrefix("{\"schema\":\"recipe\",\"version\":3,"))
+        #expect(try CLI.run(["validate", dir.path("merged.json")]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.path("images")), "v1 inline images moved next to the output")
+    }
+
+    @Test("--store merges in place: survivors rewritten, losers tombstoned, whole records in the log")
+    func store() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("larder.db")
+        #expect(try CLI.run(["store", "import", "samples/saved.json", "samples/created.json", "--store", db]).status == 0)
+        let first = try CLI.run(["dedupe", "--store", db, "--log", dir.path("log.json")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("8 duplicate records in"))
+        let log = try JSONSerialization.jsonObject(with: Data(try dir.read("log.json").utf8)) as? [String: Any]
+        let clusters = log?["clusters"] as? [[String: Any]] ?? []
+        #expect(clusters.count == 8, "the same-id copies already collapsed on import (the store keys by id)")
+        let members = clusters.flatMap { $0["members"] as? [[String: Any]] ?? [] }
+        #expect(members.allSatisfy { $0["record"] != nil }, "the log keeps every member's whole record")
+        let exported = try CLI.run(["dedupe", "--store", db, "--explain", "no-such-id"])
+        #expect(exported.status == 2)
+        let second = try CLI.run(["dedupe", "--store", db, "--log", dir.path("log2.json")])
+        #expect(second.stderr.contains("0 duplicates merged"), "a second run finds nothing left to merge")
+        #expect(try CLI.run(["schema", "validate", "--store", db]).status == 0, "the store still checks out")
+        #expect(try CLI.run(["dedupe", "--store", dir.path("missing.db")]).status == 3)
+    }
+}

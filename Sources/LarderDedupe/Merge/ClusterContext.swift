@@ -78,13 +78,15 @@ struct ClusterContext: Sendable {
     }
 
     /// The log entry of cluster `c`, numbered `number`.
-    func logCluster(_ c: Int, number: Int, result: MergeResult, members: [MergeMember]) -> MergeLogCluster {
+    func logCluster(
+        _ c: Int, number: Int, result: MergeResult, members: [MergeMember], includeRecords: Bool = false
+    ) -> MergeLogCluster {
         let indices = clustering.clusters[c]
         let logMembers = zip(indices, members).enumerated().map { position, pair in
             MergeLogCluster.Member(
                 ref: pair.1.ref, id: table.id(Int(pair.0)), input: inputNames[Int(table.input[Int(pair.0)])],
                 title: pair.1.value["title"]?.stringValue ?? "", updatedAt: pair.1.value["updatedAt"]?.stringValue,
-                isSurvivor: position == 0)
+                isSurvivor: position == 0, record: includeRecords ? pair.1.value : nil)
         }
         let matches = clustering.links[c].map { link in
             MergeLogCluster.Match(

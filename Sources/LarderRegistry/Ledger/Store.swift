@@ -220,7 +220,7 @@ public final class Store: Sendable {
     // MARK: Records
 
     /// Inserts or replaces a record, keeping the sync columns in step with its body.
-    static func upsert(_ db: Database, type: String, record: Value, version: Int?) throws {
+    public static func upsert(_ db: Database, type: String, record: Value, version: Int?) throws {
         guard let id = record["id"]?.stringValue ?? record["id"].map({ $0.compactText(limit: 100) }) else {
             throw LarderError(.malformedRecord, "a stored record needs an id", location: SourceLocation(fieldPath: "id"))
         }

@@ -3,6 +3,7 @@ import Foundation
 import LarderCore
 import LarderDedupe
 import LarderFormats
+import LarderRegistry
 
 /// `larder dedupe`: merge a user's saved and created recipe sets into one set without duplicates.
 struct DedupeCommand: AsyncParsableCommand {
@@ -24,9 +25,15 @@ struct DedupeCommand: AsyncParsableCommand {
             version goes to the merge log (--log), which lists every cluster, its members, the \
             matches with their scores, and each field's source.
 
+            Records of an older recipe version (declared by the file, or detected) are migrated \
+            through the schema registry first. With --store the store's recipes are deduped in place \
+            in one transaction: survivors rewritten, the other copies turned into tombstones, and \
+            every replaced record kept in the merge log (default STORE.dedupe-<time>.json).
+
             Examples:
               larder dedupe --saved saved.json --created created.json -o merged.json --log merge-log.json
               larder dedupe --saved saved.ndjson.gz --created created.ndjson.gz --explain 5F2C…
+              larder dedupe --store larder.db
             """
     )
 
@@ -36,7 +43,7 @@ struct DedupeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The created recipe set; its copies' ids and owners win.")
     var created: String?
 
-    @Option(name: .long, help: "Dedupe the recipes of a Larder store (SQLite) in place.")
+    @Option(name: .long, help: "Dedupe the recipes of a Larder store (SQLite) in place, in one transaction.")
     var store: String?
 
     @Option(
@@ -58,7 +65,7 @@ struct DedupeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Explain why the record with this id (or record name) merged or did not; records are then written only with -o."
+            "Explain why the record with this id (or record name) merged or did not; records are then written only with -o (a store is left unchanged)."
     )
     var explain: String?
 
@@ -76,6 +83,8 @@ struct DedupeCommand: AsyncParsableCommand {
 
     @OptionGroup var rejects: RejectsOptions
 
+    @OptionGroup var schemaOptions: SchemaOptions
+
     func validate() throws {
         if store != nil {
             guard saved == nil && created == nil else {
@@ -92,10 +101,8 @@ struct DedupeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let store {
-            throw LarderError(
-                .usage,
-                "--store needs the Larder store, which this build does not include yet; export the store's recipes and use --saved/--created",
-                location: SourceLocation(file: store))
+            try await runStore(store, configuration: try makeConfiguration(format: .json, outputDirectory: (store as NSString).deletingLastPathComponent))
+            return
         }
         var inputs: [DedupeInput] = []
         if let saved { inputs.append(.file(saved, role: .saved, format: from.format)) }
@@ -103,14 +110,25 @@ struct DedupeCommand: AsyncParsableCommand {
         try await runFiles(inputs: inputs, firstPath: saved ?? created ?? "-")
     }
 
-    private func runFiles(inputs: [DedupeInput], firstPath: String) async throws {
+    /// The pass's configuration from the flags; older recipe versions are migrated through the
+    /// schema registry before matching (images moved out of v1 records go to `outputDirectory/images`).
+    func makeConfiguration(format: DataFormat, outputDirectory: String) throws -> DedupeConfiguration {
         var configuration = DedupeConfiguration()
         configuration.threshold = threshold
         configuration.keepGoing = rejects.keepGoing
         configuration.scratchDirectory = scratchDir
-        let format = to ?? from.format ?? Self.sniffFormat(firstPath) ?? .json
         configuration.outputFormat = format
         configuration.pretty = pretty
+        configuration.upgrade = try RegistryUpgrade(
+            migrator: try schemaOptions.migrator(), outputDirectory: outputDirectory.isEmpty ? "." : outputDirectory
+        ).hook
+        return configuration
+    }
+
+    private func runFiles(inputs: [DedupeInput], firstPath: String) async throws {
+        let format = to ?? from.format ?? Self.sniffFormat(firstPath) ?? .json
+        let configuration = try makeConfiguration(
+            format: format, outputDirectory: output.map { ($0 as NSString).deletingLastPathComponent } ?? ".")
         let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
         let pass = DedupePass(inputs: inputs, configuration: configuration)
         let analysis = try await pass.analyze(rejects: rejectsSink)
@@ -118,7 +136,8 @@ struct DedupeCommand: AsyncParsableCommand {
         if let explain {
             print(try analysis.explain(explain), terminator: "")
         }
-        if explain == nil || output != nil {
+        let writes = explain == nil || output != nil
+        if writes {
             let header = analysis.headers.compactMap { $0 }.first
             let wantsEnvelope = format == .xml || (header != nil && format != .ndjson)
             let options = WriterOptions(
@@ -135,26 +154,26 @@ struct DedupeCommand: AsyncParsableCommand {
             try await analysis.write(to: writer, log: logWriter, rejects: rejectsSink)
         }
         try rejectsSink?.close()
+        report(analysis.summary, analysis: analysis, logPath: writes ? log : nil)
+        if analysis.summary.rejected > 0 { throw DataErrorsExit() }
+    }
 
-        let summary = analysis.summary
+    /// The human summary on standard error (with `-v`, phase times and blocking counts).
+    func report(_ summary: DedupeSummary, analysis: DedupeAnalysis, logPath: String?) {
         for line in summary.text.split(separator: "\n") { Stderr.print("larder dedupe: \(line)") }
-        if let log, explain == nil || output != nil { Stderr.print("larder dedupe: merge log in \(log)") }
+        if let logPath { Stderr.print("larder dedupe: merge log in \(logPath)") }
         if let path = rejects.resolvedRejectsPath, summary.rejected > 0 {
             Stderr.print("larder dedupe: rejects in \(path)")
         }
-        if verbose {
-            let phases = analysis.timings.map {
-                "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))"
-            }
-            .joined(separator: ", ")
-            Stderr.print(
-                "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records"
-            )
-            Stderr.print(
-                "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))"
-            )
+        guard verbose else { return }
+        let phases = analysis.timings.map {
+            "\($0.phase) \(Self.seconds($0.wall)) (cpu \(String(format: "%.2fs", $0.cpuSeconds)))"
         }
-        if summary.rejected > 0 { throw DataErrorsExit() }
+        .joined(separator: ", ")
+        Stderr.print(
+            "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records")
+        Stderr.print(
+            "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))")
     }
 
     /// The format of a file's content, or `nil` for standard input or an unreadable file.

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import LarderCore
+import LarderDedupe
+import LarderFormats
+import LarderRegistry
+
+extension DedupeCommand {
+    /// `larder dedupe --store PATH`: dedupe the store's recipes in place, in one transaction.
+    ///
+    /// Each merged cluster's survivor row gets the merged record; every other member's row
+    /// becomes a tombstone (`isDeleted`, `deletedAt`, its record name and change tag kept) so
+    /// that sync removes it everywhere. The merge log keeps every member's whole record and is
+    /// always written (`--log`, default `PATH.dedupe-<time>.json`, a new file each run), so
+    /// nothing replaced is lost.
+    func runStore(_ path: String, configuration: DedupeConfiguration) async throws {
+        let store = try Store(path: path)
+        let type = RecordType.recipe
+        if let state = try store.schemaStates().first(where: { $0.type == type.rawValue }) {
+            if let from = state.pendingFrom, let to = state.pendingTo {
+                throw LarderError(
+                    .usage, "\(path) is halfway through migrating recipes from v\(from) to v\(to): finish it with larder migrate --store \(path) first")
+            }
+            if let version = state.version, version != type.currentVersion {
+                throw LarderError(
+                    .usage,
+                    "\(path) holds recipe v\(version) records and dedupe writes v\(type.currentVersion): migrate the store first (larder migrate --store \(path) --type recipe)")
+            }
+        }
+        let snapshot = try store.read { db in try StoreRecordReader.snapshot(db) }
+        let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
+        let input = DedupeInput(name: path, role: .mixed) { StoreRecordReader(store: store) }
+        let analysis = try await DedupePass(inputs: [input], configuration: configuration).analyze(rejects: rejectsSink)
+        try rejectsSink?.close()
+        if let explain {
+            // Inspecting: the store is left as it is.
+            print(try analysis.explain(explain), terminator: "")
+            report(analysis.summary, analysis: analysis, logPath: nil)
+            Stderr.print("larder dedupe: --explain leaves \(path) unchanged")
+            return
+        }
+        let logPath = log ?? Self.newLogPath(for: path)
+        let logWriter = try MergeLogWriter(sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
+        let started = Date()
+        var retired = 0
+        try store.write { db in
+            guard try StoreRecordReader.snapshot(db) == snapshot else {
+                throw LarderError(.store, "\(path) changed while dedupe was reading it; nothing was written, run dedupe again")
+            }
+            let now = Timestamp.format(started)
+            try analysis.applyMerges(log: logWriter, logRecords: true) { cluster in
+                try Store.upsert(db, type: type.rawValue, record: cluster.record, version: type.currentVersion)
+                for member in cluster.members where member.id != cluster.survivorID {
+                    try Store.upsert(db, type: type.rawValue, record: Self.tombstone(member.record, at: now), version: type.currentVersion)
+                    retired += 1
+                }
+            }
+            let summary = analysis.summary
+            try Store.recordHistory(
+                db, kind: HistoryKind(rawValue: "dedupe"), type: type.rawValue, source: logPath, appliedAt: started,
+                duration: Date().timeIntervalSince(started), recordsTouched: summary.mergedRecords, success: true,
+                details: try JSONWriter.string(summary.value))
+        }
+        report(analysis.summary, analysis: analysis, logPath: logPath)
+        Stderr.print("larder dedupe: \(retired) duplicate record\(retired == 1 ? "" : "s") in \(path) became tombstones; their records are in \(logPath)")
+        if analysis.summary.rejected > 0 { throw DataErrorsExit() }
+    }
+
+    /// `PATH.dedupe-20240501T101500Z.json`, with a counter when that exists already.
+    static func newLogPath(for store: String) -> String {
+        let stamp = Timestamp.format(Date()).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        var candidate = "\(store).dedupe-\(stamp).json"
+        var n = 2
+        while FileManager.default.fileExists(atPath: candidate) {
+            candidate = "\(store).dedupe-\(stamp)-\(n).json"
+            n += 1
+        }
+        return candidate
+    }
+
+    /// A loser's row after the merge: a tombstone keeping its identity, so sync deletes it.
+    static func tombstone(_ record: Value, at now: String) -> Value {
+        var fields = Fields()
+        for key in ["id", "recordName", "changeTag", "isCloudEnabled", "createdAt"] {
+            if let value = record[key], !value.isNull { fields.append(key: key, value: value) }
+        }
+        fields.append(key: "updatedAt", value: .string(now))
+        fields.append(key: "isDeleted", value: .bool(true))
+        fields.append(key: "deletedAt", value: .string(now))
+        return .object(fields)
+    }
+}
+
+/// Reads a store's recipe rows in rowid order, a batch at a time, as records.
+final class StoreRecordReader: RecordReader {
+    let name: String
+    let header: EnvelopeHeader? = nil
+    private let store: Store
+    private var batch: [Result<Value, LarderError>] = []
+    private var position = 0
+    private var lastRowID: Int64 = 0
+    private var count = 0
+    private var exhausted = false
+    private static let batchSize = 4096
+
+    init(store: Store) {
+        self.store = store
+        name = store.path
+    }
+
+    /// What identifies the recipe rows' state: count and largest rowid.
+    static func snapshot(_ db: Database) throws -> [Int64] {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(rowid), 0), total(length(body)) FROM records WHERE type = 'recipe'")
+        return [row?[0] ?? 0, row?[1] ?? 0, Int64(row?[2] ?? 0.0)]
+    }
+
+    func next() throws -> RecordItem? {
+        if position == batch.count {
+            guard !exhausted else { return nil }
+            let rows = try store.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT rowid, body FROM records WHERE type = 'recipe' AND rowid > ? ORDER BY rowid LIMIT ?",
+                    arguments: [lastRowID, Self.batchSize])
+            }
+            exhausted = rows.count < Self.batchSize
+            guard let last = rows.last else { return nil }
+            lastRowID = last[0]
+            var bytes: [UInt8] = []
+            for row in rows {
+                let body: String = row[1]
+                bytes.append(contentsOf: body.utf8)
+                bytes.append(0x0A)
+            }
+            // One NDJSON reader per batch; a body that is not JSON becomes that record's error.
+            let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: true)
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < rows.count {
+                do {
+                    guard let item = try reader.next() else { break }
+                    batch.append(.success(item.value))
+                } catch let error as LarderError {
+                    batch.append(.failure(error))
+                }
+            }
+            position = 0
+            guard !batch.isEmpty else { return nil }
+        }
+        let entry = batch[position]
+        position += 1
+        defer { count += 1 }
+        let location = SourceLocation(file: name, recordIndex: count)
+        switch entry {
+        case .success(let value): return RecordItem(value: value, index: count, location: location)
+        case .failure(let error): throw LarderError(error.code, "stored body: \(error.message)", location: location)
+        }
+    }
+
+    /// A bad body spoils only its own record.
+    var canRecover: Bool { true }
+
+    func location(of path: FieldPath) -> SourceLocation? { nil }
+}
