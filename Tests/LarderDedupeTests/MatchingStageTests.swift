@@ -147,6 +147,11 @@ import Testing
         let run = try await H.run(saved: [a, c], created: [b])
         #expect(run.records.count == 2, "B joins one of them; A and C stay apart")
         #expect(run.summary.keptApartByChaining >= 1)
+        let left = run.records.contains { $0["id"] == "a" } && run.clusters.allSatisfy { c in
+            !(c["members"]?.arrayValue ?? []).contains { $0["id"] == "a" }
+        } ? "a" : "c"
+        let explanation = try run.analysis.explain(left)
+        #expect(explanation.contains("kept apart without chaining"), "\(explanation)")
     }
 
     @Test("blocking pairs every duplicate kind with its original")
