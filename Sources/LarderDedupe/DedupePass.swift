@@ -263,8 +263,10 @@ struct InputScanner {
                 let identity = RecordIdentity(
                     id: recipe.id, recordNameHash: StableHasher.hash(recipe.recordName, seed: 0x726E),
                     key: key, updatedAt: Int64((recipe.updatedAt.timeIntervalSince1970 * 1000).rounded()),
-                    isCreated: input.role == .created || recipe.isCreated,
-                    isSaved: input.role == .saved || recipe.isSaved,
+                    // The input's role decides which copy is the created one; flags only where the
+                    // input mixes both sets (a store).
+                    isCreated: input.role == .mixed ? recipe.isCreated : input.role == .created,
+                    isSaved: input.role == .mixed ? recipe.isSaved : input.role == .saved,
                     isDeleted: recipe.isDeleted, input: index, inputIndex: recordIndex,
                     spillOffset: offset, spillLength: length)
                 table.append(RecordFeatures(digest: recipe), identity)

@@ -102,6 +102,23 @@ import Testing
         #expect(alternatives.first?["value"] == s["ingredients"], "nothing of the loser is lost")
     }
 
+    @Test(
+        "the --created input's copy survives whatever flags the copies carry, and wins updatedAt ties",
+        arguments: ["Overnight Oats", "Hummus", "Shakshuka", "Dal Tadka", "Pad Thai", "Borscht", "Ramen", "Paella"])
+    func createdRoleWinsOverFlags(title: String) async throws {
+        // Two v1 files migrated to v3 carry the same flags (isSaved and isCreated both true) and the
+        // same updatedAt (v1 has none; the migration copies createdAt), so only the input role can
+        // tell the copies apart. The titles differ only in case, so the pair matches.
+        let lines = ["rolled oats", "milk", "honey", "blueberries"]
+        let flags: [(String, Value)] = [("isSaved", true), ("isCreated", true)]
+        let s = H.recipe(id: "saved-\(title)", title: title.lowercased(), ingredients: lines, extra: flags)
+        let c = H.recipe(id: "created-\(title)", title: title, ingredients: lines, extra: flags)
+        let run = try await H.run(saved: [s], created: [c])
+        #expect(run.records.count == 1)
+        #expect(run.records.first?["id"] == .string("created-\(title)"))
+        #expect(run.records.first?["title"] == .string(title), "an updatedAt tie goes to the created copy")
+    }
+
     @Test("between two saved copies the newest is the survivor")
     func newestSurvivesAmongEquals() async throws {
         let lines = ["chickpeas", "tahini", "lemon", "garlic"]

@@ -141,6 +141,61 @@ import Testing
         #expect(records.first?["title"] == "Soup")
         #expect(try SyncState(store: Store(path: laptop)).devices().map(\.id).sorted() == ["laptop", "phone"])
     }
+
+    @Test("dedupe --store on device A reaches device B through sync: the same merged set, minimal tombstones")
+    func dedupeStoreSyncs() async throws {
+        guard requireBinary() else { return }
+        let fixture = try await Fixture.make()
+        defer { Task { await fixture.server.stop() } }
+        let phone = fixture.directory.path("phone.db")
+        let laptop = fixture.directory.path("laptop.db")
+        let phoneState = SyncState(store: try Store(path: phone, create: true))
+        let lines: [Value] = ["rolled oats", "milk", "honey", "blueberries"].map { ["item": .string($0), "original": .string($0)] }
+        func recipe(_ id: String, _ flag: String, notes: String) -> Value {
+            let record: Value = [
+                "id": .string(id), "title": "Overnight Oats", "ingredients": .array(lines),
+                "instructions": [["text": "Mix and chill overnight."]], "createdAt": "2024-01-01T00:00:00Z",
+                "servings": 2, "ownerID": .string("owner-\(id)"), "personalNote": .string(notes),
+            ]
+            var fields = record.objectValue ?? Fields()
+            fields[flag] = true
+            return .object(fields)
+        }
+        try phoneState.save(recipe("created-oats", "isCreated", notes: "mine"), type: "recipe", at: Date(timeIntervalSince1970: 1_704_067_200))
+        try phoneState.save(recipe("saved-oats", "isSaved", notes: "from a friend"), type: "recipe", at: Date(timeIntervalSince1970: 1_704_153_600))
+        try phoneState.save(["id": "lonely", "title": "Kimchi Jjigae", "ingredients": [], "instructions": [], "createdAt": "2024-01-01T00:00:00Z"], type: "recipe", at: Date())
+        _ = try Store(path: laptop, create: true)
+        let connection = fixture.connection(zone: "dedupe-sync") + ["--progress", "none"]
+        func sync(_ store: String, _ device: String) async throws {
+            let run = try await runLarder(["sync", "--store", store, "--device", device] + connection, in: fixture.directory.url)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try await sync(phone, "phone")
+        try await sync(laptop, "laptop")
+        #expect(try Store(path: laptop).records(type: "recipe").count == 3)
+
+        let dedupe = try await runLarder(["dedupe", "--store", phone, "--log", fixture.directory.path("merge.json")], in: fixture.directory.url)
+        #expect(dedupe.status == 0, "\(dedupe.stderr)")
+        #expect(try SyncState(store: Store(path: phone)).pendingCount() >= 1, "the merge is queued for the cloud")
+        try await sync(phone, "phone")
+        try await sync(laptop, "laptop")
+
+        func live(_ path: String) throws -> [Value] {
+            try Store(path: path).records(type: "recipe").filter { $0["isDeleted"] != .bool(true) }
+        }
+        // The same record, whatever each device's key order; the change tag and time are each device's.
+        func strip(_ record: Value) -> Value {
+            let fields = (record.objectValue ?? Fields()).filter { $0.key != "changeTag" && $0.key != "updatedAt" }
+            return .object(Fields(fields.sorted { $0.key < $1.key }))
+        }
+        let phoneLive = try live(phone)
+        #expect(phoneLive.compactMap { $0["id"]?.stringValue } == ["created-oats", "lonely"])
+        let laptopLive = try live(laptop)
+        #expect(laptopLive.map(strip) == phoneLive.map(strip), "device B holds the same merged set: \(laptopLive) vs \(phoneLive)")
+        let tombstone = try Store(path: phone).records(type: "recipe").first { $0["id"] == "saved-oats" }
+        #expect(tombstone?["isDeleted"] == .bool(true))
+        #expect(tombstone?["title"] == nil && tombstone?["personalNote"] == nil, "a loser becomes a minimal tombstone")
+    }
 }
 
 import LarderFormats

@@ -8,9 +8,9 @@ import LarderRegistry
 extension DedupeCommand {
     /// `larder dedupe --store PATH`: dedupe the store's recipes in place, in one transaction.
     ///
-    /// Each merged cluster's survivor row gets the merged record; every other member's row
-    /// becomes a tombstone (`isDeleted`, `deletedAt`, its record name and change tag kept) so
-    /// that sync removes it everywhere. The merge log keeps every member's whole record and is
+    /// Each merged cluster's survivor row gets the merged record (a queued save); every other
+    /// member becomes a minimal tombstone (a queued delete), through ``SyncState`` like any local
+    /// edit, so the next sync carries the merge to the other devices. The merge log keeps every member's whole record and is
     /// always written (`--log`, default `PATH.dedupe-<time>.json`, a new file each run), so
     /// nothing replaced is lost.
     func runStore(_ path: String, configuration: DedupeConfiguration) async throws {
@@ -47,12 +47,17 @@ extension DedupeCommand {
             guard try StoreRecordReader.snapshot(db) == snapshot else {
                 throw LarderError(.store, "\(path) changed while dedupe was reading it; nothing was written, run dedupe again")
             }
-            let now = Timestamp.format(started)
+            // Through the sync state, like any local edit: the rewritten survivor and each retired
+            // member (a minimal tombstone, seed 003) are queued for the cloud, so the merge reaches
+            // the user's other devices.
             try analysis.applyMerges(log: logWriter, logRecords: true) { cluster in
-                try Store.upsert(db, type: type.rawValue, record: cluster.record, version: type.currentVersion)
+                guard cluster.record["isDeleted"] != .bool(true) else {
+                    throw LarderError(
+                        .store, "\(path): the survivor \(cluster.survivorID) of a cluster is deleted; nothing was written")
+                }
+                try SyncState.saveIfChanged(db, cluster.record, type: type.rawValue, at: started)
                 for member in cluster.members where member.id != cluster.survivorID {
-                    try Store.upsert(db, type: type.rawValue, record: Self.tombstone(member.record, at: now), version: type.currentVersion)
-                    retired += 1
+                    if try SyncState.delete(db, type: type.rawValue, id: member.id, at: started) == .changed { retired += 1 }
                 }
             }
             let summary = analysis.summary
@@ -76,18 +81,6 @@ extension DedupeCommand {
             n += 1
         }
         return candidate
-    }
-
-    /// A loser's row after the merge: a tombstone keeping its identity, so sync deletes it.
-    static func tombstone(_ record: Value, at now: String) -> Value {
-        var fields = Fields()
-        for key in ["id", "recordName", "changeTag", "isCloudEnabled", "createdAt"] {
-            if let value = record[key], !value.isNull { fields.append(key: key, value: value) }
-        }
-        fields.append(key: "updatedAt", value: .string(now))
-        fields.append(key: "isDeleted", value: .bool(true))
-        fields.append(key: "deletedAt", value: .string(now))
-        return .object(fields)
     }
 }
 

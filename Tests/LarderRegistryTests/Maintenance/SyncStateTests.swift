@@ -79,6 +79,20 @@ import Testing
         }
     }
 
+    @Test("the echo of the version a pending local edit was based on keeps the edit; a newer remote edit replaces it")
+    func echoKeepsPendingEdit() throws {
+        try withSync { sync in
+            _ = try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate)
+            try sync.save(Recipe.make(id: "r1", title: "Local edit").value, type: "recipe", at: fixtureDate)
+            #expect(try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate) == .keptPendingLocalChange)
+            #expect(try sync.store.records(type: "recipe").first?["title"] == "Local edit")
+            #expect(try sync.pendingChanges().map(\.id) == ["r1"])
+            #expect(try sync.applyRemote(Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate) == .replacedPendingEdit)
+            #expect(try sync.store.records(type: "recipe").first?["title"] == "Remote edit")
+            #expect(try sync.pendingChanges().isEmpty)
+        }
+    }
+
     @Test("a reset keeps local-only records and queued creates and deletes, and drops cloud data and edits of cloud records")
     func reset() throws {
         try withSync { sync in

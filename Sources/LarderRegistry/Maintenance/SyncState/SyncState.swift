@@ -1,5 +1,5 @@
 public import Foundation
-import GRDB
+package import GRDB
 public import LarderCore
 import LarderFormats
 
@@ -72,24 +72,28 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `malformed-record` without an id, `usage-error` for a body
     ///   marked deleted (use ``delete(type:id:at:)``).
     public func save(_ record: Value, type: String, at date: Date) throws {
+        try store.write { db in try Self.save(db, record, type: type, at: date) }
+    }
+
+    /// ``save(_:type:at:)`` inside a transaction the caller holds (a dedupe merge writes every
+    /// cluster in one).
+    package static func save(_ db: Database, _ record: Value, type: String, at date: Date) throws {
         guard let id = record["id"]?.stringValue else {
             throw LarderError(.malformedRecord, "a record needs a string id", location: SourceLocation(fieldPath: "id"))
         }
         guard record["isDeleted"] != .bool(true) else { throw LarderError(.usage, "\(type) \(id): delete a record with delete, not by saving a tombstone") }
-        try store.write { db in
-            let existing = try StoredRecord.fetch(db, type: type, id: id)
-            let isLocalOnly = existing.map { $0.isLocalOnly } ?? (record["isCloudEnabled"] == .bool(false))
-            var value = record
-            value.setMember("isCloudEnabled", .bool(!isLocalOnly))
-            value.setMember("updatedAt", .string(Timestamp.format(date)))
-            let version = try existing?.version ?? Store.state(db, type: type)?.version
-            try Store.upsert(db, type: type, record: value, version: version)
-            guard !isLocalOnly else { return }
-            let recordName = Tombstone.recordName(type: type, id: id, explicit: value["recordName"]?.stringValue)
-            try PendingChange.enqueue(
-                db, type: type, id: id, recordName: recordName, kind: .save, payload: value, baseTag: existing?.cloudTag, at: date)
-            try Self.setAck(db, type: type, id: id, tag: nil, at: nil)
-        }
+        let existing = try StoredRecord.fetch(db, type: type, id: id)
+        let isLocalOnly = existing.map { $0.isLocalOnly } ?? (record["isCloudEnabled"] == .bool(false))
+        var value = record
+        value.setMember("isCloudEnabled", .bool(!isLocalOnly))
+        value.setMember("updatedAt", .string(Timestamp.format(date)))
+        let version = try existing?.version ?? Store.state(db, type: type)?.version
+        try Store.upsert(db, type: type, record: value, version: version)
+        guard !isLocalOnly else { return }
+        let recordName = Tombstone.recordName(type: type, id: id, explicit: value["recordName"]?.stringValue)
+        try PendingChange.enqueue(
+            db, type: type, id: id, recordName: recordName, kind: .save, payload: value, baseTag: existing?.cloudTag, at: date)
+        try setAck(db, type: type, id: id, tag: nil, at: nil)
     }
 
     /// Deletes a record: it becomes a minimal tombstone, and a cloud-enabled record queues the
@@ -98,20 +102,37 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `usage-error` when the store has no such record.
     @discardableResult
     public func delete(type: String, id: String, at date: Date) throws -> LocalOutcome {
-        try store.write { db in
-            let record = try Self.require(db, type: type, id: id)
-            if record.isDeleted { return .unchanged }
-            let when = Timestamp.format(date)
-            if record.isLocalOnly {
-                let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: record.cloudAckTag)
-                try Store.upsert(db, type: type, record: body, version: record.version)
-                return .changed
-            }
-            let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: nil)
+        try store.write { db in try Self.delete(db, type: type, id: id, at: date) }
+    }
+
+    /// ``save(_:type:at:)`` inside a transaction the caller holds, unless the store already holds
+    /// exactly `record`. Returns whether it saved.
+    @discardableResult
+    package static func saveIfChanged(_ db: Database, _ record: Value, type: String, at date: Date) throws -> Bool {
+        if let id = record["id"]?.stringValue, let existing = try StoredRecord.fetch(db, type: type, id: id),
+            try existing.value() == record
+        {
+            return false
+        }
+        try save(db, record, type: type, at: date)
+        return true
+    }
+
+    /// ``delete(type:id:at:)`` inside a transaction the caller holds.
+    @discardableResult
+    package static func delete(_ db: Database, type: String, id: String, at date: Date) throws -> LocalOutcome {
+        let record = try require(db, type: type, id: id)
+        if record.isDeleted { return .unchanged }
+        let when = Timestamp.format(date)
+        if record.isLocalOnly {
+            let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: record.cloudAckTag)
             try Store.upsert(db, type: type, record: body, version: record.version)
-            try Self.queueTombstone(db, for: record, at: date)
             return .changed
         }
+        let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: nil)
+        try Store.upsert(db, type: type, record: body, version: record.version)
+        try queueTombstone(db, for: record, at: date)
+        return .changed
     }
 
     /// Makes a record local-only: it keeps all its data here, and the cloud copy becomes a
@@ -182,6 +203,9 @@ public struct SyncState: Sendable {
             switch pending?.kind {
             case .tombstone?, .enableCloud?: return .keptPendingLocalChange
             case .save?:
+                // The version the local edit was based on (an echo of this device's own upload) is
+                // no remote edit: the local edit stays queued.
+                if let base = pending?.baseTag, base == changeTag { return .keptPendingLocalChange }
                 try PendingChange.discard(db, type: type, id: id)
                 outcome = .replacedPendingEdit
             default:
