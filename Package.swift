@@ -2,8 +2,8 @@
 import PackageDescription
 
 let package = Package(
+    // Linux only: several targets call Glibc directly, so no Apple platform is claimed.
     name: "Larder",
-    platforms: [.macOS(.v14)],
     products: [
         .library(
             name: "Larder",

@@ -122,4 +122,17 @@ public enum Corpus {
         }
         return nil
     }
+
+    /// Whether `relative` (e.g. `schemaorg`, `ingredients/sample.csv`) exists in the corpus: the
+    /// condition of a corpus test's `.enabled(if:)` trait, so a missing corpus shows as a skipped
+    /// test, never as a silent pass.
+    public static func has(_ relative: String) -> Bool {
+        guard let root else { return false }
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path)
+    }
+
+    /// The path of `relative` inside the corpus (tests guarded by ``has(_:)``).
+    public static func path(_ relative: String) -> String {
+        (root ?? URL(fileURLWithPath: "../shared/corpus")).appendingPathComponent(relative).path
+    }
 }

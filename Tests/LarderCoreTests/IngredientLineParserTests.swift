@@ -273,17 +273,11 @@ import Testing
         #expect(Score.normalizedItem("goats' cheese") == "goat cheese")
     }
 
-    @Test("agrees with the labelled corpus: ≥ 95% quantity+unit, ≥ 90% item")
+    @Test(
+        "agrees with the labelled corpus: ≥ 95% quantity+unit, ≥ 90% item",
+        .enabled(if: Corpus.has("ingredients/sample.csv"), "needs ../shared/corpus/ingredients (or LARDER_CORPUS)"))
     func agreesWithCorpus() throws {
-        guard let root = Corpus.root else {
-            print("note: corpus not found (../shared/corpus or LARDER_CORPUS); skipping the ingredient corpus test")
-            return
-        }
-        let url = root.appendingPathComponent("ingredients/sample.csv")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("note: \(url.path) not found; skipping the ingredient corpus test")
-            return
-        }
+        let url = URL(fileURLWithPath: Corpus.path("ingredients/sample.csv"))
         let rows = try IngredientCorpusScore.readRows(at: url)
         try #require(rows.count > 1_000)
         let (all, bySource) = IngredientCorpusScore.score(rows, parser: parser)
