@@ -77,7 +77,7 @@ import Testing
         try dir.write("nc/Soup/recipe.json", #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 leek"],"recipeInstructions":"Simmer."}"#)
         try FileManager.default.createSymbolicLink(atPath: dir.path("nc/Soup/full.jpg"), withDestinationPath: dir.path("secret.jpg"))
         try FileManager.default.createSymbolicLink(atPath: dir.path("nc/Stolen/recipe.json"), withDestinationPath: dir.path("secret-recipe.json"))
-        let result = try CLI.run(["import", dir.path("nc"), "--from", "nextcloud", "--keep-going", "-o", dir.path("out/r.json")])
+        let result = try CLI.run(["import", dir.path("nc"), "--from", "nextcloud", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("out/r.json")])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("imported: Soup"))
         #expect(result.stderr.contains("Stolen/recipe.json"))
@@ -136,7 +136,7 @@ import Testing
         #expect(stopped.stderr.contains("Bomb.paprikarecipe"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
 
-        let raised = try CLI.run(["import", dir.path("bomb.paprikarecipes"), "--max-record-size", "1KB", "--keep-going", "-o", dir.path("t.json")])
+        let raised = try CLI.run(["import", dir.path("bomb.paprikarecipes"), "--max-record-size", "1KB", "--keep-going", "--rejects", dir.path("rej1.ndjson"), "-o", dir.path("t.json")])
         #expect(raised.stderr.contains("1 KiB"), "\(raised.stderr)")
     }
 
@@ -207,7 +207,7 @@ import Testing
         #expect(result.stderr.contains("no recipes found"))
         #expect(result.stderr.contains("recipe.json"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("r.json")))
-        let kept = try CLI.run(["import", dir.path("empty.zip"), "--from", "tandoor", "--keep-going", "-o", dir.path("k.json")])
+        let kept = try CLI.run(["import", dir.path("empty.zip"), "--from", "tandoor", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("k.json")])
         #expect(kept.status == 1)
         #expect(kept.stderr.contains("no recipes found"))
     }
