@@ -128,13 +128,47 @@ public struct ReaderLimits: Sendable, Hashable {
     public var maxDepth: Int
     /// The most nodes YAML aliases may expand to in one record.
     public var maxAliasExpansion: Int
+    /// The most bytes of (decompressed, decoded) text one record may take: the JSON reader stops
+    /// reading (and inflating) as soon as a record passes it, and importers apply it to each
+    /// entry they parse. `larder --max-record-size` sets it.
+    public var maxRecordSize: Int
 
-    /// The defaults: 256 levels, 100,000 alias-expanded nodes.
+    /// The default limit on one record: 16 MiB.
+    public static let defaultMaxRecordSize = 16 << 20
+
+    /// The defaults: 256 levels, 100,000 alias-expanded nodes, 16 MiB per record.
     public static let `default` = ReaderLimits(maxDepth: 256, maxAliasExpansion: 100_000)
 
     /// Creates limits.
-    public init(maxDepth: Int, maxAliasExpansion: Int) {
+    public init(maxDepth: Int, maxAliasExpansion: Int, maxRecordSize: Int = ReaderLimits.defaultMaxRecordSize) {
         self.maxDepth = maxDepth
         self.maxAliasExpansion = maxAliasExpansion
+        self.maxRecordSize = maxRecordSize
+    }
+
+    /// These limits for a document that holds a whole backup rather than one record (Beanconqueror.json,
+    /// Mealie's database.json): one record may take up to 1 GiB (the zip entry limit), or more when
+    /// ``maxRecordSize`` is larger.
+    public var forWholeDocument: ReaderLimits {
+        var copy = self
+        copy.maxRecordSize = Swift.max(maxRecordSize, 1 << 30)
+        return copy
+    }
+
+    /// `bytes` for messages: `16 MiB`, `1 KiB`, `1500 bytes`.
+    public static func describe(bytes: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+
+    /// The error for a record past ``maxRecordSize``, at `location`.
+    public func recordTooLarge(at location: SourceLocation, snippet: String? = nil) -> LarderError {
+        LarderError(
+            .refusedInput,
+            "the record is larger than the record size limit of \(Self.describe(bytes: maxRecordSize)); refused "
+                + "(raise the limit with --max-record-size SIZE if the input is trusted)",
+            location: location, snippet: snippet)
     }
 }

@@ -38,6 +38,10 @@ public struct ExportSession {
     public struct Summary: Sendable {
         public var exported: [String] = []
         public var rejected: [String] = []
+        /// Problems that did not stop a record (an image refused), compiler style.
+        public var warnings: [String] = []
+        /// Records exported without their image because `imageRef` points outside the records file's folder.
+        public var imagesLeftOut = 0
     }
 
     /// Larder record files to read.
@@ -82,7 +86,21 @@ public struct ExportSession {
                     if let problem = recipe.validate().first {
                         throw LarderError(.invalidRecord, problem.message, location: problem.location)
                     }
-                    try exporter.write(ExportItem(recipe: recipe, image: Self.localImage(recipe.imageRef, base: base)))
+                    let image: [UInt8]?
+                    switch Self.localImage(recipe.imageRef, base: base) {
+                    case .success(let bytes):
+                        image = bytes
+                    case .failure(let reason):
+                        // Refused: the record goes out without its image, and the summary says so.
+                        image = nil
+                        var location = reader.location(of: "imageRef") ?? item.location
+                        location.recordIndex = item.index
+                        location.fieldPath = "imageRef"
+                        let message = "\"\(recipe.imageRef ?? "")\" is \(reason); exported without its image"
+                        summary.warnings.append(Diagnostic(severity: .warning, code: "refused-input", message: message, location: location).description)
+                        summary.imagesLeftOut += 1
+                    }
+                    try exporter.write(ExportItem(recipe: recipe, image: image))
                     summary.exported.append(recipe.title)
                 } catch let error as LarderError where error.code != .io {
                     var location = reader.location(of: error.location?.fieldPath ?? .root) ?? item.location
@@ -108,12 +126,18 @@ public struct ExportSession {
         }
     }
 
-    /// The bytes of a local image file (a path relative to the records file), if there is one.
-    static func localImage(_ ref: String?, base: String) -> [UInt8]? {
-        guard let ref, !ref.contains("://") else { return nil }
-        let path = ref.hasPrefix("/") ? ref : base + "/" + ref
-        guard FileManager.default.isReadableFile(atPath: path), let source = try? FileByteSource(path: path) else { return nil }
-        return try? source.readAll(limit: 64 << 20)
+    /// The bytes of a local image file, if there is one: only a relative path without `..` that
+    /// resolves (after symlinks) to a file inside the records file's folder `base` is read; any
+    /// other local reference is refused. A URL, or a file that does not exist, is no image.
+    static func localImage(_ ref: String?, base: String) -> Result<[UInt8]?, ContainedFile.RefusalReason> {
+        guard let ref, !ref.isEmpty, !ref.contains("://") else { return .success(nil) }
+        switch ContainedFile.resolveInside(ref, base: base, folder: ".") {
+        case .failure(.missing), .failure(.notRegularFile): return .success(nil)
+        case .failure(let reason): return .failure(reason)
+        case .success(let path):
+            guard let source = try? FileByteSource(path: path) else { return .success(nil) }
+            return .success(try? source.readAll(limit: 64 << 20))
+        }
     }
 
     /// A sink for `path`: an atomic file, or standard output for `nil`/`-`.

@@ -338,13 +338,47 @@ public final class JSONReader: RecordReader {
                 }
                 nodeOffsets.removeAll(keepingCapacity: true)
                 let value = try scan { try $0.parseValue(depth: 1) }
+                if !sawRecordsKey, bufferBase + pos - topObjectStart.0 > limits.maxRecordSize { throw topObjectTooLarge() }
                 envelopeFields[key] = value
                 topObjectNeedsComma = true
                 return nil
             } catch is NeedMore {
                 let offset = memberStart
+                // A plain object is one record: stop reading once it passes the size limit.
+                if !sawRecordsKey, bufferBase + end - topObjectStart.0 > limits.maxRecordSize { throw topObjectTooLarge() }
                 guard try fill(keeping: offset) else { throw syntaxError("unexpected end of input inside an object") }
                 continue
+            }
+        }
+    }
+
+    /// The size-limit error for the plain top-level object being read; reading stops there.
+    private func topObjectTooLarge() -> LarderError {
+        state = .done
+        let (line, column) = topObjectStart.1
+        return limits.recordTooLarge(at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
+    }
+
+    /// The size-limit error for the record starting at buffer offset `start`.
+    private func recordTooLarge(at start: Int) -> LarderError {
+        let (line, column) = lineColumn(at: start)
+        return limits.recordTooLarge(at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
+    }
+
+    /// In line mode: refuses the line starting at `start` for its size, discarding the rest of it
+    /// without buffering it, so that reading goes on at the next line.
+    private func skipOversizedLine(at start: Int) throws -> Never {
+        let error = recordTooLarge(at: start)
+        recordCount += 1
+        while true {
+            pos = end
+            guard try fill(keeping: end) else {
+                pos = end
+                throw error
+            }
+            if let hit = memchr(buffer, 0x0A, end) {
+                pos = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                throw error
             }
         }
     }
@@ -379,6 +413,15 @@ public final class JSONReader: RecordReader {
                     throw syntaxError("unexpected end of line inside the record")
                 }
                 lineBounded = false
+                if valueEnd - start > limits.maxRecordSize {
+                    let error = recordTooLarge(at: start)
+                    if !lineMode {
+                        // (In line mode the catch below counts the record and skips its line.)
+                        recordCount += 1
+                        state = .done
+                    }
+                    throw error
+                }
                 lastRecordByteRange = (bufferBase + start)..<(bufferBase + pos)
                 recordStartPos = start
                 recordStartLine = markLine
@@ -393,6 +436,11 @@ public final class JSONReader: RecordReader {
                     location: SourceLocation(file: name, line: markLine, column: markColumn, recordIndex: index))
             } catch is NeedMore {
                 keyRanges.removeAll(keepingCapacity: true)
+                if end - start > limits.maxRecordSize {
+                    let error = recordTooLarge(at: start)
+                    state = .done
+                    throw error
+                }
                 guard try fill(keeping: start) else {
                     pos = end
                     let error = syntaxError("unexpected end of input inside a record")
@@ -420,6 +468,7 @@ public final class JSONReader: RecordReader {
                 return bufferBase + buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             }
             scanned = end - start
+            if scanned > limits.maxRecordSize { try skipOversizedLine(at: start) }
             guard try fill(keeping: start) else { return bufferBase + end }
         }
     }

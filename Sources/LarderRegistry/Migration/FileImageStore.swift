@@ -47,13 +47,25 @@ public final class FileImageStore: ImageStore {
         return reference
     }
 
+    /// Reads the image `reference` names: only a relative path without `..` that resolves (after
+    /// symlinks) to a file inside one of the search folders (the inputs' folders, then the base).
+    /// - Throws: ``LarderError`` `refused-input` for any other reference, `io-error` when no such file exists.
     public func load(_ reference: String) throws -> [UInt8] {
-        let candidates = (reference.hasPrefix("/") ? [""] : searchDirectories + [baseDirectory]).map {
-            $0.isEmpty ? reference : ($0 as NSString).appendingPathComponent(reference)
+        let folders = searchDirectories.map { $0.isEmpty ? "." : $0 } + [baseDirectory]
+        var outside: ContainedFile.RefusalReason?
+        for folder in folders {
+            switch ContainedFile.resolveInside(reference, base: folder, folder: ".") {
+            case .success(let path):
+                if let data = FileManager.default.contents(atPath: path) { return Array(data) }
+            case .failure(.missing), .failure(.notRegularFile):
+                continue
+            case .failure(let reason):
+                if case .outside = reason { outside = reason; continue }
+                throw LarderError(.refusedInput, "\(reason); not read")
+            }
         }
-        for path in candidates {
-            if let data = FileManager.default.contents(atPath: path) { return Array(data) }
-        }
+        if let outside { throw LarderError(.refusedInput, "\(outside); not read") }
+        let candidates = folders.map { ($0 as NSString).appendingPathComponent(reference) }
         throw LarderError(.io, "image file not found (looked in \(candidates.joined(separator: ", ")))")
     }
 

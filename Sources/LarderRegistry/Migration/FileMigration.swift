@@ -40,6 +40,8 @@ public struct FileMigration {
     public var targetVersion: Int?
     /// Reject bad records and go on.
     public var keepGoing: Bool
+    /// Reader limits (one record's size above all).
+    public var limits: ReaderLimits = .default
 
     /// Creates a migration.
     public init(
@@ -123,7 +125,8 @@ public struct FileMigration {
         let report = MigrationReport(collectsSamples: true)
         let images = FileImageStore(baseDirectory: FileManager.default.currentDirectoryPath, isDryRun: true)
         let transformer = Transformer(migration: self, report: report, images: images)
-        var pipeline = ConversionPipeline(inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: true)
+        var pipeline = ConversionPipeline(
+            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: true, limits: limits)
         pipeline.transform = transformer.transform
         _ = try pipeline.run(makeWriter: { _, _ in NullRecordWriter() }) { _, error in
             if error.code == .schema || error.code == .usage { throw error }  // a plan problem, not a record's
@@ -150,7 +153,8 @@ public struct FileMigration {
         let report = MigrationReport(collectsSamples: false)
         let transformer = Transformer(migration: self, report: report, images: images)
         var pipeline = ConversionPipeline(
-            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing, progress: progress)
+            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing, limits: limits,
+            progress: progress)
         pipeline.transform = transformer.transform
         do {
             let summary = try pipeline.run(

@@ -45,11 +45,12 @@ struct ConvertCommand: ParsableCommand {
     var normalize = false
 
     @OptionGroup var rejects: RejectsOptions
+    @OptionGroup var recordLimits: RecordLimitOptions
 
     func run() throws {
         let transform: ((Value, RecordType, Int?) throws -> Value)? = normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
         let summary = try RecordRun.convert(
-            input: input, rejects: rejects, check: .structure,
+            input: input, rejects: rejects, check: .structure, limits: recordLimits.limits,
             transform: transform,
             makeWriter: { header, type in
                 let schema = (input.type ?? header?.recordType ?? type)?.rawValue ?? header?.schema

@@ -12,6 +12,10 @@ struct ExportCommand: ParsableCommand {
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
               paprika    a .paprikarecipes archive laid out as Paprika's own (gzip JSON per recipe,
                          photos embedded from local image files)
+
+            Only image files inside the records file's folder are embedded: an imageRef that is \
+            absolute, has a '..' component or leads (through a symlink) outside that folder is \
+            refused with a warning naming the record, and the record is exported without its image.
               cooklang   one .cook file per recipe into a folder (-o DIR), a .zip, or one .cook file
               recipeml   one RecipeML 0.5 XML document
 
@@ -40,7 +44,11 @@ struct ExportCommand: ParsableCommand {
             try rejectsWriter?.reject(record, error.diagnostic)
         }
         try rejectsWriter?.finish()
+        for warning in summary.warnings { Stderr.print(warning) }
         var line = "larder: \(summary.exported.count) exported, \(summary.rejected.count) rejected"
+        if summary.imagesLeftOut > 0 {
+            line += ", \(summary.imagesLeftOut) image\(summary.imagesLeftOut == 1 ? "" : "s") left out (outside the records file's folder)"
+        }
         if let output { line += " → \(output)" }
         Stderr.print(line)
         if !summary.rejected.isEmpty { throw DataErrorsExit() }

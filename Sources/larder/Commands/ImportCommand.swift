@@ -11,8 +11,12 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
             --from). Archives are streamed entry by entry; entries that would escape the archive \
-            (zip slip) or inflate too far (zip bombs) are refused. Embedded photos are written beside \
-            the output (<output stem>-images/) and referenced from each recipe.
+            (zip slip) or inflate too far (zip bombs) are refused, and so is any record or archive \
+            entry larger than --max-record-size (16MB unless raised), as soon as it passes the limit. \
+            Embedded photos are written beside the output (<output stem>-images/, or --images DIR) \
+            and referenced from each recipe; an image file is named after the recipe's id made a \
+            safe file name, and a file that already exists there is never replaced (the new image \
+            gets a -2, -3, … suffix). A failed import removes the images it wrote.
 
             Ids derive from the source (its own id, else its URL or archive entry) and the title, so \
             re-running an import gives the same ids; when the output file exists its records are kept \
@@ -21,7 +25,9 @@ struct ImportCommand: ParsableCommand {
 
             Without --keep-going the first bad item stops the import (exit 1, no output written); \
             with it, bad items go to the rejects file with their archive entry and field path and the \
-            rest import. The report on stderr lists imported, rejected and duplicate items by name.
+            rest import (a recipe whose image cannot be written is one bad item). An input that is \
+            not empty but holds no records is a data error (exit 1). The report on stderr lists \
+            imported, rejected and duplicate items by name.
 
             Examples:
               larder import export.paprikarecipes -o recipes.json
@@ -49,6 +55,7 @@ struct ImportCommand: ParsableCommand {
     var report: String?
 
     @OptionGroup var rejects: RejectsOptions
+    @OptionGroup var recordLimits: RecordLimitOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one file or folder to import") }
@@ -59,7 +66,7 @@ struct ImportCommand: ParsableCommand {
         let session = try ImportSession(
             options: ImportSession.Options(
                 outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing, rejectsPath: rejects.resolvedRejectsPath,
-                imagesDirectory: images))
+                imagesDirectory: images, limits: recordLimits.limits))
         let result: ImportSession.Report
         do {
             result = try session.run(inputs.map { ($0, from.format) })

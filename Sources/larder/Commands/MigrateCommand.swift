@@ -55,6 +55,7 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var schemaOptions: SchemaOptions
+    @OptionGroup var recordLimits: RecordLimitOptions
 
     func validate() throws {
         if store != nil && !input.inputs.isEmpty { throw ValidationError("give either input files or --store, not both") }
@@ -67,9 +68,10 @@ struct MigrateCommand: ParsableCommand {
             try runStore(path: store, migrator: migrator)
             return
         }
-        let migration = FileMigration(
+        var migration = FileMigration(
             migrator: migrator, inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
             fromVersion: sourceVersion, targetVersion: to, keepGoing: rejects.keepGoing)
+        migration.limits = recordLimits.limits
         if dryRun {
             let report = try migration.dryRun()
             let target = to.map { "v\($0)" } ?? "the newest version"

@@ -6,7 +6,7 @@ import LarderFormats
 /// Runs a ``ConversionPipeline`` for a command: rejects file, progress and summary.
 enum RecordRun {
     static func convert(
-        input: InputOptions, rejects: RejectsOptions, check: RecordCheck,
+        input: InputOptions, rejects: RejectsOptions, check: RecordCheck, limits: ReaderLimits = .default,
         transform: ((Value, RecordType, Int?) throws -> Value)? = nil,
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
     ) throws -> ConversionPipeline.Summary {
@@ -15,7 +15,7 @@ enum RecordRun {
         let showProgress = Stderr.isTerminal
         var pipeline = ConversionPipeline(
             inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: check,
-            keepGoing: rejects.keepGoing,
+            keepGoing: rejects.keepGoing, limits: limits,
             progress: { summary in
                 guard showProgress else { return }
                 let rate = Double(summary.read) / max(Date().timeIntervalSince(started), 0.001)

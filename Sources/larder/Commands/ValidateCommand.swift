@@ -28,6 +28,7 @@ struct ValidateCommand: ParsableCommand {
     var rejects: String?
 
     @OptionGroup var schemaOptions: SchemaOptions
+    @OptionGroup var recordLimits: RecordLimitOptions
 
     func run() throws {
         let registry = try schemaOptions.registry()
@@ -46,7 +47,8 @@ struct ValidateCommand: ParsableCommand {
         }
         let check = SchemaCheck(registry: registry)
         let pipeline = ConversionPipeline(
-            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck, keepGoing: true)
+            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck, keepGoing: true,
+            limits: recordLimits.limits)
         let summary = try pipeline.run(makeWriter: { _, _ in NullRecordWriter() }) { record, error in
             Stderr.print(error.description)
             try rejectsWriter?.reject(record, error.diagnostic)

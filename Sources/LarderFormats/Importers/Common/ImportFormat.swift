@@ -117,6 +117,24 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+extension ImportFormat {
+    /// What an importer of this format looks for in its input, for the error when it finds nothing.
+    public var lookedFor: String {
+        switch self {
+        case .schemaorg: "a schema.org Recipe (JSON-LD, or application/ld+json blocks of an HTML page)"
+        case .paprika: "Paprika recipes (*.paprikarecipe gzip JSON entries, or a Paprika JSON object)"
+        case .mela: "Mela recipes (*.melarecipe JSON entries)"
+        case .nextcloud: "recipe.json files in per-recipe folders"
+        case .mealie: "recipes/<slug>/<slug>.json entries or a database.json"
+        case .tandoor: "recipe.json in the archive or in zips nested in it (up to \(TandoorImporter.maxNesting) levels deep)"
+        case .cooklang: "*.cook files"
+        case .orf: "Open Recipe Format YAML documents"
+        case .recipeml: "<recipe> elements"
+        case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
+        }
+    }
+}
+
 extension ByteSource {
     /// Reads up to `count` bytes from the start (consuming them).
     func readPrefix(_ count: Int) throws -> [UInt8] {

@@ -27,12 +27,15 @@ public final class ImportSession: ImportSink {
         public var imagesDirectory: String?
         /// The creation date of records whose source has none.
         public var importedAt: Date
+        /// Limits for every reader and importer of the run (``ReaderLimits/maxRecordSize`` caps one record).
+        public var limits: ReaderLimits
 
         /// Creates options.
         public init(
             outputPath: String? = nil, outputFormat: DataFormat = .json, keepGoing: Bool = false, rejectsPath: String? = nil,
-            imagesDirectory: String? = nil, importedAt: Date = Date()
+            imagesDirectory: String? = nil, importedAt: Date = Date(), limits: ReaderLimits = .default
         ) {
+            self.limits = limits
             self.outputPath = outputPath
             self.outputFormat = outputFormat
             self.keepGoing = keepGoing
@@ -79,6 +82,12 @@ public final class ImportSession: ImportSink {
     private var currentFormat: ImportFormat = .schemaorg
     /// The report so far.
     public private(set) var report = Report()
+    /// Image files and folders this run created, removed again when the run fails.
+    private var createdFiles: [String] = []
+    private var createdDirectories: [String] = []
+    private var imagesDirectoryReady = false
+
+    public var readerLimits: ReaderLimits { options.limits }
 
     /// Creates a session.
     /// - Throws: ``LarderError`` `io-error` when the rejects file cannot be created.
@@ -88,9 +97,26 @@ public final class ImportSession: ImportSink {
     }
 
     /// Imports every input (each with its format, or detected when `nil`) and finishes the outputs.
+    ///
+    /// When it throws, nothing is written: the outputs are never moved into place, and the image
+    /// files and folders this run created are removed (nothing else is).
     /// - Throws: ``LarderError``: the first rejected item's error without `keepGoing`; I/O errors;
-    ///   unreadable inputs without `keepGoing` (with it they are reported as rejected).
+    ///   unreadable inputs without `keepGoing` (with it they are reported as rejected); an input
+    ///   that is not empty but holds no records (`malformed-record`, naming what was looked for).
     public func run(_ inputs: [(path: String, format: ImportFormat?)]) throws -> Report {
+        do {
+            return try runInputs(inputs)
+        } catch {
+            ContainedFile.remove(files: createdFiles, directories: createdDirectories)
+            createdFiles.removeAll()
+            createdDirectories.removeAll()
+            throw error
+        }
+    }
+
+    private var itemCount: Int { report.imported.count + report.rejected.count + report.duplicates.count }
+
+    private func runInputs(_ inputs: [(path: String, format: ImportFormat?)]) throws -> Report {
         var formats: [(String, ImportFormat)] = []
         for input in inputs {
             do {
@@ -104,7 +130,14 @@ public final class ImportSession: ImportSink {
             for (path, format) in formats {
                 currentFormat = format
                 do {
+                    let before = itemCount
                     try format.makeImporter().importItems(at: path, into: self)
+                    if itemCount == before, ContainedFile.isNonEmpty(path) {
+                        let what = format == .beanconqueror ? "records" : "recipes"
+                        try reject(
+                            LarderError(.malformedRecord, "no \(what) found in this \(format.rawValue) input; looked for \(format.lookedFor)"),
+                            origin: ImportOrigin(file: path), raw: nil)
+                    }
                 } catch let error as LarderError where error.code != .io || options.keepGoing {
                     // The whole input is unreadable: one rejection for the file.
                     try reject(error.locatedAt(SourceLocation(file: path)), origin: ImportOrigin(file: path), raw: nil)
@@ -143,7 +176,7 @@ public final class ImportSession: ImportSink {
         var existing: [Value] = []
         if let path, FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap({ $0 }) ?? 0 > 0 {
             // Keep what an earlier run imported; those ids count as already there.
-            let reader = try RecordIO.openReader(path: path, recordType: type)
+            let reader = try RecordIO.openReader(path: path, recordType: type, limits: options.limits)
             while let item = try reader.next() {
                 existing.append(item.value)
                 if let id = item.value["id"]?.stringValue {
@@ -181,7 +214,15 @@ public final class ImportSession: ImportSink {
             report.duplicates.append(ReportLine(name: imported.title, id: id, origin: origin.description, reason: "same title, ingredients and steps as \(earlier)"))
             return
         }
-        let imageRef = try storeImage(imported.images.first, id: id, origin: origin)
+        let imageRef: String?
+        do {
+            imageRef = try storeImage(imported.images.first, id: id, origin: origin)
+        } catch let error as LarderError where error.code == .io {
+            // One image that cannot be written rejects its record; the rest of the input goes on.
+            let problem = LarderError(.io, "the recipe's image could not be written: \(error.description)", location: SourceLocation(fieldPath: "imageRef"))
+            try reject(problem, origin: origin, raw: imported.makeRecipe(id: id, imageRef: nil, importedAt: options.importedAt).value)
+            return
+        }
         let recipe = imported.makeRecipe(id: id, imageRef: imageRef, importedAt: options.importedAt)
         if let problem = recipe.validate().first {
             try reject(LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin, raw: recipe.value)
@@ -232,20 +273,48 @@ public final class ImportSession: ImportSink {
     // MARK: Images and fingerprints
 
     /// Writes an embedded image next to the output and returns its reference; a URL is kept as it is.
+    ///
+    /// The file is named after the id made a safe single path component, created new inside the
+    /// images folder (never through a symlink, never over an existing file: a taken name gets a
+    /// `-2`, `-3`, … suffix, with a warning).
     private func storeImage(_ image: ImportedRecipe.Image?, id: String, origin: ImportOrigin) throws -> String? {
         switch image {
         case nil: return nil
         case .url(let url)?: return url
         case .data(let bytes, let ext)?:
             let directory = imagesDirectory
-            try FileManager.default.createDirectory(atPath: directory.onDisk, withIntermediateDirectories: true)
-            let file = "\(id).\(ext)"
-            let sink = try FileByteSink(path: directory.onDisk + "/" + file)
-            try sink.write(bytes)
-            try sink.close()
+            try makeImagesDirectory(directory.onDisk)
+            let wanted = ContainedFile.safeComponent(id) + "." + ContainedFile.safeComponent(ext, maxLength: 10)
+            let file = try ContainedFile.createNew(in: directory.onDisk, stem: id, fileExtension: ext, bytes: bytes)
+            createdFiles.append(directory.onDisk + "/" + file)
+            if wanted != "\(id).\(ext)" {
+                warn("the id \"\(id)\" is not a safe file name; its image is \(file)", origin: origin)
+            } else if file != wanted {
+                warn("\(wanted) already exists in \(directory.onDisk) and is left alone; the image is \(file)", origin: origin)
+            }
             report.images += 1
             return directory.reference + "/" + file
         }
+    }
+
+    /// Creates the images folder (and missing parents) once, remembering which folders this run created.
+    private func makeImagesDirectory(_ path: String) throws {
+        guard !imagesDirectoryReady else { return }
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, !FileManager.default.fileExists(atPath: current) {
+            missing.append(current)
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current { break }
+            current = parent
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw LarderError(.io, "cannot create the images folder: \(error.localizedDescription)", location: SourceLocation(file: path))
+        }
+        createdDirectories.append(contentsOf: missing)
+        imagesDirectoryReady = true
     }
 
     /// Where images go on disk, and how a record refers to that folder (relative to the output).

@@ -60,6 +60,13 @@ public protocol ImportSink: AnyObject {
     func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws
     /// Something was read but not cleanly (an encoding fallback, an unknown field).
     func warn(_ message: String, origin: ImportOrigin)
+    /// The limits importers apply while they read (one record's size above all).
+    var readerLimits: ReaderLimits { get }
+}
+
+extension ImportSink {
+    /// The default limits.
+    public var readerLimits: ReaderLimits { .default }
 }
 
 /// Reads one foreign format.
@@ -98,10 +105,11 @@ public struct ImportAbort: Error, Sendable {
 extension ImportSink {
     /// Reads one JSON document (leniently, as apps and sites write it) from `source`, decoding
     /// it to UTF-8 first, and warns when bytes had to be read as windows-1252.
-    /// - Throws: ``LarderError`` `syntax-error` with line and column.
+    /// Stops reading (and inflating) as soon as the document passes ``readerLimits``'s record size.
+    /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` past the size limit.
     public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded)
+        let value = try JSONLDBlocks.parse(decoded, limits: readerLimits)
         if decoded.usedFallback { warnEncodingFallback(origin) }
         return value
     }

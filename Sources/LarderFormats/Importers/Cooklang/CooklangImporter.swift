@@ -19,7 +19,13 @@ public struct CooklangImporter: RecipeImporter {
             for file in files {
                 let origin = ImportOrigin(file: path, entry: file)
                 try sink.isolating(origin) {
-                    try read(try FileByteSource(path: path + "/" + file), title: Self.title(fromFileName: file), origin: origin, into: sink)
+                    // Symlinks are followed only while they stay inside the folder being imported.
+                    let filePath: String
+                    switch ContainedFile.resolveInside(file, base: path, folder: ".") {
+                    case .success(let resolved): filePath = resolved
+                    case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
+                    }
+                    try read(try FileByteSource(path: filePath), title: Self.title(fromFileName: file), origin: origin, into: sink)
                 }
             }
             return
@@ -36,7 +42,7 @@ public struct CooklangImporter: RecipeImporter {
 
     private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, into sink: any ImportSink) throws {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let text = String(decoding: try decoded.readAll(limit: 16 << 20), as: UTF8.self)
+        let text = String(decoding: try decoded.readAll(limit: sink.readerLimits.maxRecordSize), as: UTF8.self)
         if decoded.usedFallback { sink.warnEncodingFallback(origin) }
         try sink.isolating(origin) {
             try sink.recipe(try Self.recipe(from: CooklangParser.parse(text), fallbackTitle: title), origin: origin)

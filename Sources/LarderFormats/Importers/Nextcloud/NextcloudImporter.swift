@@ -34,12 +34,23 @@ public struct NextcloudImporter: RecipeImporter {
         }
         for relative in recipeFiles.sorted() {
             let origin = ImportOrigin(file: root, entry: relative)
-            let folder = root + "/" + relative.dropLast("recipe.json".count)
+            let folder = String(relative.dropLast("recipe.json".count))
             try sink.isolating(origin) {
-                let image = try ["full.jpg", "full.png", "full.webp"].lazy.map { folder + $0 }
-                    .first { FileManager.default.fileExists(atPath: $0) }
-                    .map { try FileByteSource(path: $0).readAll(limit: 64 << 20) }
-                try read(FileByteSource(path: root + "/" + relative), image: image, origin: origin, into: sink)
+                // Symlinks are followed only while they stay inside the folder being imported.
+                let recipePath: String
+                switch ContainedFile.resolveInside(relative, base: root, folder: ".") {
+                case .success(let path): recipePath = path
+                case .failure(let reason): throw LarderError(.refusedInput, "\(relative): \(reason); not read")
+                }
+                var image: [UInt8]?
+                for name in ["full.jpg", "full.png", "full.webp"] where FileManager.default.fileExists(atPath: root + "/" + folder + name) {
+                    switch ContainedFile.resolveInside(folder + name, base: root, folder: ".") {
+                    case .success(let path): image = try FileByteSource(path: path).readAll(limit: 64 << 20)
+                    case .failure(let reason): sink.warn("\(folder + name): \(reason); image not read", origin: origin)
+                    }
+                    break
+                }
+                try read(FileByteSource(path: recipePath), image: image, origin: origin, into: sink)
             }
         }
     }

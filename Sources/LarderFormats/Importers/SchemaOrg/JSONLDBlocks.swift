@@ -5,12 +5,13 @@ public import LarderCore
 public enum JSONLDBlocks {
     /// Parses one JSON text leniently (raw newlines in strings, trailing commas, `\'`), the way
     /// pages publish it. A top-level list comes back as one `.array`.
-    /// - Throws: ``LarderError`` `syntax-error` with line and column.
-    public static func parse(_ source: any ByteSource) throws -> Value {
+    /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` when one
+    ///   value (a top-level object, or one element of a top-level list) passes `limits.maxRecordSize`.
+    public static func parse(_ source: any ByteSource, limits: ReaderLimits = .default) throws -> Value {
         let peekable = PeekableByteSource(source)
         let head = try peekable.peek(4096)
         let isArray = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } == UInt8(ascii: "[")
-        let reader = JSONReader(source: peekable, lineMode: false, lenient: true)
+        let reader = JSONReader(source: peekable, lineMode: false, lenient: true, limits: limits)
         var values: [Value] = []
         while let item = try reader.next() { values.append(item.value) }
         if isArray { return .array(values) }
@@ -19,7 +20,7 @@ public enum JSONLDBlocks {
 
     /// Parses JSON-LD text (a script block's body): comment and CDATA wrappers and trailing
     /// semicolons are removed first.
-    public static func parse(text: String, name: String) throws -> Value {
+    public static func parse(text: String, name: String, limits: ReaderLimits = .default) throws -> Value {
         var body = Substring(text.trimmingWhitespace)
         var changed = true
         while changed {
@@ -36,7 +37,7 @@ public enum JSONLDBlocks {
         while body.hasSuffix(";") { body = body.dropLast() }
         let bytes = Array(body.utf8)
         let isArray = bytes.first == UInt8(ascii: "[")
-        let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: false, lenient: true)
+        let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: false, lenient: true, limits: limits)
         var values: [Value] = []
         while let item = try reader.next() { values.append(item.value) }
         if isArray { return .array(values) }

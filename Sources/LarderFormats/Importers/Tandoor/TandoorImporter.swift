@@ -7,6 +7,9 @@ public import LarderCore
 public struct TandoorImporter: RecipeImporter {
     public var format: ImportFormat { .tandoor }
 
+    /// How many levels of zips inside the outer archive are searched for recipes.
+    public static let maxNesting = 3
+
     /// Creates the importer.
     public init() {}
 
@@ -38,7 +41,7 @@ public struct TandoorImporter: RecipeImporter {
                 try read(archive.open(recipeEntry), image: image, origin: recipeOrigin, into: sink)
             }
         }
-        guard depth < 2 else { return }
+        guard depth < Self.maxNesting else { return }
         for entry in inner {
             let entryOrigin = origin.entry(entry.path)
             try sink.isolating(entryOrigin) {
