@@ -67,6 +67,9 @@ let package = Package(
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),
+        // The fuzz targets (make fuzz); the tests run them over the regression corpus too.
+        .target(name: "LarderFuzzing", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderCloudKit"]),
+        .testTarget(name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderTestSupport"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
@@ -92,6 +95,12 @@ let package = Package(
         ),
     ]
 )
+
+// `make fuzz`: the libFuzzer binary, only when LARDER_FUZZ is set (it has no `main` of its own).
+if Context.environment["LARDER_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry"))
+    package.products.append(.executable(name: "larder-fuzz", targets: ["larder-fuzz"]))
+}
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

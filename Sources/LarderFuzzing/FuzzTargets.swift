@@ -1,0 +1,202 @@
+import Foundation
+package import LarderCloudKit
+package import LarderCore
+package import LarderFormats
+package import LarderRegistry
+
+/// The fuzz targets: each feeds arbitrary bytes to one parser the way the product does, and
+/// swallows the errors the parser is allowed to throw (a ``LarderError`` or a decoding error).
+///
+/// A crash, a trap, a hang or a sanitizer report is a finding. The same functions run in
+/// `make test` over the regression corpus (`Fuzz/regressions/<target>/`) and over seeds made from
+/// `samples/`, where each returns how many items it read, so a target that silently reads
+/// nothing shows up as a failing test. `make fuzz` runs them under libFuzzer (`Fuzz/Entry`).
+package enum FuzzTargets {
+    /// One target: its name (the corpus folder and `LARDER_FUZZ_TARGET`) and its entry.
+    package struct Target: Sendable {
+        package var name: String
+        /// Seeds from `samples/`: file name suffixes this target reads.
+        package var seedSuffixes: [String]
+        package var run: @Sendable ([UInt8]) -> Int
+    }
+
+    /// Every target, by name.
+    package static let all: [Target] = [
+        Target(name: "json", seedSuffixes: [".json"]) { records($0, .json) },
+        Target(name: "ndjson", seedSuffixes: [".ndjson", ".json"]) { records($0, .ndjson) },
+        Target(name: "yaml", seedSuffixes: [".yaml", ".yml"]) { records($0, .yaml) },
+        Target(name: "xml", seedSuffixes: [".xml"]) { records($0, .xml) },
+        Target(name: "sniff", seedSuffixes: [".json", ".yaml", ".xml", ".gz"]) { sniffed($0) },
+        Target(name: "gzip", seedSuffixes: [".gz"]) { gunzip($0) },
+        Target(name: "zip", seedSuffixes: [".zip", ".paprikarecipes", ".melarecipes"]) { zipEntries($0) },
+        Target(name: "html-jsonld", seedSuffixes: [".html", ".htm"]) { jsonLDBlocks($0) },
+        Target(name: "schemaorg", seedSuffixes: [".html"]) { imported($0, .schemaorg, ext: "html") },
+        Target(name: "recipeml", seedSuffixes: [".xml"]) { imported($0, .recipeml, ext: "xml") },
+        Target(name: "cooklang", seedSuffixes: [".cook"]) { cooklang($0) },
+        Target(name: "orf", seedSuffixes: [".yaml", ".yml"]) { imported($0, .orf, ext: "yaml") },
+        Target(name: "paprika-entry", seedSuffixes: [".paprikarecipe"]) { paprikaEntry($0) },
+        Target(name: "paprika", seedSuffixes: [".paprikarecipes"]) { imported($0, .paprika, ext: "paprikarecipes") },
+        Target(name: "mela", seedSuffixes: [".melarecipe"]) { imported($0, .mela, ext: "melarecipe") },
+        Target(name: "ingredient-line", seedSuffixes: [".txt"]) { ingredientLines($0) },
+        Target(name: "manifest", seedSuffixes: ["registry.yaml"]) { manifest($0) },
+        Target(name: "ck-request", seedSuffixes: [".ckrequest.json"]) { cloudKitRequest($0) },
+        Target(name: "change-token", seedSuffixes: [".token"]) { changeToken($0) },
+    ]
+
+    /// The target called `name`.
+    package static func named(_ name: String) -> Target? { all.first { $0.name == name } }
+
+    /// Reads records until the end, going on after a bad record as the CLI's `--keep-going` does
+    /// (bounded, so a reader that never advances is a hang the fuzzer reports).
+    static func records(_ bytes: [UInt8], _ format: DataFormat) -> Int {
+        guard let reader = try? RecordIO.openReader(source: MemoryByteSource(bytes, name: "fuzz"), format: format) else { return 0 }
+        return drain(reader)
+    }
+
+    static func drain(_ reader: any RecordReader) -> Int {
+        var count = 0
+        for _ in 0..<100_000 {
+            do {
+                guard try reader.next() != nil else { break }
+                count += 1
+            } catch let error as LarderError {
+                // Fatal errors end the file; record errors let the reader go on (NDJSON lines).
+                if error.location?.recordIndex == nil { break }
+            } catch {
+                break
+            }
+        }
+        return count
+    }
+
+    static func sniffed(_ bytes: [UInt8]) -> Int {
+        guard let (source, format) = try? RecordIO.sniff(MemoryByteSource(bytes, name: "fuzz")),
+            let reader = try? RecordIO.openReader(source: source, format: format)
+        else { return 0 }
+        return drain(reader)
+    }
+
+    static func gunzip(_ bytes: [UInt8]) -> Int {
+        guard let reader = try? GzipReader(MemoryByteSource(bytes, name: "fuzz")) else { return 0 }
+        return (try? readAll(reader, limit: 64 << 20).count) ?? 0
+    }
+
+    static func readAll(_ source: any ByteSource, limit: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while out.count < limit {
+            let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            if n == 0 { break }
+            out.append(contentsOf: buffer[0..<n])
+        }
+        return out
+    }
+
+    static func zipEntries(_ bytes: [UInt8]) -> Int {
+        withTemporaryFile(bytes, ext: "zip") { path in
+            guard let archive = try? ZipArchive(path: path) else { return 0 }
+            var count = 0
+            while count < 10_000, let entry = (try? archive.nextEntry()).flatMap({ $0 }) {
+                _ = try? entry.safeRelativePath(archive: path)
+                if let source = try? archive.open(entry) { _ = try? readAll(source, limit: 64 << 20) }
+                count += 1
+            }
+            return count
+        }
+    }
+
+    static func jsonLDBlocks(_ bytes: [UInt8]) -> Int {
+        let scanner = HTMLJSONLDScanner(source: MemoryByteSource(bytes, name: "fuzz"))
+        var count = 0
+        while count < 10_000, (try? scanner.nextBlock()).flatMap({ $0 }) != nil { count += 1 }
+        return count
+    }
+
+    static func cooklang(_ bytes: [UInt8]) -> Int {
+        let recipe = CooklangParser.parse(String(decoding: bytes, as: UTF8.self))
+        return recipe.steps.count + recipe.metadata.count
+    }
+
+    static func paprikaEntry(_ bytes: [UInt8]) -> Int {
+        var json = bytes
+        if GzipReader.isGzip(bytes) {
+            guard let reader = try? GzipReader(MemoryByteSource(bytes, name: "fuzz")),
+                let inflated = try? readAll(reader, limit: 16 << 20)
+            else { return 0 }
+            json = inflated
+        }
+        guard let value = try? JSONReader(source: MemoryByteSource(json, name: "fuzz"), lenient: true).next()?.value,
+            (try? PaprikaImporter.recipe(from: value)) != nil
+        else { return 0 }
+        return 1
+    }
+
+    static func ingredientLines(_ bytes: [UInt8]) -> Int {
+        let parser = IngredientLineParser()
+        var count = 0
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(10_000) {
+            _ = parser.parse(String(line))
+            count += 1
+        }
+        return count
+    }
+
+    static func manifest(_ bytes: [UInt8]) -> Int {
+        guard let reader = try? RecordIO.openReader(source: MemoryByteSource(bytes, name: "registry.yaml"), format: .yaml),
+            let document = try? reader.next()?.value,
+            let manifest = try? SchemaManifest(document: document, file: "registry.yaml")
+        else { return 0 }
+        return manifest.types.count
+    }
+
+    static func cloudKitRequest(_ bytes: [UInt8]) -> Int {
+        guard let json = try? JSONValueParser.parse(bytes) else { return 0 }
+        var count = 0
+        if let modify = try? ValueDecoder().decode(ModifyRecordsRequest.self, from: json) { count += modify.operations.count }
+        if let query = try? ValueDecoder().decode(QueryRecordsRequest.self, from: json) { count += 1 + (query.query.filterBy?.count ?? 0) }
+        if let lookup = try? ValueDecoder().decode(LookupRecordsRequest.self, from: json) { count += lookup.records.count }
+        if let changes = try? ValueDecoder().decode(RecordChangesRequest.self, from: json) { count += changes.syncToken == nil ? 0 : 1 }
+        return count
+    }
+
+    static func changeToken(_ bytes: [UInt8]) -> Int {
+        ChangeToken.decode(String(decoding: bytes, as: UTF8.self)) == nil ? 0 : 1
+    }
+
+    /// Runs an importer over the bytes written to a file with extension `ext` (importers read paths).
+    static func imported(_ bytes: [UInt8], _ format: ImportFormat, ext: String) -> Int {
+        withTemporaryFile(bytes, ext: ext) { path in
+            let sink = CountingSink()
+            try? format.makeImporter().importItems(at: path, into: sink)
+            return sink.count
+        }
+    }
+
+    /// One scratch folder per process: libFuzzer runs inputs one after another.
+    nonisolated(unsafe) static var scratch: String?
+
+    static func withTemporaryFile(_ bytes: [UInt8], ext: String, _ body: (String) -> Int) -> Int {
+        let folder: String
+        if let scratch {
+            folder = scratch
+        } else {
+            folder = NSTemporaryDirectory() + "larder-fuzz-\(ProcessInfo.processInfo.processIdentifier)"
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            scratch = folder
+        }
+        let path = "\(folder)/input.\(ext)"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return 0 }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return body(path)
+    }
+}
+
+/// Counts what an importer reads and drops it.
+final class CountingSink: ImportSink {
+    var count = 0
+    func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws { count += 1 }
+    func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws { count += 1 }
+    func brewLog(_ log: BrewLog, origin: ImportOrigin) throws { count += 1 }
+    func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws {}
+    func warn(_ message: String, origin: ImportOrigin) {}
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LarderCloudKit
+import LarderFormats
+@testable import LarderFuzzing
+import LarderTestSupport
+import Testing
+
+/// The fuzz targets over the regression corpus (every past finding) and over seeds: each must
+/// neither crash nor hang, and each must read something from a valid seed, so a target that
+/// silently reads nothing cannot pass for a fuzzer.
+@Suite struct FuzzRegressionTests {
+    static let root = CLI.packageRoot
+
+    /// The files of the regression corpus of `target`.
+    static func regressions(_ target: String) -> [URL] {
+        let folder = root.appendingPathComponent("Fuzz/regressions/\(target)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// Seeds from `samples/` (what `make fuzz` starts from too) plus the few made here.
+    static func seeds(_ target: FuzzTargets.Target) throws -> [[UInt8]] {
+        var seeds: [[UInt8]] = []
+        let samples = root.appendingPathComponent("samples")
+        let walker = FileManager.default.enumerator(atPath: samples.path)
+        while let relative = walker?.nextObject() as? String {
+            guard target.seedSuffixes.contains(where: { relative.hasSuffix($0) }), !relative.hasPrefix("bad/") else { continue }
+            seeds.append(Array(try Data(contentsOf: samples.appendingPathComponent(relative))))
+        }
+        seeds += made[target.name, default: []].map { Array($0.utf8) }
+        switch target.name {
+        case "gzip":
+            // A two-member gzip stream of a sample.
+            let sink = MemoryByteSink()
+            let text = Array(try Data(contentsOf: samples.appendingPathComponent("recipes.json")))
+            for _ in 0..<2 {
+                let member = try GzipWriter(sink)
+                try text.withUnsafeBytes { try member.write($0) }
+                try member.close()
+            }
+            seeds.append(sink.bytes)
+        case "manifest":
+            seeds.append(Array(try Data(contentsOf: root.appendingPathComponent("Schemas/registry.yaml"))))
+        default: break
+        }
+        return seeds
+    }
+
+    /// Seeds for targets that samples/ has no file for.
+    static let made: [String: [String]] = [
+        "html-jsonld": [page],
+        "schemaorg": [page],
+        "mela": [#"{"id":"mela-1","title":"Soup","ingredients":"1 onion\n2 carrots","instructions":"Chop.\nSimmer."}"#],
+        "paprika-entry": [#"{"uid":"p-1","name":"Soup","ingredients":"1 onion","directions":"Simmer."}"#],
+        "ingredient-line": ["1 1/2 cups flour\n2 EL Zucker\n1 (14 ounce) can tomatoes\nsalt to taste"],
+        "change-token": [ChangeToken(kind: .zone, scope: 1, epoch: 2, sequence: 3).encoded],
+        "ck-request": [
+            #"{"operations":[{"operationType":"create","record":{"recordName":"r1","recordType":"Recipe","fields":{"title":{"value":"Soup","type":"STRING"}}}}]}"#,
+            #"{"query":{"recordType":"Recipe","filterBy":[{"fieldName":"title","comparator":"EQUALS","fieldValue":{"value":"Soup"}}]}}"#,
+        ],
+    ]
+
+    static let page = """
+        <!doctype html><html><head><title>Soup</title>
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Soup",
+        "recipeIngredient":["1 onion"],"recipeInstructions":[{"@type":"HowToStep","text":"Simmer."}]}</script>
+        </head><body></body></html>
+        """
+
+    @Test("every fuzz target survives its regression corpus", arguments: FuzzTargets.all.map(\.name))
+    func regressionCorpus(name: String) throws {
+        let target = try #require(FuzzTargets.named(name))
+        for file in Self.regressions(name) where file.lastPathComponent != "README.md" {
+            _ = target.run(Array(try Data(contentsOf: file)))
+        }
+    }
+
+    @Test("every fuzz target reads its valid seeds, and survives them cut short", arguments: FuzzTargets.all.map(\.name))
+    func seedsAreRead(name: String) throws {
+        let target = try #require(FuzzTargets.named(name))
+        let seeds = try Self.seeds(target)
+        try #require(!seeds.isEmpty, "no seed for \(name)")
+        let read = seeds.map { target.run($0) }
+        #expect(read.contains { $0 > 0 }, "\(name) read nothing from \(seeds.count) valid seeds")
+        // Truncations and a flipped byte: the cheapest mutations, run on every test run.
+        for seed in seeds.prefix(4) {
+            for cut in stride(from: 0, to: seed.count, by: max(1, seed.count / 16)) { _ = target.run(Array(seed[..<cut])) }
+            var flipped = seed
+            if !flipped.isEmpty { flipped[flipped.count / 2] ^= 0xFF }
+            _ = target.run(flipped)
+        }
+    }
+
+    @Test("the regression corpus only names targets that exist")
+    func corpusFoldersNameTargets() throws {
+        let folder = Self.root.appendingPathComponent("Fuzz/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
+        let known = Set(FuzzTargets.all.map(\.name))
+        #expect(names.filter { !known.contains($0) }.isEmpty)
+    }
+}
