@@ -12,8 +12,9 @@ trap cleanup EXIT
 container=iCloud.com.example.larder
 api=$(printf 'de%.0s' $(seq 1 32))
 web='demo+alice/token='
+admin=$(printf 'ad%.0s' $(seq 1 32))
 cat > "$work/config.json" <<JSON
-{"containers": ["$container"], "apiTokens": ["$api"],
+{"containers": ["$container"], "apiTokens": ["$api"], "adminToken": "$admin",
  "users": [{"userRecordName": "_a11ce", "webAuthToken": "$web", "emailAddress": "alice@example.com", "firstName": "Alice"}]}
 JSON
 "$L" serve --in-memory --port 0 --config "$work/config.json" >"$work/url" 2>"$work/log" &
@@ -87,5 +88,5 @@ curl -sS -X POST "$base/changes/zone?$q" -H 'Content-Type: application/json' \
   -d '{"zones":[{"zoneID":{"zoneName":"_defaultZone"},"resultsLimit":200}]}' |
   jq -r '.zones[0] | "  \(.records | length) changes, moreComing=\(.moreComing)"'
 echo "== request log"
-curl -sS "$url/_emulator/requests" | jq -r '.requests | "  \(length) requests, \([.[] | select(.status >= 400)] | length) errors"'
+curl -sS -H "Authorization: Bearer $admin" "$url/_emulator/requests" | jq -r '.requests | "  \(length) requests, \([.[] | select(.status >= 400)] | length) errors"'
 echo "demo finished (emulator stopped)"

@@ -68,6 +68,37 @@ public struct RequestSigner: Sendable {
         return messages.contains { key.isValidSignature(parsed, for: Data($0.utf8)) }
     }
 
+    /// The signature in one canonical form (raw r‖s with the low s of the pair (s, n − s)), so that
+    /// re-encodings and the malleated twin of a signature compare equal; nil when it does not parse.
+    package static func canonicalSignature(_ signature: String) -> Data? {
+        guard let bytes = Data(base64Encoded: signature) else { return nil }
+        let parsed =
+            (try? P256.Signing.ECDSASignature(derRepresentation: bytes))
+            ?? (try? P256.Signing.ECDSASignature(rawRepresentation: bytes))
+        guard let raw = parsed?.rawRepresentation, raw.count == 64 else { return nil }
+        let r = Array(raw.prefix(32))
+        var s = Array(raw.suffix(32))
+        // The P-256 group order n and ⌊n/2⌋, big-endian.
+        let order: [UInt8] = [
+            0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+        ]
+        let half: [UInt8] = [
+            0x7F, 0xFF, 0xFF, 0xFF, 0x80, 0x00, 0x00, 0x00, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            0xDE, 0x73, 0x7D, 0x56, 0xD3, 0x8B, 0xCF, 0x42, 0x79, 0xDC, 0xE5, 0x61, 0x7E, 0x31, 0x92, 0xA8,
+        ]
+        if s.lexicographicallyPrecedes(half) == false, s != half {
+            var borrow = 0
+            for index in stride(from: 31, through: 0, by: -1) {
+                var difference = Int(order[index]) - Int(s[index]) - borrow
+                borrow = difference < 0 ? 1 : 0
+                if difference < 0 { difference += 256 }
+                s[index] = UInt8(difference)
+            }
+        }
+        return Data(r + s)
+    }
+
     /// Whether `pem` is a P-256 public key.
     public static func isPublicKey(_ pem: String) -> Bool {
         (try? P256.Signing.PublicKey(pemRepresentation: pem)) != nil

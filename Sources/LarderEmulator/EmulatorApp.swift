@@ -11,6 +11,9 @@ import UnixSignals
 func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     let router = Router(context: EmulatorRequestContext.self)
     router.add(middleware: EmulatorMiddleware(requestLog: services.requestLog))
+    router.add(
+        middleware: RequestGuard(
+            policy: .init(host: services.configuration.host, adminToken: services.configuration.adminToken ?? "")))
     let route = DatabaseRoute(services: services)
     let base = "/database/1/:container/:environment/:database"
     RecordsController(route: route).register(on: router, base: base)
@@ -42,6 +45,8 @@ public final class Emulator: Sendable {
     public init(configuration: EmulatorConfiguration, logger: Logger = Logger(label: "larder.emulator"), clock: EmulatorClock = .system)
         throws
     {
+        var configuration = configuration
+        if configuration.adminToken == nil { configuration.adminToken = Secrets.hex(bytes: 32) }
         self.configuration = configuration
         self.logger = logger
         store = try EmulatorStore(directory: configuration.inMemory ? nil : configuration.dataDirectory)
@@ -55,6 +60,12 @@ public final class Emulator: Sendable {
             configuration: configuration, store: store, authenticator: Authenticator(configuration: configuration),
             faults: FaultInjector(), requestLog: RequestLog(capacity: configuration.requestLogCapacity), clock: clock)
     }
+
+    /// The control plane's admin token (the configured one, or one made for this run).
+    public var adminToken: String { configuration.adminToken ?? "" }
+
+    /// Whether the server listens on loopback only (otherwise the control plane always needs ``adminToken``).
+    public var isLoopbackOnly: Bool { RequestGuard.Policy.isLoopback(hostName: configuration.host) }
 
     /// Replaces the state with an exported document.
     /// - Throws: ``LarderError`` naming what is wrong in the document.

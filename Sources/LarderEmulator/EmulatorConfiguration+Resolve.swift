@@ -1,6 +1,11 @@
 public import Foundation
 public import LarderCloudKit
 public import LarderCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension EmulatorConfiguration {
     /// Values given on the command line; nil means "not given".
@@ -9,11 +14,18 @@ extension EmulatorConfiguration {
         public var port: Int?
         public var dataDirectory: String?
         public var inMemory: Bool?
-        public init(host: String? = nil, port: Int? = nil, dataDirectory: String? = nil, inMemory: Bool? = nil) {
+        public var signatureSkewSeconds: Int?
+        public var refuseReplays: Bool?
+        public init(
+            host: String? = nil, port: Int? = nil, dataDirectory: String? = nil, inMemory: Bool? = nil,
+            signatureSkewSeconds: Int? = nil, refuseReplays: Bool? = nil
+        ) {
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
             self.inMemory = inMemory
+            self.signatureSkewSeconds = signatureSkewSeconds
+            self.refuseReplays = refuseReplays
         }
     }
 
@@ -48,6 +60,8 @@ extension EmulatorConfiguration {
             configuration.inMemory = false
         }
         if let inMemory = flags.inMemory, inMemory { configuration.inMemory = true }
+        if let skew = flags.signatureSkewSeconds { configuration.signatureSkewSeconds = skew }
+        if let refuse = flags.refuseReplays, refuse { configuration.refuseReplays = true }
         try configuration.validate()
         return configuration
     }
@@ -70,15 +84,14 @@ extension EmulatorConfiguration {
         }
     }
 
-    /// Writes the configuration as pretty JSON, atomically.
+    /// Writes the configuration as pretty JSON, atomically, readable by its owner only (0600, whatever
+    /// the umask: it holds the API, web-auth and admin tokens); a folder it creates is 0700.
     /// - Throws: ``LarderError`` `io-error`.
     public func write(to file: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try encoder.encode(self).write(to: file, options: .atomic)
+            try PrivateFile.write(encoder.encode(self), to: file)
         } catch {
             throw LarderError(.io, "cannot write emulator config \(file.path): \(error.localizedDescription)")
         }
@@ -93,6 +106,7 @@ extension EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
         configuration.containers = [container]
         configuration.apiTokens = [Secrets.hex(bytes: 32)]
+        configuration.adminToken = Secrets.hex(bytes: 32)
         configuration.users = [
             Secrets.makeUser(firstName: "Alice", email: "alice@example.com"),
             Secrets.makeUser(firstName: "Bob", email: "bob@example.com"),
@@ -171,4 +185,49 @@ package enum DecodingErrorText {
         default: "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)".hasPrefix("Array") ? "a list" : "\(type)"
         }
     }
+}
+
+/// Files only their owner may read: the emulator's config, keys and store.
+package enum PrivateFile {
+    /// Writes `data` to a 0600 temporary file beside `file` and renames it into place; creates a
+    /// missing folder as 0700. The mode is set explicitly, so the umask does not matter.
+    /// - Throws: `CocoaError` / `POSIXError` when a step fails.
+    package static func write(_ data: Data, to file: URL) throws {
+        let folder = file.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            _ = chmod(folder.path, 0o700)
+        }
+        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var failure: POSIXErrorCode?
+        if fchmod(descriptor, 0o600) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while failure == nil, offset < buffer.count {
+                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+                if written <= 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO } else { offset += written }
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
+        close(descriptor)
+        if failure == nil, rename(temporary, file.path) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
+        if let failure {
+            unlink(temporary)
+            throw POSIXError(failure)
+        }
+    }
+
+    /// Sets `path`'s mode to `mode` when it exists.
+    package static func restrict(_ path: String, mode: mode_t = 0o600) {
+        if FileManager.default.fileExists(atPath: path) { _ = chmod(path, mode) }
+    }
+}
+
+/// `write(2)` (a file-scope name, so `PrivateFile.write` does not shadow it).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

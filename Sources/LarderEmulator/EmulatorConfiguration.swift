@@ -34,10 +34,16 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
     public var singleUseWebAuthTokens: Bool = false
     /// How long a minted web-auth token stays valid, in seconds (Apple: 30 minutes).
     public var webAuthTokenLifetimeSeconds: Int = 1800
-    /// The largest clock difference accepted on a signed request, in seconds.
-    public var signatureSkewSeconds: Int = 600
+    /// The largest clock difference accepted on a signed request, in seconds (±; default 300). Apple's
+    /// scheme has no nonce: a captured signed request can be replayed inside this window.
+    public var signatureSkewSeconds: Int = 300
+    /// Refuse a second request with the same key ID, date and signature (remembered for the skew window).
+    public var refuseReplays: Bool = false
     /// How many requests the request log keeps.
     public var requestLogCapacity: Int = 1000
+    /// The control plane's admin token (`Authorization: Bearer …` or `X-Larder-Admin-Token`); a random
+    /// one is made at start when nil. Needed off loopback; see docs/emulator.md.
+    public var adminToken: String?
 
     /// CloudKit's limits, all configurable.
     public struct Limits: Sendable, Hashable, Codable {
@@ -75,6 +81,7 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, dataDirectory, inMemory, containers, apiTokens, users, serverKeys, limits, schema
         case singleUseWebAuthTokens, webAuthTokenLifetimeSeconds, signatureSkewSeconds, requestLogCapacity
+        case adminToken, refuseReplays
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,6 +108,8 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
             try keyed.decodeIfPresent(Int.self, forKey: .signatureSkewSeconds) ?? defaults.signatureSkewSeconds
         requestLogCapacity =
             try keyed.decodeIfPresent(Int.self, forKey: .requestLogCapacity) ?? defaults.requestLogCapacity
+        adminToken = try keyed.decodeIfPresent(String.self, forKey: .adminToken)
+        refuseReplays = try keyed.decodeIfPresent(Bool.self, forKey: .refuseReplays) ?? defaults.refuseReplays
     }
 
     /// Checks the values that the types cannot.
@@ -135,6 +144,8 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
             ("maxRecordBytes", limits.maxRecordBytes), ("maxRequestBodyBytes", limits.maxRequestBodyBytes),
         ]
         for (name, value) in limitsList where value < 1 { throw fail("limits.\(name) must be at least 1") }
+        guard signatureSkewSeconds >= 1 else { throw fail("signatureSkewSeconds must be at least 1") }
+        if let adminToken, adminToken.utf8.count < 16 { throw fail("adminToken must be at least 16 characters") }
         for (type, fields) in schema {
             for (field, fieldType) in fields where !fieldType.isKnown {
                 throw fail("schema.\(type).\(field): unknown type \(fieldType.rawValue)")

@@ -1,5 +1,6 @@
 public import Hummingbird
 public import Logging
+import NIOCore
 
 /// The emulator's request context.
 ///
@@ -9,8 +10,13 @@ public import Logging
 public struct EmulatorRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
 
+    /// The peer connected from a loopback address (`127.x.x.x`, `::1`).
+    var isLoopbackPeer: Bool
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        let peer = source.channel.remoteAddress?.ipAddress ?? ""
+        isLoopbackPeer = peer.hasPrefix("127.") || peer == "::1" || peer.hasPrefix("::ffff:127.")
     }
 
     /// A hard ceiling; the configured limit is enforced by the handlers.

@@ -12,6 +12,7 @@ import Testing
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/_emulator/" + path)!)
         request.httpMethod = method
         request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         let (data, response) = try await URLSession.shared.data(for: request)
         return TestClient.Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, data: data, headers: [:])
     }

@@ -145,6 +145,7 @@ import Testing
         var request = URLRequest(url: server.baseURL.appendingPathComponent("_emulator/schema/deploy"))
         request.httpMethod = "POST"
         request.url = URL(string: server.baseURL.absoluteString + "/_emulator/schema/deploy?container=\(TestServer.container)")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         _ = try await URLSession.shared.data(for: request)
         let accepted = try await production.modify([RecordOperation(.create, .make("p1", fields: ["title": .string("x")]))])
         #expect(accepted.errorCodes == [nil])

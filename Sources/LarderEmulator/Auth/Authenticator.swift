@@ -25,6 +25,8 @@ final class Authenticator: Sendable {
 
     private let configuration: EmulatorConfiguration
     private let minted = Mutex<[String: (user: String, expires: Int64)]>([:])
+    /// With `refuseReplays`: (key ID, date, canonical signature) → when it leaves the skew window (ms).
+    private let seenSignatures = Mutex<(entries: [String: Int64], purgeAt: Int)>(([:], 1024))
 
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
@@ -55,6 +57,24 @@ final class Authenticator: Sendable {
                 RequestSigner.isValidSignature(signature, publicKeyPEM: key.publicKeyPEM, date: dateText, body: body, path: path)
             else {
                 throw CloudKitServerError(.authenticationFailed, "Authentication failed: bad signature")
+            }
+            if configuration.refuseReplays {
+                // Apple's scheme has no nonce; an exact (key, date, signature) triple is accepted once.
+                let canonical = RequestSigner.canonicalSignature(signature)?.base64EncodedString() ?? signature
+                let expires = Int64(date.timeIntervalSince1970 * 1000) + Int64(configuration.signatureSkewSeconds) * 1000
+                let isReplay = seenSignatures.withLock { seen in
+                    let key = "\(keyID) \(dateText) \(canonical)"
+                    if seen.entries[key] != nil { return true }
+                    if seen.entries.count >= seen.purgeAt {
+                        seen.entries = seen.entries.filter { $0.value >= nowMilliseconds }
+                        seen.purgeAt = max(1024, seen.entries.count * 2)
+                    }
+                    seen.entries[key] = expires
+                    return false
+                }
+                if isReplay {
+                    throw CloudKitServerError(.authenticationFailed, "Authentication failed: this signed request was already used (replay)")
+                }
             }
             guard scope == .public else {
                 throw CloudKitServerError(.accessDenied, "server-to-server keys can only access the public database")

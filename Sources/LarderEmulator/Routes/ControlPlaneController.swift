@@ -7,8 +7,8 @@ import LarderCore
 
 /// `/_emulator/…`: reset, export/import, the request log, fault rules, schema deploy, sign-in.
 ///
-/// Like LocalStack's `/_localstack/` and Firebase's emulator endpoints, it has no auth: the
-/// emulator is a loopback development tool.
+/// ``RequestGuard`` keeps web pages out (loopback `Host` and `Origin`, JSON bodies only) and asks
+/// for the admin token off loopback; see docs/emulator.md.
 struct ControlPlaneController: Sendable {
     let services: EmulatorServices
 
@@ -30,7 +30,7 @@ struct ControlPlaneController: Sendable {
             JSONResponse.make(try StateArchive.export(services.store))
         }
         group.post("import") { request, _ in
-            let buffer = try await request.body.collect(upTo: 1 << 30)
+            let buffer = try await RequestBodyReader.collect(request, upTo: 1 << 30)
             do {
                 try StateArchive.restore(Data(buffer.readableBytesView), into: services.store)
             } catch let error as LarderError {
@@ -50,7 +50,7 @@ struct ControlPlaneController: Sendable {
             JSONResponse.make(try JSONResponse.encoder.encode(["faults": services.faults.all]))
         }
         group.post("faults") { request, _ in
-            let buffer = try await request.body.collect(upTo: 1 << 20)
+            let buffer = try await RequestBodyReader.collect(request, upTo: 1 << 20)
             let rule: FaultRule
             do {
                 rule = try JSONDecoder().decode(FaultRule.self, from: Data(buffer.readableBytesView))

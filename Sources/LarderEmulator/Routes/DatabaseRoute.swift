@@ -49,14 +49,7 @@ struct DatabaseRoute: Sendable {
         }
         let endpoint = DatabaseEndpoint(container: container, environment: environment, database: database)
         let limit = configuration.limits.maxRequestBodyBytes
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
-        } catch is NIOTooManyBytesError {
-            throw CloudKitServerError.badRequest("request body is larger than the \(limit)-byte limit")
-        }
+        let buffer = try await RequestBodyReader.collect(request, upTo: limit)
         let data = Data(buffer.readableBytesView)
         let now = services.clock.nowMilliseconds()
         let query = QueryString.parse(request.uri.query)

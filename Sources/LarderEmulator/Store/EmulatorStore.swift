@@ -23,9 +23,18 @@ package struct EmulatorStore: Sendable {
             }
             configuration.busyMode = .timeout(10)
             if let directory {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // Owner only, whatever the umask: SQLite gives the -wal and -shm files the database's mode.
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                _ = chmod(directory, 0o700)
                 let path = (directory as NSString).appendingPathComponent("emulator.sqlite")
+                let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+                if descriptor >= 0 {
+                    _ = fchmod(descriptor, 0o600)
+                    close(descriptor)
+                }
                 writer = try DatabasePool(path: path, configuration: configuration)
+                for suffix in ["", "-wal", "-shm"] { PrivateFile.restrict(path + suffix) }
             } else {
                 writer = try DatabaseQueue(configuration: configuration)
             }

@@ -109,7 +109,19 @@ struct ModifyRecords {
             throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
         }
         let existing = try RecordRow.fetch(zoneId: access.zone.id, name: name, in: db)
-        let live = existing.flatMap { $0.isDeleted ? nil : $0 }
+        var live = existing.flatMap { $0.isDeleted ? nil : $0 }
+        // A participant reaches only the records already in the shared hierarchy (through their stored
+        // parents); any other record answers exactly like a name that does not exist, until it would be
+        // written: then the name is taken (EXISTS, as for a record the participant can see).
+        var isHidden = false
+        if access.isShared, let row = live,
+            try access.permission(
+                recordName: row.name, parent: row.parent, isShare: row.isShare, createdBy: row.createdBy,
+                caller: call.caller, db: db) == .none
+        {
+            live = nil
+            isHidden = true
+        }
         let isShare = incoming.isShare || live?.isShare == true || name == Record.zoneWideShareName
         try checkPermission(access: access, name: name, live: live, incoming: incoming, isShare: isShare, db: db)
         let desiredKeys = operation.desiredKeys ?? request.desiredKeys
@@ -169,6 +181,7 @@ struct ModifyRecords {
                 .badRequest,
                 "record '\(name)' is \(fieldsJSON.utf8.count) bytes; the limit is \(call.limits.maxRecordBytes) bytes per record")
         }
+        if isHidden { throw call.error(.exists, "record to insert already exists") }
         if isShare {
             let row = try writeShare(
                 name: name, incoming: incoming, live: live, existing: existing, fieldsJSON: fieldsJSON, access: access,
@@ -198,8 +211,10 @@ struct ModifyRecords {
             }
         case .shared:
             if isShare { throw call.error(.accessDenied, "only the owner of a share can change it") }
+            // An existing record's place in the hierarchy is its stored parent: a request's `parent` never
+            // grants access (moving a record into a share is the owner's act).
             let permission = try access.permission(
-                recordName: name, parent: live?.parent ?? incoming.parent?.recordName, isShare: false,
+                recordName: name, parent: live.map(\.parent) ?? incoming.parent?.recordName, isShare: false,
                 createdBy: live?.createdBy, caller: call.caller, db: db)
             guard permission == .readWrite else {
                 throw call.error(
@@ -207,6 +222,13 @@ struct ModifyRecords {
                     permission == .readOnly
                         ? "this share gives READ_ONLY access; '\(name)' cannot be written"
                         : "'\(name)' is not shared with you")
+            }
+            if let live, let moved = incoming.parent?.recordName, moved != live.parent,
+                try access.permission(
+                    recordName: name, parent: moved, isShare: false, createdBy: live.createdBy, caller: call.caller, db: db)
+                    != .readWrite
+            {
+                throw call.error(.accessDenied, "the new parent '\(moved)' is not shared with you")
             }
         }
     }

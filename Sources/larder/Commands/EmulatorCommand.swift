@@ -20,7 +20,11 @@ struct EmulatorCommand: ParsableCommand {
             let made = EmulatorConfiguration.makeDevelopment()
             try made.configuration.write(to: file)
             let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem")
-            try Data(made.privateKeyPEM.utf8).write(to: keyPath, options: .atomic)
+            do {
+                try PrivateFile.write(Data(made.privateKeyPEM.utf8), to: keyPath)
+            } catch {
+                throw LarderError(.io, "cannot write \(keyPath.path): \(error.localizedDescription)")
+            }
             Stderr.print("larder: wrote a development config to \(file.path)")
         }
         return (try EmulatorConfiguration.load(from: file), file)

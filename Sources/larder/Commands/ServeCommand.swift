@@ -22,7 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
             Settings resolve flag → LARDER_* environment → config file → default.
 
             Control plane: /_emulator/health, reset, export, import, requests, faults, schema/deploy, \
-            signin. See docs/emulator.md.
+            signin. It answers only to a loopback Host and Origin, takes only application/json bodies, \
+            and needs the admin token (printed at start, `adminToken` in the config file; send \
+            Authorization: Bearer <token> or X-Larder-Admin-Token) unless caller and Host are both \
+            loopback. A non-loopback --host prints a warning and always requires the token. See \
+            docs/emulator.md.
 
             Examples:
               larder serve                               # .larder/emulator, port 8787
@@ -31,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to bind (default 127.0.0.1).")
+    @Option(name: .long, help: "Address to bind (default 127.0.0.1; any other address exposes the emulator).")
     var host: String?
 
     @Option(name: .long, help: "Port (default 8787; 0 picks a free port).")
@@ -41,6 +45,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Keep all data in memory (nothing is written but an explicit --config).")
     var inMemory = false
+
+    @Option(
+        name: .long,
+        help: "Accept server-to-server signatures dated within ± this many seconds (default 300; config signatureSkewSeconds).")
+    var signatureSkew: Int?
+
+    @Flag(
+        name: .long,
+        help: "Refuse a server-to-server request whose key ID, date and signature were already seen (config refuseReplays).")
+    var refuseReplays = false
 
     @Option(name: .customLong("import"), help: "Load an exported state (JSON) before serving.")
     var importFile: String?
@@ -70,9 +84,24 @@ struct ServeCommand: AsyncParsableCommand {
             let made = EmulatorConfiguration.makeDevelopment()
             try made.configuration.write(to: file)
             let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem").path
-            try Data(made.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: keyPath), options: .atomic)
-            _ = chmod(keyPath, 0o600)
+            do {
+                try PrivateFile.write(Data(made.privateKeyPEM.utf8), to: URL(fileURLWithPath: keyPath))
+            } catch {
+                throw LarderError(.io, "cannot write \(keyPath): \(error.localizedDescription)")
+            }
             firstStart = (made.configuration, keyPath)
+        }
+        if let file, firstStart == nil {
+            // Configs written before the admin token existed get one, kept from then on.
+            var stored = try EmulatorConfiguration.load(from: file)
+            if stored.adminToken == nil {
+                stored.adminToken = Secrets.hex(bytes: 32)
+                do {
+                    try stored.write(to: file)
+                } catch {
+                    Stderr.print("larder: note: the admin token is for this run only: \(error)")
+                }
+            }
         }
         var configuration: EmulatorConfiguration
         if file == nil {
@@ -80,14 +109,20 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = made.configuration
             firstStart = (configuration, nil)
             configuration = try EmulatorConfiguration.resolve(
-                flags: .init(host: host, port: port, inMemory: true), environment: environment, file: nil)
+                flags: .init(
+                    host: host, port: port, inMemory: true, signatureSkewSeconds: signatureSkew,
+                    refuseReplays: refuseReplays),
+                environment: environment, file: nil)
             configuration.containers = made.configuration.containers
             configuration.apiTokens = made.configuration.apiTokens
             configuration.users = made.configuration.users
             configuration.serverKeys = made.configuration.serverKeys
+            configuration.adminToken = made.configuration.adminToken
         } else {
             configuration = try EmulatorConfiguration.resolve(
-                flags: .init(host: host, port: port, dataDirectory: inMemory ? nil : location.dataDirectory, inMemory: inMemory),
+                flags: .init(
+                    host: host, port: port, dataDirectory: inMemory ? nil : location.dataDirectory, inMemory: inMemory,
+                    signatureSkewSeconds: signatureSkew, refuseReplays: refuseReplays),
                 environment: environment, file: file)
             if !inMemory, configuration.dataDirectory == nil { configuration.dataDirectory = location.dataDirectory }
         }
@@ -104,11 +139,23 @@ struct ServeCommand: AsyncParsableCommand {
         let notes = firstStart.map { Self.usage(configuration: $0.0, keyPath: $0.1, file: file) }
         let usage = Self.usage(configuration: configuration, keyPath: nil, file: file, brief: true)
         let storeText = configuration.inMemory ? "in memory" : configuration.dataDirectory ?? ""
+        let adminToken = emulator.adminToken
+        let exposed = !emulator.isLoopbackOnly
+        let host = configuration.host
         do {
             try await emulator.run { url in
                 Stdout.line(url.absoluteString)
                 Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
+                if exposed {
+                    Stderr.print(
+                        "larder: WARNING: listening on \(host), not loopback: anyone who can reach it can call the "
+                            + "CloudKit API with the config's tokens, and the /_emulator/ control plane needs the admin "
+                            + "token from every caller. Use --host 127.0.0.1 unless you mean it.")
+                }
                 Stderr.print((notes ?? usage).replacingOccurrences(of: "BASE", with: url.absoluteString))
+                Stderr.print(
+                    "larder: admin token \(adminToken) (control plane: Authorization: Bearer <token>, "
+                        + (exposed ? "always required)" : "required unless caller and Host are loopback)"))
             }
         } catch {
             throw LarderError(.network, "the emulator could not serve on \(configuration.host):\(configuration.port): \(error)")

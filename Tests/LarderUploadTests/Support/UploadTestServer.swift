@@ -63,7 +63,10 @@ struct UploadTestServer {
     func control(_ method: String, _ path: String, json: String? = nil) async throws -> Value {
         var request = URLRequest(url: baseURL.appendingPathComponent("_emulator").appendingPathComponent(path))
         request.httpMethod = method
-        if let json { request.httpBody = Data(json.utf8) }
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONDecoder().decode(Value.self, from: data)
     }

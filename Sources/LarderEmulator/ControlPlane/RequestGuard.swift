@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LarderCloudKit
+
+/// Keeps web pages out: DNS rebinding (a foreign `Host`) and cross-origin requests cannot reach the
+/// emulator, and the `/_emulator/` control plane needs a JSON body and, off loopback, the admin token.
+///
+/// - Control plane: `Host` must be a loopback name or address (`localhost`, `127.x.x.x`, `[::1]`, any
+///   port) or the configured non-loopback `host` (any `Host` when bound to a wildcard address), else
+///   403 `ACCESS_DENIED`; an `Origin`, when present, must be a loopback origin, else 403; a
+///   `Content-Type` other than `application/json`, or a body without one, is 415; the admin token
+///   (`Authorization: Bearer …` or `X-Larder-Admin-Token`) is required, 401 `AUTHENTICATION_FAILED`
+///   without it, unless the peer and the `Host` are both loopback and the server is bound to loopback.
+/// - CloudKit API: a foreign `Host` is 403 when the server is bound to loopback.
+struct RequestGuard: RouterMiddleware {
+    typealias Context = EmulatorRequestContext
+    let policy: Policy
+
+    /// The decision, apart from the transport so it can be tested alone.
+    struct Policy: Sendable {
+        /// The configured bind address.
+        var host: String
+        /// The admin token.
+        var adminToken: String
+
+        static let adminTokenHeader = "X-Larder-Admin-Token"
+        static let adminTokenField = HTTPField.Name(adminTokenHeader)!
+
+        /// The server listens on loopback only.
+        var isLoopbackBinding: Bool { Policy.isLoopback(hostName: host) }
+
+        /// Bound to every address (`0.0.0.0`, `::`): any `Host` may name it.
+        var isWildcardBinding: Bool { ["0.0.0.0", "::", "[::]", ""].contains(host) }
+
+        struct Refusal: Error, Equatable {
+            var status: Int
+            var code: ServerErrorCode
+            var reason: String
+        }
+
+        /// Why a request must be refused, or nil.
+        func refusal(
+            path: String, authority: String?, origin: String?, contentType: String?, hasBody: Bool,
+            authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool
+        ) -> Refusal? {
+            let isControlPlane = path == "/_emulator" || path.hasPrefix("/_emulator/")
+            let hostName = authority.map(Policy.hostName(ofAuthority:))
+            let isLoopbackHost = hostName.map(Policy.isLoopback(hostName:)) ?? false
+            let isConfiguredHost = !isLoopbackBinding && (isWildcardBinding || hostName == Policy.hostName(ofAuthority: host))
+            guard isControlPlane else {
+                // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends `Host: evil.example`.
+                if isLoopbackBinding, authority != nil, !isLoopbackHost {
+                    return Refusal(status: 403, code: .accessDenied, reason: "Host '\(authority ?? "")' is not this emulator")
+                }
+                return nil
+            }
+            guard isLoopbackHost || isConfiguredHost else {
+                return Refusal(
+                    status: 403, code: .accessDenied,
+                    reason: "the control plane answers only to a loopback Host (localhost, 127.0.0.1, [::1]); got '\(authority ?? "")'")
+            }
+            if let origin, !Policy.isLoopbackOrigin(origin) {
+                return Refusal(status: 403, code: .accessDenied, reason: "cross-origin requests to the control plane are refused (Origin '\(origin)')")
+            }
+            if let contentType {
+                let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard mediaType == "application/json" else {
+                    return Refusal(status: 415, code: .badRequest, reason: "the control plane accepts only Content-Type: application/json")
+                }
+            } else if hasBody {
+                return Refusal(status: 415, code: .badRequest, reason: "the control plane accepts only Content-Type: application/json")
+            }
+            let exempt = isLoopbackBinding && isLoopbackPeer && isLoopbackHost
+            if !exempt {
+                var given = adminTokenHeader
+                if given == nil, let authorization, authorization.lowercased().hasPrefix("bearer ") {
+                    given = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+                }
+                guard let given, Policy.constantTimeEquals(given, adminToken) else {
+                    return Refusal(
+                        status: 401, code: .authenticationFailed,
+                        reason: "the control plane needs the admin token (Authorization: Bearer <token> or \(Policy.adminTokenHeader)); `larder serve` prints it")
+                }
+            }
+            return nil
+        }
+
+        /// `host` of `host:port`, `[v6]:port`, `host`; lowercased, without brackets or a trailing dot.
+        static func hostName(ofAuthority authority: String) -> String {
+            var text = authority.lowercased()
+            if text.hasPrefix("[") {
+                text = String(text.dropFirst().prefix { $0 != "]" })
+            } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
+                text = String(text[..<colon])
+            }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+
+        /// `localhost`, `127.x.x.x` and `::1`.
+        static func isLoopback(hostName: String) -> Bool {
+            let name = hostName.hasPrefix("[") ? Policy.hostName(ofAuthority: hostName) : hostName.lowercased()
+            if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
+            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        }
+
+        /// `http(s)://` + a loopback host (any port).
+        static func isLoopbackOrigin(_ origin: String) -> Bool {
+            let lowered = origin.lowercased()
+            for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+                let authority = lowered.dropFirst(scheme.count).prefix { $0 != "/" }
+                return isLoopback(hostName: hostName(ofAuthority: String(authority)))
+            }
+            return false
+        }
+
+        static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+            let left = Array(a.utf8)
+            let right = Array(b.utf8)
+            guard left.count == right.count, !right.isEmpty else { return false }
+            var difference: UInt8 = 0
+            for index in left.indices { difference |= left[index] ^ right[index] }
+            return difference == 0
+        }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let headers = request.headers
+        let hasBody = (headers[.contentLength].flatMap { Int($0) } ?? 0) > 0 || headers[.transferEncoding] != nil
+        let refusal = policy.refusal(
+            path: request.uri.path, authority: request.head.authority, origin: headers[.origin],
+            contentType: headers[.contentType], hasBody: hasBody, authorization: headers[.authorization],
+            adminTokenHeader: headers[Policy.adminTokenField], isLoopbackPeer: context.isLoopbackPeer)
+        guard let refusal else { return try await next(request, context) }
+        // Read the refused body to its end so a `Connection: close` client gets the answer and the close.
+        if hasBody { for try await _ in request.body {} }
+        var response = try CloudKitServerError(refusal.code, refusal.reason).response(from: request, context: context)
+        response.status = HTTPResponse.Status(code: refusal.status)
+        return response
+    }
+}

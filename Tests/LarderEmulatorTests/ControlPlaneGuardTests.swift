@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LarderCloudKit
+import LarderCore
+@testable import LarderEmulator
+import Testing
+
+/// Issue #12: web pages (cross-origin requests, DNS rebinding) cannot reach the control plane or the API.
+@Suite struct ControlPlaneGuardTests {
+    static func port(_ server: TestServer) throws -> Int { try #require(server.baseURL.port) }
+
+    /// A raw request: `headers` after the request line, `Content-Length` added for the body.
+    static func raw(
+        _ server: TestServer, _ method: String, _ target: String, headers: [String], body: String = ""
+    ) async throws -> RawHTTPClient.Reply {
+        var head = ["\(method) \(target) HTTP/1.1"] + headers + ["Connection: close"]
+        if !body.isEmpty || method == "POST" { head.append("Content-Length: \(body.utf8.count)") }
+        return try await RawHTTPClient.send(port: try port(server), head: head, body: Array(body.utf8))
+    }
+
+    /// Alice's record `keep` is still there.
+    static func dataIsThere(_ server: TestServer) async throws -> Bool {
+        let answer = try await server.client().post("records/lookup", LookupRecordsRequest(records: [.init(recordName: "keep")]))
+        return try answer.decode(RecordsResponse.self).records.first?.record?.field("title") == "me"
+    }
+
+    static func seeded() async throws -> TestServer {
+        let server = try await TestServer.start()
+        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))])
+        return server
+    }
+
+    @Test("control plane CSRF: a text/plain reset is refused with 415 and the data stays")
+    func textPlainResetIsRefused() async throws {
+        let server = try await Self.seeded()
+        defer { Task { await server.stop() } }
+        let host = "Host: 127.0.0.1:\(try Self.port(server))"
+        let reply = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"], body: "{}")
+        #expect(reply.status == 415, "\(reply.text)")
+        #expect(!reply.body.contains("reset"))
+        let empty = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"])
+        #expect(empty.status == 415)
+        let form = try await Self.raw(
+            server, "POST", "/_emulator/import", headers: [host, "Content-Type: application/x-www-form-urlencoded"], body: "a=b")
+        #expect(form.status == 415)
+        #expect(try await Self.dataIsThere(server))
+    }
+
+    @Test("DNS rebinding: a foreign Host is refused on the control plane and on the CloudKit API")
+    func foreignHostIsRefused() async throws {
+        let server = try await Self.seeded()
+        defer { Task { await server.stop() } }
+        let port = try Self.port(server)
+        let json = "Content-Type: application/json"
+        for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example"] {
+            let reset = try await Self.raw(server, "POST", "/_emulator/reset", headers: ["Host: \(host)", json], body: "{}")
+            #expect(reset.status == 403, "\(host): \(reset.text)")
+            let export = try await Self.raw(server, "GET", "/_emulator/export", headers: ["Host: \(host)"])
+            #expect(export.status == 403 && !export.body.contains("keep"), "\(host)")
+        }
+        let client = server.client()
+        let path = client.url("records/lookup").absoluteString.replacingOccurrences(of: server.baseURL.absoluteString, with: "")
+        let api = try await Self.raw(
+            server, "POST", path, headers: ["Host: evil.example:\(port)", json], body: #"{"records":[{"recordName":"keep"}]}"#)
+        #expect(api.status == 403 && !api.body.contains("\"me\""), "\(api.text)")
+        let loopbackAPI = try await Self.raw(
+            server, "POST", path, headers: ["Host: localhost:\(port)", json], body: #"{"records":[{"recordName":"keep"}]}"#)
+        #expect(loopbackAPI.status == 200 && loopbackAPI.body.contains("\"me\""))
+        #expect(try await Self.dataIsThere(server))
+    }
+
+    @Test("control plane CSRF: a foreign Origin is refused even with a loopback Host")
+    func foreignOriginIsRefused() async throws {
+        let server = try await Self.seeded()
+        defer { Task { await server.stop() } }
+        let host = "Host: 127.0.0.1:\(try Self.port(server))"
+        for origin in ["http://evil.example", "null", "http://127.0.0.1.evil.example:8787", "file://"] {
+            let reply = try await Self.raw(
+                server, "POST", "/_emulator/reset", headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
+            #expect(reply.status == 403, "\(origin): \(reply.text)")
+        }
+        let local = try await Self.raw(
+            server, "GET", "/_emulator/health", headers: [host, "Origin: http://localhost:3000"])
+        #expect(local.status == 200)
+        #expect(try await Self.dataIsThere(server))
+    }
+
+    @Test("a JSON reset from loopback still works without the token")
+    func loopbackJSONResetWorks() async throws {
+        let server = try await Self.seeded()
+        defer { Task { await server.stop() } }
+        let reply = try await Self.raw(
+            server, "POST", "/_emulator/reset",
+            headers: ["Host: localhost:\(try Self.port(server))", "Content-Type: application/json"], body: "{}")
+        #expect(reply.status == 200 && reply.body.contains(#""reset":true"#))
+        #expect(try await !Self.dataIsThere(server))
+    }
+
+    @Test("bound off loopback, the control plane refuses a request without the admin token; the token works")
+    func nonLoopbackNeedsTheToken() async throws {
+        let server = try await TestServer.start { $0.host = "0.0.0.0" }
+        defer { Task { await server.stop() } }
+        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))])
+        let token = server.emulator.adminToken
+        #expect(token.count == 64)
+        let host = "Host: 127.0.0.1:\(try Self.port(server))"
+        let json = "Content-Type: application/json"
+        let missing = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, json], body: "{}")
+        #expect(missing.status == 401, "\(missing.text)")
+        let wrong = try await Self.raw(
+            server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(String(repeating: "0", count: 64))"], body: "{}")
+        #expect(wrong.status == 401)
+        let export = try await Self.raw(server, "GET", "/_emulator/export", headers: [host])
+        #expect(export.status == 401 && !export.body.contains("keep"))
+        #expect(try await Self.dataIsThere(server))
+        let header = try await Self.raw(server, "GET", "/_emulator/export", headers: [host, "X-Larder-Admin-Token: \(token)"])
+        #expect(header.status == 200 && header.body.contains("keep"))
+        let bearer = try await Self.raw(
+            server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(token)"], body: "{}")
+        #expect(bearer.status == 200 && bearer.body.contains(#""reset":true"#))
+        #expect(try await !Self.dataIsThere(server))
+    }
+
+    @Test("a peer off loopback needs the admin token even with a loopback Host")
+    func remotePeerNeedsTheToken() {
+        let policy = RequestGuard.Policy(host: "127.0.0.1", adminToken: String(repeating: "ab", count: 32))
+        func refusal(peer: Bool, token: String? = nil) -> Int? {
+            policy.refusal(
+                path: "/_emulator/reset", authority: "127.0.0.1:8787", origin: nil, contentType: "application/json",
+                hasBody: true, authorization: token.map { "Bearer \($0)" }, adminTokenHeader: nil, isLoopbackPeer: peer)?.status
+        }
+        #expect(refusal(peer: false) == 401)
+        #expect(refusal(peer: false, token: String(repeating: "ab", count: 32)) == nil)
+        #expect(refusal(peer: true) == nil)
+        #expect(RequestGuard.Policy.isLoopback(hostName: "127.12.0.1") && RequestGuard.Policy.isLoopback(hostName: "[::1]"))
+        #expect(RequestGuard.Policy.hostName(ofAuthority: "[::1]:8787") == "::1")
+        #expect(!RequestGuard.Policy.isLoopback(hostName: "127.0.0.1.nip.io"))
+    }
+}
