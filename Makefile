@@ -167,3 +167,9 @@ demo-pipeline: build
 
 bench-upload: deps
 	bash scripts/bench-upload.sh
+
+## fuzz: libFuzzer (ASan) over every parser, FUZZ_SECONDS per target (TARGETS="json xml" for a few).
+# Findings land in Fuzz/regressions/<target>/, which make test replays (FuzzRegressionTests).
+.PHONY: fuzz
+fuzz: deps
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) TARGETS="$(TARGETS)" bash scripts/fuzz.sh

@@ -1,8 +1,8 @@
 import Foundation
-package import LarderCloudKit
-package import LarderCore
-package import LarderFormats
-package import LarderRegistry
+import LarderCloudKit
+import LarderCore
+import LarderFormats
+import LarderRegistry
 
 /// The fuzz targets: each feeds arbitrary bytes to one parser the way the product does, and
 /// swallows the errors the parser is allowed to throw (a ``LarderError`` or a decoding error).
@@ -53,17 +53,18 @@ package enum FuzzTargets {
         return drain(reader)
     }
 
+    /// Reads like ``ConversionPipeline`` with `--keep-going`: after an error, on only when the
+    /// reader says it can recover (NDJSON lines); a reader that errs without moving on is a hang.
     static func drain(_ reader: any RecordReader) -> Int {
         var count = 0
-        for _ in 0..<100_000 {
+        var errors = 0
+        while count + errors < 100_000 {
             do {
                 guard try reader.next() != nil else { break }
                 count += 1
-            } catch let error as LarderError {
-                // Fatal errors end the file; record errors let the reader go on (NDJSON lines).
-                if error.location?.recordIndex == nil { break }
             } catch {
-                break
+                errors += 1
+                if !reader.canRecover { break }
             }
         }
         return count

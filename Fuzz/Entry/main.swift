@@ -1,0 +1,40 @@
+// libFuzzer entry points for `make fuzz` (built only with LARDER_FUZZ=1, see Package.swift, with
+// `swift build --sanitize=fuzzer --sanitize=address`, which lets libFuzzer's main run the file).
+// `LARDER_FUZZ_TARGET` names the target (FuzzTargets.all).
+import LarderFuzzing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The chosen target, resolved once. (A type's static, not a main.swift global: libFuzzer's
+/// main runs instead of this file's top-level code, which would initialise such globals.)
+enum Selected {
+    static let target: FuzzTargets.Target? = getenv("LARDER_FUZZ_TARGET").flatMap { FuzzTargets.named(String(cString: $0)) }
+    /// `LARDER_FUZZ_VERBOSE=1`: print how many items each input gave (is the target reading?).
+    static let verbose = getenv("LARDER_FUZZ_VERBOSE") != nil
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
+    if Selected.target == nil {
+        let names = FuzzTargets.all.map(\.name).joined(separator: " ")
+        let message = "larder-fuzz: set LARDER_FUZZ_TARGET to one of: \(names)\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        exit(2)
+    }
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    let read = Selected.target?.run(bytes) ?? 0
+    if Selected.verbose {
+        let line = "larder-fuzz: \(size) bytes, \(read) items read\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+    return 0
+}

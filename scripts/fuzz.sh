@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# make fuzz: builds the libFuzzer binary (ASan + libFuzzer) and runs every fuzz target (or TARGETS)
+# for FUZZ_SECONDS each, seeded from samples/ and ../shared/corpus. Findings are written into
+# Fuzz/regressions/<target>/, which `make test` replays; a summary table (execs, coverage, findings
+# per target) goes to bench-data/fuzz/summary.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SCRATCH=.build-fuzz
+OUT=bench-data/fuzz
+mkdir -p "$OUT"
+
+LARDER_FUZZ=1 swift build -c release --product larder-fuzz --scratch-path "$SCRATCH" \
+  --sanitize=fuzzer --sanitize=address >"$OUT/build.log" 2>&1 \
+  || { tail -30 "$OUT/build.log"; exit 1; }
+BIN=$(LARDER_FUZZ=1 swift build -c release --scratch-path "$SCRATCH" --sanitize=fuzzer --sanitize=address --show-bin-path)/larder-fuzz
+
+all=$( (LARDER_FUZZ_TARGET=none "$BIN" 2>&1 || true) | sed -n "s/.*one of: //p")
+targets=${TARGETS:-$all}
+corpus_root=../shared/corpus
+
+# Seeds: the sample files whose names end like the target's inputs.
+seed() { # target dir suffix...
+  local dir=$1; shift
+  for suffix in "$@"; do
+    # awk reads to the end (head would SIGPIPE find under pipefail)
+    find samples "$corpus_root" -type f -name "*$suffix" -not -path '*/bad/*' -size -1000k 2>/dev/null \
+      | awk 'NR <= 200' | while read -r f; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
+  done
+}
+
+printf '| target | seconds | execs | exec/s | coverage (edges) | features | corpus | findings |\n|---|---|---|---|---|---|---|---|\n' >"$OUT/summary.md"
+for t in $targets; do
+  work="$SCRATCH/corpus/$t"
+  mkdir -p "$work" "Fuzz/regressions/$t"
+  case $t in
+    json|sniff) seed "$work" .json .ndjson ;;
+    ndjson) seed "$work" .ndjson .json ;;
+    yaml|orf|manifest) seed "$work" .yaml .yml ;;
+    xml|recipeml) seed "$work" .xml ;;
+    gzip) seed "$work" .gz ;;
+    zip|paprika) seed "$work" .zip .paprikarecipes ;;
+    html-jsonld|schemaorg) seed "$work" .html .jsonld ;;
+    cooklang) seed "$work" .cook ;;
+    ingredient-line) seed "$work" .csv ;;
+    *) : ;;
+  esac
+  before=$(ls "Fuzz/regressions/$t" | wc -l)
+  log="$OUT/$t.log"
+  LARDER_FUZZ_TARGET=$t "$BIN" "$work" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="Fuzz/regressions/$t/" >"$log" 2>&1 || true
+  after=$(ls "Fuzz/regressions/$t" | wc -l)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  size=$(ls "$work" | wc -l)
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$FUZZ_SECONDS" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$((after - before))" | tee -a "$OUT/summary.md"
+done
+echo "summary: $OUT/summary.md; findings (if any) are in Fuzz/regressions/<target>/ and fail make test until fixed"
