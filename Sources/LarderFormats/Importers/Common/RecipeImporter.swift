@@ -101,7 +101,7 @@ extension ImportSink {
     /// - Throws: ``LarderError`` `syntax-error` with line and column.
     public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded)
+        let value = try JSONLDBlocks.parse(decoded) { warn(JSONLDBlocks.warningText($0), origin: origin) }
         if decoded.usedFallback { warnEncodingFallback(origin) }
         return value
     }
