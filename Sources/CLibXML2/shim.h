@@ -6,6 +6,8 @@
    touches the fields those headers add (xmlCharEncodingHandler's converters), so leave them out. */
 #undef LIBXML_ICU_ENABLED
 #include <string.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlreader.h>
@@ -72,6 +74,30 @@ static inline void larder_xml_parser_position(xmlParserCtxtPtr ctxt, int *line, 
 static inline int larder_xml_input_is_raw_utf8(xmlParserCtxtPtr ctxt) {
     if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL) return -1;
     return ctxt->input->buf->encoder == NULL ? 1 : 0;
+}
+
+/// Where libxml2's generic (unstructured, printf-style) messages go instead of stderr: `function`
+/// gets each message, formatted, with `context`. libxml2 keeps the handler per thread.
+typedef struct {
+    void (*function)(void *context, const char *message);
+    void *context;
+} larder_xml_message_sink;
+
+static inline void larder_xml_generic_message(void *ctx, const char *format, ...) {
+    larder_xml_message_sink *sink = (larder_xml_message_sink *)ctx;
+    if (sink == NULL || sink->function == NULL || format == NULL) return;
+    char text[1024];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(text, sizeof text, format, arguments);
+    va_end(arguments);
+    sink->function(sink->context, text);
+}
+
+/// Routes this thread's libxml2 generic messages (such as "Unimplemented block at
+/// xmlschemas.c") to `sink`; with NULL they are dropped. Never back to stderr.
+static inline void larder_xml_set_message_sink(larder_xml_message_sink *sink) {
+    xmlSetGenericErrorFunc(sink, larder_xml_generic_message);
 }
 
 /* xmlFree is a global function pointer, which Swift 6 sees as shared mutable state. */

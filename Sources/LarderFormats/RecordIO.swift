@@ -14,14 +14,22 @@ public enum RecordIO {
     public static func openReader(
         path: String, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
     ) throws -> any RecordReader {
-        try openReader(source: FileByteSource(path: path), format: format, recordType: recordType, limits: limits)
+        try openReader(source: FileByteSource(path: path), format: format, recordType: recordType, limits: limits, path: path)
     }
 
     /// Opens a reader over any byte source; see ``openReader(path:format:recordType:limits:)``.
     public static func openReader(
         source raw: any ByteSource, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
     ) throws -> any RecordReader {
-        let (source, detected) = try sniff(raw)
+        try openReader(source: raw, format: format, recordType: recordType, limits: limits, path: nil)
+    }
+
+    /// Opens a reader over any byte source; `path`, when given, is the file name whose
+    /// extension hints at the format (``DataFormat/sniff(_:path:)``).
+    public static func openReader(
+        source raw: any ByteSource, format: DataFormat?, recordType: RecordType?, limits: ReaderLimits, path: String?
+    ) throws -> any RecordReader {
+        let (source, detected) = try sniff(raw, path: path)
         switch format ?? detected {
         case .json: return JSONReader(source: source, lineMode: false, limits: limits)
         case .ndjson: return JSONReader(source: source, lineMode: true, limits: limits)
@@ -30,15 +38,22 @@ public enum RecordIO {
         }
     }
 
-    /// Wraps `raw` in a decompressor when it is gzip, and sniffs the content's format.
+    /// Wraps `raw` in a decompressor when it is gzip, and sniffs the content's format, with
+    /// `path`'s extension as a strong hint (``DataFormat/sniff(_:path:)``).
     public static func sniff(_ raw: any ByteSource) throws -> (any ByteSource, DataFormat) {
+        try sniff(raw, path: nil)
+    }
+
+    /// ``sniff(_:)`` with `path`'s extension as a strong hint.
+    public static func sniff(_ raw: any ByteSource, path: String?) throws -> (any ByteSource, DataFormat) {
+        let hint = path == "-" ? nil : path
         let peekable = PeekableByteSource(raw)
         let magic = try peekable.peek(2)
         if GzipReader.isGzip(magic) {
             let inflated = PeekableByteSource(try GzipReader(peekable))
-            return (inflated, DataFormat.sniff(try inflated.peek(4096)))
+            return (inflated, DataFormat.sniff(try inflated.peek(4096), path: hint))
         }
-        return (peekable, DataFormat.sniff(try peekable.peek(4096)))
+        return (peekable, DataFormat.sniff(try peekable.peek(4096), path: hint))
     }
 
     /// Opens a writer to `path` (`nil` or `-` for standard output), written atomically.

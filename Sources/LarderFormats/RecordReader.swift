@@ -32,16 +32,31 @@ public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
         return nil
     }
 
-    /// The format the first bytes of (decompressed) content suggest: `<` XML, `[` JSON,
-    /// `{` JSON (NDJSON when a second object starts on a later line), otherwise YAML.
+    /// The format of content read from `path`: the file name is a strong hint (`.yaml`/`.yml`
+    /// YAML, `.xml` XML, `.ndjson`/`.jsonl` NDJSON, `.json` JSON or NDJSON by the content; `.gz`
+    /// looked through); without a known extension (or with no path) the content decides.
+    public static func sniff(_ bytes: [UInt8], path: String?) -> DataFormat {
+        switch path.flatMap(guess(fromPath:)) {
+        case .yaml: return .yaml
+        case .xml: return .xml
+        case .ndjson: return .ndjson
+        case .json: return sniff(bytes) == .ndjson ? .ndjson : .json
+        case nil: return sniff(bytes)
+        }
+    }
+
+    /// The format the first bytes of (decompressed) content suggest: `<` XML; JSON when it
+    /// really starts like JSON (`{` then `"` or `}`, `[` then a JSON value or `]`), NDJSON when a
+    /// second object starts on a later line; otherwise YAML (`{title: Soup}` is a YAML flow mapping).
     public static func sniff(_ bytes: [UInt8]) -> DataFormat {
         var i = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         guard i < bytes.count else { return .json }
+        if bytes[i] == UInt8(ascii: "["), startsLikeJSON(bytes, at: i) { return .json }
+        if bytes[i] == UInt8(ascii: "{"), !startsLikeJSON(bytes, at: i) { return .yaml }
         switch bytes[i] {
         case UInt8(ascii: "<"): return .xml
-        case UInt8(ascii: "["): return .json
         case UInt8(ascii: "{"):
             // One object per line, with a newline directly before the second `{`, is NDJSON.
             if let newline = bytes[i...].firstIndex(of: 0x0A), newline + 1 < bytes.count {
@@ -51,6 +66,35 @@ public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
             }
             return .json
         default: return .yaml
+        }
+    }
+
+    /// Whether the `{` or `[` at `start` opens JSON rather than a YAML flow collection: an
+    /// object's first key is quoted, a list's first element is a JSON value. Content cut off by
+    /// the end of `bytes` counts as JSON.
+    static func startsLikeJSON(_ bytes: [UInt8], at start: Int) -> Bool {
+        var i = start
+        while true {
+            let opener = bytes[i]
+            i += 1
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            guard i < bytes.count else { return true }
+            let c = bytes[i]
+            if opener == UInt8(ascii: "{") { return c == UInt8(ascii: "\"") || c == UInt8(ascii: "}") }
+            switch c {
+            case UInt8(ascii: "{"), UInt8(ascii: "["): continue
+            case UInt8(ascii: "]"), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                // true, false, null: and not a word that merely starts so (`[tomato]`).
+                for word in ["true", "false", "null"] where bytes[i...].starts(with: word.utf8) {
+                    let after = i + word.utf8.count
+                    if after >= bytes.count { return true }
+                    let next = bytes[after]
+                    return next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == 0x20 || next == 0x0A || next == 0x0D || next == 0x09
+                }
+                return false
+            default: return false
+            }
         }
     }
 }

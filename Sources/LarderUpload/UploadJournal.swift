@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+import LarderFormats
 import LarderRegistry
 #if canImport(Glibc)
 import Glibc
@@ -50,8 +51,8 @@ public actor UploadJournal {
     public init(path: String, target: String, nowMilliseconds: Int64) throws {
         self.path = path
         self.target = target
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        let directory = PathParts.directory(of: path)
+        if directory != "." {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
@@ -199,8 +200,8 @@ public actor UploadJournal {
         guard rename(temporary, path) == 0 else {
             throw LarderError(.io, "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        let directory = PathParts.directory(of: path)
+        let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
         if dirFD >= 0 {
             _ = fsync(dirFD)
             close(dirFD)

@@ -40,7 +40,10 @@ struct DataErrorsExit: Error {
 
 /// Writes to standard error, unbuffered.
 enum Stderr {
+    /// Writes a line for people: control characters from record-derived text are escaped
+    /// (``TerminalText``), so a title cannot drive the terminal.
     static func print(_ text: String) {
+        let text = TerminalText.escaped(text)
         write(text.hasSuffix("\n") ? text : text + "\n")
     }
 

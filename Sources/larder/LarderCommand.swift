@@ -35,6 +35,8 @@ struct LarderCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // `serve` shuts down gracefully on SIGINT/SIGTERM through its service group.
+            if !(command is ServeCommand) { InterruptCleanup.install() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -34,6 +34,17 @@ import Testing
         #expect(try dir.read("r.ndjson").contains("Pan Shakshuka"))
     }
 
+    @Test("a lone surrogate in an imported page becomes U+FFFD with a warning in the report")
+    func loneSurrogateWarning() throws {
+        let dir = try TemporaryDirectory()
+        let page = try dir.write("soup.jsonld", #"{"@type":"Recipe","name":"So\ud800up","recipeIngredient":["1 egg"],"recipeInstructions":"Cook."}"#)
+        let result = try CLI.run(["import", page, "-o", dir.path("r.json"), "--report", dir.path("report.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("soup.jsonld") && result.stderr.contains("line 1, column 29: lone surrogate \\ud800"), "\(result.stderr)")
+        #expect(try dir.read("report.json").contains("lone surrogate"))
+        #expect(try dir.read("r.json").contains("So\u{FFFD}up"))
+    }
+
     @Test("stops at the first bad item without --keep-going and writes nothing")
     func stopsWithoutKeepGoing() throws {
         let dir = try TemporaryDirectory()

@@ -1,5 +1,5 @@
 import LarderCore
-import LarderFormats
+@testable import LarderFormats
 import Testing
 
 @Suite struct JSONReaderTests {
@@ -45,6 +45,63 @@ import Testing
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         let error = try #require(throws: LarderError.self) { try readAll("[\(deep)]") }
         #expect(error.code == .refusedInput)
+    }
+
+    /// Hands out at most `chunk` bytes per read, like a pipe (64 KiB) or a slow socket.
+    final class TricklingSource: ByteSource {
+        let name = "<pipe>"
+        private let bytes: [UInt8]
+        private let chunk: Int
+        private var offset = 0
+        init(_ bytes: [UInt8], chunk: Int) {
+            self.bytes = bytes
+            self.chunk = chunk
+        }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let n = min(buffer.count, chunk, bytes.count - offset)
+            guard n > 0, let base = buffer.baseAddress else { return 0 }
+            bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            return n
+        }
+    }
+
+    @Test("a huge token read from a pipe in small chunks is parsed a logarithmic number of times, not once per chunk")
+    func hugeTokenFromPipe() throws {
+        let size = 2 << 20
+        let text = "[{\"id\": \"big\", \"title\": \"" + String(repeating: "x", count: size) + "\"}]"
+        for lineMode in [false, true] {
+            let input = lineMode ? String(text.dropFirst().dropLast()) + "\n" : text
+            let reader = JSONReader(source: TricklingSource(Array(input.utf8), chunk: 4096), lineMode: lineMode)
+            let item = try #require(try reader.next())
+            #expect(item.value["title"]?.stringValue?.utf8.count == size)
+            #expect(try reader.next() == nil)
+            // 2 MiB in 4 KiB reads is 512 reads: restarting the parse after each would be quadratic.
+            #expect(reader.parseRestarts <= 24, "line mode \(lineMode): \(reader.parseRestarts) restarts")
+        }
+    }
+
+    @Test("a lone surrogate escape is refused in strict mode at its line and column")
+    func refusesLoneSurrogate() throws {
+        for (text, column) in [(#"[{"title": "a\ud800"}]"#, 14), (#"[{"title": "\udc00b"}]"#, 13), (#"[{"title": "\ud800\u0041"}]"#, 13)] {
+            #expect {
+                try readAll("\n" + text)
+            } throws: { error in
+                let error = error as? LarderError
+                return error?.code == .syntax && error?.location?.line == 2 && error?.location?.column == column
+                    && error?.message.contains("lone surrogate") == true
+            }
+        }
+        // A proper pair is one character.
+        #expect(try readAll(#"[{"t": "\ud83c\udf72"}]"#) == [["t": "\u{1F372}"]])
+    }
+
+    @Test("a lone surrogate escape in lenient mode becomes U+FFFD with a warning")
+    func lenientLoneSurrogate() throws {
+        let reader = JSONReader(source: MemoryByteSource(#"{"name": "So\ud800up"}"#, name: "page.json"), lenient: true)
+        #expect(try reader.next()?.value == ["name": "So\u{FFFD}up"])
+        #expect(reader.warnings.count == 1)
+        #expect(reader.warnings.first?.description.hasPrefix("page.json:1:13: warning:") == true, "\(reader.warnings)")
     }
 
     @Test("streams records larger than the read buffer")

@@ -22,6 +22,27 @@ import Testing
 
     // MARK: Layouts
 
+    @Test("a .yaml file starting with a flow mapping is read as YAML, not sniffed as JSON")
+    func flowMappingYAMLFile() throws {
+        let directory = try TemporaryDirectory()
+        func read(_ name: String, _ text: String) throws -> [Value] {
+            let reader = try RecordIO.openReader(path: try directory.write(name, text))
+            var values: [Value] = []
+            while let item = try reader.next() { values.append(item.value) }
+            return values
+        }
+        #expect(try read("recipes.yaml", "{title: Soup, servings: 2}\n") == [["title": "Soup", "servings": 2]])
+        #expect(try read("recipes.yml", "[{title: Soup}, {title: Stew}]\n") == [["title": "Soup"], ["title": "Stew"]])
+        // No extension: JSON only when the content really starts like JSON.
+        #expect(try read("recipes", "{title: Soup}\n") == [["title": "Soup"]])
+        #expect(try read("list", "[{title: Soup}]\n") == [["title": "Soup"]])
+        #expect(try read("data", "{\"title\": \"Soup\"}") == [["title": "Soup"]])
+        #expect(try read("items", "[ {\"title\": \"Soup\"} ]") == [["title": "Soup"]])
+        // The extension is a strong hint: .json content is parsed (and refused) as JSON.
+        #expect(throws: LarderError.self) { try read("recipes.json", "{title: Soup}\n") }
+        #expect(try read("recipes.ndjson", "{\"title\": \"Soup\"}\n{\"title\": \"Stew\"}\n") == [["title": "Soup"], ["title": "Stew"]])
+    }
+
     @Test("reads a top-level sequence of records")
     func readsSequence() throws {
         let text = "- id: a\n  n: 1\n- id: b\n  tags: [x, y]\n- {id: c}\n"

@@ -154,6 +154,33 @@ import Testing
         #expect(throws: LarderError.self) { try ledger.baseline(type: "recipe", version: 3) }
     }
 
+    @Test("store import is linear: it does not query the records table once per record")
+    func importQueriesRecordsTableOncePerType() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store(path: directory.path("larder.db"), create: true)
+        final class Statements: @unchecked Sendable {
+            // @unchecked: guarded by the lock; GRDB calls the trace on the connection's queue.
+            private let lock = NSLock()
+            private var sql: [String] = []
+            func append(_ text: String) { lock.withLock { sql.append(text) } }
+            var all: [String] { lock.withLock { sql } }
+        }
+        let statements = Statements()
+        try store.database.writeWithoutTransaction { db in
+            db.trace { event in statements.append(event.expandedDescription) }
+        }
+        let ledger = Ledger(store: store, migrator: RegistryFixture.migrator)
+        // Twice: an empty store, then one already holding the records (both paths check the table).
+        for _ in 0..<2 {
+            let summary = try ledger.importRecords(inputs: [samplePath("samples/v1/recipes-v1.json")])
+            #expect(summary.imported == 24)
+        }
+        // A per-record `SELECT count(*) FROM records WHERE type = ?` scans the type's records for
+        // every record read: quadratic. Reads of the records table must not grow with the records.
+        let reads = statements.all.filter { $0.uppercased().hasPrefix("SELECT") && $0.contains("FROM records") }
+        #expect(reads.count <= 2, "\(reads.count) reads of the records table for 48 records: \(reads.prefix(3))")
+    }
+
     @Test("a store newer than the registry is refused with a clear message")
     func tooNewStore() throws {
         let directory = try TemporaryDirectory()

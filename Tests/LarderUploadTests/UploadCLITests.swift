@@ -61,6 +61,19 @@ import Testing
         #expect(result.stderr.contains("run again to resume"))
     }
 
+    @Test("one-character journal name: upload does not crash and writes the journal in the current directory")
+    func oneCharacterJournalName() async throws {
+        guard requireBinary() else { return }
+        let fixture = try await Fixture.make()
+        defer { Task { await fixture.server.stop() } }
+        let input = try fixture.directory.write("in.json", TestRecords.envelope(TestRecords.recipes(2, seed: 7)))
+        let result = try await runLarder(
+            ["upload", input] + fixture.connection(zone: "short") + ["--journal", "j", "--progress", "none"], in: fixture.directory.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fixture.directory.path("j")))
+        #expect(try await fixture.server.zoneContents(zone: "short").records.count == 2)
+    }
+
     @Test("upload, re-upload and download the samples: exact round trip, the second upload skipped by the journal")
     func uploadAndDownloadSamples() async throws {
         guard requireBinary() else { return }

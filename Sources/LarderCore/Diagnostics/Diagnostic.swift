@@ -24,11 +24,12 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Compiler-style: `recipes.yaml:12:7: error: record 11: steps[2].timerSeconds: expected an integer, found "5 min"`.
+    /// Control characters from the data are escaped (``TerminalText``): this is text for people.
     public var description: String {
         var text = ""
         if let prefix = location.positionPrefix { text += prefix + ": " }
         text += "\(severity.rawValue): " + location.recordPrefix + message
-        return text
+        return TerminalText.escaped(text)
     }
 }
 

@@ -76,7 +76,7 @@ public struct LarderError: Error, Sendable, CustomStringConvertible {
     /// Compiler-style text, with the snippet on the following lines when there is one.
     public var description: String {
         var text = diagnostic.description
-        if let snippet { text += "\n" + snippet }
+        if let snippet { text += "\n" + TerminalText.escaped(snippet) }
         return text
     }
 }

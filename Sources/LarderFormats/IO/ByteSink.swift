@@ -50,7 +50,9 @@ public final class MemoryByteSink: ByteSink {
 ///
 /// For a path, output goes to a temporary file in the same directory that is fsync'd and
 /// renamed over the destination by ``close()``: a run that fails or is killed leaves no
-/// partial output. Call ``discard()`` to abandon it.
+/// partial output. Call ``discard()`` to abandon it. The temporary file is named
+/// `.NAME.tmp-PID-XXXXXX` and listed in ``TemporaryFiles`` while it exists, so a signal handler
+/// can remove it, and a later run writing NAME removes one whose process is gone.
 public final class FileByteSink: ByteSink {
     private let fd: Int32
     private let destination: String?
@@ -88,17 +90,20 @@ public final class FileByteSink: ByteSink {
             buffer.reserveCapacity(capacity)
             return
         }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let directory = PathParts.directory(of: path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).tmp-XXXXXX".utf8CString)
-        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard opened >= 0 else {
+        // A run killed by SIGKILL could not remove its temporary file: this run, writing the
+        // same output, does.
+        TemporaryFiles.removeStale(in: directory, forOutputsWhere: { $0 == base })
+        var template = Array("\(directory)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
+        let (opened, temporary) = TemporaryFiles.create(&template)
+        guard opened >= 0, let temporary else {
             throw LarderError(.io, "cannot create output: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
         }
         fchmod(opened, 0o644)
         fd = opened
         destination = path
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryPath = temporary
         name = path
         buffer.reserveCapacity(capacity)
     }
@@ -142,6 +147,7 @@ public final class FileByteSink: ByteSink {
             if fd > 2 { Glibc.close(fd) }
             return
         }
+        defer { TemporaryFiles.forget(temporaryPath) }
         if fsync(fd) != 0 || Glibc.close(fd) != 0 {
             unlink(temporaryPath)
             throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))
@@ -159,6 +165,7 @@ public final class FileByteSink: ByteSink {
         if let temporaryPath {
             Glibc.close(fd)
             unlink(temporaryPath)
+            TemporaryFiles.forget(temporaryPath)
         } else {
             try? flush()
         }

@@ -59,6 +59,14 @@ public final class JSONReader: RecordReader {
     /// from its first to just past its last byte. Lets a caller copy records verbatim.
     public private(set) var lastRecordByteRange: Range<Int>?
 
+    /// How many times a value's parse started over from its first byte because the buffer ran
+    /// out (tests check that this grows with the logarithm of a value's size, not linearly).
+    private(set) var parseRestarts = 0
+
+    /// Problems lenient mode repaired instead of refusing (a lone surrogate escape read as
+    /// U+FFFD), each at its file, line and column, in input order.
+    public private(set) var warnings: [Diagnostic] = []
+
     /// Creates a reader.
     /// - Parameters:
     ///   - source: the bytes (already decompressed).
@@ -95,20 +103,30 @@ public final class JSONReader: RecordReader {
             recordStartPos -= keep
             recordBytesValid = false
         }
-        if end == capacity {
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-            bigger.update(from: buffer, count: end)
-            buffer.deallocate()
-            buffer = bigger
-            capacity *= 2
+        // A value being parsed starts over from its first byte after each refill. A file fills
+        // the whole buffer per read, but a pipe gives at most 64 KiB: reading until the live bytes
+        // have doubled keeps a huge token at O(log n) restarts instead of one per read
+        // (quadratic). Line mode finds the line's end first and never restarts, so a stream of
+        // NDJSON lines is handed on as soon as each line arrives.
+        let wanted = lineMode ? 1 : max(1, end)
+        var gained = 0
+        while gained < wanted {
+            if end == capacity {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.update(from: buffer, count: end)
+                buffer.deallocate()
+                buffer = bigger
+                capacity *= 2
+            }
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+            if n == 0 {
+                eof = true
+                break
+            }
+            end += n
+            gained += n
         }
-        let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
-        if n == 0 {
-            eof = true
-            return false
-        }
-        end += n
-        return true
+        return gained > 0
     }
 
     private func advanceMark(to target: Int) {
@@ -343,6 +361,7 @@ public final class JSONReader: RecordReader {
                 topObjectNeedsComma = true
                 return nil
             } catch is NeedMore {
+                parseRestarts += 1
                 let offset = memberStart
                 // A plain object is one record: stop reading once it passes the size limit.
                 if !sawRecordsKey, bufferBase + end - topObjectStart.0 > limits.maxRecordSize { throw topObjectTooLarge() }
@@ -435,6 +454,7 @@ public final class JSONReader: RecordReader {
                     value: value, index: index,
                     location: SourceLocation(file: name, line: markLine, column: markColumn, recordIndex: index))
             } catch is NeedMore {
+                parseRestarts += 1
                 keyRanges.removeAll(keepingCapacity: true)
                 if end - start > limits.maxRecordSize {
                     let error = recordTooLarge(at: start)
@@ -495,7 +515,15 @@ public final class JSONReader: RecordReader {
             keyRanges.removeAll(keepingCapacity: true)
         }
         do {
-            return try body(&scanner)
+            let result = try body(&scanner)
+            for (offset, escape) in scanner.loneSurrogates {
+                let (line, column) = lineColumn(at: offset)
+                warnings.append(
+                    Diagnostic(
+                        severity: .warning, code: "lone-surrogate", message: "lone surrogate \(escape) in a string read as U+FFFD (it encodes no character)",
+                        location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount)))
+            }
+            return result
         } catch let error as ScanError {
             let located = syntaxError(error.message, at: error.offset)
             guard error.refused else { throw located }
@@ -539,6 +567,8 @@ struct JSONScanner {
     let lenient: Bool
     var nodeOffsets: [Int]
     var keyRanges: [(Int, Int)]
+    /// Lenient mode: lone surrogate escapes read as U+FFFD (buffer offset, the escape's text).
+    var loneSurrogates: [(Int, String)] = []
 
 
     @inline(__always) mutating func need(_ count: Int) throws {
@@ -802,8 +832,10 @@ struct JSONScanner {
                 case UInt8(ascii: "t"): bytes.append(0x09)
                 case UInt8(ascii: "'") where lenient: bytes.append(0x27)
                 case UInt8(ascii: "u"):
+                    let escapeOffset = i - 2
                     var scalar = try hex4(at: i)
                     i += 4
+                    var isLone = false
                     if scalar >= 0xD800 && scalar < 0xDC00 {
                         guard i + 1 < limit else { throw NeedMore() }
                         if buffer[i] == UInt8(ascii: "\\") && buffer[i + 1] == UInt8(ascii: "u") {
@@ -812,12 +844,24 @@ struct JSONScanner {
                                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                                 i += 6
                             } else {
-                                scalar = 0xFFFD
+                                isLone = true
                             }
                         } else {
-                            scalar = 0xFFFD
+                            isLone = true
                         }
                     } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        isLone = true
+                    }
+                    if isLone {
+                        // RFC 8259 §8.2: a string with a lone surrogate is not interoperable.
+                        let escape = String(decoding: UnsafeBufferPointer(start: buffer + escapeOffset, count: 6), as: UTF8.self)
+                        guard lenient else {
+                            throw ScanError(
+                                message: "lone surrogate \(escape) in a string: it encodes no character (RFC 8259 §8.2); "
+                                    + "pair it with a \(scalar < 0xDC00 ? "low" : "high") surrogate or remove it",
+                                offset: escapeOffset)
+                        }
+                        loneSurrogates.append((escapeOffset, escape))
                         scalar = 0xFFFD
                     }
                     let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"

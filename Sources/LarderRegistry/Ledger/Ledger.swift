@@ -71,12 +71,21 @@ public struct Ledger {
             let states = try Store.states(db)
             try refuseTooNew(states)
             var stateByType = Dictionary(uniqueKeysWithValues: states.map { ($0.type, $0) })
+            // Whether the store holds records of a type: asked once per type, then kept up to date
+            // here (a count per record would scan the type's rows each time: quadratic).
+            var typeHasRecords: [String: Bool] = [:]
             var pipeline = ConversionPipeline(inputs: inputs, inputFormat: format, recordType: recordType, check: .none, keepGoing: keepGoing)
             pipeline.transform = { record, type, declared in
                 let name = type.rawValue
                 let existing = stateByType[name]
                 var resolved = declared ?? version ?? existing?.version
-                let storeHasRecords = try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE type = ?", arguments: [name]) ?? 0 > 0
+                let storeHasRecords: Bool
+                if let known = typeHasRecords[name] {
+                    storeHasRecords = known
+                } else {
+                    storeHasRecords = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE type = ?)", arguments: [name]) ?? false
+                    typeHasRecords[name] = storeHasRecords
+                }
                 if let resolved, let current = existing?.version, resolved != current {
                     throw LarderError(
                         .usage,
@@ -99,6 +108,7 @@ public struct Ledger {
                     resolved = nil
                 }
                 try Store.upsert(db, type: name, record: record, version: resolved)
+                typeHasRecords[name] = true
                 summary.versions[name] = resolved
                 return record
             }

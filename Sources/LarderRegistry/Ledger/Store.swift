@@ -131,7 +131,16 @@ public final class Store: Sendable {
             configuration.busyMode = .timeout(5)
             database = try DatabaseQueue(path: path, configuration: configuration)
             let migrator = Self.tableMigrator
-            if try database.read({ try migrator.hasBeenSuperseded($0) }) {
+            let (isSuperseded, isForeign) = try database.read { db in
+                // Tables but no Larder revision: another program's database, left untouched.
+                let tables = try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                let isForeign = !tables.isEmpty && !tables.contains("grdb_migrations")
+                return (isForeign ? false : try migrator.hasBeenSuperseded(db), isForeign)
+            }
+            if isForeign {
+                throw LarderError(.store, "\(path) is not a Larder store (an SQLite database of another program; its tables were left as they are)")
+            }
+            if isSuperseded {
                 throw LarderError(
                     .store, "\(path) was written by a newer larder (its tables have revisions this one does not know); upgrade larder to use it")
             }
@@ -139,8 +148,29 @@ public final class Store: Sendable {
         } catch let error as LarderError {
             throw error
         } catch {
-            throw LarderError(.store, "\(path): cannot open the store: \(error)", underlying: error)
+            throw Self.storeError(path: path, error, doing: "cannot open the store")
         }
+    }
+
+    /// A database error as a `store-error` naming the file, in plain words; the SQLite message
+    /// stays as the ``LarderError/underlying`` error.
+    static func storeError(path: String, _ error: any Error, doing action: String) -> LarderError {
+        guard let database = error as? DatabaseError else {
+            return LarderError(.store, "\(path): \(action): \(error)", underlying: error)
+        }
+        let detail = database.message.map { " (SQLite: \($0))" } ?? ""
+        let message: String
+        switch database.resultCode {
+        case .SQLITE_NOTADB: message = "\(path) is not a Larder store (not an SQLite database)"
+        case .SQLITE_CORRUPT: message = "\(path) is damaged: SQLite finds its contents malformed; restore it from a backup\(detail)"
+        case .SQLITE_CANTOPEN: message = "\(path): the store cannot be opened (a missing folder, or no permission)\(detail)"
+        case .SQLITE_READONLY: message = "\(path): the store is read-only; larder needs to write to it\(detail)"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: message = "\(path): the store is locked by another process; try again when it is done\(detail)"
+        case .SQLITE_FULL: message = "\(path): the disk is full\(detail)"
+        case .SQLITE_IOERR: message = "\(path): reading or writing the store failed\(detail)"
+        default: message = "\(path): \(action)\(detail)"
+        }
+        return LarderError(.store, message, underlying: error)
     }
 
     /// Runs `body` in one write transaction, mapping database errors to `store-error`.
@@ -150,7 +180,7 @@ public final class Store: Sendable {
         } catch let error as LarderError {
             throw error
         } catch {
-            throw LarderError(.store, "\(path): \(error)", underlying: error)
+            throw Self.storeError(path: path, error, doing: "the write failed")
         }
     }
 
@@ -161,7 +191,7 @@ public final class Store: Sendable {
         } catch let error as LarderError {
             throw error
         } catch {
-            throw LarderError(.store, "\(path): \(error)", underlying: error)
+            throw Self.storeError(path: path, error, doing: "the read failed")
         }
     }
 

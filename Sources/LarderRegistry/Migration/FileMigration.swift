@@ -62,7 +62,7 @@ public struct FileMigration {
         if let inputFormat { return inputFormat }
         guard let first = inputs.first, first != "-" else { return .json }
         if let guess = DataFormat.guess(fromPath: first) { return guess }
-        return try RecordIO.sniff(FileByteSource(path: first)).1
+        return try RecordIO.sniff(FileByteSource(path: first), path: first).1
     }
 
     /// The target version for `type`.
@@ -147,8 +147,8 @@ public struct FileMigration {
     ) throws -> Summary {
         let outputFormat = try format ?? detectedInputFormat()
         let toStdout = output == nil || output == "-"
-        let base = toStdout ? FileManager.default.currentDirectoryPath : ((output ?? "") as NSString).deletingLastPathComponent
-        let searchDirectories = inputs.filter { $0 != "-" }.map { ($0 as NSString).deletingLastPathComponent }
+        let base = toStdout ? FileManager.default.currentDirectoryPath : PathParts.directory(of: output ?? "")
+        let searchDirectories = inputs.filter { $0 != "-" }.map { PathParts.directory(of: $0) }
         let images = FileImageStore(baseDirectory: base.isEmpty ? "." : base, searchDirectories: searchDirectories)
         let report = MigrationReport(collectsSamples: false)
         let transformer = Transformer(migration: self, report: report, images: images)

@@ -43,6 +43,7 @@ public enum XSDValidator {
     }
 
     private static func compile(_ xsd: String, name: String) throws -> xmlSchemaPtr {
+        larder_xml_set_message_sink(nil)  // libxml2's generic messages never reach stderr
         let collector = ErrorCollector(name: name, limit: 5)
         let box = Unmanaged.passRetained(collector)
         defer { box.release() }
@@ -73,6 +74,14 @@ public enum XSDValidator {
         defer {
             inputRef.release()
             collectorRef.release()
+        }
+        // libxml2's generic messages go to the collector (kept as notes), never to stderr.
+        let sink = UnsafeMutablePointer<larder_xml_message_sink>.allocate(capacity: 1)
+        sink.initialize(to: larder_xml_message_sink(function: genericMessage, context: collectorRef.toOpaque()))
+        larder_xml_set_message_sink(sink)
+        defer {
+            larder_xml_set_message_sink(nil)
+            sink.deallocate()
         }
         let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue)
         guard let reader = xmlReaderForIO(readInput, closeInput, inputRef.toOpaque(), name, nil, options) else {
@@ -138,6 +147,9 @@ public enum XSDValidator {
         let name: String
         let limit: Int
         var errors: [LarderError] = []
+        /// libxml2's generic messages (internal notes such as "Unimplemented block at
+        /// xmlschemas.c"), kept out of the terminal; not problems in the file.
+        var libraryMessages: [String] = []
         var recordIndex: Int?
         var reader: xmlTextReaderPtr?
         init(name: String, limit: Int) {
@@ -162,6 +174,12 @@ public enum XSDValidator {
     }
 
     private static let closeInput: xmlInputCloseCallback = { _ in 0 }
+
+    private static let genericMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { context, message in
+        guard let context, let message else { return }
+        let collector = Unmanaged<ErrorCollector>.fromOpaque(context).takeUnretainedValue()
+        if collector.libraryMessages.count < 100 { collector.libraryMessages.append(String(cString: message)) }
+    }
 
     private static let structuredError: xmlStructuredErrorFunc = { context, error in
         guard let context, let error else { return }

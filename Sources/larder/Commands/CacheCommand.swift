@@ -189,7 +189,7 @@ struct CacheStatsCommand: ParsableCommand {
             (entries, header) = (try table.entries(), try table.header())
         }
         let plan = CachePruning.plan(entries, header: header, policy: CachePolicy(now: nowOption.date))
-        print("cache: \(location.cache ?? location.store ?? "")\(header.name.map { " (\($0))" } ?? "")")
+        print(TerminalText.escaped("cache: \(location.cache ?? location.store ?? "")\(header.name.map { " (\($0))" } ?? "")"))
         print("entries: \(ReportFormat.count(entries.count)), \(ReportFormat.bytes(plan.bytesBefore))")
         print("pinned: \(ReportFormat.count(plan.pinned)) (saved \(header.pinnedSaved.count), created \(header.pinnedCreated.count) listed)")
         print("fetched: \(header.fetchedAt.map(Timestamp.format) ?? "unknown"); ttl \(ReportFormat.duration(plan.ttl)); expired now: \(ReportFormat.count(plan.evictions.count + plan.pinnedExpired))")

@@ -19,11 +19,11 @@ extension DedupeCommand {
         if let state = try store.schemaStates().first(where: { $0.type == type.rawValue }) {
             if let from = state.pendingFrom, let to = state.pendingTo {
                 throw LarderError(
-                    .usage, "\(path) is halfway through migrating recipes from v\(from) to v\(to): finish it with larder migrate --store \(path) first")
+                    .store, "\(path) is halfway through migrating recipes from v\(from) to v\(to): finish it with larder migrate --store \(path) first")
             }
             if let version = state.version, version != type.currentVersion {
                 throw LarderError(
-                    .usage,
+                    .store,
                     "\(path) holds recipe v\(version) records and dedupe writes v\(type.currentVersion): migrate the store first (larder migrate --store \(path) --type recipe)")
             }
         }
@@ -34,12 +34,16 @@ extension DedupeCommand {
         try rejectsSink?.close()
         if let explain {
             // Inspecting: the store is left as it is.
-            print(try analysis.explain(explain), terminator: "")
+            print(TerminalText.escaped(try analysis.explain(explain)), terminator: "")
             report(analysis.summary, analysis: analysis, logPath: nil)
             Stderr.print("larder dedupe: --explain leaves \(path) unchanged")
             return
         }
         let logPath = log ?? Self.newLogPath(for: path)
+        // A run killed by SIGKILL leaves its (empty) temporary log: each run's log has a new name,
+        // so remove any dedupe log temporaries of this store whose process is gone.
+        let storeName = path.split(separator: "/").last.map(String.init) ?? path
+        TemporaryFiles.removeStale(in: PathParts.directory(of: path)) { $0.hasPrefix(storeName + ".dedupe-") && $0.hasSuffix(".json") }
         let logWriter = try MergeLogWriter(sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
         let started = Date()
         var retired = 0

@@ -101,7 +101,7 @@ struct DedupeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let store {
-            try await runStore(store, configuration: try makeConfiguration(format: .json, outputDirectory: (store as NSString).deletingLastPathComponent))
+            try await runStore(store, configuration: try makeConfiguration(format: .json, outputDirectory: PathParts.directory(of: store)))
             return
         }
         var inputs: [DedupeInput] = []
@@ -128,13 +128,13 @@ struct DedupeCommand: AsyncParsableCommand {
     private func runFiles(inputs: [DedupeInput], firstPath: String) async throws {
         let format = to ?? from.format ?? Self.sniffFormat(firstPath) ?? .json
         let configuration = try makeConfiguration(
-            format: format, outputDirectory: output.map { ($0 as NSString).deletingLastPathComponent } ?? ".")
+            format: format, outputDirectory: output.map { PathParts.directory(of: $0) } ?? ".")
         let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
         let pass = DedupePass(inputs: inputs, configuration: configuration)
         let analysis = try await pass.analyze(rejects: rejectsSink)
 
         if let explain {
-            print(try analysis.explain(explain), terminator: "")
+            print(TerminalText.escaped(try analysis.explain(explain)), terminator: "")
         }
         let writes = explain == nil || output != nil
         if writes {
@@ -178,7 +178,7 @@ struct DedupeCommand: AsyncParsableCommand {
 
     /// The format of a file's content, or `nil` for standard input or an unreadable file.
     static func sniffFormat(_ path: String) -> DataFormat? {
-        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source)
+        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source, path: path)
         else {
             return nil
         }

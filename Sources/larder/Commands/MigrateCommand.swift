@@ -75,7 +75,7 @@ struct MigrateCommand: ParsableCommand {
         if dryRun {
             let report = try migration.dryRun()
             let target = to.map { "v\($0)" } ?? "the newest version"
-            print(report.renderPlan(title: "dry run: migrate \(input.resolvedInputs.joined(separator: ", ")) to \(target)"))
+            print(TerminalText.escaped(report.renderPlan(title: "dry run: migrate \(input.resolvedInputs.joined(separator: ", ")) to \(target)")))
             print("dry run: nothing written")
             return
         }
@@ -108,7 +108,7 @@ struct MigrateCommand: ParsableCommand {
                 if plan.isEmpty {
                     print("\(type): already at v\(plan.to)\(resumed)")
                 } else {
-                    print(report.renderPlan(title: "dry run: migrate \(type) in \(path) from v\(plan.from) to v\(plan.to)\(resumed)"))
+                    print(TerminalText.escaped(report.renderPlan(title: "dry run: migrate \(type) in \(path) from v\(plan.from) to v\(plan.to)\(resumed)")))
                 }
                 continue
             }

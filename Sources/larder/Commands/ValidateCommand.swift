@@ -63,6 +63,11 @@ struct ValidateCommand: ParsableCommand {
 
     /// XSD validation, streaming; returns the number of problems.
     private func validateXML(_ path: String, registry: SchemaRegistry) throws -> Int {
+        if let refusal = refusal(path) {
+            Stderr.print(refusal.description)
+            Stderr.print("larder: \(path): refused, not validated")
+            return 1
+        }
         let header = try XSDValidator.declaredHeader(path: path)
         guard let typeName = input.type?.rawValue ?? header.schema else {
             throw ValidationError("\(path): the root element has no schema attribute; pass --type")
@@ -86,5 +91,20 @@ struct ValidateCommand: ParsableCommand {
         for error in newestErrors { Stderr.print(error.description) }
         Stderr.print("larder: \(path): no version declared, and no version of \(typeName) accepts it (problems against the newest, v\(entry.latest), above)")
         return max(newestErrors.count, 1)
+    }
+
+    /// What `convert` refuses in the file's prolog or first record (a DOCTYPE, entity
+    /// declarations, nesting too deep), with the same diagnostic; `nil` when nothing is refused.
+    /// Reads as far as the first record: libxml2's XSD validation never sees a refused DTD.
+    private func refusal(_ path: String) -> LarderError? {
+        do {
+            let reader = try RecordIO.openReader(path: path, format: .xml, recordType: input.type)
+            _ = try reader.next()
+        } catch let error as LarderError where error.code == .refusedInput {
+            return error
+        } catch {
+            // Anything else is reported by the XSD validation that follows.
+        }
+        return nil
     }
 }

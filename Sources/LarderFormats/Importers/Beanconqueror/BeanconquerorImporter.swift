@@ -28,7 +28,9 @@ public struct BeanconquerorImporter: RecipeImporter {
         let origin = ImportOrigin(file: path)
         var context = Context()
         guard ZipArchive.isZip(head) else {
-            let main = try JSONLDBlocks.parse(TranscodingByteSource(try FileByteSource(path: path), encoding: nil), limits: sink.readerLimits.forWholeDocument)
+            let main = try JSONLDBlocks.parse(
+                TranscodingByteSource(try FileByteSource(path: path), encoding: nil), limits: sink.readerLimits.forWholeDocument
+            ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
             readLookups(main, into: &context)
             try readBrews(main["BREWS"], origin: origin, context: &context, into: sink)
             try emitRecipes(context, origin: origin, into: sink)
@@ -45,7 +47,9 @@ public struct BeanconquerorImporter: RecipeImporter {
             if name.hasPrefix("beanconqueror_brews_") && name.hasSuffix(".json") { brewChunks.append(entry) }
             if name.hasPrefix("beanconqueror_beans_") && name.hasSuffix(".json") {
                 try sink.isolating(origin.entry(entry.path)) {
-                    let beans = try JSONLDBlocks.parse(TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument)
+                    let beans = try JSONLDBlocks.parse(
+                        TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                    ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin.entry(entry.path)) }
                     readBeans(beans, into: &context)
                 }
             }
@@ -54,14 +58,18 @@ public struct BeanconquerorImporter: RecipeImporter {
             throw LarderError(.malformedRecord, "no Beanconqueror.json in the archive: not a Beanconqueror backup", location: SourceLocation(file: path))
         }
         let mainOrigin = origin.entry(mainEntry.path)
-        let main = try JSONLDBlocks.parse(TranscodingByteSource(try archive.open(mainEntry), encoding: nil), limits: sink.readerLimits.forWholeDocument)
+        let main = try JSONLDBlocks.parse(
+            TranscodingByteSource(try archive.open(mainEntry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+        ) { sink.warn(JSONLDBlocks.warningText($0), origin: mainOrigin) }
         readLookups(main, into: &context)
         // Pass 2: the brews, main file first, then the chunks in order.
         try readBrews(main["BREWS"], origin: mainOrigin, context: &context, into: sink)
         for entry in brewChunks.sorted(by: { Self.chunkNumber($0.fileName) < Self.chunkNumber($1.fileName) }) {
             let chunkOrigin = origin.entry(entry.path)
             try sink.isolating(chunkOrigin) {
-                let brews = try JSONLDBlocks.parse(TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument)
+                let brews = try JSONLDBlocks.parse(
+                    TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                ) { sink.warn(JSONLDBlocks.warningText($0), origin: chunkOrigin) }
                 try readBrews(brews, origin: chunkOrigin, context: &context, into: sink)
             }
         }

@@ -64,7 +64,9 @@ public struct MealieImporter: RecipeImporter {
     /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id`.
     private func readDatabase(_ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String, into sink: any ImportSink) throws {
         let origin = ImportOrigin(file: archivePath, entry: entry.path)
-        let database = try JSONLDBlocks.parse(TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument)
+        let database = try JSONLDBlocks.parse(
+            TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+        ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
         let recipes = database["recipes"]?.arrayValue ?? []
         func grouped(_ table: String) -> [String: [Value]] {
             var out: [String: [Value]] = [:]

@@ -25,14 +25,18 @@ public struct SchemaOrgImporter: RecipeImporter {
                 let blockOrigin = ImportOrigin(file: path, entry: "ld+json block \(index) (line \(block.line))")
                 index += 1
                 do {
-                    blocks.append((try JSONLDBlocks.parse(text: block.text, name: "\(path):\(block.line)", limits: sink.readerLimits), blockOrigin))
+                    let value = try JSONLDBlocks.parse(text: block.text, name: "\(path):\(block.line)", limits: sink.readerLimits) {
+                        sink.warn(JSONLDBlocks.warningText($0), origin: blockOrigin)
+                    }
+                    blocks.append((value, blockOrigin))
                 } catch let error as LarderError {
                     // One broken block does not hide the others.
                     sink.warn("skipped an ld+json block that is not JSON: \(error.message)", origin: blockOrigin)
                 }
             }
         } else {
-            blocks.append((try JSONLDBlocks.parse(text, limits: sink.readerLimits), origin))
+            blocks.append(
+                (try JSONLDBlocks.parse(text, limits: sink.readerLimits) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }, origin))
         }
         if text.usedFallback { sink.warnEncodingFallback(origin) }
         try emitRecipes(in: blocks, into: sink, emptyOrigin: origin)

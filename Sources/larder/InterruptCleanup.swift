@@ -1,0 +1,37 @@
+import Dispatch
+import LarderFormats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGINT, SIGTERM and SIGHUP end a run without leaving temporary files: the outputs in flight
+/// (``TemporaryFiles``) are removed and larder exits with 128 + the signal number (130 for
+/// Ctrl-C, 143 for SIGTERM), as a shell reports a process killed by that signal.
+///
+/// The signals are ignored while dispatch signal sources handle them on their own queue, so the
+/// handler runs as ordinary code, not in a signal handler, whatever the main thread is doing.
+enum InterruptCleanup {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    /// Installs the handlers (once, before the command runs).
+    static func install() {
+        guard sources.isEmpty else { return }
+        let queue = DispatchQueue(label: "larder.interrupt-cleanup")
+        let registered = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        for signalNumber in signals {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                _exit(128 + signalNumber)
+            }
+            source.setRegistrationHandler { registered.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        // Sources register asynchronously: until they have, an ignored signal would be lost.
+        // Wait (bounded) so that the command starts only once a signal is handled.
+        for _ in signals { _ = registered.wait(timeout: .now() + 2) }
+    }
+}
