@@ -47,32 +47,13 @@ import Testing
         #expect(error.code == .refusedInput)
     }
 
-    /// Hands out at most `chunk` bytes per read, like a pipe (64 KiB) or a slow socket.
-    final class TricklingSource: ByteSource {
-        let name = "<pipe>"
-        private let bytes: [UInt8]
-        private let chunk: Int
-        private var offset = 0
-        init(_ bytes: [UInt8], chunk: Int) {
-            self.bytes = bytes
-            self.chunk = chunk
-        }
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            let n = min(buffer.count, chunk, bytes.count - offset)
-            guard n > 0, let base = buffer.baseAddress else { return 0 }
-            bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-            offset += n
-            return n
-        }
-    }
-
     @Test("a huge token read from a pipe in small chunks is parsed a logarithmic number of times, not once per chunk")
     func hugeTokenFromPipe() throws {
         let size = 2 << 20
         let text = "[{\"id\": \"big\", \"title\": \"" + String(repeating: "x", count: size) + "\"}]"
         for lineMode in [false, true] {
             let input = lineMode ? String(text.dropFirst().dropLast()) + "\n" : text
-            let reader = JSONReader(source: TricklingSource(Array(input.utf8), chunk: 4096), lineMode: lineMode)
+            let reader = JSONReader(source: ChunkedSource(Array(input.utf8), chunk: 4096), lineMode: lineMode)
             let item = try #require(try reader.next())
             #expect(item.value["title"]?.stringValue?.utf8.count == size)
             #expect(try reader.next() == nil)
@@ -146,7 +127,7 @@ import Testing
     }
 }
 
-/// Hands out its bytes a few at a time, to exercise refills.
+/// Hands out at most `chunk` bytes per read, like a pipe (64 KiB) or a slow socket, to exercise refills.
 private final class ChunkedSource: ByteSource {
     let name = "chunked"
     private let bytes: [UInt8]
