@@ -212,7 +212,8 @@ public struct ReaderLimits: Sendable, Hashable {
         LarderError(
             .refusedInput,
             "the record is larger than the record size limit of \(Self.describe(bytes: maxRecordSize)); refused "
-                + "(raise the limit with --max-record-size SIZE if the input is trusted)",
+                + "(if the input is trusted, raise the limit with --max-record-size SIZE on larder import, "
+                + "convert, validate or migrate)",
             location: location, snippet: snippet)
     }
 }
