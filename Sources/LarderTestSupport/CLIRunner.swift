@@ -136,3 +136,11 @@ public enum Corpus {
         (root ?? URL(fileURLWithPath: "../shared/corpus")).appendingPathComponent(relative).path
     }
 }
+
+/// Runs blocking work (a child process, a long CPU-bound loop) on a dispatch thread and awaits it,
+/// so it does not hold one of the few cooperative threads the in-process emulators' handlers need.
+public func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}

@@ -52,7 +52,9 @@ import Glibc
     }
 
     @Test("SIGTERM and SIGINT during convert remove the temporary output and exit 128+signal")
-    func signalsRemoveTemporaryOutput() throws {
+    func signalsRemoveTemporaryOutput() async throws { try await offCooperativePool { try Self().signalsRemoveTemporaryOutputBlocking() } }
+
+    func signalsRemoveTemporaryOutputBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
             Issue.record("build larder first: swift build --product larder")
             return
@@ -73,7 +75,9 @@ import Glibc
     }
 
     @Test("after a kill -9 during convert, the next run writing the same output removes the stale temporary file")
-    func nextRunRemovesStaleTemporaryOutput() throws {
+    func nextRunRemovesStaleTemporaryOutput() async throws { try await offCooperativePool { try Self().nextRunRemovesStaleTemporaryOutputBlocking() } }
+
+    func nextRunRemovesStaleTemporaryOutputBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
             Issue.record("build larder first: swift build --product larder")
             return
@@ -93,7 +97,9 @@ import Glibc
     }
 
     @Test("dedupe --store removes the empty temporary merge log a killed run left next to the store")
-    func dedupeStoreRemovesStaleTemporaryLog() throws {
+    func dedupeStoreRemovesStaleTemporaryLog() async throws { try await offCooperativePool { try Self().dedupeStoreRemovesStaleTemporaryLogBlocking() } }
+
+    func dedupeStoreRemovesStaleTemporaryLogBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
             Issue.record("build larder first: swift build --product larder")
             return

@@ -24,6 +24,7 @@ import Testing
         func send(_ method: String, _ database: String, _ operation: String, query: String?, body: String?) async throws -> TestClient.Answer {
             let path = "/database/1/\(ClientRequestsReplayTests.container)/development/\(database)/\(operation)"
             var request = URLRequest(url: URL(string: base.absoluteString + path + (query ?? ""))!)
+            request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
             request.httpMethod = method
             request.setValue("application/json", forHTTPHeaderField: "Accept")
             request.setValue("en", forHTTPHeaderField: "Accept-Language")

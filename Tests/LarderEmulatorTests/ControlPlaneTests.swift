@@ -10,6 +10,7 @@ import Testing
 @Suite struct ControlPlaneTests {
     static func call(_ server: TestServer, _ method: String, _ path: String, body: Data? = nil) async throws -> TestClient.Answer {
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/_emulator/" + path)!)
+        request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
         request.httpBody = body
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }

@@ -82,6 +82,7 @@ import Testing
         defer { Task { await server.stop() } }
         func fetch(_ path: String, method: String = "GET") async throws -> TestClient.Answer {
             var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
+            request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
             request.httpMethod = method
             let (data, response) = try await URLSession.shared.data(for: request)
             return TestClient.Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, data: data, headers: [:])

@@ -143,6 +143,7 @@ import Testing
         #expect(refused.errorCodes == ["BAD_REQUEST"])
         _ = try await server.client().modify([RecordOperation(.create, .make("d1", fields: ["title": .string("x")]))])
         var request = URLRequest(url: server.baseURL.appendingPathComponent("_emulator/schema/deploy"))
+        request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = "POST"
         request.url = URL(string: server.baseURL.absoluteString + "/_emulator/schema/deploy?container=\(TestServer.container)")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -95,6 +95,7 @@ struct TestClient: Sendable {
 
     func raw(_ operation: String, method: String = "POST", body: Data?, headers: [String: String] = [:]) async throws -> Answer {
         var request = URLRequest(url: url(operation))
+        request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
         request.httpBody = body
         request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")

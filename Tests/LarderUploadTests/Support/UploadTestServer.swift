@@ -62,6 +62,7 @@ struct UploadTestServer {
 
     func control(_ method: String, _ path: String, json: String? = nil) async throws -> Value {
         var request = URLRequest(url: baseURL.appendingPathComponent("_emulator").appendingPathComponent(path))
+        request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
         if let json {
             request.httpBody = Data(json.utf8)
@@ -174,9 +175,3 @@ func runLarder(
     try await offCooperativePool { try CLI.run(arguments, in: directory, environment: environment) }
 }
 
-/// Runs blocking work on a dispatch thread and awaits it.
-func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
