@@ -1,6 +1,7 @@
 public import Foundation
 public import LarderCloudKit
 public import LarderCore
+import LarderFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -191,7 +192,7 @@ package enum DecodingErrorText {
 package enum PrivateFile {
     /// Writes `data` to a 0600 temporary file beside `file` and renames it into place; creates a
     /// missing folder as 0700. The mode is set explicitly, so the umask does not matter.
-    /// - Throws: `CocoaError` / `POSIXError` when a step fails.
+    /// - Throws: `CocoaError` when the folder cannot be made, ``LarderError`` `io-error` naming the file.
     package static func write(_ data: Data, to file: URL) throws {
         let folder = file.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: folder.path) {
@@ -199,26 +200,10 @@ package enum PrivateFile {
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             _ = chmod(folder.path, 0o700)
         }
-        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: POSIXErrorCode?
-        if fchmod(descriptor, 0o600) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while failure == nil, offset < buffer.count {
-                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-                if written <= 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO } else { offset += written }
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
-        close(descriptor)
-        if failure == nil, rename(temporary, file.path) != 0 { failure = POSIXErrorCode(rawValue: errno) ?? .EIO }
-        if let failure {
-            unlink(temporary)
-            throw POSIXError(failure)
-        }
+        // The same atomic writer as every output (temp file, fsync, rename), created 0600.
+        let sink = try FileByteSink(path: file.path, mode: 0o600)
+        try data.withUnsafeBytes { try sink.write($0) }
+        try sink.close()
     }
 
     /// Sets `path`'s mode to `mode` when it exists.
@@ -227,7 +212,3 @@ package enum PrivateFile {
     }
 }
 
-/// `write(2)` (a file-scope name, so `PrivateFile.write` does not shadow it).
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}

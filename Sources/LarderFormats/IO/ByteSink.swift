@@ -73,9 +73,9 @@ public final class FileByteSink: ByteSink {
         buffer.reserveCapacity(capacity)
     }
 
-    /// A file written atomically at `path`.
+    /// A file written atomically at `path`, with permissions `mode` (`0o600` for secrets).
     /// - Throws: ``LarderError`` `io-error` naming the path when the temporary file cannot be created.
-    public init(path: String) throws {
+    public init(path: String, mode: UInt32 = 0o644) throws {
         // A device or pipe (/dev/null, a FIFO) cannot be replaced by rename: write to it directly.
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
@@ -100,7 +100,7 @@ public final class FileByteSink: ByteSink {
         guard opened >= 0, let temporary else {
             throw LarderError(.io, "cannot create output: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
         }
-        fchmod(opened, 0o644)
+        fchmod(opened, mode_t(mode))
         fd = opened
         destination = path
         temporaryPath = temporary
