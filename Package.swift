@@ -7,7 +7,10 @@ let package = Package(
     products: [
         .library(
             name: "Larder",
-            targets: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator", "LarderUpload"]
+            targets: [
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
+                "LarderStore", "LarderEmulator", "LarderSync",
+            ]
         ),
         .executable(name: "larder", targets: ["larder"]),
     ],
@@ -27,16 +30,21 @@ let package = Package(
         ),
         .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Core ← Formats ← {Import, Registry, Dedupe, CloudKit} ← {Store, Emulator, Sync} ← larder.
+        // C libraries are imported by LarderFormats only; GRDB by LarderStore (the local store) and
+        // LarderEmulator (the server's own database).
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
-        .target(
-            name: "LarderRegistry",
-            dependencies: ["LarderCore", "LarderFormats", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
+        .target(name: "LarderImport", dependencies: ["LarderCore", "LarderFormats"]),
+        .target(name: "LarderRegistry", dependencies: ["LarderCore", "LarderFormats"]),
         .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
         .target(
             name: "LarderCloudKit",
-            dependencies: ["LarderCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LarderCore", "LarderFormats", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "LarderStore",
+            dependencies: ["LarderCore", "LarderFormats", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "LarderEmulator",
@@ -49,34 +57,40 @@ let package = Package(
             ]
         ),
         .target(
-            name: "LarderUpload",
+            name: "LarderSync",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe", "LarderStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Test-data generators: `larder generate` and the tests use them; the libraries do not.
+        .target(name: "LarderSamples", dependencies: ["LarderCore", "LarderFormats", "LarderDedupe"]),
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe", "LarderCloudKit", "LarderEmulator",
-                "LarderUpload",
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
+                "LarderStore", "LarderEmulator", "LarderSync", "LarderSamples",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats"]),
+        .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry"]),
         // The fuzz targets (make fuzz); the tests run them over the regression corpus too.
-        .target(name: "LarderFuzzing", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry", "LarderCloudKit"]),
+        .target(name: "LarderFuzzing", dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
         .testTarget(name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderTestSupport"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
-        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTestSupport"]),
+        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderSamples", "LarderTestSupport"]),
+        .testTarget(name: "LarderImportTests", dependencies: ["LarderImport", "LarderFormats", "LarderTestSupport"]),
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
-        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderTestSupport"]),
+        .testTarget(
+            name: "LarderStoreTests",
+            dependencies: ["LarderStore", "LarderRegistry", "LarderSamples", "LarderTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderSamples", "LarderTestSupport"]),
         .testTarget(
             name: "LarderCLITests",
-            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", "LarderStore", "LarderSamples", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(
@@ -87,15 +101,14 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "LarderUploadTests",
+            name: "LarderSyncTests",
             dependencies: [
-                "LarderUpload", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
-                "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
+                "LarderSync", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
+                "LarderStore", "LarderSamples", "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]
 )
-
 // `make fuzz`: the libFuzzer binary, only when LARDER_FUZZ is set (it has no `main` of its own).
 if Context.environment["LARDER_FUZZ"] != nil {
     package.targets.append(.executableTarget(name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry"))

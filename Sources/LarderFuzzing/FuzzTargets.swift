@@ -2,6 +2,7 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderFormats
+import LarderImport
 import LarderRegistry
 
 /// The fuzz targets: each feeds arbitrary bytes to one parser the way the product does, and

@@ -5,6 +5,7 @@ import LarderFormats
 import LarderTestSupport
 import Testing
 @testable import LarderRegistry
+@testable import LarderStore
 
 #if canImport(Glibc)
 import Glibc

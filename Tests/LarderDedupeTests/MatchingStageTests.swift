@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+import LarderSamples
 @testable import LarderDedupe
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+import LarderSamples
 import LarderFormats
 import LarderTestSupport
 import Testing

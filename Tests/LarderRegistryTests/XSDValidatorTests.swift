@@ -3,6 +3,7 @@ import LarderCore
 import LarderTestSupport
 import Testing
 @testable import LarderRegistry
+import LarderFormats
 
 @Suite struct XSDValidatorTests {
     static let validLog = """

@@ -1,5 +1,6 @@
 import Foundation
 public import LarderCore
+import LarderFormats
 
 /// Where migrated images go and come back from: files next to the output, or the store's images table.
 public protocol ImageStore: AnyObject {
@@ -177,28 +178,5 @@ enum IngredientLines {
         var line = parts.joined(separator: " ")
         if let note = object["note"]?.stringValue, !note.isEmpty { line += ", " + note }
         return line
-    }
-}
-
-/// Recognizes an image's kind from its first bytes.
-enum ImageKind {
-    static func fileExtension(for head: [UInt8]) -> String {
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
-        if head.starts(with: Array("GIF8".utf8)) { return "gif" }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "webp" }
-        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "heic" }
-        return "bin"
-    }
-
-    static func mimeType(forExtension ext: String) -> String {
-        switch ext {
-        case "jpg": "image/jpeg"
-        case "png": "image/png"
-        case "gif": "image/gif"
-        case "webp": "image/webp"
-        case "heic": "image/heic"
-        default: "application/octet-stream"
-        }
     }
 }

@@ -11,6 +11,13 @@ public struct MigrationPlan: Sendable {
     /// The steps in order.
     public var steps: [PlannedStep]
 
+    package init(type: String, from: Int, to: Int, steps: [PlannedStep]) {
+        self.type = type
+        self.from = from
+        self.to = to
+        self.steps = steps
+    }
+
     /// Whether there is nothing to do.
     public var isEmpty: Bool { steps.isEmpty }
 
@@ -187,8 +194,8 @@ public struct Migrator: Sendable {
 }
 
 /// Turns schema violations into one error for a record.
-enum SchemaCheckFailure {
-    static func error(schema: JSONSchema, violations: [SchemaViolation]) -> LarderError {
+package enum SchemaCheckFailure {
+    package static func error(schema: JSONSchema, violations: [SchemaViolation]) -> LarderError {
         guard let first = violations.first else {
             return LarderError(.malformedRecord, "does not match \(schema.name)")
         }

@@ -58,7 +58,7 @@ public final class SchemaRegistry: Sendable {
     }
 
     /// Parses one JSON (or, once YAMLReader lands, YAML) document into a value.
-    static func parseDocument(_ text: String, name: String) throws -> Value {
+    package static func parseDocument(_ text: String, name: String) throws -> Value {
         let isYAML = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
         let reader = try RecordIO.openReader(source: MemoryByteSource(text, name: name), format: isYAML ? .yaml : .json)
         guard let item = try reader.next() else { throw LarderError(.schema, "empty document", location: SourceLocation(file: name)) }

@@ -44,7 +44,7 @@ extension Value {
     }
 
     /// Compact JSON of ``normalized``.
-    var canonicalJSON: String {
+    package var canonicalJSON: String {
         (try? JSONWriter.string(normalized)) ?? ""
     }
 
@@ -56,7 +56,7 @@ extension Value {
     }
 
     /// A compact JSON rendering for messages and dry-run samples, cut at `limit` characters.
-    func compactText(limit: Int = 60) -> String {
+    package func compactText(limit: Int = 60) -> String {
         let text = (try? JSONWriter.string(self)) ?? snippet
         guard text.count > limit else { return text }
         return String(text.prefix(limit)) + "…"
@@ -64,7 +64,7 @@ extension Value {
 }
 
 /// `sha256:` and the hex SHA-256 of `text`'s UTF-8: the checksums the ledger records.
-func sha256Checksum(_ text: String) -> String {
+package func sha256Checksum(_ text: String) -> String {
     "sha256:" + SHA256.hash(Array(text.utf8)).map { byte in
         let hex = String(byte, radix: 16)
         return byte < 16 ? "0" + hex : hex

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LarderCore
+import LarderStore
 import LarderDedupe
 import LarderFormats
 import LarderRegistry

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderSamples
 import LarderDedupe
 import LarderFormats
 

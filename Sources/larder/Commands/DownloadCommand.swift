@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderFormats
-import LarderUpload
+import LarderSync
 
 /// `larder download`: a CloudKit zone into a file, incrementally.
 struct DownloadCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import LarderCore
 import LarderFormats
+import LarderImport
 
 /// `larder export`: Larder recipes out to the formats other apps read.
 struct ExportCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LarderCore
+import LarderSamples
 import LarderFormats
 
 /// `larder generate`: a deterministic synthetic corpus, for benchmarks and load tests.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderFormats
+import LarderImport
 
 /// `larder import`: recipes and brew logs from the formats people have, into Larder records.
 struct ImportCommand: ParsableCommand {

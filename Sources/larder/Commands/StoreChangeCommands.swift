@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderStore
 import LarderRegistry
 
 /// What `larder store delete`, `set-local` and `enable-cloud` share: the store, the records, the time.

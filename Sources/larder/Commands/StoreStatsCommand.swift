@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderStore
 import LarderRegistry
 
 /// `larder store stats --store PATH`.

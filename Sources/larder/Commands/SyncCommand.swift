@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderStore
 import LarderRegistry
-import LarderUpload
+import LarderSync
 
 /// `larder sync`: one device's store ↔ a CloudKit zone, both ways.
 struct SyncCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderStore
 import LarderFormats
 import LarderRegistry
 

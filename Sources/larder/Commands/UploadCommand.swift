@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderStore
 import LarderFormats
 import LarderRegistry
-import LarderUpload
+import LarderSync
 
 /// `larder upload`: bulk upload of record files (or a store's pending changes) to CloudKit.
 struct UploadCommand: AsyncParsableCommand {

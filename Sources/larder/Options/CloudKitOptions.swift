@@ -3,7 +3,7 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
-import LarderUpload
+import LarderSync
 
 /// Where and as whom `upload`, `download` and `sync` talk to CloudKit Web Services.
 ///

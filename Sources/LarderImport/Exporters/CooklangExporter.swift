@@ -1,0 +1,97 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Writes Cooklang: one `.cook` file per recipe into a folder (or, for `-o x.zip`, a zip of
+/// them; for a single recipe, `-o x.cook` is the file). Metadata goes in YAML front matter;
+/// the ingredients open the recipe as a step of `@` items, so no line is lost, and each
+/// step's timer follows its text as `~{n%minutes}`.
+public final class CooklangExporter: RecipeExporter {
+    private enum Target { case directory(String), zip(ZipWriter), single(any ByteSink), stdout(any ByteSink) }
+    private let target: Target
+    private var names = Set<String>()
+    private var written = 0
+    private let path: String?
+
+    /// Opens the output: a folder (created), a `.zip`, a `.cook` file, or standard output.
+    public init(path: String?) throws {
+        self.path = path
+        guard let path, path != "-" else {
+            target = .stdout(FileByteSink(standardOutput: ()))
+            return
+        }
+        if path.lowercased().hasSuffix(".zip") {
+            target = .zip(ZipWriter(sink: try FileByteSink(path: path)))
+        } else if path.lowercased().hasSuffix(".cook") {
+            target = .single(try FileByteSink(path: path))
+        } else {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            target = .directory(path)
+        }
+    }
+
+    public func write(_ item: ExportItem) throws {
+        let text = Self.text(item.recipe)
+        var name = PaprikaExporter.fileName(item.recipe.title)
+        var n = 2
+        while !names.insert(name.lowercased()).inserted {
+            name = PaprikaExporter.fileName(item.recipe.title) + " (\(n))"
+            n += 1
+        }
+        switch target {
+        case .directory(let directory):
+            let sink = try FileByteSink(path: directory + "/" + name + ".cook")
+            try sink.write(text)
+            try sink.close()
+        case .zip(let zip):
+            try zip.add(path: name + ".cook", bytes: Array(text.utf8))
+        case .single(let sink), .stdout(let sink):
+            if written > 0 {
+                throw LarderError(.usage, "a .cook file holds one recipe; give a folder or a .zip to -o for several", location: SourceLocation(file: path))
+            }
+            try sink.write(text)
+        }
+        written += 1
+    }
+
+    public func finish() throws {
+        switch target {
+        case .directory: break
+        case .zip(let zip): try zip.finish()
+        case .single(let sink), .stdout(let sink): try sink.close()
+        }
+    }
+
+    /// The Cooklang text of a recipe.
+    public static func text(_ recipe: Recipe) -> String {
+        var out = "---\n"
+        func meta(_ key: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            out += "\(key): \(value.replacingAll("\n", with: " "))\n"
+        }
+        meta("title", recipe.title)
+        meta("servings", recipe.servings.map(String.init))
+        meta("source", recipe.sourceURL)
+        meta("tags", recipe.tags.isEmpty ? nil : recipe.tags.joined(separator: ", "))
+        meta("cuisine", recipe.cuisine)
+        meta("difficulty", recipe.difficulty?.rawValue)
+        meta("prep time", recipe.prepTime.map { "\($0) minutes" })
+        meta("cook time", recipe.cookTime.map { "\($0) minutes" })
+        out += "---\n\n"
+        if !recipe.ingredients.isEmpty {
+            out += recipe.ingredients.map { "@" + safe($0.original.isEmpty ? $0.item : $0.original) + "{}" }.joined(separator: "\n") + "\n\n"
+        }
+        for step in recipe.instructions {
+            var line = safe(step.text).replacingAll("@", with: "at ").replacingAll("#", with: "no. ").replacingAll("~", with: "about ")
+            if let timer = step.timerSeconds {
+                line += timer % 60 == 0 ? " ~{\(timer / 60)%minutes}" : " ~{\(timer)%seconds}"
+            }
+            out += line + "\n\n"
+        }
+        return out
+    }
+
+    private static func safe(_ text: String) -> String {
+        text.replacingAll("{", with: "(").replacingAll("}", with: ")").replacingAll("\n", with: " ").replacingAll("--", with: "–")
+    }
+}

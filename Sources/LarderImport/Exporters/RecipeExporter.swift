@@ -1,0 +1,149 @@
+public import Foundation
+public import LarderCore
+import LarderFormats
+
+/// The foreign formats `larder export` writes.
+public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+    case schemaorg, paprika, cooklang, recipeml
+
+    /// The usual file extension of the whole output.
+    public var fileExtension: String {
+        switch self {
+        case .schemaorg: "jsonld"
+        case .paprika: "paprikarecipes"
+        case .cooklang: "cook"
+        case .recipeml: "xml"
+        }
+    }
+}
+
+/// A recipe on its way out, with its image bytes when the image is a local file.
+public struct ExportItem {
+    /// The recipe.
+    public var recipe: Recipe
+    /// The image file's bytes, when `recipe.imageRef` names a readable local file.
+    public var image: [UInt8]?
+}
+
+/// Writes recipes in a foreign format, one at a time.
+public protocol RecipeExporter: AnyObject {
+    /// Writes one recipe.
+    func write(_ item: ExportItem) throws
+    /// Finishes the output (closing lists and archives) and moves it into place.
+    func finish() throws
+}
+
+/// Reads Larder recipe records and writes them through an exporter, checking each one first.
+public struct ExportSession {
+    /// What went where.
+    public struct Summary: Sendable {
+        public var exported: [String] = []
+        public var rejected: [String] = []
+        /// Problems that did not stop a record (an image refused), compiler style.
+        public var warnings: [String] = []
+        /// Records exported without their image because `imageRef` points outside the records file's folder.
+        public var imagesLeftOut = 0
+    }
+
+    /// Larder record files to read.
+    public var inputs: [String]
+    /// The format to write.
+    public var format: ExportFormat
+    /// The output path (`nil`/`-`: standard output, where the format allows).
+    public var outputPath: String?
+    /// Reject bad records and go on.
+    public var keepGoing: Bool
+
+    /// Creates a session.
+    public init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
+        self.inputs = inputs
+        self.format = format
+        self.outputPath = outputPath
+        self.keepGoing = keepGoing
+    }
+
+    /// Runs the export; bad records go to `onReject` (with `keepGoing`) or stop it.
+    /// - Throws: ``LarderError``: the first bad record without `keepGoing`; I/O errors.
+    public func run(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
+        let exporter = try makeExporter()
+        var summary = Summary()
+        for input in inputs {
+            let reader = try RecordIO.openReader(path: input, recordType: .recipe)
+            let base = input == "-" ? "." : (input.lastIndex(of: "/").map { String(input[..<$0]) } ?? ".")
+            while true {
+                let item: RecordItem?
+                do {
+                    item = try reader.next()
+                } catch let error as LarderError where error.code != .io && keepGoing {
+                    try onReject(nil, error)
+                    summary.rejected.append("\(input): \(error.message)")
+                    if reader.canRecover { continue }
+                    break
+                }
+                guard let item else { break }
+                do {
+                    let recipe = try Recipe(value: item.value)
+                    if recipe.sync.isDeleted { continue }
+                    if let problem = recipe.validate().first {
+                        throw LarderError(.invalidRecord, problem.message, location: problem.location)
+                    }
+                    let image: [UInt8]?
+                    switch Self.localImage(recipe.imageRef, base: base) {
+                    case .success(let bytes):
+                        image = bytes
+                    case .failure(let reason):
+                        // Refused: the record goes out without its image, and the summary says so.
+                        image = nil
+                        var location = reader.location(of: "imageRef") ?? item.location
+                        location.recordIndex = item.index
+                        location.fieldPath = "imageRef"
+                        let message = "\"\(recipe.imageRef ?? "")\" is \(reason); exported without its image"
+                        summary.warnings.append(Diagnostic(severity: .warning, code: "refused-input", message: message, location: location).description)
+                        summary.imagesLeftOut += 1
+                    }
+                    try exporter.write(ExportItem(recipe: recipe, image: image))
+                    summary.exported.append(recipe.title)
+                } catch let error as LarderError where error.code != .io {
+                    var location = reader.location(of: error.location?.fieldPath ?? .root) ?? item.location
+                    location.recordIndex = item.index
+                    location.fieldPath = error.location?.fieldPath
+                    let located = error.locatedAt(location)
+                    guard keepGoing else { throw located }
+                    try onReject(item.value, located)
+                    summary.rejected.append(located.description)
+                }
+            }
+        }
+        try exporter.finish()
+        return summary
+    }
+
+    private func makeExporter() throws -> any RecipeExporter {
+        switch format {
+        case .schemaorg: return try SchemaOrgExporter(path: outputPath)
+        case .paprika: return try PaprikaExporter(path: outputPath)
+        case .cooklang: return try CooklangExporter(path: outputPath)
+        case .recipeml: return try RecipeMLExporter(path: outputPath)
+        }
+    }
+
+    /// The bytes of a local image file, if there is one: only a relative path without `..` that
+    /// resolves (after symlinks) to a file inside the records file's folder `base` is read; any
+    /// other local reference is refused. A URL, or a file that does not exist, is no image.
+    static func localImage(_ ref: String?, base: String) -> Result<[UInt8]?, ContainedFile.RefusalReason> {
+        guard let ref, !ref.isEmpty, !ref.contains("://") else { return .success(nil) }
+        switch ContainedFile.resolveInside(ref, base: base, folder: ".") {
+        case .failure(.missing), .failure(.notRegularFile): return .success(nil)
+        case .failure(let reason): return .failure(reason)
+        case .success(let path):
+            guard let source = try? FileByteSource(path: path) else { return .success(nil) }
+            return .success(try? source.readAll(limit: 64 << 20))
+        }
+    }
+
+    /// A sink for `path`: an atomic file, or standard output for `nil`/`-`.
+    static func sink(_ path: String?) throws -> any ByteSink {
+        guard let path, path != "-" else { return FileByteSink(standardOutput: ()) }
+        return try FileByteSink(path: path)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports a Beanconqueror backup: a zip archive (or the bare `Beanconqueror.json`) whose main
+/// file holds `BEANS`, `BREWS`, `PREPARATION`, `MILL` and `SETTINGS`, with further brews and
+/// beans in `Beanconqueror_Brews_N.json` / `Beanconqueror_Beans_N.json` chunks.
+///
+/// Every brew becomes a ``BrewLog`` (dose, yield, temperature, grind, rating, brew time, note,
+/// date, method from its preparation); every preparation method that was brewed with becomes a
+/// ``BrewRecipe`` built from its latest complete brew (bloom and pour steps), which the logs
+/// link to. Unrated brews are rejected (Larder brew logs need a 1–5 rating) with that reason.
+public struct BeanconquerorImporter: RecipeImporter {
+    public var format: ImportFormat { .beanconqueror }
+
+    /// Creates the importer.
+    public init() {}
+
+    private struct Context {
+        var beans: [String: String] = [:]
+        var preparations: [String: (name: String, type: String)] = [:]
+        var ratingScale = 5.0
+        /// The latest complete brew per preparation, for its recipe.
+        var latestByPreparation: [String: (date: Double, brew: Value)] = [:]
+    }
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: path).readPrefix(4)
+        let origin = ImportOrigin(file: path)
+        var context = Context()
+        guard ZipArchive.isZip(head) else {
+            let main = try JSONLDBlocks.parse(
+                TranscodingByteSource(try FileByteSource(path: path), encoding: nil), limits: sink.readerLimits.forWholeDocument
+            ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
+            readLookups(main, into: &context)
+            try readBrews(main["BREWS"], origin: origin, context: &context, into: sink)
+            try emitRecipes(context, origin: origin, into: sink)
+            return
+        }
+        // Pass 1: the lookups (beans, preparations, settings) from the main file and bean chunks.
+        let archive = try ZipArchive(path: path)
+        var mainEntry: ZipEntry?
+        var brewChunks: [ZipEntry] = []
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            let name = entry.fileName.lowercased()
+            if name == "beanconqueror.json" { mainEntry = entry }
+            if name.hasPrefix("beanconqueror_brews_") && name.hasSuffix(".json") { brewChunks.append(entry) }
+            if name.hasPrefix("beanconqueror_beans_") && name.hasSuffix(".json") {
+                try sink.isolating(origin.entry(entry.path)) {
+                    let beans = try JSONLDBlocks.parse(
+                        TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                    ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin.entry(entry.path)) }
+                    readBeans(beans, into: &context)
+                }
+            }
+        }
+        guard let mainEntry else {
+            throw LarderError(.malformedRecord, "no Beanconqueror.json in the archive: not a Beanconqueror backup", location: SourceLocation(file: path))
+        }
+        let mainOrigin = origin.entry(mainEntry.path)
+        let main = try JSONLDBlocks.parse(
+            TranscodingByteSource(try archive.open(mainEntry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+        ) { sink.warn(JSONLDBlocks.warningText($0), origin: mainOrigin) }
+        readLookups(main, into: &context)
+        // Pass 2: the brews, main file first, then the chunks in order.
+        try readBrews(main["BREWS"], origin: mainOrigin, context: &context, into: sink)
+        for entry in brewChunks.sorted(by: { Self.chunkNumber($0.fileName) < Self.chunkNumber($1.fileName) }) {
+            let chunkOrigin = origin.entry(entry.path)
+            try sink.isolating(chunkOrigin) {
+                let brews = try JSONLDBlocks.parse(
+                    TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                ) { sink.warn(JSONLDBlocks.warningText($0), origin: chunkOrigin) }
+                try readBrews(brews, origin: chunkOrigin, context: &context, into: sink)
+            }
+        }
+        try emitRecipes(context, origin: mainOrigin, into: sink)
+    }
+
+    private static func chunkNumber(_ name: String) -> Int {
+        Int(name.filter(\.isNumber)) ?? 0
+    }
+
+    private func readLookups(_ main: Value, into context: inout Context) {
+        readBeans(main["BEANS"] ?? .null, into: &context)
+        for preparation in main["PREPARATION"]?.arrayValue ?? [] {
+            guard let uuid = preparation["config"]?["uuid"]?.stringValue else { continue }
+            context.preparations[uuid] = (preparation["name"]?.stringValue ?? "Brew", preparation["type"]?.stringValue ?? "")
+        }
+        let settings = main["SETTINGS"]?.arrayValue?.first ?? main["SETTINGS"]
+        if let scale = settings?["brew_rating"].flatMap(Self.number), scale > 0 { context.ratingScale = scale }
+    }
+
+    private func readBeans(_ beans: Value, into context: inout Context) {
+        for bean in beans.arrayValue ?? [] {
+            guard let uuid = bean["config"]?["uuid"]?.stringValue else { continue }
+            let name = bean["name"]?.stringValue ?? ""
+            let roaster = bean["roaster"]?.stringValue ?? ""
+            context.beans[uuid] = roaster.isEmpty ? name : "\(name) (\(roaster))"
+        }
+    }
+
+    private func readBrews(_ brews: Value?, origin: ImportOrigin, context: inout Context, into sink: any ImportSink) throws {
+        guard let brews else { return }
+        guard let list = brews.arrayValue else {
+            try sink.reject(LarderError(.malformedRecord, "expected a list of brews, found \(brews.kindDescription)", location: SourceLocation(fieldPath: "BREWS")), origin: origin, raw: nil)
+            return
+        }
+        for (index, brew) in list.enumerated() {
+            let itemOrigin = origin.item(index)
+            try sink.isolating(itemOrigin, raw: brew) {
+                let log = try brewLog(brew, context: context)
+                if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams > 0, log.targetYieldGrams > 0 {
+                    let date = log.createdAt.timeIntervalSince1970
+                    if date >= context.latestByPreparation[preparation]?.date ?? -.infinity {
+                        context.latestByPreparation[preparation] = (date, brew)
+                    }
+                }
+                try sink.brewLog(log, origin: itemOrigin)
+            }
+        }
+    }
+
+    /// The brew log a Beanconqueror brew describes.
+    private func brewLog(_ brew: Value, context: Context) throws -> BrewLog {
+        let r = try ValueReader(brew)
+        guard let uuid = brew["config"]?["uuid"]?.stringValue, !uuid.isEmpty else {
+            throw LarderError(.malformedRecord, "the brew has no config.uuid", location: SourceLocation(fieldPath: "config.uuid"))
+        }
+        let preparationID = try r.optionalString("method_of_preparation")
+        let preparation = preparationID.flatMap { context.preparations[$0] }
+        let bean = try r.optionalString("bean").flatMap { context.beans[$0] }
+        let name = [preparation?.name, bean].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
+        let dose = Self.number(r.fields["grind_weight"]) ?? 0
+        let water = Self.number(r.fields["brew_quantity"]) ?? 0
+        let beverage = Self.number(r.fields["brew_beverage_quantity"]) ?? 0
+        let rawRating = Self.number(r.fields["rating"]) ?? 0
+        guard rawRating > 0 else {
+            throw LarderError(.invalidRecord, "the brew is unrated (rating 0); Larder brew logs need a rating of 1-5", location: SourceLocation(fieldPath: "rating"))
+        }
+        let rating = min(5, max(1, Int((rawRating * 5 / context.ratingScale).rounded())))
+        let seconds = Self.number(brew["config"]?["unix_timestamp"]) ?? 0
+        let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
+        let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty)
+        return BrewLog(
+            id: StableID.uuid(["beanconqueror", "brew", uuid]), method: Self.method(preparation?.type ?? preparation?.name ?? ""),
+            recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose, targetYieldGrams: water > 0 ? water : beverage,
+            waterTemperatureCelsius: temperature, grindLabel: Self.grindLabel(try r.optionalString("grind_size")), rating: rating,
+            brewTimeSeconds: brewTime, note: note, createdAt: Date(timeIntervalSince1970: seconds),
+            recipeID: preparationID.map { StableID.uuid(["beanconqueror", "preparation", $0]) })
+    }
+
+    /// One brew recipe per preparation method, from its latest complete brew: a bloom step when
+    /// the brew had one, then the pour to the full water weight.
+    private func emitRecipes(_ context: Context, origin: ImportOrigin, into sink: any ImportSink) throws {
+        for (preparationID, latest) in context.latestByPreparation.sorted(by: { $0.key < $1.key }) {
+            let brew = latest.brew
+            let preparation = context.preparations[preparationID]
+            let recipeOrigin = ImportOrigin(file: origin.file, entry: (origin.entry ?? "") + " PREPARATION \(preparation?.name ?? preparationID)")
+            try sink.isolating(recipeOrigin, raw: brew) {
+                let dose = Self.number(brew["grind_weight"]) ?? 0
+                let water = Self.number(brew["brew_quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? Self.number(brew["brew_beverage_quantity"]) ?? 0
+                let bloom = Int(Self.number(brew["coffee_blooming_time"]) ?? 0)
+                let total = Int(Self.number(brew["brew_time"]) ?? 0)
+                var steps: [BrewStep] = []
+                if bloom > 0 {
+                    let bloomWater = min(water, (dose * 2).rounded())
+                    steps.append(BrewStep(order: 1, instruction: "Bloom with \(Self.grams(bloomWater)) g of water", timerSeconds: bloom, waterGrams: bloomWater))
+                    steps.append(BrewStep(
+                        order: 2, instruction: "Pour to \(Self.grams(water)) g", timerSeconds: max(0, total - bloom) > 0 ? max(0, total - bloom) : nil,
+                        waterGrams: water - bloomWater))
+                } else {
+                    steps.append(BrewStep(order: 1, instruction: "Pour \(Self.grams(water)) g of water", timerSeconds: total > 0 ? total : nil, waterGrams: water))
+                }
+                let created = Date(timeIntervalSince1970: latest.date)
+                let recipe = BrewRecipe(
+                    id: StableID.uuid(["beanconqueror", "preparation", preparationID]), name: preparation?.name ?? "Beanconqueror brew",
+                    method: Self.method(preparation?.type ?? preparation?.name ?? ""), doseGrams: dose, targetYieldGrams: water,
+                    waterTemperatureCelsius: Self.number(brew["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil },
+                    grindLabel: Self.grindLabel(brew["grind_size"]?.stringValue), steps: steps, createdAt: created)
+                try sink.brewRecipe(recipe, origin: recipeOrigin)
+            }
+        }
+    }
+
+    static func method(_ type: String) -> BrewMethod {
+        let t = type.uppercased().filter { $0.isLetter || $0.isNumber }
+        if t.contains("V60") || t.contains("HARIO") { return .v60 }
+        if t.contains("CHEMEX") { return .chemex }
+        if t.contains("KALITA") { return .kalitaWave }
+        if t.contains("AEROPRESS") { return .aeropress }
+        if t.contains("FRENCH") || t.contains("PRESS") && !t.contains("AERO") { return .frenchPress }
+        if t.contains("ORIGAMI") { return .origami }
+        if t.contains("CLEVER") { return .clever }
+        if t.contains("BIALETTI") || t.contains("MOKA") { return .mokaPot }
+        if t.contains("PORTAFILTER") || t.contains("ESPRESSO") { return .espresso }
+        if t.contains("COLD") { return .coldBrew }
+        return .other
+    }
+
+    static func grindLabel(_ text: String?) -> GrindLabel? {
+        guard let t = text?.lowercased().filter({ $0.isLetter || $0 == " " || $0 == "-" }) else { return nil }
+        let compact = t.replacingAll("-", with: " ")
+        if compact.contains("extra fine") { return .extraFine }
+        if compact.contains("extra coarse") { return .extraCoarse }
+        if compact.contains("medium fine") { return .mediumFine }
+        if compact.contains("medium coarse") { return .mediumCoarse }
+        if compact.contains("fine") { return .fine }
+        if compact.contains("coarse") { return .coarse }
+        if compact.contains("medium") { return .medium }
+        return nil
+    }
+
+    static func number(_ value: Value?) -> Double? {
+        switch value {
+        case .int(let i)?: Double(i)
+        case .double(let d)?: d
+        case .string(let s)?: Double(s.trimmingWhitespace.replacingAll(",", with: "."))
+        default: nil
+        }
+    }
+
+    private static func grams(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}

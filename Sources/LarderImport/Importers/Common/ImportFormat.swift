@@ -1,0 +1,166 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// The foreign formats `larder import` reads.
+public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
+    case schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror
+
+    /// A human name for messages.
+    public var displayName: String {
+        switch self {
+        case .schemaorg: "schema.org JSON-LD"
+        case .paprika: "Paprika"
+        case .mela: "Mela"
+        case .nextcloud: "Nextcloud Cookbook"
+        case .mealie: "Mealie"
+        case .tandoor: "Tandoor"
+        case .cooklang: "Cooklang"
+        case .orf: "Open Recipe Format"
+        case .recipeml: "RecipeML"
+        case .beanconqueror: "Beanconqueror"
+        }
+    }
+
+    /// The importer for this format.
+    public func makeImporter() -> any RecipeImporter {
+        switch self {
+        case .schemaorg: SchemaOrgImporter()
+        case .paprika: PaprikaImporter()
+        case .mela: MelaImporter()
+        case .nextcloud: NextcloudImporter()
+        case .mealie: MealieImporter()
+        case .tandoor: TandoorImporter()
+        case .cooklang: CooklangImporter()
+        case .orf: ORFImporter()
+        case .recipeml: RecipeMLImporter()
+        case .beanconqueror: BeanconquerorImporter()
+        }
+    }
+
+    /// Recognises the format of the file or folder at `path` from its extension, its magic
+    /// bytes and its content (for zip archives, the names of their entries; for JSON, its keys).
+    /// - Throws: ``LarderError`` `usage-error` when the format cannot be recognised (pass
+    ///   `--from`), `io-error` when the path cannot be read.
+    public static func detect(path: String) throws -> ImportFormat {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LarderError(.io, "no such file or folder", location: SourceLocation(file: path))
+        }
+        if isDirectory.boolValue {
+            // A Nextcloud Cookbook folder holds recipe.json files; a Cooklang folder, .cook files.
+            let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
+            if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
+            if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
+            throw LarderError(.usage, "a folder with no recipe.json or .cook files; pass --from", location: SourceLocation(file: path))
+        }
+        let lower = path.lowercased()
+        let byExtension: [(String, ImportFormat)] = [
+            (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela), (".melarecipe", .mela),
+            (".cook", .cooklang), (".jsonld", .schemaorg), (".html", .schemaorg), (".htm", .schemaorg),
+            (".yaml", .orf), (".yml", .orf),
+        ]
+        for (suffix, format) in byExtension where lower.hasSuffix(suffix) { return format }
+        let head = try FileByteSource(path: path).readPrefix(4096)
+        if GzipReader.isGzip(head) { return .paprika }
+        if ZipArchive.isZip(head) { return try detectArchive(path: path) }
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("<") {
+            let lowered = trimmed.lowercased()
+            if lowered.contains("<recipeml") { return .recipeml }
+            if lowered.contains("<html") || lowered.contains("<!doctype html") || lowered.contains("application/ld+json") { return .schemaorg }
+            if lower.hasSuffix(".xml") { return .recipeml }
+        }
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
+            if let format = detectJSON(text) { return format }
+        }
+        if lower.hasSuffix(".xml") { return .recipeml }
+        throw LarderError(
+            .usage, "cannot tell which recipe format this is; pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
+            location: SourceLocation(file: path))
+    }
+
+    /// The format JSON text looks like, from its keys.
+    static func detectJSON(_ head: String) -> ImportFormat? {
+        func has(_ key: String) -> Bool { head.contains("\"\(key)\"") }
+        if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
+        if has("@context") || has("@type") { return .schemaorg }
+        if has("directions") && (has("uid") || has("photo_data")) { return .paprika }
+        if has("recipe_ingredient") || has("recipeIngredient") && has("slug") { return .mealie }
+        if has("steps") && (has("working_time") || has("waiting_time")) { return .tandoor }
+        if has("wantToCook") || (has("instructions") && has("link") && has("yield")) { return .mela }
+        return nil
+    }
+
+    /// The format of a zip archive, from its entry names.
+    static func detectArchive(path: String) throws -> ImportFormat {
+        let archive = try ZipArchive(path: path)
+        var sawRecipeJSON = 0
+        var sawZip = false
+        // Only the central directory is read here: cheap, whatever the number of entries.
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            let name = entry.fileName.lowercased()
+            if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
+            if name.hasSuffix(".paprikarecipe") { return .paprika }
+            if name.hasSuffix(".melarecipe") { return .mela }
+            if name == "database.json" || entry.path.lowercased().contains("recipes/") && name.hasSuffix(".json") && !name.hasPrefix("recipe") {
+                return .mealie
+            }
+            if name.hasSuffix(".zip") { sawZip = true }
+            if name == "recipe.json" { sawRecipeJSON += 1 }
+            if name.hasSuffix(".cook") { return .cooklang }
+        }
+        if sawZip { return .tandoor }
+        if sawRecipeJSON > 0 { return .nextcloud }
+        throw LarderError(.usage, "a zip archive of no recipe format Larder knows; pass --from", location: SourceLocation(file: path))
+    }
+}
+
+extension ImportFormat {
+    /// What an importer of this format looks for in its input, for the error when it finds nothing.
+    public var lookedFor: String {
+        switch self {
+        case .schemaorg: "a schema.org Recipe (JSON-LD, or application/ld+json blocks of an HTML page)"
+        case .paprika: "Paprika recipes (*.paprikarecipe gzip JSON entries, or a Paprika JSON object)"
+        case .mela: "Mela recipes (*.melarecipe JSON entries)"
+        case .nextcloud: "recipe.json files in per-recipe folders"
+        case .mealie: "recipes/<slug>/<slug>.json entries or a database.json"
+        case .tandoor: "recipe.json in the archive or in zips nested in it (up to \(TandoorImporter.maxNesting) levels deep)"
+        case .cooklang: "*.cook files"
+        case .orf: "Open Recipe Format YAML documents"
+        case .recipeml: "<recipe> elements"
+        case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
+        }
+    }
+}
+
+extension ByteSource {
+    /// Reads up to `count` bytes from the start (consuming them).
+    func readPrefix(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = try bytes.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(bytes[0..<filled])
+    }
+
+    /// Reads everything that is left. Only for entries known to be small (an image, one recipe).
+    func readAll(limit: Int = 256 << 20) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > limit {
+                throw LarderError(.refusedInput, "larger than \(limit >> 20) MiB; refused", location: SourceLocation(file: name))
+            }
+        }
+        return out
+    }
+}

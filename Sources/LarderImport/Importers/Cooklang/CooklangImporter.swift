@@ -1,0 +1,126 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Cooklang `.cook` files (a folder of them, or a zip of them): ingredients in the
+/// order they appear (each as `qty unit name (note)`), steps with the markup read as plain
+/// words and the first timer of each step as its timer, and the metadata Larder can hold
+/// (title, servings, source, tags, times, cuisine, course).
+public struct CooklangImporter: RecipeImporter {
+    public var format: ImportFormat { .cooklang }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.lowercased().hasSuffix(".cook") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+            for file in files {
+                let origin = ImportOrigin(file: path, entry: file)
+                try sink.isolating(origin) {
+                    // Symlinks are followed only while they stay inside the folder being imported.
+                    let filePath: String
+                    switch ContainedFile.resolveInside(file, base: path, folder: ".") {
+                    case .success(let resolved): filePath = resolved
+                    case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
+                    }
+                    try read(try FileByteSource(path: filePath), title: Self.title(fromFileName: file), origin: origin, into: sink)
+                }
+            }
+            return
+        }
+        let head = try FileByteSource(path: path).readPrefix(4)
+        if ZipArchive.isZip(head) {
+            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: { $0.path.lowercased().hasSuffix(".cook") }) { entry, source, origin in
+                try read(source, title: Self.title(fromFileName: entry.fileName), origin: origin, into: sink)
+            }
+            return
+        }
+        try read(try FileByteSource(path: path), title: Self.title(fromFileName: path), origin: ImportOrigin(file: path), into: sink)
+    }
+
+    private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let decoded = TranscodingByteSource(source, encoding: nil)
+        let text = String(decoding: try decoded.readAll(limit: sink.readerLimits.maxRecordSize), as: UTF8.self)
+        if decoded.usedFallback { sink.warnEncodingFallback(origin) }
+        try sink.isolating(origin) {
+            try sink.recipe(try Self.recipe(from: CooklangParser.parse(text), fallbackTitle: title), origin: origin)
+        }
+    }
+
+    static func title(fromFileName path: String) -> String {
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        return name.lowercased().hasSuffix(".cook") ? String(name.dropLast(5)) : name
+    }
+
+    /// The recipe a parsed Cooklang text describes.
+    /// - Throws: ``LarderError`` `malformed-record` when it has no title and no steps.
+    public static func recipe(from parsed: CooklangRecipe, fallbackTitle: String) throws -> ImportedRecipe {
+        let title = parsed.metadata("title") ?? fallbackTitle
+        guard !title.trimmingWhitespace.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title"))
+        }
+        var recipe = ImportedRecipe(title: title.trimmingWhitespace)
+        for step in parsed.steps {
+            if step.isSection {
+                recipe.steps.append(.init(text: text(of: step.items), isSection: true))
+                continue
+            }
+            var timer: Int?
+            for item in step.items {
+                switch item {
+                case .ingredient(let name, let quantity, let units, let note):
+                    var line = [quantity, units, name].compactMap { $0 }.joined(separator: " ")
+                    if let note, !note.isEmpty { line += " (\(note))" }
+                    recipe.ingredients.append(line)
+                case .timer(_, let quantity, let units):
+                    if timer == nil, let quantity, let value = RecipeTime.readNumber(Array(quantity), 0)?.0 {
+                        timer = seconds(value, units: units ?? "minutes")
+                    }
+                default: break
+                }
+            }
+            recipe.steps.append(.init(text: text(of: step.items), timerSeconds: timer))
+        }
+        if let servings = parsed.metadata("servings") ?? parsed.metadata("serves") ?? parsed.metadata("yield") {
+            recipe.yieldText = RecipeYield.normalized(servings)
+            recipe.servings = RecipeYield.servings(servings)
+        }
+        recipe.sourceURL = (parsed.metadata("source") ?? parsed.metadata("source.url") ?? parsed.metadata("url")).flatMap { $0.hasPrefix("http") ? $0 : nil }
+        recipe.keywords = (parsed.metadata("tags") ?? "").split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        recipe.categories = (parsed.metadata("course") ?? parsed.metadata("category")).map { [$0] } ?? []
+        recipe.cuisine = parsed.metadata("cuisine")
+        recipe.prepMinutes = (parsed.metadata("prep time") ?? parsed.metadata("time.prep")).flatMap(RecipeTime.minutes)
+        recipe.cookMinutes = (parsed.metadata("cook time") ?? parsed.metadata("time.cook")).flatMap(RecipeTime.minutes)
+        recipe.totalMinutes = (parsed.metadata("time required") ?? parsed.metadata("time") ?? parsed.metadata("duration")).flatMap(RecipeTime.minutes)
+        recipe.description = parsed.metadata("description") ?? parsed.metadata("introduction")
+        recipe.difficulty = parsed.metadata("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.lowercased()) }
+        return recipe
+    }
+
+    /// A step's text: ingredient and cookware names as words, timers as `quantity units`.
+    static func text(of items: [CooklangRecipe.Item]) -> String {
+        var out = ""
+        for item in items {
+            switch item {
+            case .text(let s): out += s
+            case .ingredient(let name, _, _, _): out += name
+            case .cookware(let name, _): out += name
+            case .timer(let name, let quantity, let units):
+                out += [quantity, units].compactMap { $0 }.joined(separator: " ")
+                if quantity == nil, let name { out += name }
+            }
+        }
+        return HTMLText.collapseWhitespace(out)
+    }
+
+    private static func seconds(_ value: Double, units: String) -> Int {
+        let u = units.lowercased()
+        if u.hasPrefix("h") { return Int((value * 3600).rounded()) }
+        if u.hasPrefix("s") { return Int(value.rounded()) }
+        if u.hasPrefix("d") { return Int((value * 86_400).rounded()) }
+        return Int((value * 60).rounded())
+    }
+}

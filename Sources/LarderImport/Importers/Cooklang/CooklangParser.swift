@@ -1,0 +1,208 @@
+import LarderFormats
+/// A Cooklang recipe, parsed: metadata, steps as runs of text and marked-up items.
+public struct CooklangRecipe: Sendable, Hashable {
+    /// One piece of a step.
+    public enum Item: Sendable, Hashable {
+        case text(String)
+        case ingredient(name: String, quantity: String?, units: String?, note: String?)
+        case cookware(name: String, quantity: String?)
+        case timer(name: String?, quantity: String?, units: String?)
+    }
+
+    /// A step, or a section heading (`== Dough ==`).
+    public struct Step: Sendable, Hashable {
+        public var items: [Item]
+        public var isSection: Bool
+    }
+
+    /// `>> key: value` lines and YAML front matter, in order.
+    public var metadata: [(key: String, value: String)] = []
+    public var steps: [Step] = []
+
+    public static func == (a: CooklangRecipe, b: CooklangRecipe) -> Bool {
+        a.steps == b.steps && a.metadata.map(\.key) == b.metadata.map(\.key) && a.metadata.map(\.value) == b.metadata.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(steps)
+    }
+
+    /// The value of metadata `key` (case-insensitive).
+    public func metadata(_ key: String) -> String? {
+        metadata.first { $0.key.lowercased() == key.lowercased() }?.value
+    }
+}
+
+/// Parses Cooklang (cooklang.org spec): `@ingredient{qty%unit}(note)`, multi-word names closed
+/// by `{}`, `#cookware{}`, `~timer{qty%unit}`, `--` and `[- -]` comments, `>>` metadata and YAML
+/// front matter, `=` section lines, `>` notes, and steps separated by blank lines.
+public enum CooklangParser {
+    /// Parses a whole recipe text.
+    public static func parse(_ source: String) -> CooklangRecipe {
+        var recipe = CooklangRecipe()
+        var text = stripBlockComments(source.replacingAll("\r\n", with: "\n"))
+        // YAML front matter: `---` … `---` at the top.
+        if text.hasPrefix("---\n"), let end = text.dropFirst(4).firstRange(of: "\n---") {
+            for line in text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound].split(separator: "\n") {
+                if let colon = line.firstIndex(of: ":") {
+                    let key = String(line[..<colon]).trimmingWhitespace
+                    var value = String(line[line.index(after: colon)...]).trimmingWhitespace
+                    if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                    if value.hasPrefix("[") && value.hasSuffix("]") { value = String(value.dropFirst().dropLast()) }
+                    if !key.isEmpty, !key.hasPrefix("#") { recipe.metadata.append((key, value)) }
+                } else if line.trimmingWhitespace.hasPrefix("- "), let last = recipe.metadata.popLast() {
+                    // A YAML list item continues the key above it.
+                    let item = String(line.trimmingWhitespace.dropFirst(2))
+                    recipe.metadata.append((last.key, last.value.isEmpty ? item : last.value + ", " + item))
+                }
+            }
+            text = String(text[end.upperBound...].drop { $0 != "\n" })
+        }
+        var paragraph: [String] = []
+        func flush() {
+            // Lines of a step join with a space; only the step's own ends are trimmed.
+            let joined = paragraph.joined(separator: " ").trimmingWhitespace
+            paragraph = []
+            guard !joined.isEmpty else { return }
+            let items = parseStep(joined)
+            if !items.isEmpty { recipe.steps.append(CooklangRecipe.Step(items: items, isSection: false)) }
+        }
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = String(rawLine)
+            if let comment = Self.commentStart(line) { line = String(line[..<comment]) }
+            let trimmed = line.trimmingWhitespace
+            if trimmed.hasPrefix(">>") {
+                flush()
+                let body = trimmed.dropFirst(2)
+                if let colon = body.firstIndex(of: ":") {
+                    recipe.metadata.append((String(body[..<colon]).trimmingWhitespace, String(body[body.index(after: colon)...]).trimmingWhitespace))
+                }
+                continue
+            }
+            if trimmed.hasPrefix("=") {
+                flush()
+                let name = trimmed.trimmingCharacters("=").trimmingWhitespace
+                if !name.isEmpty { recipe.steps.append(CooklangRecipe.Step(items: [.text(name)], isSection: true)) }
+                continue
+            }
+            if trimmed.hasPrefix(">") {
+                flush()
+                continue
+            }
+            if trimmed.isEmpty {
+                flush()
+            } else {
+                paragraph.append(String(line.drop { $0 == " " || $0 == "\t" }))
+            }
+        }
+        flush()
+        return recipe
+    }
+
+    /// Where a `--` line comment starts (`---` is text, not a comment).
+    private static func commentStart(_ line: String) -> String.Index? {
+        var index = line.startIndex
+        while let range = line[index...].firstRange(of: "--") {
+            let after = range.upperBound
+            let before = range.lowerBound == line.startIndex ? nil : line[line.index(before: range.lowerBound)]
+            if (after == line.endIndex || line[after] != "-") && before != "-" { return range.lowerBound }
+            index = line.index(after: range.lowerBound)
+        }
+        return nil
+    }
+
+    private static func stripBlockComments(_ text: String) -> String {
+        var out = ""
+        var rest = text[...]
+        while let open = rest.firstRange(of: "[-") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstRange(of: "-]") else { return out }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The items of one step's text.
+    static func parseStep(_ text: String) -> [CooklangRecipe.Item] {
+        let c = Array(text)
+        var items: [CooklangRecipe.Item] = []
+        var buffer = ""
+        var i = 0
+        func flushText() {
+            if !buffer.isEmpty { items.append(.text(buffer)) }
+            buffer = ""
+        }
+        while i < c.count {
+            let ch = c[i]
+            guard ch == "@" || ch == "#" || ch == "~", i + 1 < c.count, !c[i + 1].isWhitespace || ch == "~" && c[i + 1] == "{" else {
+                buffer.append(ch)
+                i += 1
+                continue
+            }
+            var j = i + 1
+            // Modifiers (`@?`, `@-`, `@&`, `@@`) are read past.
+            if ch == "@" { while j < c.count, "?-&@+".contains(c[j]) { j += 1 } }
+            // A multi-word name runs to `{` when one comes before the next marker or line end.
+            var braceAt: Int?
+            var k = j
+            while k < c.count, c[k] != "@", c[k] != "#", c[k] != "~" {
+                if c[k] == "{" {
+                    braceAt = k
+                    break
+                }
+                k += 1
+            }
+            var name: String
+            var quantity: String?
+            var units: String?
+            var end: Int
+            if let brace = braceAt, let close = c[brace...].firstIndex(of: "}") {
+                name = String(c[j..<brace]).trimmingWhitespace
+                let inside = String(c[(brace + 1)..<close]).trimmingWhitespace
+                if let percent = inside.firstIndex(of: "%") {
+                    quantity = String(inside[..<percent]).trimmingWhitespace
+                    units = String(inside[inside.index(after: percent)...]).trimmingWhitespace
+                } else if !inside.isEmpty {
+                    quantity = inside
+                }
+                end = close + 1
+            } else {
+                var m = j
+                // A one-word name runs to whitespace or punctuation (`@salt.`, `@🧂`).
+                while m < c.count, !c[m].isWhitespace, !c[m].isPunctuation || c[m] == "_" || (c[m] == "-" && m + 1 < c.count && c[m + 1].isLetter),
+                    !"@#~{}".contains(c[m])
+                { m += 1 }
+                name = String(c[j..<m])
+                end = m
+            }
+            if name.isEmpty && ch != "~" {
+                buffer.append(ch)
+                i += 1
+                continue
+            }
+            if quantity?.isEmpty == true { quantity = nil }
+            if units?.isEmpty == true { units = nil }
+            flushText()
+            switch ch {
+            case "@":
+                var note: String?
+                if end < c.count, c[end] == "(", let close = c[end...].firstIndex(of: ")") {
+                    note = String(c[(end + 1)..<close])
+                    end = close + 1
+                }
+                items.append(.ingredient(name: name, quantity: quantity, units: units, note: note))
+            case "#": items.append(.cookware(name: name, quantity: quantity))
+            default: items.append(.timer(name: name.isEmpty ? nil : name, quantity: quantity, units: units))
+            }
+            i = end
+        }
+        flushText()
+        return items
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(_ character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Mela exports: `.melarecipes` (a zip archive of `.melarecipe` JSON files) and single
+/// `.melarecipe` files. Lines starting with `#` in ingredients and instructions are group
+/// headings; `images` holds base64 photos.
+public struct MelaImporter: RecipeImporter {
+    public var format: ImportFormat { .mela }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: path).readPrefix(4)
+        if ZipArchive.isZip(head) {
+            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: { !$0.path.lowercased().hasSuffix(".jpg") }) { _, source, origin in
+                try read(source, origin: origin, into: sink)
+            }
+        } else {
+            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
+        }
+    }
+
+    private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let value = try sink.readJSON(source, origin: origin)
+        let items = value.arrayValue ?? [value]
+        for (index, item) in items.enumerated() {
+            let itemOrigin = items.count > 1 ? origin.item(index) : origin
+            try sink.isolating(itemOrigin, raw: item) { try sink.recipe(try Self.recipe(from: item), origin: itemOrigin) }
+        }
+    }
+
+    /// The recipe a Mela JSON object describes.
+    /// - Throws: ``LarderError`` `malformed-record` with the field path.
+    public static func recipe(from value: Value) throws -> ImportedRecipe {
+        let r = try ValueReader(value)
+        let title = (try r.optionalString("title") ?? "").trimmingWhitespace
+        guard !title.isEmpty else { throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title")) }
+        var recipe = ImportedRecipe(title: title)
+        recipe.nativeID = try r.optionalString("id")
+        recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
+        for line in PaprikaImporter.lines(try r.optionalString("ingredients")) {
+            if line.hasPrefix("#") {
+                recipe.ingredientHeadings[recipe.ingredients.count] = String(line.drop { $0 == "#" || $0 == " " })
+            } else {
+                recipe.ingredients.append(line)
+            }
+        }
+        for line in PaprikaImporter.lines(try r.optionalString("instructions")) {
+            if line.hasPrefix("#") {
+                recipe.steps.append(.init(text: String(line.drop { $0 == "#" || $0 == " " }), isSection: true))
+            } else {
+                recipe.steps.append(.init(text: line))
+            }
+        }
+        if let yield = try r.optionalString("yield"), !yield.trimmingWhitespace.isEmpty {
+            recipe.yieldText = RecipeYield.normalized(yield)
+            recipe.servings = RecipeYield.servings(yield)
+        }
+        recipe.prepMinutes = try r.optionalString("prepTime").flatMap(RecipeTime.minutes)
+        recipe.cookMinutes = try r.optionalString("cookTime").flatMap(RecipeTime.minutes)
+        recipe.totalMinutes = try r.optionalString("totalTime").flatMap(RecipeTime.minutes)
+        recipe.description = try r.optionalString("text").flatMap(PaprikaImporter.nonEmpty)
+        recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)
+        if let nutrition = try r.optionalString("nutrition").flatMap(PaprikaImporter.nonEmpty) { recipe.nutrition["text"] = nutrition }
+        recipe.sourceURL = try r.optionalString("link").flatMap(PaprikaImporter.nonEmpty)
+        recipe.isFavorite = try r.bool("favorite", default: false)
+        recipe.categories = try r.stringList("categories")
+        // Mela writes `date` as seconds since 2001-01-01 (Apple's reference date).
+        if let date = try r.optionalDouble("date") { recipe.createdAt = Date(timeIntervalSinceReferenceDate: date) }
+        for (index, image) in try r.stringList("images").enumerated() {
+            guard let bytes = Data(base64Encoded: image, options: .ignoreUnknownCharacters) else {
+                throw LarderError(
+                    .malformedRecord, "image is not base64", location: SourceLocation(fieldPath: FieldPath.root.appending("images").appending(index: index)))
+            }
+            recipe.images.append(.data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
+        }
+        return recipe
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Nextcloud Cookbook folders: one folder per recipe holding a schema.org
+/// `recipe.json` and its photo (`full.jpg`), either as a folder on disk or as a zip of it.
+public struct NextcloudImporter: RecipeImporter {
+    public var format: ImportFormat { .nextcloud }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        var isDirectory: ObjCBool = false
+        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if isDirectory.boolValue {
+            try importFolder(path, into: sink)
+        } else {
+            try importArchive(path, into: sink)
+        }
+    }
+
+    private func importFolder(_ root: String, into sink: any ImportSink) throws {
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
+            throw LarderError(.io, "cannot list the folder", location: SourceLocation(file: root))
+        }
+        var recipeFiles: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            if components.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { continue }
+            if components.last?.lowercased() == "recipe.json" { recipeFiles.append(relative) }
+        }
+        if recipeFiles.isEmpty {
+            throw LarderError(.usage, "no recipe.json in this folder: not a Nextcloud Cookbook folder", location: SourceLocation(file: root))
+        }
+        for relative in recipeFiles.sorted() {
+            let origin = ImportOrigin(file: root, entry: relative)
+            let folder = String(relative.dropLast("recipe.json".count))
+            try sink.isolating(origin) {
+                // Symlinks are followed only while they stay inside the folder being imported.
+                let recipePath: String
+                switch ContainedFile.resolveInside(relative, base: root, folder: ".") {
+                case .success(let path): recipePath = path
+                case .failure(let reason): throw LarderError(.refusedInput, "\(relative): \(reason); not read")
+                }
+                var image: [UInt8]?
+                for name in ["full.jpg", "full.png", "full.webp"] where FileManager.default.fileExists(atPath: root + "/" + folder + name) {
+                    switch ContainedFile.resolveInside(folder + name, base: root, folder: ".") {
+                    case .success(let path): image = try FileByteSource(path: path).readAll(limit: 64 << 20)
+                    case .failure(let reason): sink.warn("\(folder + name): \(reason); image not read", origin: origin)
+                    }
+                    break
+                }
+                try read(FileByteSource(path: recipePath), image: image, origin: origin, into: sink)
+            }
+        }
+    }
+
+    private func importArchive(_ path: String, into sink: any ImportSink) throws {
+        // Photos sit beside recipe.json; collect them per folder first (the central directory
+        // order is not guaranteed), then read each recipe.
+        let archive = try ZipArchive(path: path)
+        var recipes: [ZipEntry] = []
+        var images: [String: ZipEntry] = [:]
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            let name = entry.fileName.lowercased()
+            let folder = String(entry.path.dropLast(entry.fileName.count))
+            if name == "recipe.json" { recipes.append(entry) }
+            if name == "full.jpg" || name == "full.png" || name == "full.webp" { images[folder] = entry }
+        }
+        for entry in recipes {
+            let origin = ImportOrigin(file: path, entry: entry.path)
+            try sink.isolating(origin) {
+                _ = try entry.safeRelativePath(archive: path)
+                let folder = String(entry.path.dropLast(entry.fileName.count))
+                let image = try images[folder].map { try archive.open($0).readAll(limit: 64 << 20) }
+                try read(archive.open(entry), image: image, origin: origin, into: sink)
+            }
+        }
+    }
+
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let value = try sink.readJSON(source, origin: origin)
+        try sink.isolating(origin, raw: value) {
+            var recipe = try SchemaOrgRecipeParser().parse(value)
+            if let id = value["id"].flatMap({ $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil) }) {
+                recipe.nativeID = id
+            }
+            if let image, !image.isEmpty {
+                recipe.images.insert(.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16)))), at: 0)
+            }
+            try sink.recipe(recipe, origin: origin)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+public import LarderCore
+import LarderFormats
+
+/// Imports Open Recipe Format YAML: `recipe_name`, `yields` (amounts with units, or
+/// servings), ingredients keyed by name with their first `amounts` entry, `processing` and
+/// `notes`, `steps` (`step:` items), times (`prep_time`, `cook_time`, `oven_time` ranges take
+/// their upper end), `source_url`, `recipe_uuid` and `notes`. The string `None` means empty.
+/// YAML is read with the YAML 1.2 core schema, so `Off` stays a string.
+public struct ORFImporter: RecipeImporter {
+    public var format: ImportFormat { .orf }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let reader = try YAMLReader(source: TranscodingByteSource(try FileByteSource(path: path), encoding: nil))
+        var index = 0
+        while let item = try reader.next() {
+            let origin = index == 0 ? ImportOrigin(file: path) : ImportOrigin(file: path, index: index)
+            index += 1
+            try sink.isolating(origin, raw: item.value) {
+                do {
+                    try sink.recipe(try Self.recipe(from: item.value), origin: origin)
+                } catch let error as LarderError {
+                    // Point at the field's line in the YAML when the reader knows it.
+                    if let path = error.location?.fieldPath, let location = reader.location(of: path) {
+                        throw error.locatedAt(location)
+                    }
+                    throw error.locatedAt(item.location)
+                }
+            }
+        }
+    }
+
+    /// The recipe an ORF document describes.
+    /// - Throws: ``LarderError`` `malformed-record` with the field path (`ingredients[2]`).
+    public static func recipe(from value: Value) throws -> ImportedRecipe {
+        guard let fields = value.objectValue else {
+            throw LarderError(.malformedRecord, "expected an ORF recipe mapping, found \(value.kindDescription)")
+        }
+        func text(_ value: Value?) -> String? {
+            guard let value else { return nil }
+            let t: String?
+            switch value {
+            case .string(let s): t = s
+            case .int(let i): t = String(i)
+            case .double(let d): t = d.rounded() == d ? String(Int(d)) : String(d)
+            default: t = nil
+            }
+            guard let t = t?.trimmingWhitespace, !t.isEmpty, t.lowercased() != "none" else { return nil }
+            return t
+        }
+        guard let title = text(fields["recipe_name"]) else {
+            throw LarderError(.malformedRecord, "the recipe has no recipe_name", location: SourceLocation(fieldPath: "recipe_name"))
+        }
+        var recipe = ImportedRecipe(title: title)
+        recipe.nativeID = text(fields["recipe_uuid"])
+        recipe.author = text(fields["source_authors"]) ?? text(fields["author"])
+        recipe.sourceURL = text(fields["source_url"]).flatMap { $0.hasPrefix("http") ? $0 : nil }
+        if let first = fields["yields"]?.arrayValue?.first ?? fields["yields"] {
+            let yieldText: String?
+            if let servings = text(first["servings"]) {
+                yieldText = "\(servings) servings"
+            } else if let amount = text(first["amount"]) {
+                yieldText = [amount, text(first["unit"])].compactMap { $0 }.joined(separator: " ")
+            } else {
+                yieldText = text(first)
+            }
+            if let yieldText {
+                recipe.yieldText = RecipeYield.normalized(yieldText, count: String(yieldText.prefix { $0.isNumber || $0 == "." }))
+                recipe.servings = RecipeYield.servings(yieldText)
+            }
+        }
+        recipe.prepMinutes = text(fields["prep_time"]).flatMap(RecipeTime.minutes)
+        recipe.cookMinutes = (text(fields["cook_time"]) ?? text(fields["oven_time"])).flatMap(RecipeTime.minutes)
+        recipe.totalMinutes = text(fields["total_time"]).flatMap(RecipeTime.minutes)
+        if let ingredients = fields["ingredients"], !ingredients.isNull {
+            guard let list = ingredients.arrayValue else {
+                throw LarderError(.malformedRecord, "expected a list of ingredients, found \(ingredients.kindDescription)", location: SourceLocation(fieldPath: "ingredients"))
+            }
+            for (index, element) in list.enumerated() {
+                let path = FieldPath.root.appending("ingredients").appending(index: index)
+                if let plain = text(element) {
+                    recipe.ingredients.append(plain)
+                    continue
+                }
+                guard let entry = element.objectValue, entry.count == 1, let name = entry.first?.key else {
+                    throw LarderError(.malformedRecord, "expected `- name: {amounts: …}`, found \(element.kindDescription)", location: SourceLocation(fieldPath: path))
+                }
+                let details = entry.first?.value ?? .null
+                var parts: [String] = []
+                if let amount = details["amounts"]?.arrayValue?.first {
+                    if let quantity = text(amount["amount"]) { parts.append(quantity) }
+                    if let unit = text(amount["unit"]), unit.lowercased() != "each" { parts.append(unit) }
+                }
+                parts.append(name)
+                var line = parts.joined(separator: " ")
+                let processing = details["processing"]?.arrayValue?.compactMap { text($0) } ?? []
+                if !processing.isEmpty { line += ", " + processing.joined(separator: ", ") }
+                let notes = details["notes"]?.arrayValue?.compactMap { text($0) } ?? []
+                if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
+                recipe.ingredients.append(line)
+            }
+        }
+        if let steps = fields["steps"], !steps.isNull {
+            guard let list = steps.arrayValue else {
+                throw LarderError(.malformedRecord, "expected a list of steps, found \(steps.kindDescription)", location: SourceLocation(fieldPath: "steps"))
+            }
+            for (index, element) in list.enumerated() {
+                guard let step = text(element["step"]) ?? text(element) else {
+                    throw LarderError(
+                        .malformedRecord, "expected `- step: text`, found \(element.kindDescription)",
+                        location: SourceLocation(fieldPath: FieldPath.root.appending("steps").appending(index: index)))
+                }
+                recipe.steps.append(.init(text: HTMLText.collapseWhitespace(step)))
+            }
+        }
+        let notes = fields["notes"]?.arrayValue?.compactMap { text($0) } ?? text(fields["notes"]).map { [$0] } ?? []
+        if !notes.isEmpty { recipe.notes = notes.joined(separator: "\n") }
+        return recipe
+    }
+}

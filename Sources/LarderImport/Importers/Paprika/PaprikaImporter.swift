@@ -1,0 +1,131 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Paprika exports: `.paprikarecipes` (a zip archive of gzip-compressed JSON files, one
+/// per recipe), a single `.paprikarecipe` (one gzip-compressed JSON recipe), or Paprika JSON.
+///
+/// Streams the archive entry by entry; a bad entry is rejected with its entry name and the
+/// field at fault, and the rest import. Photos (`photo_data`) are kept as images.
+public struct PaprikaImporter: RecipeImporter {
+    public var format: ImportFormat { .paprika }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let origin = ImportOrigin(file: path)
+        let head = try FileByteSource(path: path).readPrefix(4)
+        if ZipArchive.isZip(head) {
+            try ArchiveWalker(path: path).forEachEntry(into: sink) { entry, source, entryOrigin in
+                try readRecipes(from: source, origin: entryOrigin, into: sink)
+            }
+        } else {
+            try readRecipes(from: try FileByteSource(path: path), origin: origin, into: sink)
+        }
+    }
+
+    /// Reads one gzip or plain JSON document holding a recipe (or a list of them).
+    func readRecipes(from raw: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let peekable = PeekableByteSource(raw)
+        let isGzip = GzipReader.isGzip(try peekable.peek(2))
+        let value = try sink.readJSON(isGzip ? try GzipReader(peekable) : peekable, origin: origin)
+        let items = value.arrayValue ?? [value]
+        for (index, item) in items.enumerated() {
+            let itemOrigin = items.count > 1 ? origin.item(index) : origin
+            try sink.isolating(itemOrigin, raw: item.droppingPhotoData) {
+                try sink.recipe(try Self.recipe(from: item), origin: itemOrigin)
+            }
+        }
+    }
+
+    /// The recipe a Paprika JSON object describes.
+    /// - Throws: ``LarderError`` `malformed-record` with the field path (`name`, `categories[2]`).
+    public static func recipe(from value: Value) throws -> ImportedRecipe {
+        guard let fields = value.objectValue else {
+            throw LarderError(.malformedRecord, "expected a Paprika recipe object, found \(value.kindDescription)")
+        }
+        func string(_ key: String) throws -> String? {
+            switch fields[key] {
+            case nil, .null?: return nil
+            case .string(let s)?: return s
+            case .int(let i)?: return String(i)
+            case .double(let d)?: return String(d)
+            case let other?:
+                throw LarderError(.malformedRecord, "expected text, found \(other.kindDescription)", location: SourceLocation(fieldPath: FieldPath.root.appending(key)))
+            }
+        }
+        let name = try string("name").map { $0.trimmingWhitespace } ?? ""
+        guard !name.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
+        }
+        var recipe = ImportedRecipe(title: name)
+        recipe.nativeID = try string("uid")
+        recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
+        for line in try lines(string("ingredients")) {
+            if line.hasSuffix(":"), !line.contains(where: \.isNumber) {
+                recipe.ingredientHeadings[recipe.ingredients.count] = String(line.dropLast())
+            } else {
+                recipe.ingredients.append(line)
+            }
+        }
+        recipe.steps = try lines(string("directions")).map { ImportedRecipe.Step(text: $0) }
+        if let servings = try string("servings"), !servings.trimmingWhitespace.isEmpty {
+            recipe.yieldText = RecipeYield.normalized(servings)
+            recipe.servings = RecipeYield.servings(servings)
+        }
+        recipe.prepMinutes = try string("prep_time").flatMap(RecipeTime.minutes)
+        recipe.cookMinutes = try string("cook_time").flatMap(RecipeTime.minutes)
+        recipe.totalMinutes = try string("total_time").flatMap(RecipeTime.minutes)
+        recipe.description = try string("description").flatMap(nonEmpty)
+        recipe.notes = try string("notes").flatMap(nonEmpty)
+        recipe.sourceURL = try string("source_url").flatMap(nonEmpty)
+        recipe.difficulty = try string("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.trimmingWhitespace.lowercased()) }
+        if let nutrition = try string("nutritional_info").flatMap(nonEmpty) { recipe.nutrition["text"] = nutrition }
+        if case .int(let rating)? = fields["rating"] { recipe.rating = Double(rating) }
+        if case .bool(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite }
+        if case .int(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite != 0 }
+        if let created = try string("created") { recipe.createdAt = RecipeDate.parse(created) }
+        if let categories = fields["categories"], !categories.isNull {
+            guard let list = categories.arrayValue else {
+                throw LarderError(.malformedRecord, "expected a list of category names, found \(categories.kindDescription)", location: SourceLocation(fieldPath: "categories"))
+            }
+            for (index, element) in list.enumerated() {
+                guard let category = element.stringValue ?? element["name"]?.stringValue else {
+                    throw LarderError(
+                        .malformedRecord, "expected a category name, found \(element.kindDescription)",
+                        location: SourceLocation(fieldPath: FieldPath.root.appending("categories").appending(index: index)))
+                }
+                recipe.categories.append(category)
+            }
+        }
+        if let photo = try string("photo_data").flatMap(nonEmpty) {
+            guard let bytes = Data(base64Encoded: photo, options: .ignoreUnknownCharacters) else {
+                throw LarderError(.malformedRecord, "photo_data is not base64", location: SourceLocation(fieldPath: "photo_data"))
+            }
+            recipe.images.append(.data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
+        } else if let url = try string("image_url").flatMap(nonEmpty) {
+            recipe.images.append(.url(url))
+        }
+        return recipe
+    }
+
+    static func lines(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+    }
+
+    static func nonEmpty(_ text: String) -> String? {
+        let t = text.trimmingWhitespace
+        return t.isEmpty ? nil : t
+    }
+}
+
+extension Value {
+    /// The value without a Paprika `photo_data` member (so rejects files stay small).
+    var droppingPhotoData: Value {
+        guard var fields = objectValue, fields.contains(key: "photo_data") else { return self }
+        fields["photo_data"] = .string("(image data left out)")
+        return .object(fields)
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Reads one schema.org `Recipe` node into an ``ImportedRecipe``.
+///
+/// Tolerates every shape real pages publish: instructions as a string, a list of strings,
+/// `HowToStep`s, `HowToSection`s (nested, or a bare section object), lists of lists; yields
+/// as a number, string, list or `QuantitativeValue`; authors and images as strings, objects,
+/// lists or `@id` references; ISO 8601 durations including broken ones. Text is decoded
+/// (HTML entities, tags, whitespace).
+public struct SchemaOrgRecipeParser: Sendable {
+    /// The `@id` prefix of recipes Larder exports.
+    public static let larderURNPrefix = "urn:larder:recipe:"
+
+    /// Resolves `@id` references within the page.
+    public var finder: SchemaOrgNodeFinder
+
+    /// Creates a parser resolving references with `finder`.
+    public init(finder: SchemaOrgNodeFinder = SchemaOrgNodeFinder(blocks: [])) {
+        self.finder = finder
+    }
+
+    /// The recipe `node` describes.
+    /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
+    public func parse(_ node: Value) throws -> ImportedRecipe {
+        let title = text(node["name"]) ?? text(node["headline"]) ?? ""
+        guard !title.isEmpty else {
+            throw LarderError(
+                .malformedRecord, "the Recipe has no name (nor headline)", location: SourceLocation(fieldPath: "name"))
+        }
+        var recipe = ImportedRecipe(title: TextRepair.title(title))
+        recipe.description = text(node["description"])
+        recipe.author = author(node["author"] ?? node["Author"] ?? node["creator"])
+        var lines = ingredients(node["recipeIngredient"] ?? node["ingredients"])
+        if lines.isEmpty { lines = ingredients(node["supply"]) }
+        // A line such as `For the glaze:` heads a group; it is not an ingredient.
+        for line in lines {
+            if line.hasSuffix(":"), !line.contains(where: \.isNumber), line.count < 80 {
+                recipe.ingredientHeadings[recipe.ingredients.count] = String(line.dropLast()).trimmingWhitespace
+            } else {
+                recipe.ingredients.append(TextRepair.ingredientLine(line))
+            }
+        }
+        recipe.steps = instructions(node["recipeInstructions"] ?? node["RecipeInstructions"])
+        if let yield = node["recipeYield"] ?? node["yield"], let yieldText = yieldText(yield) {
+            // WP Recipe Maker publishes `["8", "8 slices"]`: the bare count and its words.
+            let count = yield.arrayValue?.lazy.compactMap { self.text($0) }.first { Double($0) != nil }
+            recipe.yieldText = count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
+            recipe.servings = count.flatMap { Double($0) }.map { Int($0.rounded()) } ?? RecipeYield.servings(yieldText)
+        }
+        recipe.prepMinutes = minutes(node["prepTime"])
+        recipe.cookMinutes = minutes(node["cookTime"])
+        recipe.totalMinutes = minutes(node["totalTime"])
+        if recipe.totalMinutes == nil, recipe.prepMinutes != nil || recipe.cookMinutes != nil {
+            recipe.totalMinutes = (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0)
+        }
+        recipe.images = images(node["image"]).map { .url($0) }
+        recipe.categories = list(node["recipeCategory"], splittingCommas: true)
+        recipe.keywords = list(node["keywords"], splittingCommas: true)
+        let cuisines = list(node["recipeCuisine"], splittingCommas: true)
+        recipe.cuisine = cuisines.isEmpty ? nil : cuisines.joined(separator: ", ")
+        recipe.diets = list(node["suitableForDiet"], splittingCommas: true).map(Self.dietName)
+        recipe.nutrition = nutrition(node["nutrition"])
+        recipe.rating = rating(node["aggregateRating"])
+        recipe.sourceURL = url(node)
+        recipe.createdAt = date(node["dateCreated"]) ?? date(node["datePublished"])
+        recipe.updatedAt = date(node["dateModified"])
+        recipe.nativeID = text(node["identifier"])
+        // A Larder export names its records `urn:larder:recipe:<id>`.
+        if let nodeID = node["@id"]?.stringValue, nodeID.hasPrefix(Self.larderURNPrefix) {
+            recipe.larderID = String(nodeID.dropFirst(Self.larderURNPrefix.count))
+            recipe.nativeID = recipe.larderID
+        }
+        if let author = node["author"].map(finder.resolve), let id = author["identifier"].flatMap(text) { recipe.ownerID = id }
+        return recipe
+    }
+
+    // MARK: Text
+
+    /// Normalised text of a string, number or `{"@value": …}` / `{"name": …}` value; the first
+    /// non-empty element of a list.
+    func text(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        switch value {
+        case .string(let s):
+            let t = HTMLText.normalize(TextRepair.mojibake(s))
+            return t.isEmpty ? nil : t
+        case .int(let i): return String(i)
+        case .double(let d): return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .array(let elements):
+            for element in elements { if let t = text(element) { return t } }
+            return nil
+        case .object(let fields):
+            return text(fields["@value"] ?? fields["name"] ?? fields["text"])
+        default: return nil
+        }
+    }
+
+    private func author(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        let names = SchemaOrgNodeFinder.elements(value).compactMap { element -> String? in
+            let resolved = finder.resolve(element)
+            if case .object = resolved { return text(resolved["name"]) }
+            return text(resolved)
+        }
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
+    /// Strings from a string (split on commas when asked), a list, or objects with names.
+    func list(_ value: Value?, splittingCommas: Bool) -> [String] {
+        guard let value else { return [] }
+        var out: [String] = []
+        var seen = Set<String>()
+        for element in SchemaOrgNodeFinder.elements(value) {
+            let resolved = finder.resolve(element)
+            guard let t = resolved.objectValue != nil ? text(resolved["name"] ?? resolved["@id"]) : text(resolved) else { continue }
+            // Only a plain string is a comma-separated list; list elements are taken whole.
+            let parts = splittingCommas && value.arrayValue == nil ? t.split(separator: ",").map { String($0).trimmingWhitespace } : [t]
+            for part in parts where !part.isEmpty && seen.insert(part.lowercased()).inserted { out.append(part) }
+        }
+        return out
+    }
+
+    static func dietName(_ raw: String) -> String {
+        var name = raw
+        if let slash = name.lastIndex(of: "/") { name = String(name[name.index(after: slash)...]) }
+        guard name.hasSuffix("Diet"), !name.contains(" ") else { return name }
+        // `GlutenFreeDiet` → `Gluten Free Diet`
+        var out = ""
+        for c in name {
+            if c.isUppercase, !out.isEmpty { out.append(" ") }
+            out.append(c)
+        }
+        return out
+    }
+
+    // MARK: Ingredients
+
+    private func ingredients(_ value: Value?) -> [String] {
+        guard let value else { return [] }
+        var lines: [String] = []
+        func add(_ element: Value, depth: Int) {
+            switch element {
+            case .array(let inner) where depth < 4:
+                for item in inner { add(item, depth: depth + 1) }
+            case .string(let s):
+                // One string holding the whole list, a line each.
+                let repaired = TextRepair.mojibake(s)
+                let parts = repaired.contains("\n")
+                    ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init) : [HTMLText.normalize(repaired)]
+                lines.append(contentsOf: parts.filter { !$0.isEmpty })
+            case .object(let fields):
+                if SchemaOrgNodeFinder.hasType(element, "PropertyValue") {
+                    let parts = [fields["value"], fields["unitText"] ?? fields["unitCode"], fields["name"]].compactMap { text($0) }
+                    let line = parts.joined(separator: " ")
+                    if !line.isEmpty { lines.append(line) }
+                } else if let t = text(fields["text"] ?? fields["name"]) {
+                    lines.append(t)
+                }
+            default:
+                if let t = text(element) { lines.append(t) }
+            }
+        }
+        if case .array(let elements) = value, let rejoined = Self.rejoinCommaSplit(elements) { return rejoined }
+        add(value, depth: 0)
+        return lines
+    }
+
+    /// Some CMSs split the ingredient text on every comma, publishing `["250 g pork", " in
+    /// pieces", " 1", "5 tsp mustard"]`: an element that starts with a space and a lower-case
+    /// letter continues the line before it, and a digit after a digit was a decimal comma.
+    /// `nil` when the list shows no such split (then it is read element by element).
+    static func rejoinCommaSplit(_ elements: [Value]) -> [String]? {
+        let raw = elements.compactMap(\.stringValue)
+        guard raw.count == elements.count, raw.count > 2 else { return nil }
+        func isContinuation(_ s: String) -> Bool {
+            guard let first = s.unicodeScalars.first, first == " " else { return false }
+            return s.dropFirst().first.map { $0.isLowercase } ?? false
+        }
+        // The signature of one text split at ", ": every element but the first starts with a space.
+        // (or, after a number, a digit: a decimal comma).
+        guard raw[0].first != " " else { return nil }
+        for (previous, element) in zip(raw, raw.dropFirst()) where element.first != " " {
+            guard previous.last?.isNumber == true, element.first?.isNumber == true else { return nil }
+        }
+        let continuations = raw.dropFirst().filter(isContinuation).count
+        guard continuations >= 2 else { return nil }
+        var joined: [String] = []
+        for element in raw {
+            if let last = joined.last {
+                let unclosed = last.filter { $0 == "(" }.count > last.filter { $0 == ")" }.count
+                let hasQuantity = last.trimmingWhitespace.first?.isNumber == true
+                if unclosed || (isContinuation(element) && hasQuantity) {
+                    joined[joined.count - 1] = last + "," + element
+                    continue
+                }
+                if last.last?.isNumber == true, element.first?.isNumber == true {
+                    joined[joined.count - 1] = last + "," + element
+                    continue
+                }
+            }
+            joined.append(element)
+        }
+        return joined.map { TextRepair.mojibake($0) }.map(HTMLText.normalize).filter { !$0.isEmpty }
+    }
+
+    // MARK: Instructions
+
+    private func instructions(_ value: Value?) -> [ImportedRecipe.Step] {
+        guard let value else { return [] }
+        var steps: [ImportedRecipe.Step] = []
+        collect(value, into: &steps, depth: 0)
+        return steps
+    }
+
+    private func collect(_ raw: Value, into steps: inout [ImportedRecipe.Step], depth: Int) {
+        guard depth < 16 else { return }
+        let value = finder.resolve(raw)
+        switch value {
+        case .string(let s):
+            for line in HTMLText.normalizeKeepingLines(TextRepair.mojibake(s)).split(separator: "\n") {
+                let t = String(line).trimmingWhitespace
+                if !t.isEmpty { steps.append(.init(text: t)) }
+            }
+        case .array(let elements):
+            for element in elements { collect(element, into: &steps, depth: depth + 1) }
+        case .object(let fields):
+            let elements = fields["itemListElement"]
+            if SchemaOrgNodeFinder.hasType(value, "HowToSection") || (elements != nil && !SchemaOrgNodeFinder.hasType(value, "HowToStep")) {
+                if SchemaOrgNodeFinder.hasType(value, "HowToSection"), let name = text(fields["name"] ?? fields["Name"]) {
+                    steps.append(.init(text: name, isSection: true))
+                }
+                if let elements { collect(elements, into: &steps, depth: depth + 1) }
+                return
+            }
+            let body = text(fields["text"]) ?? elements.flatMap { text($0["text"]) ?? text($0) }
+            let name = text(fields["name"])
+            let timer = (fields["timeRequired"] ?? fields["performTime"] ?? fields["totalTime"]).flatMap(stepSeconds)
+            switch (name, body) {
+            case (let name?, let body?):
+                // Many sites repeat the text (or a truncated copy) as the name: keep the name
+                // only when it says something the text does not.
+                let stem = String(name.reversed().drop { $0 == "." || $0 == "…" }.reversed())
+                if !body.hasPrefix(stem) && !body.lowercased().hasPrefix(stem.lowercased()) {
+                    steps.append(.init(text: name, isSection: false))
+                }
+                steps.append(.init(text: body, timerSeconds: timer))
+            case (nil, let body?):
+                steps.append(.init(text: body, timerSeconds: timer))
+            case (let name?, nil):
+                steps.append(.init(text: name, timerSeconds: timer))
+            case (nil, nil):
+                break
+            }
+        default:
+            if let t = text(value) { steps.append(.init(text: t)) }
+        }
+    }
+
+    private func stepSeconds(_ value: Value) -> Int? {
+        guard let s = value.stringValue, let seconds = RecipeTime.iso8601Seconds(s) else { return nil }
+        return Int(seconds.rounded())
+    }
+
+    // MARK: Yields, times, images
+
+    private func yieldText(_ value: Value) -> String? {
+        switch value {
+        case .array(let elements):
+            // A list often pairs a bare number with a description ("4", "4 servings"): the
+            // description says more.
+            let texts = elements.compactMap { yieldText($0) }
+            return texts.first { $0.contains(where: \.isLetter) } ?? texts.first
+        case .object(let fields):
+            let parts = [fields["value"] ?? fields["maxValue"], fields["unitText"]].compactMap { text($0) }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
+        default:
+            return text(value)
+        }
+    }
+
+    private func minutes(_ value: Value?) -> Int? {
+        guard let value else { return nil }
+        switch value {
+        case .string(let s): return RecipeTime.minutes(from: s)
+        case .int(let i): return i > 0 ? Int(i) : nil
+        case .double(let d): return d > 0 ? Int(d.rounded()) : nil
+        case .object(let fields): return minutes(fields["maxValue"] ?? fields["value"] ?? fields["@value"])
+        case .array(let elements): return elements.lazy.compactMap { self.minutes($0) }.first
+        default: return nil
+        }
+    }
+
+    private func images(_ value: Value?) -> [String] {
+        guard let value else { return [] }
+        var urls: [String] = []
+        for element in SchemaOrgNodeFinder.elements(value) {
+            let resolved = finder.resolve(element)
+            let candidate: String?
+            if let fields = resolved.objectValue {
+                candidate = (fields["url"] ?? fields["contentUrl"] ?? fields["@id"])?.stringValue
+            } else {
+                candidate = resolved.stringValue
+            }
+            if let url = candidate.map({ HTMLText.decodeEntities($0).trimmingWhitespace }), !url.isEmpty, !urls.contains(url) {
+                urls.append(url)
+            }
+        }
+        return urls
+    }
+
+    private func nutrition(_ value: Value?) -> [String: String] {
+        guard let fields = value.map(finder.resolve)?.objectValue else { return [:] }
+        var out: [String: String] = [:]
+        for field in fields where !field.key.hasPrefix("@") && field.key != "type" {
+            if let t = text(field.value) { out[field.key] = t }
+        }
+        return out
+    }
+
+    private func rating(_ value: Value?) -> Double? {
+        guard let node = value.map(finder.resolve) else { return nil }
+        switch node["ratingValue"] ?? node {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .string(let s): return Double(s.trimmingWhitespace.replacingAll(",", with: "."))
+        default: return nil
+        }
+    }
+
+    private func url(_ node: Value) -> String? {
+        if let url = node["url"]?.stringValue, url.hasPrefix("http") { return url }
+        if let page = node["mainEntityOfPage"] {
+            // A reference to the page node: its `url`, else the reference without its fragment.
+            let reference = page.stringValue ?? page["@id"]?.stringValue
+            if let reference, let url = finder.nodesByID[reference]?["url"]?.stringValue, url.hasPrefix("http") { return url }
+            if let reference, reference.hasPrefix("http") { return String(reference.prefix { $0 != "#" }) }
+        }
+        if let id = node["@id"]?.stringValue, id.hasPrefix("http") {
+            return String(id.prefix { $0 != "#" })
+        }
+        return nil
+    }
+
+    private func date(_ value: Value?) -> Date? {
+        guard let s = value.flatMap(text) else { return nil }
+        return RecipeDate.parse(s)
+    }
+}

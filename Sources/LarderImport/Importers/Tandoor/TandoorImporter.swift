@@ -1,0 +1,153 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Tandoor exports: a zip archive holding one zip per recipe, each with Tandoor's
+/// `recipe.json` (steps with their ingredients, keywords, working and waiting times) and an
+/// `image.*`. A bare `recipe.json` or one recipe's zip also imports.
+public struct TandoorImporter: RecipeImporter {
+    public var format: ImportFormat { .tandoor }
+
+    /// How many levels of zips inside the outer archive are searched for recipes.
+    public static let maxNesting = 3
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: path).readPrefix(4)
+        guard ZipArchive.isZip(head) else {
+            try read(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), into: sink)
+            return
+        }
+        try importArchive(path, origin: ImportOrigin(file: path), into: sink, depth: 0)
+    }
+
+    private func importArchive(_ path: String, origin: ImportOrigin, into sink: any ImportSink, depth: Int) throws {
+        let archive = try ZipArchive(path: path)
+        var recipeEntry: ZipEntry?
+        var imageEntry: ZipEntry?
+        var inner: [ZipEntry] = []
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            let name = entry.fileName.lowercased()
+            if name.hasSuffix(".zip") { inner.append(entry) }
+            if name == "recipe.json" { recipeEntry = entry }
+            if name.hasPrefix("image.") { imageEntry = entry }
+        }
+        if let recipeEntry {
+            let recipeOrigin = origin.entry(recipeEntry.path)
+            try sink.isolating(recipeOrigin) {
+                let image = try imageEntry.map { try archive.open($0).readAll(limit: 64 << 20) }
+                try read(archive.open(recipeEntry), image: image, origin: recipeOrigin, into: sink)
+            }
+        }
+        guard depth < Self.maxNesting else { return }
+        for entry in inner {
+            let entryOrigin = origin.entry(entry.path)
+            try sink.isolating(entryOrigin) {
+                _ = try entry.safeRelativePath(archive: path)
+                // A zip inside a zip needs random access: stream it to a temporary file first.
+                let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("larder-tandoor-\(UUID().uuidString).zip").path
+                defer { try? FileManager.default.removeItem(atPath: temporary) }
+                let sinkFile = try FileByteSink(path: temporary)
+                let source = try archive.open(entry)
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                while true {
+                    let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+                    if n == 0 { break }
+                    try chunk.withUnsafeBytes { try sinkFile.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                }
+                try sinkFile.close()
+                try importArchive(temporary, origin: entryOrigin, into: sink, depth: depth + 1)
+            }
+        }
+    }
+
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let value = try sink.readJSON(source, origin: origin)
+        try sink.isolating(origin, raw: value) {
+            var recipe = try Self.recipe(from: value)
+            if let image, !image.isEmpty { recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))] }
+            try sink.recipe(recipe, origin: origin)
+        }
+    }
+
+    /// The recipe a Tandoor `recipe.json` describes.
+    /// - Throws: ``LarderError`` `malformed-record` with the field path (`steps[1].ingredients[0].amount`).
+    public static func recipe(from value: Value) throws -> ImportedRecipe {
+        let r = try ValueReader(value)
+        let name = (try r.optionalString("name") ?? "").trimmingWhitespace
+        guard !name.isEmpty else { throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name")) }
+        var recipe = ImportedRecipe(title: name)
+        recipe.description = try r.optionalString("description").flatMap(PaprikaImporter.nonEmpty)
+        recipe.sourceURL = try r.optionalString("source_url").flatMap(PaprikaImporter.nonEmpty)
+        recipe.prepMinutes = try r.optionalInt("working_time").flatMap { $0 > 0 ? $0 : nil }
+        recipe.cookMinutes = try r.optionalInt("waiting_time").flatMap { $0 > 0 ? $0 : nil }
+        if let p = recipe.prepMinutes ?? recipe.cookMinutes { recipe.totalMinutes = (recipe.prepMinutes == nil ? 0 : p) + (recipe.cookMinutes ?? 0) }
+        if let servings = try r.optionalDouble("servings"), servings > 0 {
+            recipe.servings = Int(servings.rounded())
+            let text = try r.optionalString("servings_text").flatMap(PaprikaImporter.nonEmpty)
+            let count = String(Int(servings.rounded()))
+            recipe.yieldText = RecipeYield.normalized("\(count) \(text ?? "servings")", count: count)
+        }
+        recipe.keywords = try r.list("keywords") { element, path in
+            guard let name = element.stringValue ?? element["name"]?.stringValue else {
+                throw LarderError(.malformedRecord, "expected a keyword name, found \(element.kindDescription)", location: SourceLocation(fieldPath: path))
+            }
+            return name
+        }
+        if let nutrition = r.fields["nutrition"]?.objectValue {
+            for field in nutrition where !field.key.hasPrefix("@") {
+                if let text = SchemaOrgRecipeParser().text(field.value) { recipe.nutrition[field.key] = text }
+            }
+        }
+        let steps = try r.list("steps") { element, path in (element, path) }
+        for (step, path) in steps.sorted(by: { ($0.0["order"].flatMap(Self.int) ?? 0) < ($1.0["order"].flatMap(Self.int) ?? 0) }) {
+            let s = try ValueReader(step, at: path)
+            if let heading = try s.optionalString("name").flatMap(PaprikaImporter.nonEmpty) {
+                recipe.steps.append(.init(text: heading, isSection: true))
+            }
+            for ingredient in try s.list("ingredients", { element, ingredientPath in try Self.ingredientLine(element, at: ingredientPath) }) {
+                switch ingredient {
+                case .heading(let text): recipe.ingredientHeadings[recipe.ingredients.count] = text
+                case .line(let text): recipe.ingredients.append(text)
+                }
+            }
+            let minutes = try s.optionalInt("time")
+            for (index, line) in PaprikaImporter.lines(try s.optionalString("instruction")).enumerated() {
+                recipe.steps.append(.init(text: line, timerSeconds: index == 0 ? minutes.flatMap { $0 > 0 ? $0 * 60 : nil } : nil))
+            }
+        }
+        return recipe
+    }
+
+    private enum IngredientLine { case heading(String), line(String) }
+
+    private static func ingredientLine(_ value: Value, at path: FieldPath) throws -> IngredientLine {
+        let r = try ValueReader(value, at: path)
+        let food = r.fields["food"]?["name"]?.stringValue ?? ""
+        if try r.bool("is_header", default: false) { return .heading(try r.optionalString("note") ?? food) }
+        if let original = try r.optionalString("original_text").flatMap(PaprikaImporter.nonEmpty) { return .line(original) }
+        var parts: [String] = []
+        if !(try r.bool("no_amount", default: false)), let amount = try r.optionalDouble("amount"), amount > 0 {
+            parts.append(amount.rounded() == amount ? String(Int(amount)) : String(amount))
+        }
+        if let unit = r.fields["unit"]?["name"]?.stringValue, !unit.isEmpty { parts.append(unit) }
+        if !food.isEmpty { parts.append(food) }
+        var line = parts.joined(separator: " ")
+        if let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty) { line += line.isEmpty ? note : ", " + note }
+        guard !line.isEmpty else {
+            throw LarderError(.malformedRecord, "ingredient has neither food, amount nor note", location: SourceLocation(fieldPath: path))
+        }
+        return .line(line)
+    }
+
+    private static func int(_ value: Value) -> Int? {
+        switch value {
+        case .int(let i): Int(i)
+        case .double(let d): Int(d)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import LarderFormats
+/// Durations as recipe formats write them: ISO 8601 (`PT1H30M`, `P0DT0H45M`), broken ISO
+/// (`PTundefinedM`, `PT-5M`), and text (`1 hour 30 mins`, `12-15 minutes`, `1½ hrs`).
+public enum RecipeTime {
+    /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration or
+    /// a zero one. Negative durations count as their magnitude; ranges take their upper end.
+    public static func minutes(from text: String) -> Int? {
+        let trimmed = text.trimmingWhitespace
+        if let whole = Int(trimmed) { return whole > 0 ? whole : nil }
+        if let seconds = iso8601Seconds(trimmed) {
+            let minutes = Int((seconds / 60).rounded(.up))
+            return minutes == 0 ? nil : minutes
+        }
+        return textMinutes(trimmed)
+    }
+
+    /// The seconds an ISO 8601 duration (`P[nY][nM][nW][nD][T[nH][nM][nS]]`) stands for; `nil`
+    /// when the text is not one. Years count 365 days and months 30.
+    public static func iso8601Seconds(_ text: String) -> Double? {
+        var s = Substring(text.uppercased())
+        var sign = 1.0
+        if s.hasPrefix("-") {
+            sign = -1
+            s = s.dropFirst()
+        }
+        guard s.hasPrefix("P"), s.count > 1 else { return nil }
+        s = s.dropFirst()
+        var total = 0.0
+        var inTime = false
+        var number = ""
+        var sawComponent = false
+        for c in s {
+            if c == "T" {
+                guard number.isEmpty, !inTime else { return nil }
+                inTime = true
+                continue
+            }
+            if c.isNumber || c == "." || c == "," || (c == "-" && number.isEmpty) {
+                number.append(c == "," ? "." : c)
+                continue
+            }
+            guard let value = Double(number) else { return nil }
+            number = ""
+            let unit: Double
+            switch (c, inTime) {
+            case ("Y", false): unit = 365 * 86_400
+            case ("M", false): unit = 30 * 86_400
+            case ("W", false): unit = 7 * 86_400
+            case ("D", false): unit = 86_400
+            case ("H", true): unit = 3600
+            case ("M", true): unit = 60
+            case ("S", true): unit = 1
+            default: return nil
+            }
+            total += abs(value) * unit
+            sawComponent = true
+        }
+        guard number.isEmpty, sawComponent else { return nil }
+        return abs(total * sign)
+    }
+
+    /// Reads `1 hour 30 minutes`, `1h30`, `90 min`, `1 1/2 hours`, `2 days`; ranges (`12-15
+    /// minutes`, `10 to 12 min`) take the upper end.
+    static func textMinutes(_ text: String) -> Int? {
+        var s = Substring(text.lowercased())
+        if let dash = s.firstIndex(where: { $0 == "-" || $0 == "–" }), s[..<dash].contains(where: \.isNumber) { s = s[s.index(after: dash)...] }
+        if let to = s.firstRange(of: " to "), s[..<to.lowerBound].contains(where: \.isNumber) { s = s[to.upperBound...] }
+        let scalars = Array(s)
+        var i = 0
+        var total = 0.0
+        var found = false
+        var lastUnit = ""
+        while i < scalars.count {
+            guard let (value, next) = readNumber(scalars, i) else {
+                i += 1
+                continue
+            }
+            i = next
+            while i < scalars.count, scalars[i] == " " { i += 1 }
+            var word = ""
+            while i < scalars.count, scalars[i].isLetter {
+                word.append(scalars[i])
+                i += 1
+            }
+            if word.isEmpty, i < scalars.count, scalars[i] == ":" {
+                total += value * 60
+                lastUnit = "h"
+                found = true
+                i += 1
+                continue
+            }
+            switch word {
+            case "d", "day", "days", "tag", "tage", "dag", "dagen", "jour", "jours": total += value * 1440
+            case "h", "hr", "hrs", "hour", "hours", "óra", "std", "stunde", "stunden", "heure", "heures", "uur", "ora", "ore", "hora", "horas", "timer", "time", "tim", "timmar":
+                total += value * 60
+                lastUnit = "h"
+            case "m", "min", "mins", "minute", "minutes", "minuten", "minuut", "minuti", "minutos", "perc", "minutter", "minuter", "minut", "minuty":
+                total += value
+                lastUnit = "m"
+            case "s", "sec", "secs", "second", "seconds", "sekunden": total += value / 60
+            case "":
+                // A bare number after hours is minutes (`1h30`); alone it is minutes.
+                total += lastUnit == "h" || !found ? value : 0
+                lastUnit = "m"
+            default:
+                if word.hasPrefix("min") { total += value } else if word.hasPrefix("h") { total += value * 60 } else { continue }
+            }
+            found = true
+        }
+        guard found else { return nil }
+        let minutes = Int(total.rounded())
+        return minutes > 0 ? minutes : nil
+    }
+
+    /// A number at `i`: digits with an optional decimal part, a fraction `1/2`, a mixed number
+    /// `1 1/2`, or a vulgar fraction character (`½`, `1½`).
+    static func readNumber(_ c: [Character], _ start: Int) -> (Double, Int)? {
+        var i = start
+        var digits = ""
+        while i < c.count, c[i].isASCII, c[i].isNumber || ((c[i] == "." || c[i] == ",") && !digits.isEmpty && i + 1 < c.count && c[i + 1].isNumber) {
+            digits.append(c[i] == "," ? "." : c[i])
+            i += 1
+        }
+        let value = Double(digits)
+        if i < c.count, let fraction = vulgarFractions[c[i]] {
+            return ((value ?? 0) + fraction, i + 1)
+        }
+        guard let whole = value else { return nil }
+        // `1/2` or `1 1/2`
+        var j = i
+        if j < c.count, c[j] == " " { j += 1 }
+        if j < c.count, let fraction = vulgarFractions[c[j]] { return (whole + fraction, j + 1) }
+        if i < c.count, c[i] == "/" {
+            let (denominator, end) = digitRun(c, i + 1)
+            if let d = Double(denominator), d > 0 { return (whole / d, end) }
+            return (whole, i)
+        }
+        if j > i {
+            let (numerator, slash) = digitRun(c, j)
+            if slash < c.count, c[slash] == "/" {
+                let (denominator, end) = digitRun(c, slash + 1)
+                if let n = Double(numerator), let d = Double(denominator), d > 0 { return (whole + n / d, end) }
+            }
+        }
+        return (whole, i)
+    }
+
+    /// The ASCII digits starting at `start` and the index after them.
+    private static func digitRun(_ c: [Character], _ start: Int) -> (String, Int) {
+        var k = start
+        var digits = ""
+        while k < c.count, c[k].isASCII, c[k].isNumber {
+            digits.append(c[k])
+            k += 1
+        }
+        return (digits, k)
+    }
+
+    /// Unicode vulgar fractions and their values.
+    public static let vulgarFractions: [Character: Double] = [
+        "½": 0.5, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "¼": 0.25, "¾": 0.75, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6, "⅘": 0.8,
+        "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875, "⅐": 1.0 / 7, "⅑": 1.0 / 9, "⅒": 0.1,
+    ]
+
+    /// `PT1H30M` for 90 minutes (`PT0M` for 0).
+    public static func iso8601(minutes: Int) -> String {
+        let hours = minutes / 60
+        let rest = minutes % 60
+        if hours == 0 { return "PT\(rest)M" }
+        return rest == 0 ? "PT\(hours)H" : "PT\(hours)H\(rest)M"
+    }
+
+    /// `PT45S`, `PT2M`, `PT1M30S` for a step timer.
+    public static func iso8601(seconds: Int) -> String {
+        if seconds % 60 == 0 { return iso8601(minutes: seconds / 60) }
+        let minutes = seconds / 60
+        return minutes == 0 ? "PT\(seconds)S" : "PT\(minutes)M\(seconds % 60)S"
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import LarderCore
+import LarderStore
+import LarderFormats
+import LarderRegistry
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The upload's write-ahead journal: an append-only NDJSON file, fsync'd after every append,
+/// of the operations planned and the ones the server acknowledged.
+///
+/// A re-run after a crash (kill -9 at any moment) reads it back: records acknowledged with the
+/// same content digest are skipped; records planned but not acknowledged are sent again, and
+/// the server's answer (`EXISTS` / `CONFLICT` with a record equal to ours) tells that they had
+/// arrived, so nothing is written twice and nothing is lost. A torn last line (the process died
+/// inside a write) is ignored; the journal is rewritten compactly when a run starts.
+///
+/// Lines:
+/// ```
+/// {"k":"run","v":1,"target":"http://…/database/1/iCloud.x/development/private/larder","at":1700000000000}
+/// {"k":"plan","n":["recipe-1",…],"d":["3f2a…",…]}
+/// {"k":"ack","n":[…],"d":[…],"t":["tag",…]}        acknowledged: the server holds this digest
+/// {"k":"kept","n":[…],"d":[…],"t":[…]}             conflict resolved by keeping the server's version
+/// {"k":"dead","n":"recipe-9","r":"reason"}
+/// ```
+public actor UploadJournal {
+    /// What the journal knows about one record.
+    public struct Entry: Sendable, Hashable {
+        /// The digest of the content the server holds (ours).
+        public var digest: String
+        /// The server's change tag for it.
+        public var changeTag: String?
+        /// Whether the server kept its own version in a conflict (then `digest` is ours, skipped).
+        public var keptServer: Bool
+    }
+
+    /// The journal file.
+    nonisolated public let path: String
+    /// The target this journal belongs to.
+    nonisolated public let target: String
+    private let descriptor: Int32
+    /// Entries as loaded when the journal was opened.
+    nonisolated public let entries: [String: Entry]
+    /// Records planned in an earlier run but never acknowledged (in doubt: sent again).
+    nonisolated public let inDoubt: Set<String>
+
+    /// Opens (or creates) the journal for `target`, loads what it knows, compacts it, and
+    /// starts a new run.
+    /// - Throws: ``LarderError`` `io-error` when the file cannot be read or written;
+    ///   `usage-error` when it belongs to another target or is corrupt before its last line.
+    public init(path: String, target: String, nowMilliseconds: Int64) throws {
+        self.path = path
+        self.target = target
+        let directory = PathParts.directory(of: path)
+        if directory != "." {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw LarderError(.io, "cannot create the journal folder \(directory): \(error.localizedDescription)")
+            }
+        }
+        var loaded: [String: Entry] = [:]
+        var planned = Set<String>()
+        var runs = 0
+        if FileManager.default.fileExists(atPath: path) {
+            (loaded, planned, runs) = try Self.load(path: path, target: target)
+        }
+        let header = JournalLine(k: "run", v: 1, target: target, at: nowMilliseconds)
+        if runs > 0 || !loaded.isEmpty {
+            try Self.rewrite(path: path, header: header, entries: loaded, inDoubt: planned)
+        } else {
+            try Self.writeAtomically(path: path, text: try Self.encode(header))
+        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw LarderError(.io, "cannot open the journal \(path): \(String(cString: strerror(errno)))") }
+        descriptor = fd
+        entries = loaded
+        inDoubt = planned
+    }
+
+    deinit { close(descriptor) }
+
+    // MARK: Appending
+
+    /// Records that these operations are about to be sent.
+    public func planned(_ items: [(name: String, digest: String)]) throws {
+        guard !items.isEmpty else { return }
+        try append(JournalLine(k: "plan", n: items.map(\.name), d: items.map(\.digest)))
+    }
+
+    /// Records that the server holds these versions.
+    public func acknowledged(_ items: [(name: String, digest: String, tag: String?)]) throws {
+        guard !items.isEmpty else { return }
+        try append(JournalLine(k: "ack", n: items.map(\.name), d: items.map(\.digest), t: items.map { $0.tag ?? "" }))
+    }
+
+    /// Records that conflicts were resolved by keeping the server's versions.
+    public func keptServer(_ items: [(name: String, digest: String, tag: String?)]) throws {
+        guard !items.isEmpty else { return }
+        try append(JournalLine(k: "kept", n: items.map(\.name), d: items.map(\.digest), t: items.map { $0.tag ?? "" }))
+    }
+
+    /// Records that a record went to the dead letters.
+    public func deadLetter(name: String, reason: String) throws {
+        try append(JournalLine(k: "dead", n: [name], r: reason))
+    }
+
+    private func append(_ line: JournalLine) throws {
+        FaultInjection.step()
+        try Self.writeAll(descriptor, try Self.encode(line), path: path)
+        guard fsync(descriptor) == 0 else {
+            throw LarderError(.io, "cannot sync the journal \(path): \(String(cString: strerror(errno)))")
+        }
+        FaultInjection.step()
+    }
+
+    // MARK: Reading and rewriting
+
+    static func load(path: String, target: String) throws -> ([String: Entry], Set<String>, Int) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw LarderError(.io, "cannot read the journal \(path): \(error.localizedDescription)")
+        }
+        var entries: [String: Entry] = [:]
+        var planned = Set<String>()
+        var runs = 0
+        let decoder = JSONDecoder()
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let lastNonEmpty = lines.lastIndex { !$0.isEmpty } ?? -1
+        for (number, line) in lines.enumerated() where !line.isEmpty {
+            guard let entry = try? decoder.decode(JournalLine.self, from: Data(line)) else {
+                if number == lastNonEmpty { continue }  // torn by a crash inside the last write
+                throw LarderError(
+                    .usage, "the journal is damaged at line \(number + 1); move it away to start over (records already uploaded are recognised by the server)",
+                    location: SourceLocation(file: path, line: number + 1))
+            }
+            switch entry.k {
+            case "run":
+                runs += 1
+                if let other = entry.target, other != target {
+                    throw LarderError(
+                        .usage, "the journal belongs to \(other), not \(target); give another --journal",
+                        location: SourceLocation(file: path, line: number + 1))
+                }
+            case "plan":
+                planned.formUnion(entry.n ?? [])
+            case "ack", "kept":
+                let names = entry.n ?? []
+                let digests = entry.d ?? []
+                let tags = entry.t ?? []
+                for (index, name) in names.enumerated() where index < digests.count {
+                    let tag = index < tags.count && !tags[index].isEmpty ? tags[index] : nil
+                    entries[name] = Entry(digest: digests[index], changeTag: tag, keptServer: entry.k == "kept")
+                    planned.remove(name)
+                }
+            default:
+                continue
+            }
+        }
+        return (entries, planned, runs)
+    }
+
+    static func rewrite(path: String, header: JournalLine, entries: [String: Entry], inDoubt: Set<String>) throws {
+        var text = try encode(header)
+        let names = entries.keys.sorted()
+        var start = 0
+        while start < names.count {
+            let chunk = names[start..<min(start + 500, names.count)]
+            for kept in [false, true] {
+                let selected = chunk.filter { entries[$0]?.keptServer == kept }
+                guard !selected.isEmpty else { continue }
+                text += try encode(
+                    JournalLine(
+                        k: kept ? "kept" : "ack", n: selected, d: selected.map { entries[$0]?.digest ?? "" },
+                        t: selected.map { entries[$0]?.changeTag ?? "" }))
+            }
+            start += 500
+        }
+        if !inDoubt.isEmpty {
+            let sorted = inDoubt.sorted()
+            text += try encode(JournalLine(k: "plan", n: sorted, d: sorted.map { _ in "" }))
+        }
+        try writeAtomically(path: path, text: text)
+    }
+
+    static func writeAtomically(path: String, text: String) throws {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw LarderError(.io, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        do {
+            try writeAll(fd, text, path: temporary)
+            guard fsync(fd) == 0 else { throw LarderError(.io, "cannot sync \(temporary): \(String(cString: strerror(errno)))") }
+        } catch {
+            close(fd)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            throw LarderError(.io, "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
+        }
+        let directory = PathParts.directory(of: path)
+        let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if dirFD >= 0 {
+            _ = fsync(dirFD)
+            close(dirFD)
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ text: String, path: String) throws {
+        var text = text
+        try text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                guard let base = bytes.baseAddress else { return }
+                let written = write(fd, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw LarderError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+
+    static func encode(_ line: JournalLine) throws -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(line), as: UTF8.self) + "\n"
+        } catch {
+            throw LarderError(.io, "cannot encode a journal line: \(error)")
+        }
+    }
+}
+
+/// One journal line (short keys: the journal is written once per batch and read on resume).
+struct JournalLine: Codable, Sendable {
+    var k: String
+    var v: Int?
+    var target: String?
+    var at: Int64?
+    var n: [String]?
+    var d: [String]?
+    var t: [String]?
+    var r: String?
+
+    init(k: String, v: Int? = nil, target: String? = nil, at: Int64? = nil, n: [String]? = nil, d: [String]? = nil, t: [String]? = nil, r: String? = nil) {
+        self.k = k
+        self.v = v
+        self.target = target
+        self.at = at
+        self.n = n
+        self.d = d
+        self.t = t
+        self.r = r
+    }
+}

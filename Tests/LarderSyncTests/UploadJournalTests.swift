@@ -1,0 +1,67 @@
+import Foundation
+import LarderCore
+import LarderTestSupport
+import Testing
+@testable import LarderSync
+
+@Suite struct UploadJournalTests {
+    @Test("acknowledged records are known to the next run; planned ones are in doubt")
+    func reloads() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("upload.journal")
+        do {
+            let journal = try UploadJournal(path: path, target: "t", nowMilliseconds: 1)
+            try await journal.planned([("a", "d1"), ("b", "d2"), ("c", "d3")])
+            try await journal.acknowledged([("a", "d1", "tag-a")])
+            try await journal.keptServer([("b", "d2", "tag-b")])
+        }
+        let again = try UploadJournal(path: path, target: "t", nowMilliseconds: 2)
+        #expect(again.entries["a"] == UploadJournal.Entry(digest: "d1", changeTag: "tag-a", keptServer: false))
+        #expect(again.entries["b"]?.keptServer == true)
+        #expect(again.entries["c"] == nil)
+        #expect(again.inDoubt == ["c"])
+    }
+
+    @Test("a line torn by a crash at the end is ignored")
+    func tornLastLine() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("upload.journal")
+        do {
+            let journal = try UploadJournal(path: path, target: "t", nowMilliseconds: 1)
+            try await journal.acknowledged([("a", "d1", "tag-a")])
+        }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"k":"ack","n":["b"],"d":["d"#.utf8))
+        try handle.close()
+        let again = try UploadJournal(path: path, target: "t", nowMilliseconds: 2)
+        #expect(again.entries.keys.sorted() == ["a"])
+    }
+
+    @Test("damage before the last line and another target's journal are refused")
+    func refusesForeignOrDamaged() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("j", "{\"k\":\"run\",\"v\":1,\"target\":\"other\",\"at\":1}\n")
+        #expect(throws: LarderError.self) { try UploadJournal(path: path, target: "mine", nowMilliseconds: 1) }
+        let damaged = try directory.write("k", "{\"k\":\"run\",\"v\":1,\"target\":\"mine\",\"at\":1}\nnot json\n{\"k\":\"ack\",\"n\":[],\"d\":[]}\n")
+        #expect(throws: LarderError.self) { try UploadJournal(path: damaged, target: "mine", nowMilliseconds: 1) }
+    }
+
+    @Test("each run starts from a compact rewrite")
+    func compacts() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("upload.journal")
+        for run in 0..<3 {
+            let journal = try UploadJournal(path: path, target: "t", nowMilliseconds: Int64(run))
+            for index in 0..<20 {
+                try await journal.planned([("r\(index)", "d\(run)")])
+                try await journal.acknowledged([("r\(index)", "d\(run)", "tag\(run)")])
+            }
+        }
+        _ = try UploadJournal(path: path, target: "t", nowMilliseconds: 9)
+        let lines = try directory.read("upload.journal").split(separator: "\n")
+        #expect(lines.count == 2)  // the run header and one acknowledgement line
+        let final = try UploadJournal(path: path, target: "t", nowMilliseconds: 10)
+        #expect(final.entries["r7"]?.digest == "d2")
+    }
+}
