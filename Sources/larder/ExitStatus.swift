@@ -1,22 +1,42 @@
 import ArgumentParser
+import Foundation
 import LarderCore
+import LarderSync
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Maps every error to the documented exit status in one place: 0 ok, 1 data, 2 usage, 3 I/O.
+///
+/// Commands throw; only this type prints an error and picks the status. The libraries know
+/// nothing of exit statuses: ``status(for:)`` is the one table from ``LarderError/Code``.
 enum ExitStatus {
     static let success: Int32 = 0
     static let dataError: Int32 = 1
     static let usage: Int32 = 2
     static let io: Int32 = 3
 
+    /// The exit status for a kind of failure: usage 2; files, network and store 3; the data 1.
+    static func status(for code: LarderError.Code) -> Int32 {
+        switch code {
+        case .usage: usage
+        case .io, .network, .store: io
+        default: dataError
+        }
+    }
+
     /// Prints the error to stderr (help and version to stdout) and exits with its status.
     static func exit(for error: any Error, printingWith command: any ParsableCommand.Type) -> Never {
         switch error {
         case let error as LarderError:
             Stderr.print("larder: " + error.description)
-            Glibc.exit(error.code.exitStatus)
+            Glibc.exit(status(for: error.code))
+        case let stopped as UploadStopped:
+            exit(for: stopped.larderError, printingWith: command)
+        case let error as CocoaError:
+            // A Foundation file error a command did not name: still an I/O failure, not a data error.
+            Stderr.print("larder: error: \(error.localizedDescription)")
+            Glibc.exit(io)
         case let error as DataErrorsExit:
             Glibc.exit(error.status)
         default:

@@ -32,9 +32,3 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         return TerminalText.escaped(text)
     }
 }
-
-/// Receives diagnostics as they are found.
-public protocol DiagnosticCollector {
-    /// Takes one diagnostic.
-    mutating func emit(_ diagnostic: Diagnostic)
-}

@@ -7,38 +7,35 @@ public struct LarderError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The stable string, such as `malformed-record`.
         public let rawValue: String
-        /// The process exit status this kind of failure maps to (1 data, 2 usage, 3 I/O).
-        public let exitStatus: Int32
 
-        private init(_ rawValue: String, exitStatus: Int32) {
+        private init(_ rawValue: String) {
             self.rawValue = rawValue
-            self.exitStatus = exitStatus
         }
 
         public var description: String { rawValue }
 
         /// The input is not well-formed in its format (JSON, YAML, XML, gzip).
-        public static let syntax = Code("syntax-error", exitStatus: 1)
+        public static let syntax = Code("syntax-error")
         /// A record does not have the shape of its type (a wrong type, a missing field).
-        public static let malformedRecord = Code("malformed-record", exitStatus: 1)
+        public static let malformedRecord = Code("malformed-record")
         /// A record is well-formed but breaks a domain rule.
-        public static let invalidRecord = Code("invalid-record", exitStatus: 1)
+        public static let invalidRecord = Code("invalid-record")
         /// The input was refused as hostile (external entities, alias bombs, nesting too deep).
-        public static let refusedInput = Code("refused-input", exitStatus: 1)
+        public static let refusedInput = Code("refused-input")
         /// The value cannot be represented in the output format.
-        public static let unrepresentable = Code("unrepresentable", exitStatus: 1)
+        public static let unrepresentable = Code("unrepresentable")
         /// A schema, manifest or migration problem.
-        public static let schema = Code("schema-error", exitStatus: 1)
+        public static let schema = Code("schema-error")
         /// A store / database problem.
-        public static let store = Code("store-error", exitStatus: 3)
+        public static let store = Code("store-error")
         /// The network or a remote server failed.
-        public static let network = Code("network-error", exitStatus: 3)
+        public static let network = Code("network-error")
         /// Reading or writing a file failed.
-        public static let io = Code("io-error", exitStatus: 3)
+        public static let io = Code("io-error")
         /// The command line or configuration is wrong.
-        public static let usage = Code("usage-error", exitStatus: 2)
+        public static let usage = Code("usage-error")
         /// A conflict the caller asked to fail on.
-        public static let conflict = Code("conflict", exitStatus: 1)
+        public static let conflict = Code("conflict")
     }
 
     /// What kind of failure.

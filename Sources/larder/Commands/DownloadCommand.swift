@@ -57,12 +57,7 @@ struct DownloadCommand: AsyncParsableCommand {
         downloader.recordType = type
         downloader.keepsTombstones = keepTombstones
         downloader.pretty = pretty
-        let report: ZoneDownloader.Report
-        do {
-            report = try await downloader.run()
-        } catch let stopped as UploadStopped {
-            throw stopped.larderError
-        }
+        let report = try await downloader.run()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

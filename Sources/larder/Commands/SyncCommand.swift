@@ -62,12 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
         sync.deviceID = device
         sync.deviceName = deviceName
         let printer = ProgressPrinter(mode: progress, interval: 5, prefix: "larder sync")
-        let report: StoreSync.Report
-        do {
-            report = try await sync.run(progress: { printer.show($0) })
-        } catch let stopped as UploadStopped {
-            throw stopped.larderError
-        }
+        let report = try await sync.run(progress: { printer.show($0) })
         Stderr.print(report.text())
         if json {
             let encoder = JSONEncoder()

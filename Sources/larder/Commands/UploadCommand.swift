@@ -97,28 +97,24 @@ struct UploadCommand: AsyncParsableCommand {
         configuration.retry.maxAttempts = maxAttempts
         let printer = ProgressPrinter(mode: progress, interval: progressInterval, prefix: "larder upload")
         let result: UploadReport
-        do {
-            if let store {
-                var sync = StoreSync(store: try Store(path: store), client: client)
-                sync.configuration = configuration
-                sync.conflictPolicy = conflict == .fail ? .serverWins : conflict
-                result = try await sync.push(progress: { printer.show($0) })
-            } else {
-                let target = client.target
-                let journalPath =
-                    journal
-                    ?? ".larder/upload/\(Self.slug(target.endpoint.container))-\(target.endpoint.environment.rawValue)-\(target.endpoint.database.rawValue)-\(Self.slug(target.zoneID.zoneName)).journal"
-                var upload = FileUpload(client: client, journalPath: journalPath, deadLetterPath: deadLetters)
-                upload.configuration = configuration
-                upload.conflictPolicy = conflict
-                upload.progress = { printer.show($0) }
-                let preparation = UploadPreparation(
-                    inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
-                    migrator: try schemaOptions.migrator(), isDeduplicating: dedupe, workDirectory: journalPath + ".work")
-                result = try await upload.run(preparation: preparation)
-            }
-        } catch let stopped as UploadStopped {
-            throw stopped.larderError
+        if let store {
+            var sync = StoreSync(store: try Store(path: store), client: client)
+            sync.configuration = configuration
+            sync.conflictPolicy = conflict == .fail ? .serverWins : conflict
+            result = try await sync.push(progress: { printer.show($0) })
+        } else {
+            let target = client.target
+            let journalPath =
+                journal
+                ?? ".larder/upload/\(Self.slug(target.endpoint.container))-\(target.endpoint.environment.rawValue)-\(target.endpoint.database.rawValue)-\(Self.slug(target.zoneID.zoneName)).journal"
+            var upload = FileUpload(client: client, journalPath: journalPath, deadLetterPath: deadLetters)
+            upload.configuration = configuration
+            upload.conflictPolicy = conflict
+            upload.progress = { printer.show($0) }
+            let preparation = UploadPreparation(
+                inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
+                migrator: try schemaOptions.migrator(), isDeduplicating: dedupe, workDirectory: journalPath + ".work")
+            result = try await upload.run(preparation: preparation)
         }
         printer.show(UploadProgress(total: result.read, done: result.read, elapsed: result.seconds), isFinal: true)
         Stderr.print(result.text())
