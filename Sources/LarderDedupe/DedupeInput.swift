@@ -51,9 +51,10 @@ public struct DedupeConfiguration: Sendable {
     public var keepGoing = false
     /// Where scratch files go (the system temporary directory by default).
     public var scratchDirectory: String?
-    /// The output format the records will be written in. For JSON and NDJSON, records wait in
-    /// the scratch files already serialized, and records that merge with nothing are copied to
-    /// the output without being parsed again.
+    /// The output format the records will be written in.
+    ///
+    /// For JSON and NDJSON, records wait in the scratch files already serialized, and records that
+    /// merge with nothing are copied to the output without being parsed again.
     public var outputFormat: DataFormat = .json
     /// Whether JSON output is indented.
     public var pretty = false

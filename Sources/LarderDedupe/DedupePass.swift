@@ -188,6 +188,7 @@ struct InputScanner {
     let configuration: DedupeConfiguration
 
     /// The record at the current version, its digest, and whether the upgrade hook changed it.
+    ///
     /// The hook runs for records whose input declares an older version, and for records of
     /// undeclared version that do not decode as the current model; when the hook cannot help
     /// either, the model's own error stands.

@@ -7,9 +7,12 @@ public enum RecordIO {
     /// gzip is detected by its magic bytes, whatever the name. The format is `format` when
     /// given, else sniffed from the first bytes of the (decompressed) content.
     /// - Parameters:
+    ///   - path: the file to read, possibly gzip-compressed; `-` reads standard input.
+    ///   - format: the format to read; `nil` sniffs it from the content and the file name.
     ///   - recordType: the type for formats that need one to type their values (XML); when
     ///     `nil`, XML takes it from the record element names.
-    ///   - shapeForVersion: the shape of an older schema version, for XML input that declares one.
+    ///   - limits: the limits on nesting, alias expansion and record size.
+    /// - Returns: a reader for the format, over the decompressed content.
     /// - Throws: ``LarderError`` `io-error` when the file cannot be opened.
     public static func openReader(
         path: String, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
@@ -62,7 +65,12 @@ public enum RecordIO {
     public static func openWriter(
         path: String?, format: DataFormat, gzip: Bool = false, options: WriterOptions = WriterOptions()
     ) throws -> any RecordWriter {
-        let file: any ByteSink = (path == nil || path == "-") ? FileByteSink(standardOutput: ()) : try FileByteSink(path: path!)
+        let file: any ByteSink
+        if let path, path != "-" {
+            file = try FileByteSink(path: path)
+        } else {
+            file = FileByteSink(standardOutput: ())
+        }
         let compress = gzip || (path?.hasSuffix(".gz") ?? false)
         return try makeWriter(sink: compress ? try GzipWriter(file) : file, format: format, options: options)
     }

@@ -69,9 +69,10 @@ public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// Whether the `{` or `[` at `start` opens JSON rather than a YAML flow collection: an
-    /// object's first key is quoted, a list's first element is a JSON value. Content cut off by
-    /// the end of `bytes` counts as JSON.
+    /// Whether the `{` or `[` at `start` opens JSON rather than a YAML flow collection.
+    ///
+    /// It does when an object's first key is quoted, or a list's first element is a JSON value.
+    /// Content cut off by the end of `bytes` counts as JSON.
     static func startsLikeJSON(_ bytes: [UInt8], at start: Int) -> Bool {
         var i = start
         while true {
@@ -133,7 +134,9 @@ public struct RecordItem: Sendable {
     }
 }
 
-/// Reads records one at a time from a stream. Memory stays proportional to one record.
+/// Reads records one at a time from a stream.
+///
+/// Memory stays proportional to one record.
 ///
 /// ```swift
 /// let reader = try RecordReaders.open(path: "recipes.yaml.gz")
@@ -172,9 +175,10 @@ public struct ReaderLimits: Sendable, Hashable {
     public var maxDepth: Int
     /// The most nodes YAML aliases may expand to in one record.
     public var maxAliasExpansion: Int
-    /// The most bytes of (decompressed, decoded) text one record may take: the JSON reader stops
-    /// reading (and inflating) as soon as a record passes it, and importers apply it to each
-    /// entry they parse. `larder --max-record-size` sets it.
+    /// The most bytes of (decompressed, decoded) text one record may take.
+    ///
+    /// The JSON reader stops reading (and inflating) as soon as a record passes it, and importers
+    /// apply it to each entry they parse. `larder --max-record-size` sets it.
     public var maxRecordSize: Int
 
     /// The default limit on one record: 16 MiB.

@@ -123,9 +123,10 @@ public enum Corpus {
         return nil
     }
 
-    /// Whether `relative` (e.g. `schemaorg`, `ingredients/sample.csv`) exists in the corpus: the
-    /// condition of a corpus test's `.enabled(if:)` trait, so a missing corpus shows as a skipped
-    /// test, never as a silent pass.
+    /// Whether `relative` (such as `schemaorg` or `ingredients/sample.csv`) exists in the corpus.
+    ///
+    /// It is the condition of a corpus test's `.enabled(if:)` trait, so a missing corpus shows as
+    /// a skipped test, never as a silent pass.
     public static func has(_ relative: String) -> Bool {
         guard let root else { return false }
         return FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path)

@@ -1,8 +1,10 @@
 public import Foundation
 public import LarderCore
 
-/// An in-memory stand-in for a CloudKit zone, for the sync-state tests: a record map, an
-/// append-only change log, and a device registry. Not the emulator: no HTTP, no auth, one thread.
+/// An in-memory stand-in for a CloudKit zone, for the sync-state tests.
+///
+/// It holds a record map, an append-only change log, and a device registry. Not the emulator:
+/// no HTTP, no auth, one thread.
 ///
 /// Its rules are the ones seed 003's option A needs:
 /// - a `tombstone` save wins over a live record (a delete beats concurrent edits), and loses to

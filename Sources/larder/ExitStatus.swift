@@ -71,9 +71,10 @@ enum Stderr {
     static func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }  // empty text: nothing to write
             var offset = 0
             while offset < bytes.count {
-                let n = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let n = Glibc.write(2, base + offset, bytes.count - offset)
                 if n <= 0 { return }
                 offset += n
             }

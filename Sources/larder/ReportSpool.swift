@@ -4,18 +4,20 @@ import LarderCore
 import Glibc
 #endif
 
-/// Holds a report's lines in an anonymous temporary file while a transaction runs, and prints
-/// them only after it committed: a run that fails or is killed reports nothing it did not do,
-/// and a million lines cost no memory. The file is unlinked at once, so a kill leaves nothing.
+/// Holds a report's lines in an anonymous temporary file while a transaction runs.
+///
+/// The lines are printed only after the transaction committed: a run that fails or is killed
+/// reports nothing it did not do, and a million lines cost no memory. The file is unlinked at
+/// once, so a kill leaves nothing.
 final class ReportSpool {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
     init() throws {
         var template = Array("\(NSTemporaryDirectory())/larder-report-XXXXXX".utf8CString)
-        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let opened = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard opened >= 0 else { throw LarderError(.io, "cannot create a temporary report file: \(String(cString: strerror(errno)))") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
         fd = opened
         buffer.reserveCapacity(1 << 16)
     }
@@ -48,14 +50,17 @@ final class ReportSpool {
     }
 
     private func write(_ bytes: [UInt8], to descriptor: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LarderError(.io, "cannot write the report: \(String(cString: strerror(errno)))")
+        try bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }  // no bytes: nothing to write
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw LarderError(.io, "cannot write the report: \(String(cString: strerror(errno)))")
+                }
+                offset += n
             }
-            offset += n
         }
     }
 }

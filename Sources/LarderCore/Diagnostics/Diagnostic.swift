@@ -1,5 +1,6 @@
-/// A problem found in the data, with where it is. Recoverable ones go to a rejects file;
-/// fatal ones are thrown as ``LarderError``.
+/// A problem found in the data, with where it is.
+///
+/// Recoverable ones go to a rejects file; fatal ones are thrown as ``LarderError``.
 public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How bad a problem is.
     public enum Severity: String, Sendable, Hashable, Codable {
@@ -23,7 +24,9 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         self.location = location
     }
 
-    /// Compiler-style: `recipes.yaml:12:7: error: record 11: steps[2].timerSeconds: expected an integer, found "5 min"`.
+    /// The problem as a compiler-style message.
+    ///
+    /// For example, `recipes.yaml:12:7: error: record 11: steps[2].timerSeconds: expected an integer, found "5 min"`.
     /// Control characters from the data are escaped (``TerminalText``): this is text for people.
     public var description: String {
         var text = ""

@@ -1,4 +1,5 @@
 /// Where a problem is: file, line and column (1-based), record index (0-based) and field path.
+///
 /// Every part is optional, because not every problem has every part.
 public struct SourceLocation: Sendable, Hashable, Codable {
     /// The input file, or `<stdin>`.

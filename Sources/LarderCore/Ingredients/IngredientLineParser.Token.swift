@@ -84,8 +84,10 @@ extension IngredientLineParser {
         return tokens
     }
 
-    /// A word token with its lexicon entry. A hyphenated word the lexicon does not know may start with a
-    /// unit (`inch-thick`) or join an adverb and a participle (`well-drained`, read as a preparation).
+    /// A word token with its lexicon entry.
+    ///
+    /// A hyphenated word the lexicon does not know may start with a unit (`inch-thick`) or join an adverb
+    /// and a participle (`well-drained`, read as a preparation).
     private static func wordToken(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, spaceBefore: Bool)
         -> Token
     {

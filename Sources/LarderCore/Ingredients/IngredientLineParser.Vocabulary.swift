@@ -42,8 +42,9 @@ extension IngredientLineParser {
             so, use, substitute, fl, fluid, `in`
     }
 
-    /// Everything the parser knows about one lowercased word. A plain value (no references), so tokens
-    /// copy without reference counting.
+    /// Everything the parser knows about one lowercased word.
+    ///
+    /// A plain value (no references), so tokens copy without reference counting.
     struct Word: Sendable {
         var classes = WordClass(rawValue: 0)
         /// The unit the word spells, if any.
@@ -53,7 +54,9 @@ extension IngredientLineParser {
         var keyword: Keyword = .other
     }
 
-    /// Lowercased word → what it can mean. Built once; every lookup is one hash.
+    /// Lowercased word → what it can mean.
+    ///
+    /// Built once; every lookup is one hash.
     static let lexicon: [String: Word] = {
         var map: [String: Word] = [:]
         func add(_ words: [String], _ wordClass: WordClass) {

@@ -21,7 +21,9 @@ import Foundation
 /// // quantity 1, unit "can", item "diced tomatoes", note "14 ounce"
 /// ```
 public struct IngredientLineParser: Sendable {
-    /// Creates a parser. The word tables are built once per process and shared.
+    /// Creates a parser.
+    ///
+    /// The word tables are built once per process and shared.
     public init() {}
 
     /// Parses one ingredient line.
@@ -202,8 +204,10 @@ private struct LineScan {
     static let tablespoon = IngredientUnit.id(of: "tablespoon")
     static let teaspoon = IngredientUnit.id(of: "teaspoon")
 
-    /// A measure at `i`: a quantity, an optional joining hyphen (`28-ounce`), and a unit (or a hyphenated
-    /// word that starts with one, `½-inch-thick`). Returns the end.
+    /// The end of the measure at `i`, or `nil` when there is none.
+    ///
+    /// A measure is a quantity, an optional joining hyphen (`28-ounce`), and a unit (or a hyphenated word
+    /// that starts with one, `½-inch-thick`).
     func measure(at i: Int) -> Int? {
         guard let amount = quantity(at: i) else { return nil }
         var k = amount.end
@@ -405,8 +409,10 @@ private struct LineScan {
         }
     }
 
-    /// Lines that name the item first: `Heavy cream, 1½ cups`, `Sugar 2 cups (400 grams)`,
-    /// `Optional: 2 small squid`. Returns the item, or `nil` (with nothing changed) when the line is not one.
+    /// Parses a line that names the item first.
+    ///
+    /// Such lines are `Heavy cream, 1½ cups`, `Sugar 2 cups (400 grams)`, `Optional: 2 small squid`.
+    /// Returns the item, or `nil` (with nothing changed) when the line is not one.
     mutating func parseAmountAfterItem() -> String? {
         var k = 0
         while k < min(t.count, 12) {
@@ -624,9 +630,10 @@ private struct LineScan {
             || c.contains(.conjunction)
     }
 
-    /// The length of a preparation run starting at `kept[from]`: adverbs and participles joined by
-    /// `and`/`or`/commas, ending on a participle (`finely chopped`, `peeled and diced`). A weak
-    /// participle (`ground`) counts only after an adverb. Zero when there is none.
+    /// The length of the preparation run starting at `kept[from]`, or zero when there is none.
+    ///
+    /// A run is adverbs and participles joined by `and`/`or`/commas, ending on a participle
+    /// (`finely chopped`, `peeled and diced`). A weak participle (`ground`) counts only after an adverb.
     func preparationRun(_ kept: [Int], from start: Int) -> Int {
         var length = 0
         var p = start

@@ -95,7 +95,9 @@ public enum IngredientUnit {
         }
     }
 
-    /// The unit table. Spellings are general English and kitchen usage, not corpus entries.
+    /// The unit table.
+    ///
+    /// Spellings are general English and kitchen usage, not corpus entries.
     static let table: [Entry] = [
         // Metric mass and volume.
         Entry("g", ["gr", "grs", "gm", "gms", "grm", "grms", "gram", "grams", "gramme", "grammes"]),

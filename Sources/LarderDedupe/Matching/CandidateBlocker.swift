@@ -113,6 +113,7 @@ package struct CandidateBlocker: Sendable {
     }
 
     /// Calls `body` with every candidate pair of `band` (a pair may come again from another band).
+    ///
     /// `secondary` orders records inside large buckets.
     package func forEachPair(band: Int, in table: FeatureTable, secondary: [UInt64], _ body: (Int, Int) -> Void) {
         var entries: [(key: UInt64, record: UInt32)] = []

@@ -92,8 +92,10 @@ package struct FeatureTable: Sendable {
         count += 1
     }
 
-    /// Appends every record of `other` after this table's. Each column is first grown to exactly
-    /// the combined size, so the result carries no spare capacity from doubling.
+    /// Appends every record of `other` after this table's.
+    ///
+    /// Each column is first grown to exactly the combined size, so the result carries no spare
+    /// capacity from doubling.
     package mutating func append(contentsOf other: FeatureTable) {
         func reserve<T>(_ array: inout [T], _ extra: Int) { array.reserveCapacity(array.count + extra) }
         reserve(&titleBytes, other.titleBytes.count)

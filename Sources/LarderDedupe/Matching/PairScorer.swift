@@ -157,16 +157,17 @@ public struct PairScorer: Sendable, Hashable {
     package static func titleSimilarity(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Double {
         let capacity = x.count + y.count + 4
         return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * capacity) { scratch in
-            let xWords = words(x, into: scratch.baseAddress!)
-            let yWords = words(y, into: scratch.baseAddress! + xWords)
+            guard let base = scratch.baseAddress else { return 0 }  // never: the capacity is at least 8
+            let xWords = words(x, into: base)
+            let yWords = words(y, into: base + xWords)
             let wordDice = dice(
-                UnsafeBufferPointer(start: scratch.baseAddress!, count: xWords),
-                UnsafeBufferPointer(start: scratch.baseAddress! + xWords, count: yWords))
-            let xGrams = trigrams(x, into: scratch.baseAddress!)
-            let yGrams = trigrams(y, into: scratch.baseAddress! + xGrams)
+                UnsafeBufferPointer(start: base, count: xWords),
+                UnsafeBufferPointer(start: base + xWords, count: yWords))
+            let xGrams = trigrams(x, into: base)
+            let yGrams = trigrams(y, into: base + xGrams)
             let gramDice = dice(
-                UnsafeBufferPointer(start: scratch.baseAddress!, count: xGrams),
-                UnsafeBufferPointer(start: scratch.baseAddress! + xGrams, count: yGrams))
+                UnsafeBufferPointer(start: base, count: xGrams),
+                UnsafeBufferPointer(start: base + xGrams, count: yGrams))
             return (wordDice + gramDice) / 2
         }
     }

@@ -1,7 +1,9 @@
 package import LarderCore
 
-/// What matching knows about one recipe: normalized title, ingredient tokens, fingerprint,
-/// source URL and the numbers it compares. Built once per record in the first pass.
+/// What matching knows about one recipe.
+///
+/// The normalized title, ingredient tokens, fingerprint, source URL and the numbers it compares.
+/// Built once per record in the first pass.
 package struct RecordFeatures: Sendable, Hashable {
     /// The title's words, filler removed and singular, joined by spaces (`spicy garlic chicken stir fry`).
     package var titleKey: [UInt8]

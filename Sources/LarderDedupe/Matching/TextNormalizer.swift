@@ -88,9 +88,11 @@ package enum TextNormalizer {
         withSingular(word) { MatchVocabulary.tokenHash($0) }
     }
 
-    /// Calls `body` with the singular form of `word`: plural endings come off (`eggs` → `egg`,
-    /// `tomatoes` → `tomato`, `peaches` → `peach`) and a final `y` or `ie` becomes `i`, so that
-    /// `berry`/`berries` and `cookie`/`cookies` meet (`berri`, `cooki`). Only used for matching.
+    /// Calls `body` with the singular form of `word`.
+    ///
+    /// Plural endings come off (`eggs` → `egg`, `tomatoes` → `tomato`, `peaches` → `peach`) and a
+    /// final `y` or `ie` becomes `i`, so that `berry`/`berries` and `cookie`/`cookies` meet (`berri`,
+    /// `cooki`). Only used for matching.
     @inline(__always)
     package static func withSingular<R>(_ word: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R)
         -> R

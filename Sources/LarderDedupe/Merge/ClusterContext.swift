@@ -120,8 +120,17 @@ struct OutputBatch: Sendable {
 
     /// Prepares output positions `range` of `order`.
     /// - Parameters:
-    ///   - encodeAs: the JSON layout (`pretty`) when the output is JSON and the spill holds JSON; `nil` to hand values over.
+    ///   - context: the records, their spill files and the clusters they form.
+    ///   - order: the output order, one record per cluster (see ``ClusterContext/outputOrder()``).
+    ///   - range: the positions of `order` to prepare.
+    ///   - pretty: the JSON layout (`encodeAs:`; `true` for indented) when the output is JSON and the spill holds
+    ///     JSON; `nil` to hand values over.
+    ///   - withLog: whether to serialize a merge log entry for each merged cluster.
     ///   - firstNumber: the merge-log number of the first cluster in the range.
+    /// - Returns: the batch: each position's record (merged for a cluster), serialized when `pretty` is not `nil`,
+    ///   with its source record, the merge log entries and the field counts for the summary.
+    /// - Throws: ``LarderError`` `io-error` when a spill file cannot be read or is damaged, `unrepresentable`
+    ///   when JSON cannot hold a value (NaN or infinite numbers).
     static func prepare(
         _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
         firstNumber: Int

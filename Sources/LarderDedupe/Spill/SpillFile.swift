@@ -47,13 +47,13 @@ package final class SpillFile: @unchecked Sendable {
         self.encoding = encoding
         let base = directory ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         var template = Array("\(base)/larder-dedupe-XXXXXX".utf8CString)
-        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let opened = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard opened >= 0 else {
             throw LarderError(
                 .io, "cannot create the dedupe scratch file: \(String(cString: strerror(errno)))",
                 location: SourceLocation(file: base))
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
         unlink(path)
         fd = opened
         name = path
@@ -66,6 +66,7 @@ package final class SpillFile: @unchecked Sendable {
     }
 
     /// Lets records be fetched from `path` itself when it is a regular, uncompressed file.
+    ///
     /// Returns whether it can.
     @discardableResult
     package func useInputFile(_ path: String) -> Bool {
@@ -126,8 +127,9 @@ package final class SpillFile: @unchecked Sendable {
     package func flush() throws {
         var written = 0
         try buffer.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }  // an empty buffer: nothing to write
             while written < bytes.count {
-                let n = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(flushed) + off_t(written))
+                let n = pwrite(fd, base + written, bytes.count - written, off_t(flushed) + off_t(written))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw LarderError(
@@ -196,9 +198,10 @@ package final class SpillFile: @unchecked Sendable {
         let (fd, name, offset) =
             offset & Self.inInput != 0 ? (inputFD, inputName, offset & ~Self.inInput) : (self.fd, self.name, offset)
         try scratch.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }  // empty, so `count` is 0: nothing to read
             var done = 0
             while done < count {
-                let n = pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                let n = pread(fd, base + done, count - done, off_t(offset) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
                     throw LarderError(

@@ -1,11 +1,19 @@
 package import LarderCore
 
-/// A compact binary encoding of ``Value`` for the dedupe spill file: a tag byte, then
-/// LEB128 lengths, zigzag integers and raw IEEE doubles. Encoding and decoding are a single
-/// pass each, without any of JSON's escaping or number parsing.
+/// A compact binary encoding of ``Value`` for the dedupe spill file.
+///
+/// A tag byte, then LEB128 lengths, zigzag integers and raw IEEE doubles. Encoding and decoding
+/// are a single pass each, without any of JSON's escaping or number parsing.
 package enum ValueBinaryCoding {
     private enum Tag: UInt8 {
-        case null = 0, falseValue, trueValue, int, double, string, array, object
+        case null = 0
+        case falseValue
+        case trueValue
+        case int
+        case double
+        case string
+        case array
+        case object
     }
 
     /// Appends the encoding of `value` to `out`.

@@ -14,8 +14,9 @@ public struct RecordCheck: Sendable {
     /// No check: records pass as they are.
     public static let none = RecordCheck { _, _, _ in }
 
-    /// The structure of the current model version: every field of the right type, required
-    /// fields present. Records that declare another version pass (the schema registry checks those).
+    /// The structure of the current model version: every field of the right type, required fields present.
+    ///
+    /// Records that declare another version pass (the schema registry checks those).
     public static let structure = RecordCheck { record, type, version in
         guard version == nil || version == type.currentVersion else { return }
         _ = try type.decode(record)
@@ -68,8 +69,9 @@ public struct ConversionPipeline {
     public var progress: ((Summary) -> Void)?
     /// Limits for hostile input.
     public var limits: ReaderLimits
-    /// Turns each checked record into the record written (a migration, say); throwing a
-    /// ``LarderError`` rejects the record like a failed check. `nil` writes records as read.
+    /// Turns each checked record into the record written (a migration, say).
+    ///
+    /// Throwing a ``LarderError`` rejects the record like a failed check. `nil` writes records as read.
     public var transform: ((_ record: Value, _ type: RecordType, _ version: Int?) throws -> Value)?
 
     /// Creates a pipeline.

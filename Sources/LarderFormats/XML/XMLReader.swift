@@ -92,9 +92,12 @@ public final class XMLReader: RecordReader {
     /// Creates a reader that asks `shapeResolver` for the shape of each kind of record element.
     ///
     /// - Parameters:
+    ///   - source: the bytes (already decompressed).
+    ///   - limits: the deepest nesting accepted inside a record.
     ///   - shapeResolver: called with a record element's name and the header read so far
     ///     (`schema` and `version` of `<records>`) the first time that element name appears;
     ///     `nil` reads the record untyped (leaf text as strings).
+    /// - Throws: nothing yet; kept `throws` so the reader may check its input on creation.
     public init(
         source: any ByteSource, limits: ReaderLimits = .default,
         shapeResolver: @escaping (_ recordElement: String, _ header: EnvelopeHeader?) -> Shape?

@@ -1,8 +1,10 @@
 internal import CLibXML2
 import LarderCore
 
-/// Element and attribute names by id. libxml2 interns names in its dictionary, so a name's
-/// pointer identifies it: the table maps pointers to ids with open addressing, hashing no text.
+/// Element and attribute names by id.
+///
+/// libxml2 interns names in its dictionary, so a name's pointer identifies it: the table maps
+/// pointers to ids with open addressing, hashing no text.
 struct XMLNameTable {
     private var keys: [UInt] = Array(repeating: 0, count: 256)  // local pointer bits (0: empty)
     private var prefixes: [UInt] = Array(repeating: 0, count: 256)
@@ -434,7 +436,7 @@ struct XMLRecordAssembler {
         while message.last == "\n" || message.last == " " { message.removeLast() }
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
-        let where_ = SourceLocation(
+        let location = SourceLocation(
             file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil,
             recordIndex: inRecord ? recordCount : nil)
         if level == XML_ERR_FATAL && isTerminating && !openElements.isEmpty
@@ -454,19 +456,19 @@ struct XMLRecordAssembler {
             }
             if message.contains("Excessive depth") {
                 fail(
-                    LarderError(.refusedInput, "nesting deeper than libxml2's limit of 256 levels", location: where_),
+                    LarderError(.refusedInput, "nesting deeper than libxml2's limit of 256 levels", location: location),
                     recoverable: false)
             } else {
-                fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: false)
+                fail(LarderError(.syntax, "malformed XML: \(message)", location: location), recoverable: false)
             }
         } else if inRecord {
             if recordError == nil {
-                recordError = LarderError(.syntax, "malformed XML: \(message)", location: where_)
+                recordError = LarderError(.syntax, "malformed XML: \(message)", location: location)
                 recordErrorOffset = parserPosition().offset
             }
             skipping = true
         } else {
-            fail(LarderError(.syntax, "malformed XML: \(message)", location: where_), recoverable: true)
+            fail(LarderError(.syntax, "malformed XML: \(message)", location: location), recoverable: true)
         }
     }
 

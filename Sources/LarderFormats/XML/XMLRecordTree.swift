@@ -8,9 +8,11 @@ struct XMLPosition: Sendable, Hashable {
     var offset: Int
 }
 
-/// One record's elements as the parser met them, before typing: a small arena reused record
-/// after record, so memory stays proportional to the largest record. Nodes are plain values
-/// and leaf text is a byte range in one buffer, so building the arena allocates nothing.
+/// One record's elements as the parser met them, before typing.
+///
+/// A small arena reused record after record, so memory stays proportional to the largest
+/// record. Nodes are plain values and leaf text is a byte range in one buffer, so building the
+/// arena allocates nothing.
 ///
 /// XML text carries no types, so ``makeValue(shape:shapes:names:positions:)`` types it with a
 /// ``Shape``: repeated elements and `.list` fields become arrays, elements with children
@@ -301,8 +303,9 @@ struct XMLRecordTree {
         return Int64(magnitude)
     }
 
-    /// A number: with '.', 'e' or 'E' (or inf / nan) a double, else an integer (a double when it
-    /// overflows 64 bits). `nil` when the text is not a number.
+    /// The number the text spells, or `nil` when the text is not a number.
+    ///
+    /// With '.', 'e' or 'E' (or inf / nan) a double, else an integer (a double when it overflows 64 bits).
     static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard !bytes.isEmpty else { return nil }
         var isNumeric = true

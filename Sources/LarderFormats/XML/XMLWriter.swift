@@ -279,9 +279,10 @@ struct XMLRecordSerializer: ~Copyable {
 
     // MARK: Text
 
-    /// Appends `text` escaped for element content (`&`, `<`, `>`, CR) or an attribute value
-    /// (also `"`, tab and LF). Returns what XML 1.0 cannot hold (a C0 control character other
-    /// than tab, LF and CR, or U+FFFE / U+FFFF), with nothing appended; `nil` on success.
+    /// Appends `text` escaped for element content (`&`, `<`, `>`, CR) or an attribute value (also `"`, tab and LF).
+    ///
+    /// Returns what XML 1.0 cannot hold (a C0 control character other than tab, LF and CR, or
+    /// U+FFFE / U+FFFF), with nothing appended; `nil` on success.
     @discardableResult
     static func appendEscaped(_ text: String, to out: inout OutputBuffer, inAttribute: Bool) -> String? {
         var text = text

@@ -25,8 +25,12 @@ public enum XSDValidator {
 
     /// Validates `path` (`-`: standard input) against the XSD text `xsd`.
     /// - Parameters:
+    ///   - path: the XML file, possibly compressed; `-` reads standard input.
+    ///   - xsd: the XSD's text.
     ///   - xsdName: the XSD's name for messages.
     ///   - limit: stop collecting after this many errors.
+    /// - Returns: the number of records seen, the problems found (a document that is not well-formed
+    ///   is one of them), and the root's `schema` and `version` attributes.
     /// - Throws: ``LarderError`` `schema-error` when the XSD itself does not compile, `io-error`
     ///   when the file cannot be read.
     public static func validate(path: String, xsd: String, xsdName: String, limit: Int = 100) throws -> Result {

@@ -242,8 +242,9 @@ enum YAMLCoreSchema {
         return resolvesAsNonString(bytes) ? .quoted : .plain
     }
 
-    /// Whether a YAML 1.1 or 1.2 reader could resolve the plain text to something other than a
-    /// string. Deliberately broad: a string that merely looks numeric (`3a`, `.x`) is quoted too.
+    /// Whether a YAML 1.1 or 1.2 reader could resolve the plain text to something other than a string.
+    ///
+    /// Deliberately broad: a string that merely looks numeric (`3a`, `.x`) is quoted too.
     static func resolvesAsNonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first else { return true }
         switch first {

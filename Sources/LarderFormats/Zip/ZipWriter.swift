@@ -2,9 +2,10 @@ public import Foundation
 internal import CLibZ
 public import LarderCore
 
-/// Writes a zip archive to a sink, entry by entry (each entry is compressed in memory, so the
-/// largest entry bounds memory, not the archive). Writes zip64 end records when the archive
-/// holds more than 65,535 entries.
+/// Writes a zip archive to a sink, entry by entry.
+///
+/// Each entry is compressed in memory, so the largest entry bounds memory, not the archive.
+/// Writes zip64 end records when the archive holds more than 65,535 entries.
 ///
 /// ```swift
 /// let zip = ZipWriter(sink: try FileByteSink(path: "out.zip"))
@@ -25,6 +26,8 @@ public final class ZipWriter {
 
     /// Adds one file.
     /// - Parameters:
+    ///   - path: the entry's path inside the archive; each path may be added once.
+    ///   - bytes: the file's contents, uncompressed.
     ///   - deflate: compress (default); pass `false` for data that is already compressed.
     ///   - modified: the timestamp recorded for the entry.
     /// - Throws: ``LarderError`` `unrepresentable` for a duplicate path or an archive past 4 GiB,

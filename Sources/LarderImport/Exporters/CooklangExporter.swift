@@ -2,12 +2,18 @@ import Foundation
 public import LarderCore
 import LarderFormats
 
-/// Writes Cooklang: one `.cook` file per recipe into a folder (or, for `-o x.zip`, a zip of
-/// them; for a single recipe, `-o x.cook` is the file). Metadata goes in YAML front matter;
-/// the ingredients open the recipe as a step of `@` items, so no line is lost, and each
-/// step's timer follows its text as `~{n%minutes}`.
+/// Writes Cooklang: one `.cook` file per recipe into a folder.
+///
+/// For `-o x.zip` the files go into a zip; for a single recipe, `-o x.cook` is the file.
+/// Metadata goes in YAML front matter; the ingredients open the recipe as a step of `@` items,
+/// so no line is lost, and each step's timer follows its text as `~{n%minutes}`.
 public final class CooklangExporter: RecipeExporter {
-    private enum Target { case directory(String), zip(ZipWriter), single(any ByteSink), stdout(any ByteSink) }
+    private enum Target {
+        case directory(String)
+        case zip(ZipWriter)
+        case single(any ByteSink)
+        case stdout(any ByteSink)
+    }
     private let target: Target
     private var names = Set<String>()
     private var written = 0

@@ -127,9 +127,11 @@ public struct ExportSession {
         }
     }
 
-    /// The bytes of a local image file, if there is one: only a relative path without `..` that
-    /// resolves (after symlinks) to a file inside the records file's folder `base` is read; any
-    /// other local reference is refused. A URL, or a file that does not exist, is no image.
+    /// The bytes of a local image file, if there is one.
+    ///
+    /// Only a relative path without `..` that resolves (after symlinks) to a file inside the
+    /// records file's folder `base` is read; any other local reference is refused. A URL, or a
+    /// file that does not exist, is no image.
     static func localImage(_ ref: String?, base: String) -> Result<[UInt8]?, ContainedFile.RefusalReason> {
         guard let ref, !ref.isEmpty, !ref.contains("://") else { return .success(nil) }
         switch ContainedFile.resolveInside(ref, base: base, folder: ".") {

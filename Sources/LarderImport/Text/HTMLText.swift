@@ -2,9 +2,9 @@ import LarderFormats
 /// HTML text as recipe sites publish it: character references to decode, tags to strip,
 /// whitespace to collapse.
 public enum HTMLText {
-    /// Decodes named (`&amp;`, `&nbsp;`, `&frac12;`), decimal (`&#39;`) and hexadecimal
-    /// (`&#x27;`) character references. Unknown names stay as written; a missing `;` is
-    /// tolerated for the common names, as browsers do.
+    /// Decodes character references: named (`&amp;`, `&nbsp;`, `&frac12;`), decimal (`&#39;`), hexadecimal (`&#x27;`).
+    ///
+    /// Unknown names stay as written; a missing `;` is tolerated for the common names, as browsers do.
     public static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var out = String.UnicodeScalarView()

@@ -2,8 +2,9 @@ import LarderFormats
 /// Durations as recipe formats write them: ISO 8601 (`PT1H30M`, `P0DT0H45M`), broken ISO
 /// (`PTundefinedM`, `PT-5M`), and text (`1 hour 30 mins`, `12-15 minutes`, `1½ hrs`).
 public enum RecipeTime {
-    /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration or
-    /// a zero one. Negative durations count as their magnitude; ranges take their upper end.
+    /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration or a zero one.
+    ///
+    /// Negative durations count as their magnitude; ranges take their upper end.
     public static func minutes(from text: String) -> Int? {
         let trimmed = text.trimmingWhitespace
         if let whole = Int(trimmed) { return whole > 0 ? whole : nil }
@@ -14,8 +15,9 @@ public enum RecipeTime {
         return textMinutes(trimmed)
     }
 
-    /// The seconds an ISO 8601 duration (`P[nY][nM][nW][nD][T[nH][nM][nS]]`) stands for; `nil`
-    /// when the text is not one. Years count 365 days and months 30.
+    /// The seconds an ISO 8601 duration stands for; `nil` when the text is not one.
+    ///
+    /// The form is `P[nY][nM][nW][nD][T[nH][nM][nS]]`. Years count 365 days and months 30.
     public static func iso8601Seconds(_ text: String) -> Double? {
         var s = Substring(text.uppercased())
         var sign = 1.0

@@ -1,9 +1,10 @@
 import LarderFormats
 /// Recipe yields as published: `8`, `"4 servings"`, `"Makes 12 cookies"`, `"4-6"`, lists.
 public enum RecipeYield {
-    /// The yield in the form `<n> servings` or `<n> <items>` (`12 cookies`, `1 loaf`,
-    /// `2 dozen`), read the way recipe-scrapers reads a yield string: ranges take their upper
-    /// end, a known item kind anywhere in the text names the unit. `nil` when there is no text.
+    /// The yield in the form `<n> servings` or `<n> <items>` (`12 cookies`, `1 loaf`, `2 dozen`).
+    ///
+    /// Read the way recipe-scrapers reads a yield string: ranges take their upper end, a known
+    /// item kind anywhere in the text names the unit. `nil` when there is no text.
     public static func normalized(_ text: String) -> String? {
         var serve = HTMLText.normalize(text)
         guard !serve.isEmpty else { return nil }

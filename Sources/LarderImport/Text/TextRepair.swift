@@ -1,8 +1,9 @@
 import LarderFormats
 /// Repairs for damage recipe text commonly carries on its way through CMS plugins.
 public enum TextRepair {
-    /// Undoes UTF-8 that was decoded as windows-1252 (`cupÂ orange`, `crÃ¨me`, `donâ€™t`):
-    /// each run of characters whose windows-1252 bytes form one valid UTF-8 sequence becomes
+    /// Undoes UTF-8 that was decoded as windows-1252 (`cupÂ orange`, `crÃ¨me`, `donâ€™t`).
+    ///
+    /// Each run of characters whose windows-1252 bytes form one valid UTF-8 sequence becomes
     /// the character that sequence encodes. Text without such runs is returned unchanged.
     public static func mojibake(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)

@@ -17,14 +17,14 @@ public struct SchemaChange: Sendable, Hashable {
     public var path: String
     /// What changed, in words.
     public var description: String
-    /// Can the newer version read data written by the older one?
+    /// Whether the newer version can read data written by the older one.
     public var backward: Effect
     /// Why not (or why it cannot be told), when it matters.
     public var backwardReason: String?
-    /// Can the older version read data written by the newer one?
+    /// Whether the older version can read data written by the newer one.
     public var forward: Effect
     public var forwardReason: String?
-    /// Does it break CloudKit's additive-only production schema (a field removed, renamed or retyped)?
+    /// Whether it breaks CloudKit's additive-only production schema (a field removed, renamed or retyped).
     public var breaksCloudKit: Bool
 }
 
@@ -59,8 +59,9 @@ public struct CompatibilityChecker {
         self.registry = registry
     }
 
-    /// The changes from `older` to `newer` of `type`. Renames declared by migration steps
-    /// between them are reported as renames.
+    /// The changes from `older` to `newer` of `type`.
+    ///
+    /// Renames declared by migration steps between them are reported as renames.
     public func diff(type: String, from older: Int, to newer: Int) throws -> [SchemaChange] {
         let a = SchemaShape.make(from: try registry.jsonSchemaValue(type: type, version: older))
         let b = SchemaShape.make(from: try registry.jsonSchemaValue(type: type, version: newer))

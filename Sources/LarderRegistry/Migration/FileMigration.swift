@@ -128,16 +128,25 @@ public struct FileMigration {
         var pipeline = ConversionPipeline(
             inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: true, limits: limits)
         pipeline.transform = transformer.transform
-        _ = try pipeline.run(makeWriter: { _, _ in NullRecordWriter() }) { _, error in
-            if error.code == .schema || error.code == .usage { throw error }  // a plan problem, not a record's
-        }
+        _ = try pipeline.run(
+            makeWriter: { _, _ in NullRecordWriter() },
+            onReject: { _, error in
+                if error.code == .schema || error.code == .usage { throw error }  // a plan problem, not a record's
+            })
         return report
     }
 
     /// Migrates into `output` (`nil` or `-`: standard output) in `format` (default: the input's),
     /// atomically; images move into `images/` next to the output.
     /// - Parameters:
+    ///   - output: the output file; `nil` or `-` writes to standard output.
+    ///   - format: the output format; `nil` keeps the input's.
+    ///   - gzip: whether to gzip-compress the output (it also is when `output` ends in `.gz`).
+    ///   - pretty: whether JSON output is indented.
     ///   - onReject: receives each rejected record (the input record) and why, under ``keepGoing``.
+    ///   - progress: called every 10,000 records read with the running counts.
+    /// - Returns: the records read, written and rejected, the per-step report, and the number of
+    ///   images written next to the output.
     /// - Throws: the first bad record's ``LarderError`` without ``keepGoing`` (nothing is written
     ///   then, and images written so far are removed); I/O errors always.
     public func run(

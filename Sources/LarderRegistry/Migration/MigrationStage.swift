@@ -24,9 +24,11 @@ public struct StageContext {
     }
 }
 
-/// A migration stage written in Swift, registered by id and named from the manifest
-/// (`stage: image-move`). Declarative steps cover renames, defaults, maps, type changes, nesting
-/// and drops; a stage does what they cannot (parse text, move blobs out).
+/// A migration stage written in Swift, registered by id and named from the manifest.
+///
+/// The manifest names it as `stage: image-move`. Declarative steps cover renames, defaults,
+/// maps, type changes, nesting and drops; a stage does what they cannot (parse text, move
+/// blobs out).
 public struct MigrationStage: Sendable {
     /// The id the manifest names.
     public var id: String

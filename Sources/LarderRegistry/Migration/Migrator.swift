@@ -168,7 +168,12 @@ public struct Migrator: Sendable {
     // MARK: Applying
 
     /// Runs `plan` on one record and checks the result against the target version's schema.
-    /// - Parameter touched: called with each step's index when the step changed the record.
+    /// - Parameters:
+    ///   - record: the record at the plan's source version.
+    ///   - plan: the steps to run, in order.
+    ///   - environment: the converters, stages and stage context the steps use.
+    ///   - validate: whether to check the result against the target schema; `false` skips the check.
+    ///   - touched: called with each step's index when the step changed the record.
     /// - Returns: the migrated record.
     /// - Throws: ``LarderError`` `invalid-record` from a step, or `malformed-record` when the
     ///   result does not match the target schema (with the violation's path).

@@ -1,8 +1,9 @@
 public import LarderCore
 
 extension Value {
-    /// Runs `body` on every object `path` reaches (each element for `.each`), in place, and
-    /// returns whether any call changed something. Missing members are skipped.
+    /// Runs `body` on every object `path` reaches, in place; returns whether any call changed something.
+    ///
+    /// `.each` reaches each element of a list. Missing members are skipped.
     mutating func updateObjects(at path: ArraySlice<StepPathComponent>, _ body: (inout Fields, FieldPath) throws -> Bool, at here: FieldPath = .root)
         rethrows -> Bool
     {

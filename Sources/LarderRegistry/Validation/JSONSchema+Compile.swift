@@ -105,7 +105,9 @@ enum AdditionalProperties: Sendable {
     case schema(Int)
 }
 
-/// One compiled (sub)schema. Children are indexes into ``JSONSchema/nodes`` so `$ref` cycles work.
+/// One compiled (sub)schema.
+///
+/// Children are indexes into ``JSONSchema/nodes`` so `$ref` cycles work.
 final class SchemaNode: Sendable {
     let constant: Bool?
     let types: TypeSet?

@@ -56,7 +56,9 @@ public final class JSONSchema: Sendable {
         self.name = name
     }
 
-    /// Whether `value` is valid. Stops at the first failure.
+    /// Whether `value` is valid.
+    ///
+    /// Stops at the first failure.
     public func isValid(_ value: Value) -> Bool {
         var context = ValidationContext(collect: false, limit: 0)
         return check(0, value, &context)

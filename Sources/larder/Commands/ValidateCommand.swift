@@ -49,10 +49,12 @@ struct ValidateCommand: ParsableCommand {
         let pipeline = ConversionPipeline(
             inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck, keepGoing: true,
             limits: recordLimits.limits)
-        let summary = try pipeline.run(makeWriter: { _, _ in NullRecordWriter() }) { record, error in
-            Stderr.print(error.description)
-            try rejectsWriter?.reject(record, error.diagnostic)
-        }
+        let summary = try pipeline.run(
+            makeWriter: { _, _ in NullRecordWriter() },
+            onReject: { record, error in
+                Stderr.print(error.description)
+                try rejectsWriter?.reject(record, error.diagnostic)
+            })
         try rejectsWriter?.finish()
         for (version, count) in check.detected.sorted(by: { $0.key < $1.key }) {
             Stderr.print("larder: no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(version) (the newest version that fits)")
@@ -93,9 +95,11 @@ struct ValidateCommand: ParsableCommand {
         return max(newestErrors.count, 1)
     }
 
-    /// What `convert` refuses in the file's prolog or first record (a DOCTYPE, entity
-    /// declarations, nesting too deep), with the same diagnostic; `nil` when nothing is refused.
-    /// Reads as far as the first record: libxml2's XSD validation never sees a refused DTD.
+    /// What `convert` refuses in the file's prolog or first record; `nil` when nothing is refused.
+    ///
+    /// A DOCTYPE, entity declarations or nesting too deep is refused with the same diagnostic as
+    /// `convert` gives. Reads as far as the first record: libxml2's XSD validation never sees a
+    /// refused DTD.
     private func refusal(_ path: String) -> LarderError? {
         do {
             let reader = try RecordIO.openReader(path: path, format: .xml, recordType: input.type)

@@ -149,7 +149,9 @@ extension ByteSource {
         return Array(bytes[0..<filled])
     }
 
-    /// Reads everything that is left. Only for entries known to be small (an image, one recipe).
+    /// Reads everything that is left.
+    ///
+    /// Only for entries known to be small (an image, one recipe).
     func readAll(limit: Int = 256 << 20) throws -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

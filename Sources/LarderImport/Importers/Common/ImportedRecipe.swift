@@ -54,8 +54,10 @@ public struct ImportedRecipe: Sendable, Hashable {
     public var updatedAt: Date?
     /// The source format's own id for the recipe (Paprika `uid`, Mela `id`, schema.org `identifier`).
     public var nativeID: String?
-    /// The id to keep as the Larder id: a globally unique id the source carries (a Paprika or
-    /// Mela UUID) or a Larder id written by a Larder export. `nil`: the import derives one.
+    /// The id to keep as the Larder id; `nil` when the import derives one.
+    ///
+    /// A globally unique id the source carries (a Paprika or Mela UUID) or a Larder id written
+    /// by a Larder export.
     public var larderID: String?
     public var isFavorite = false
     /// The Larder owner id, when the source carried one (a Larder export).
@@ -102,6 +104,8 @@ extension ImportedRecipe {
     ///   - id: the stable id the import derived.
     ///   - imageRef: where the image is (a URL or a file next to the output).
     ///   - importedAt: the creation date when the source has none.
+    /// - Returns: a saved recipe with id `id`. A total time with neither preparation nor cooking
+    ///   time becomes the cooking time; negative times and servings below one are dropped.
     public func makeRecipe(id: String, imageRef: String?, importedAt: Date) -> Recipe {
         var tags: [String] = []
         var seen = Set<String>()

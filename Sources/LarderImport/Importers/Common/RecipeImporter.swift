@@ -18,7 +18,7 @@ public struct ImportOrigin: Sendable, Hashable, CustomStringConvertible {
         self.index = index
     }
 
-    /// `export.zip!Beanconqueror.json#3`
+    /// The origin as file, `!` entry and `#` index, such as `export.zip!Beanconqueror.json#3`.
     public var description: String {
         var text = file
         if let entry { text += "!" + entry }
@@ -104,8 +104,9 @@ public struct ImportAbort: Error, Sendable {
 }
 
 extension ImportSink {
-    /// Reads one JSON document (leniently, as apps and sites write it) from `source`, decoding
-    /// it to UTF-8 first, and warns when bytes had to be read as windows-1252.
+    /// Reads one JSON document from `source`, leniently, as apps and sites write it.
+    ///
+    /// The bytes are decoded to UTF-8 first, with a warning when some had to be read as windows-1252.
     /// Stops reading (and inflating) as soon as the document passes ``readerLimits``'s record size.
     /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` past the size limit.
     public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {

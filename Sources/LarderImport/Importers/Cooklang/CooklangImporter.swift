@@ -33,7 +33,8 @@ public struct CooklangImporter: RecipeImporter {
         }
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: { $0.path.lowercased().hasSuffix(".cook") }) { entry, source, origin in
+            let isCookFile: (ZipEntry) -> Bool = { $0.path.lowercased().hasSuffix(".cook") }
+            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCookFile) { entry, source, origin in
                 try read(source, title: Self.title(fromFileName: entry.fileName), origin: origin, into: sink)
             }
             return

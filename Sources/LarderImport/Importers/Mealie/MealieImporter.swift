@@ -2,10 +2,12 @@ import Foundation
 public import LarderCore
 import LarderFormats
 
-/// Imports Mealie exports: the per-recipe JSON files of an export archive
-/// (`recipes/<slug>/<slug>.json` with `recipes/<slug>/images/original.*`), Mealie 1.x's
-/// `database.json` (recipes joined with their ingredient and instruction tables), or a single
-/// recipe's JSON. Reads both the camelCase (1.x API) and snake_case (0.x) field names.
+/// Imports Mealie exports and single Mealie recipes.
+///
+/// Reads the per-recipe JSON files of an export archive (`recipes/<slug>/<slug>.json` with
+/// `recipes/<slug>/images/original.*`), Mealie 1.x's `database.json` (recipes joined with their
+/// ingredient and instruction tables), or a single recipe's JSON. Reads both the camelCase
+/// (1.x API) and snake_case (0.x) field names.
 public struct MealieImporter: RecipeImporter {
     public var format: ImportFormat { .mealie }
 

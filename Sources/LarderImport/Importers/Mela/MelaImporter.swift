@@ -2,9 +2,11 @@ import Foundation
 public import LarderCore
 import LarderFormats
 
-/// Imports Mela exports: `.melarecipes` (a zip archive of `.melarecipe` JSON files) and single
-/// `.melarecipe` files. Lines starting with `#` in ingredients and instructions are group
-/// headings; `images` holds base64 photos.
+/// Imports Mela exports.
+///
+/// Reads `.melarecipes` (a zip archive of `.melarecipe` JSON files) and single `.melarecipe`
+/// files. Lines starting with `#` in ingredients and instructions are group headings; `images`
+/// holds base64 photos.
 public struct MelaImporter: RecipeImporter {
     public var format: ImportFormat { .mela }
 
@@ -14,7 +16,8 @@ public struct MelaImporter: RecipeImporter {
     public func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: { !$0.path.lowercased().hasSuffix(".jpg") }) { _, source, origin in
+            let isNotImage: (ZipEntry) -> Bool = { !$0.path.lowercased().hasSuffix(".jpg") }
+            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isNotImage) { _, source, origin in
                 try read(source, origin: origin, into: sink)
             }
         } else {

@@ -1,10 +1,12 @@
 public import LarderCore
 import LarderFormats
 
-/// Imports Open Recipe Format YAML: `recipe_name`, `yields` (amounts with units, or
-/// servings), ingredients keyed by name with their first `amounts` entry, `processing` and
-/// `notes`, `steps` (`step:` items), times (`prep_time`, `cook_time`, `oven_time` ranges take
-/// their upper end), `source_url`, `recipe_uuid` and `notes`. The string `None` means empty.
+/// Imports Open Recipe Format YAML.
+///
+/// Reads `recipe_name`, `yields` (amounts with units, or servings), ingredients keyed by name
+/// with their first `amounts` entry, `processing` and `notes`, `steps` (`step:` items), times
+/// (`prep_time`, `cook_time`, `oven_time` ranges take their upper end), `source_url`,
+/// `recipe_uuid` and `notes`. The string `None` means empty.
 /// YAML is read with the YAML 1.2 core schema, so `Off` stays a string.
 public struct ORFImporter: RecipeImporter {
     public var format: ImportFormat { .orf }

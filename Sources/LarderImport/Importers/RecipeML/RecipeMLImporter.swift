@@ -1,9 +1,10 @@
 public import LarderCore
 public import LarderFormats
 
-/// Imports RecipeML 0.5 (`<recipeml>` with `<recipe>` elements, also inside `<menu>`):
-/// title, categories, yield, preparation and cooking times, source, ingredients (`<ing>` with
-/// `<amt>`/`<qty>`/`<unit>`/`<item>`/`<prep>`, grouped by `<ing-div>`) and directions
+/// Imports RecipeML 0.5 (`<recipeml>` with `<recipe>` elements, also inside `<menu>`).
+///
+/// Reads title, categories, yield, preparation and cooking times, source, ingredients (`<ing>`
+/// with `<amt>`/`<qty>`/`<unit>`/`<item>`/`<prep>`, grouped by `<ing-div>`) and directions
 /// (`<step>`s, `<dir-div>` sections, or plain text). Streams recipe by recipe; the encoding the
 /// XML declaration names is honoured (Latin-1 included) and no DTD is ever fetched.
 public struct RecipeMLImporter: RecipeImporter {

@@ -1,8 +1,9 @@
 public import LarderCore
 public import LarderFormats
 
-/// Pulls the `<script type="application/ld+json">` blocks out of an HTML page while reading
-/// it: HTML comments are skipped, everything else is passed over. Holds one block at a time.
+/// Pulls the `<script type="application/ld+json">` blocks out of an HTML page while reading it.
+///
+/// HTML comments are skipped, everything else is passed over. Holds one block at a time.
 public final class HTMLJSONLDScanner {
     private let source: any ByteSource
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)

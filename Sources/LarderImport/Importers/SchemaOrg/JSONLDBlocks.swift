@@ -4,10 +4,17 @@ public import LarderFormats
 /// Reads JSON-LD: a `.jsonld`/`.json` file that is one JSON value, or the
 /// `<script type="application/ld+json">` blocks of a saved HTML page.
 public enum JSONLDBlocks {
-    /// Parses one JSON text leniently (raw newlines in strings, trailing commas, `\'`), the way
-    /// pages publish it. A top-level list comes back as one `.array`.
-    /// - Parameter onWarning: gets what was repaired rather than refused (a lone surrogate
-    ///   escape read as U+FFFD), with line and column.
+    /// Parses one JSON text leniently, the way pages publish it.
+    ///
+    /// Raw newlines in strings, trailing commas and `\'` are accepted. A top-level list comes
+    /// back as one `.array`.
+    /// - Parameters:
+    ///   - source: the JSON text.
+    ///   - limits: the limits on nesting and on the size of one value.
+    ///   - onWarning: gets what was repaired rather than refused (a lone surrogate
+    ///     escape read as U+FFFD), with line and column.
+    /// - Returns: the one value the text holds; an `.array` of the values for a top-level list,
+    ///   or when the text holds several values or none.
     /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` when one
     ///   value (a top-level object, or one element of a top-level list) passes `limits.maxRecordSize`.
     public static func parse(

@@ -1,9 +1,11 @@
 public import LarderCore
 import LarderFormats
 
-/// Imports schema.org `Recipe` JSON-LD: `.jsonld`/`.json` files (one object, an array, a
-/// `@graph`) and saved HTML pages (their `application/ld+json` blocks). Every Recipe node
-/// becomes a recipe; references between nodes of the same page are resolved.
+/// Imports schema.org `Recipe` JSON-LD from JSON files and saved HTML pages.
+///
+/// Reads `.jsonld`/`.json` files (one object, an array, a `@graph`) and saved HTML pages
+/// (their `application/ld+json` blocks). Every Recipe node becomes a recipe; references
+/// between nodes of the same page are resolved.
 public struct SchemaOrgImporter: RecipeImporter {
     public var format: ImportFormat { .schemaorg }
 

@@ -167,10 +167,12 @@ public struct SchemaOrgRecipeParser: Sendable {
         return lines
     }
 
+    /// Rejoins ingredient text that a CMS split on every comma; `nil` when the list shows no such split.
+    ///
     /// Some CMSs split the ingredient text on every comma, publishing `["250 g pork", " in
     /// pieces", " 1", "5 tsp mustard"]`: an element that starts with a space and a lower-case
     /// letter continues the line before it, and a digit after a digit was a decimal comma.
-    /// `nil` when the list shows no such split (then it is read element by element).
+    /// When this returns `nil`, the list is read element by element.
     static func rejoinCommaSplit(_ elements: [Value]) -> [String]? {
         let raw = elements.compactMap(\.stringValue)
         guard raw.count == elements.count, raw.count > 2 else { return nil }

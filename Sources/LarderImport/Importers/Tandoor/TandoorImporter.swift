@@ -2,9 +2,11 @@ import Foundation
 public import LarderCore
 import LarderFormats
 
-/// Imports Tandoor exports: a zip archive holding one zip per recipe, each with Tandoor's
-/// `recipe.json` (steps with their ingredients, keywords, working and waiting times) and an
-/// `image.*`. A bare `recipe.json` or one recipe's zip also imports.
+/// Imports Tandoor exports.
+///
+/// An export is a zip archive holding one zip per recipe, each with Tandoor's `recipe.json`
+/// (steps with their ingredients, keywords, working and waiting times) and an `image.*`.
+/// A bare `recipe.json` or one recipe's zip also imports.
 public struct TandoorImporter: RecipeImporter {
     public var format: ImportFormat { .tandoor }
 
@@ -122,7 +124,10 @@ public struct TandoorImporter: RecipeImporter {
         return recipe
     }
 
-    private enum IngredientLine { case heading(String), line(String) }
+    private enum IngredientLine {
+        case heading(String)
+        case line(String)
+    }
 
     private static func ingredientLine(_ value: Value, at path: FieldPath) throws -> IngredientLine {
         let r = try ValueReader(value, at: path)
