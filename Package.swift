@@ -72,7 +72,6 @@ let package = Package(
                 "LarderStore", "LarderEmulator", "LarderSync", "LarderSamples",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry"]),
@@ -85,12 +84,12 @@ let package = Package(
         .testTarget(name: "LarderRegistryTests", dependencies: ["LarderRegistry", "LarderTestSupport"]),
         .testTarget(
             name: "LarderStoreTests",
-            dependencies: ["LarderStore", "LarderRegistry", "LarderSamples", "LarderTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["LarderStore", "LarderRegistry", "LarderSamples", "LarderTestSupport"]
         ),
         .testTarget(name: "LarderDedupeTests", dependencies: ["LarderDedupe", "LarderSamples", "LarderTestSupport"]),
         .testTarget(
             name: "LarderCLITests",
-            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", "LarderStore", "LarderSamples", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["LarderTestSupport", "larder", "LarderRegistry", "LarderStore", "LarderSamples"]
         ),
         .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
         .testTarget(

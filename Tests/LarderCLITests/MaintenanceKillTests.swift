@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderFormats
 import LarderTestSupport
@@ -28,15 +27,17 @@ import Glibc
         // Bodies are built as text: building Values row by row is slow in a debug build.
         let fatTemplate = try JSONWriter.string(Recipe.make(id: "ID", title: "An old recipe").value).replacingOccurrences(
             of: "\"isDeleted\":false", with: "\"isDeleted\":true")
-        try store.write { db in
-            try Store.setState(db, SchemaState(type: "recipe", version: 3, stepsDone: 0), now: Timestamp.format(base))
-            let insert = try db.makeStatement(
-                sql: """
+        try store.write { transaction in
+            try transaction.setSchemaState(SchemaState(type: "recipe", version: 3, stepsDone: 0), at: base)
+            // Raw rows through the store's test-only path (its arguments are text; the integer
+            // columns store them as integers).
+            let insert = { (arguments: [String?]) in
+                try transaction.executeRaw(
+                    """
                     INSERT INTO records (type, id, version, body, recordName, isDeleted, deletedAt, updatedAt, cloudAckTag, cloudAckAt)
                     VALUES ('recipe', ?, 3, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            let pending = try db.makeStatement(
-                sql: "INSERT INTO pending_changes (type, id, record_name, kind, payload, created_at) VALUES ('recipe', ?, ?, 'tombstone', '{}', ?)")
+                    """, arguments: arguments)
+            }
             for index in 0..<tombstones {
                 let id = String(format: "t%06d", index)
                 let deletedAt = Timestamp.format(base.addingTimeInterval(Double(index)))
@@ -45,25 +46,28 @@ import Glibc
                     ? fatTemplate.replacingOccurrences(of: "\"ID\"", with: "\"\(id)\"")
                     : "{\"id\":\"\(id)\",\"recordName\":\"recipe-\(id)\",\"isDeleted\":true,\"deletedAt\":\"\(deletedAt)\",\"updatedAt\":\"\(deletedAt)\"}"
                 let acked = index % 7 != 0
-                try insert.execute(arguments: [
-                    id, body, "recipe-\(id)", true, deletedAt, deletedAt, acked ? "tag-\(index)" : nil,
-                    acked ? base.milliseconds + Int64(index + 1) * 1000 : nil,
+                try insert([
+                    id, body, "recipe-\(id)", "1", deletedAt, deletedAt, acked ? "tag-\(index)" : nil,
+                    acked ? String(base.milliseconds + Int64(index + 1) * 1000) : nil,
                 ])
-                if index % 11 == 0 { try pending.execute(arguments: [id, "recipe-\(id)", base.milliseconds]) }
+                if index % 11 == 0 {
+                    try transaction.executeRaw(
+                        "INSERT INTO pending_changes (type, id, record_name, kind, payload, created_at) VALUES ('recipe', ?, ?, 'tombstone', '{}', ?)",
+                        arguments: [id, "recipe-\(id)", String(base.milliseconds)])
+                }
             }
             let live = try JSONWriter.string(Recipe.make(id: "ID").value)
             for index in 0..<300 {
-                try insert.execute(arguments: ["live-\(index)", live.replacingOccurrences(of: "\"ID\"", with: "\"live-\(index)\""), nil, false, nil, nil, nil, nil])
+                try insert(["live-\(index)", live.replacingOccurrences(of: "\"ID\"", with: "\"live-\(index)\""), nil, "0", nil, nil, nil, nil])
             }
-            let cache = try db.makeStatement(
-                sql: "INSERT INTO recipe_cache (id, title, body, fetched_at, last_access, hits, bytes, is_pinned) VALUES (?, ?, '{}', ?, ?, ?, ?, ?)")
             for index in 0..<6000 {
                 let fetched = base.milliseconds + Int64(index % 3600) * 1000
-                try cache.execute(arguments: [
-                    String(format: "c%06d", index), "Cached \(index)", fetched, fetched + Int64(index % 97) * 1000, index % 13, 900 + index % 200, index % 17 == 0,
-                ])
+                let numbers = [fetched, fetched + Int64(index % 97) * 1000, Int64(index % 13), Int64(900 + index % 200), index % 17 == 0 ? 1 : 0]
+                try transaction.executeRaw(
+                    "INSERT INTO recipe_cache (id, title, body, fetched_at, last_access, hits, bytes, is_pinned) VALUES (?, ?, '{}', ?, ?, ?, ?, ?)",
+                    arguments: [String(format: "c%06d", index), "Cached \(index)"] + numbers.map(String.init))
             }
-            try db.execute(sql: "INSERT INTO recipe_cache_meta (key, value) VALUES ('fetched_at', ?)", arguments: [String(base.milliseconds)])
+            try transaction.executeRaw("INSERT INTO recipe_cache_meta (key, value) VALUES ('fetched_at', ?)", arguments: [String(base.milliseconds)])
         }
         let seen = Timestamp.parse(now) ?? base
         _ = try sync.recordDeviceSync(id: "mac", watermark: seen, seenAt: seen, isSelf: true)

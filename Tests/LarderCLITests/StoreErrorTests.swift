@@ -1,11 +1,21 @@
 import Foundation
-import GRDB
+import LarderCore
 import LarderTestSupport
 import Testing
+@testable import LarderStore
 
 /// A store larder cannot use: the message names the file and says what is wrong in plain words
 /// (no raw SQLite text), and the exit status is 3 whatever the command.
 @Suite struct StoreErrorTests {
+    static let samples = CLI.packageRoot.appendingPathComponent("samples/saved.json").path
+
+    /// `larder.db` in `directory`, with the saved samples imported by the CLI.
+    static func importedStore(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("larder.db")
+        #expect(try CLI.run(["store", "import", samples, "--store", path]).status == 0)
+        return path
+    }
+
     @Test("store stats on a file that is not an SQLite database: exit 3, plain words naming the file")
     func notADatabase() throws {
         let directory = try TemporaryDirectory()
@@ -20,9 +30,7 @@ import Testing
     func foreignDatabase() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("other.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)") }
-        try queue.close()
+        try Store.executeRaw("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)", onFile: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let result = try CLI.run(["store", "stats", "--store", path])
         #expect(result.status == 3)
@@ -33,20 +41,31 @@ import Testing
     @Test("a store written by a newer larder, or at a newer schema version: exit 3 from every command")
     func tooNewStore() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("larder.db")
-        let samples = CLI.packageRoot.appendingPathComponent("samples/saved.json").path
-        #expect(try CLI.run(["store", "import", samples, "--store", path]).status == 0)
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "UPDATE schema_state SET version = 4 WHERE type = 'recipe'") }
-        for command in [["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"], ["store", "import", samples, "--store", path]] {
+        let path = try Self.importedStore(in: directory)
+        try Store.executeRaw("UPDATE schema_state SET version = 4 WHERE type = 'recipe'", onFile: path)
+        for command in [["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"], ["store", "import", Self.samples, "--store", path]] {
             let result = try CLI.run(command)
             #expect(result.status == 3, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("larder.db") && result.stderr.contains("4"), "\(command): \(result.stderr)")
         }
-        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')") }
-        try queue.close()
+        try Store.executeRaw("INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')", onFile: path)
         let stats = try CLI.run(["store", "stats", "--store", path])
         #expect(stats.status == 3)
         #expect(stats.stderr.contains("larder.db was written by a newer larder"), "\(stats.stderr)")
+    }
+
+    @Test("a record whose stored body is damaged: export and dedupe stop naming the record, and change nothing")
+    func damagedRecordBody() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.importedStore(in: directory)
+        let id = try #require(try Store(path: path).records(type: "recipe").first?["id"]?.stringValue)
+        try Store.executeRaw("UPDATE records SET body = '{\"id\": \"\(id)\", \"title\": ' WHERE type = 'recipe' AND id = '\(id)'", onFile: path)
+        let before = try Store(path: path).contentDigest()
+        for command in [["store", "export", "--store", path, "--type", "recipe", "--to", "ndjson"], ["dedupe", "--store", path]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("recipe \(id): the stored body is not a JSON object"), "\(command): \(result.stderr)")
+        }
+        #expect(try Store(path: path).contentDigest() == before)
     }
 }

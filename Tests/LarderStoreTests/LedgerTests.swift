@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderFormats
 import LarderTestSupport
@@ -19,9 +18,9 @@ import Testing
 
     /// Stores the records' bodies by id, for before/after comparisons.
     private func snapshot(_ store: Store) throws -> [String: String] {
-        try store.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, body FROM records").map { ($0["id"] as String, $0["body"] as String) })
-        }
+        var bodies: [String: String] = [:]
+        try store.forEachStoredRecord { bodies[$0.id] = $0.body }
+        return bodies
     }
 
     @Test("migrating a store runs one transaction per step and records each in the history")
@@ -35,7 +34,7 @@ import Testing
         #expect(history.first { $0.stepID == "recipe-1-2-image" }?.recordsTouched == 6)
         #expect(try ledger.store.schemaStates().first?.version == 3)
         for record in try ledger.store.records(type: "recipe") { #expect(try Recipe(value: record).validate().isEmpty) }
-        let images = try ledger.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM images") }
+        let images = try ledger.store.rowCount(table: "images")
         #expect(images == 6)
         #expect(try ledger.validate().problems.isEmpty)
         // Down again through the inverses: images come back inline.
@@ -160,16 +159,14 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try Store(path: directory.path("larder.db"), create: true)
         final class Statements: @unchecked Sendable {
-            // @unchecked: guarded by the lock; GRDB calls the trace on the connection's queue.
+            // @unchecked: guarded by the lock; the store calls the trace on its connection's queue.
             private let lock = NSLock()
             private var sql: [String] = []
             func append(_ text: String) { lock.withLock { sql.append(text) } }
             var all: [String] { lock.withLock { sql } }
         }
         let statements = Statements()
-        try store.database.writeWithoutTransaction { db in
-            db.trace { event in statements.append(event.expandedDescription) }
-        }
+        try store.traceStatements { statements.append($0) }
         let ledger = Ledger(store: store, migrator: RegistryFixture.migrator)
         // Twice: an empty store, then one already holding the records (both paths check the table).
         for _ in 0..<2 {
@@ -186,7 +183,7 @@ import Testing
     func tooNewStore() throws {
         let directory = try TemporaryDirectory()
         let ledger = try importedStore(directory)
-        try ledger.store.write { db in try db.execute(sql: "UPDATE schema_state SET version = 4 WHERE type = 'recipe'") }
+        try ledger.store.executeRaw("UPDATE schema_state SET version = 4 WHERE type = 'recipe'")
         #expect {
             try ledger.migrate(type: "recipe")
         } throws: { error in
@@ -194,9 +191,7 @@ import Testing
         }
         #expect(try ledger.validate().problems.count == 1)
         // A store whose tables come from a newer larder is refused when opened.
-        try ledger.store.write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')")
-        }
+        try ledger.store.executeRaw("INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')")
         #expect { try Store(path: directory.path("larder.db")) } throws: { "\($0)".contains("written by a newer larder") }
     }
 
@@ -204,21 +199,18 @@ import Testing
     func keepGoingRejects() throws {
         let directory = try TemporaryDirectory()
         let ledger = try importedStore(directory)
-        try ledger.store.write { db in
-            // A v1 record whose image is not base64 fails the image-move stage.
-            let body = try String.fetchOne(db, sql: "SELECT body FROM records WHERE id = (SELECT min(id) FROM records)") ?? ""
-            var value = try RecordBodies.parse(body)
-            if case .object(var fields) = value {
-                fields["imageData"] = "%%% not base64 %%%"
-                value = .object(fields)
-            }
-            try db.execute(sql: "UPDATE records SET body = ? WHERE id = ?", arguments: [try JSONWriter.string(value), value["id"]?.stringValue])
+        // A v1 record whose image is not base64 fails the image-move stage (the one with the smallest id).
+        var value = try #require(try ledger.store.records(type: "recipe").first)
+        if case .object(var fields) = value {
+            fields["imageData"] = "%%% not base64 %%%"
+            value = .object(fields)
         }
+        try ledger.store.executeRaw("UPDATE records SET body = ? WHERE id = ?", arguments: [try JSONWriter.string(value), value["id"]?.stringValue])
         var rejected: [String] = []
         let outcome = try ledger.migrate(type: "recipe", keepGoing: true) { _, error in rejected.append(error.message) }
         #expect(outcome.rejected == 1 && outcome.finalVersion == 3)
         #expect(rejected.first?.contains("imageData is not valid base64") == true)
         #expect(try ledger.store.recordCount(type: "recipe") == 23)
-        #expect(try ledger.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rejects") } == 1)
+        #expect(try ledger.store.rowCount(table: "rejects") == 1)
     }
 }

@@ -44,7 +44,7 @@ public struct Ledger {
 
     /// The types with records or state, in manifest order.
     public func types() throws -> [String] {
-        let stored = try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records UNION SELECT type FROM schema_state") }
+        let stored = try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records UNION SELECT type FROM schema_state") }
         return registry.manifest.types.map(\.name).filter(stored.contains) + stored.filter { registry.manifest.type($0) == nil }
     }
 
@@ -67,7 +67,7 @@ public struct Ledger {
         onReject: (Value?, LarderError) throws -> Void = { _, _ in }
     ) throws -> ImportSummary {
         let started = now()
-        return try store.write { db in
+        return try store.writeDatabase { db in
             var summary = ImportSummary()
             let states = try Store.states(db)
             try refuseTooNew(states)
@@ -185,18 +185,25 @@ public struct Ledger {
             let step = plan.steps[index]
             let started = now()
             do {
-                let (touched, rejected) = try store.write { db in
+                let (touched, rejected) = try store.writeDatabase { db in
                     try apply(step, type: type, db: db, keepGoing: keepGoing, started: started, onReject: onReject)
                 }
                 outcome.steps.append((step.step.id, step.direction, touched))
                 outcome.rejected += rejected
                 if step.endsTransition { outcome.finalVersion = step.toVersion }
             } catch let error as LarderError {
-                try? store.write { db in
-                    try Store.recordHistory(
-                        db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
-                        toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
-                        duration: now().timeIntervalSince(started), recordsTouched: 0, success: false, details: error.description)
+                do {
+                    try store.writeDatabase { db in
+                        try Store.recordHistory(
+                            db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
+                            toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
+                            duration: now().timeIntervalSince(started), recordsTouched: 0, success: false, details: error.description)
+                    }
+                } catch let historyError {
+                    // The step's own error is what the caller needs; say that its record is missing too.
+                    var unrecorded = error
+                    unrecorded.message += " (the failed run could not be recorded in the history either: \(historyError))"
+                    throw unrecorded
                 }
                 throw error
             }
@@ -219,7 +226,7 @@ public struct Ledger {
                 arguments: [type, lastRowID, Self.batchSize])
             guard let last = rows.last else { break }
             lastRowID = last["rowid"]
-            let values = try RecordBodies.parse(batch: rows.map { $0["body"] })
+            let values = try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
             for (row, original) in zip(rows, values) {
                 let rowID: Int64 = row["rowid"]
                 let id: String = row["id"]
@@ -275,17 +282,21 @@ public struct Ledger {
         let (plan, skip, _) = try self.plan(type: type, to: target)
         let report = MigrationReport(collectsSamples: true)
         let remaining = MigrationPlan(type: type, from: plan.from, to: plan.to, steps: Array(plan.steps.dropFirst(skip)))
-        try store.read { db in
+        try store.readDatabase { db in
             let environment = migrator.environment(images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
             var lastRowID: Int64 = 0
             while true {
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT rowid, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
                     arguments: [type, lastRowID, Self.batchSize])
                 guard let last = rows.last else { break }
                 lastRowID = last["rowid"]
-                for value in try RecordBodies.parse(batch: rows.map { $0["body"] }) {
-                    _ = try? migrator.migrate(value, plan: remaining, environment: environment, report: report)
+                for value in try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }) {
+                    do {
+                        _ = try migrator.migrate(value, plan: remaining, environment: environment, report: report)
+                    } catch is LarderError {
+                        // A record the plan rejects: the report counts it and keeps the first reasons.
+                    }
                 }
             }
         }
@@ -352,7 +363,7 @@ public struct Ledger {
     public func repair() throws -> [String] {
         let started = now()
         let steps = registry.manifest.stepsByID
-        return try store.write { db in
+        return try store.writeDatabase { db in
             var actions: [String] = []
             let entries = try Row.fetchAll(db, sql: "SELECT * FROM history WHERE kind = 'migration' AND is_removed = 0 ORDER BY rank").map(HistoryEntry.init(row:))
             for entry in entries {
@@ -389,7 +400,7 @@ public struct Ledger {
         _ = try registry.version(type: type, version)
         let schema = try registry.jsonSchema(type: type, version: version)
         let checksum = sha256Checksum(try registry.jsonSchemaValue(type: type, version: version).canonicalJSON)
-        return try store.write { db in
+        return try store.writeDatabase { db in
             if let state = try Store.state(db, type: type), let current = state.version {
                 throw LarderError(.usage, "\(store.path): \(type) is already at v\(current); baseline adopts only unversioned records")
             }
@@ -403,7 +414,7 @@ public struct Ledger {
                     db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?", arguments: [type, lastRowID, Self.batchSize])
                 guard let last = rows.last else { break }
                 lastRowID = last["rowid"]
-                for (row, value) in zip(rows, try RecordBodies.parse(batch: rows.map { $0["body"] })) {
+                for (row, value) in zip(rows, try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })) {
                     count += 1
                     if !schema.isValid(value), failures.count < 5 {
                         let id: String = row["id"]

@@ -1,5 +1,5 @@
-public import Foundation
-public import GRDB
+import Foundation
+import GRDB
 public import LarderCore
 import LarderRegistry
 import LarderFormats
@@ -76,21 +76,30 @@ public struct SchemaState: Sendable, Hashable {
     public var stepsDone: Int
 }
 
-/// A Larder store: an SQLite database (through GRDB) holding records, their images, rejected
-/// records, each type's schema version and the history of every step applied to it.
+/// A Larder store: an SQLite database holding records, their images, rejected records, each
+/// type's schema version and the history of every step applied to it.
 ///
-/// The store's own tables are created and upgraded by a GRDB `DatabaseMigrator`
-/// (``tableMigrator``); later features add their tables as further registered migrations. A store
-/// written by a newer larder (with table migrations this one does not know) is refused.
+/// GRDB is an implementation detail: the API speaks Larder types (``StoredRecord``,
+/// ``SchemaState``, ``HistoryEntry``, `Value` records), and callers that need several operations
+/// in one transaction get a ``StoreTransaction`` from ``read(_:)`` or ``write(_:)``. The store's
+/// own tables are created and upgraded by table migrations (`larder-store-1`, `larder-store-2`,
+/// …); a store written by a newer larder (with table migrations this one does not know) is
+/// refused.
+///
+/// ```swift
+/// let store = try Store(path: "larder.db", create: true)
+/// let recipes = StoreRecordReader(store: store, type: "recipe")
+/// while let item = try recipes.next() { print(item.value["title"] ?? .null) }
+/// ```
 public final class Store: Sendable {
     /// The database file.
     public let path: String
     /// The database.
-    public let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// The store's table layout, one registered migration per revision. Store maintenance adds
     /// its tables (tombstones, devices, pending changes, cache) as `larder-store-2` and on.
-    public static var tableMigrator: DatabaseMigrator {
+    static var tableMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("larder-store-1") { db in
             try db.execute(
@@ -174,8 +183,25 @@ public final class Store: Sendable {
         return LarderError(.store, message, underlying: error)
     }
 
-    /// Runs `body` in one write transaction, mapping database errors to `store-error`.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in one write transaction: everything it does commits together, or nothing
+    /// does when it throws.
+    ///
+    /// The transaction is valid only inside `body`.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws; ``LarderError`` `store-error` (naming the file, in plain
+    ///   words) when the database fails.
+    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try writeDatabase { db in try body(StoreTransaction(db: db, path: path)) }
+    }
+
+    /// Runs `body` in one read transaction (a consistent snapshot; writes fail).
+    /// - Throws: what `body` throws; ``LarderError`` `store-error` when the database fails.
+    public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try readDatabase { db in try body(StoreTransaction(db: db, path: path)) }
+    }
+
+    /// ``write(_:)`` with the GRDB connection, for the store's own operations.
+    func writeDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try database.write(body)
         } catch let error as LarderError {
@@ -185,8 +211,8 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `body` in a read transaction.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// ``read(_:)`` with the GRDB connection, for the store's own operations.
+    func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try database.read(body)
         } catch let error as LarderError {
@@ -200,7 +226,7 @@ public final class Store: Sendable {
 
     /// Every type's schema state.
     public func schemaStates() throws -> [SchemaState] {
-        try read { db in try Self.states(db) }
+        try readDatabase { db in try Self.states(db) }
     }
 
     static func states(_ db: Database) throws -> [SchemaState] {
@@ -225,14 +251,17 @@ public final class Store: Sendable {
 
     /// The history, oldest first.
     public func history() throws -> [HistoryEntry] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM history ORDER BY rank").map(HistoryEntry.init(row:)) }
+        try readDatabase { db in try Row.fetchAll(db, sql: "SELECT * FROM history ORDER BY rank").map(HistoryEntry.init(row:)) }
     }
 
-    /// Appends a history row (in the caller's transaction).
-    ///
-    /// Store maintenance records its runs through this with kind `compaction` or `prune` and its
-    /// report as `details` (JSON).
-    public static func recordHistory(
+    /// The table migrations applied to this file (`larder-store-1`, …).
+    func tableRevisions() throws -> Set<String> {
+        try readDatabase { db in try Self.tableMigrator.appliedIdentifiers(db) }
+    }
+
+    /// Appends a history row (in the caller's transaction); see
+    /// ``StoreTransaction/recordHistory(kind:type:stepID:direction:fromVersion:toVersion:checksum:source:appliedAt:duration:recordsTouched:success:details:)``.
+    static func recordHistory(
         _ db: Database, kind: HistoryKind, type: String? = nil, stepID: String? = nil, direction: String? = nil, fromVersion: Int? = nil,
         toVersion: Int? = nil, checksum: String? = nil, source: String? = nil, appliedAt: Date, duration: TimeInterval, recordsTouched: Int,
         success: Bool, details: String? = nil
@@ -251,7 +280,7 @@ public final class Store: Sendable {
     // MARK: Records
 
     /// Inserts or replaces a record, keeping the sync columns in step with its body.
-    public static func upsert(_ db: Database, type: String, record: Value, version: Int?) throws {
+    static func upsert(_ db: Database, type: String, record: Value, version: Int?) throws {
         guard let id = record["id"]?.stringValue ?? record["id"].map({ $0.compactText(limit: 100) }) else {
             throw LarderError(.malformedRecord, "a stored record needs an id", location: SourceLocation(fieldPath: "id"))
         }
@@ -287,43 +316,40 @@ public final class Store: Sendable {
 
     /// The number of records of `type` (every type when `nil`).
     public func recordCount(type: String? = nil) throws -> Int {
-        try read { db in
+        try readDatabase { db in
             if let type { return try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE type = ?", arguments: [type]) ?? 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0
         }
     }
 
-    /// The records of `type`, decoded, ordered by id (tests, export).
+    /// The records of `type`, decoded, ordered by id (tests, export). Buffers them all: stream
+    /// with ``StoreRecordReader`` or ``forEachStoredRecord(type:_:)`` instead for big stores.
+    /// - Throws: ``LarderError`` naming the record (type and id) whose stored body does not parse.
     public func records(type: String) throws -> [Value] {
-        try read { db in
-            let bodies = try String.fetchAll(db, sql: "SELECT body FROM records WHERE type = ? ORDER BY id", arguments: [type])
-            return try bodies.map { try RecordBodies.parse($0) }
+        try readDatabase { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, body FROM records WHERE type = ? ORDER BY id", arguments: [type])
+            return try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
         }
     }
-}
 
-/// Parses stored record bodies. Batches go through one NDJSON reader, so a million records do
-/// not each pay for a reader.
-enum RecordBodies {
-    static func parse(_ body: String) throws -> Value {
-        guard let value = try parse(batch: [body]).first else { throw LarderError(.store, "empty record body") }
-        return value
+    /// The record `type`/`id` with its sync columns, or `nil` when the store has none (a
+    /// tombstone is a record too).
+    public func storedRecord(type: String, id: String) throws -> StoredRecord? {
+        try readDatabase { db in try StoredRecord.fetch(db, type: type, id: id) }
     }
 
-    static func parse(batch bodies: [String]) throws -> [Value] {
-        guard !bodies.isEmpty else { return [] }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(bodies.reduce(0) { $0 + $1.utf8.count + 1 })
-        for body in bodies {
-            bytes.append(contentsOf: body.utf8)
-            bytes.append(0x0A)
+    /// Calls `body` with every stored record (of `type`, or of every type when `nil`), tombstones
+    /// included, in type and id order, in one read transaction.
+    ///
+    /// Streams: rows come from a database cursor, one in memory at a time (bodies are not parsed
+    /// until ``StoredRecord/value()`` is called). O(records).
+    /// - Throws: what `body` throws; ``LarderError`` `store-error` when the database fails.
+    public func forEachStoredRecord(type: String? = nil, _ body: (StoredRecord) throws -> Void) throws {
+        try readDatabase { db in
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE ? IS NULL OR type = ? ORDER BY type, id", arguments: [type, type])
+            while let row = try cursor.next() { try body(StoredRecord(row: row)) }
         }
-        let reader = JSONReader(source: MemoryByteSource(bytes, name: "store"), lineMode: true)
-        var values: [Value] = []
-        values.reserveCapacity(bodies.count)
-        while let item = try reader.next() { values.append(item.value) }
-        guard values.count == bodies.count else { throw LarderError(.store, "a stored record body is not one JSON object per line") }
-        return values
     }
 }
 

@@ -236,7 +236,7 @@ extension RecipeCacheFile {
             try rewrite(path: path, scan: scan, evicted: Set(plan.evictions.map(\.index)))
         }
         if let history {
-            try history.write { db in
+            try history.writeDatabase { db in
                 try Store.recordHistory(
                     db, kind: .prune, source: path, appliedAt: started, duration: Date().timeIntervalSince(started),
                     recordsTouched: plan.evictions.count, success: true, details: try result.summary.jsonText())

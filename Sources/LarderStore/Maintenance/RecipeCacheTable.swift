@@ -25,7 +25,7 @@ public struct RecipeCacheTable: Sendable {
     /// - Throws: ``LarderError`` for a malformed file (nothing changes then).
     @discardableResult
     public func importFile(path: String, at date: Date = Date()) throws -> Int {
-        try store.write { db in
+        try store.writeDatabase { db in
             try db.execute(sql: "DELETE FROM recipe_cache; DELETE FROM recipe_cache_pins; DELETE FROM recipe_cache_meta")
             let insert = try db.makeStatement(
                 sql: "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -57,7 +57,7 @@ public struct RecipeCacheTable: Sendable {
 
     /// The cache's own facts (fetch time, TTL, hit and miss counts).
     public func header() throws -> RecipeCacheFile.Header {
-        try store.read { db in try Self.header(db) }
+        try store.readDatabase { db in try Self.header(db) }
     }
 
     static func header(_ db: Database) throws -> RecipeCacheFile.Header {
@@ -77,7 +77,7 @@ public struct RecipeCacheTable: Sendable {
 
     /// Every entry's facts, by id.
     public func entries() throws -> [CacheEntryInfo] {
-        try store.read { db in try Self.entries(db) }
+        try store.readDatabase { db in try Self.entries(db) }
     }
 
     static func entries(_ db: Database) throws -> [CacheEntryInfo] {
@@ -113,6 +113,6 @@ public struct RecipeCacheTable: Sendable {
             FaultInjection.step()
             return result
         }
-        return isDryRun ? try store.read(body) : try store.write(body)
+        return isDryRun ? try store.readDatabase(body) : try store.writeDatabase(body)
     }
 }

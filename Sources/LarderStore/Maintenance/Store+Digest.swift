@@ -11,7 +11,7 @@ extension Store {
     /// - Parameter excluding: tables left out (the history, whose timings differ between runs),
     ///   with their autoincrement counters.
     public func contentDigest(excluding: Set<String> = []) throws -> String {
-        try read { db in
+        try readDatabase { db in
             var text: [UInt8] = []
             text.reserveCapacity(1 << 20)
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")

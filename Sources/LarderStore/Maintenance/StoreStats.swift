@@ -43,10 +43,14 @@ public struct StoreStats: Sendable, Hashable, Codable {
     /// Reads the counts of `store` (one read transaction; O(records) for the tombstone checks).
     public init(store: Store, now: Date = Date()) throws {
         path = store.path
-        fileBytes = ((try? FileManager.default.attributesOfItem(atPath: store.path)[.size]) as? Int) ?? 0
+        do {
+            fileBytes = try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int ?? 0
+        } catch {
+            throw LarderError(.io, "\(store.path): cannot read the file's size: \(error.localizedDescription)", underlying: error)
+        }
         let minimal = Tombstone.localFieldNames.sorted().map { "'\($0)'" }.joined(separator: ", ")
         var stats = self
-        try store.read { db in
+        try store.readDatabase { db in
             let versions = Dictionary(try Store.states(db).map { ($0.type, $0.version) }, uniquingKeysWith: { a, _ in a })
             for row in try Row.fetchAll(
                 db,
@@ -95,7 +99,7 @@ public enum StoreExport {
     /// - Returns: the number of records written.
     public static func write(store: Store, type: String, to writer: any RecordWriter, includeTombstones: Bool = true) throws -> Int {
         // One read transaction: the export is a consistent snapshot.
-        let count = try store.read { db in
+        let count = try store.readDatabase { db in
             var count = 0
             var lastID: String?
             while true {
@@ -108,7 +112,7 @@ public enum StoreExport {
                     arguments: [type, lastID, lastID])
                 guard let last = rows.last else { break }
                 lastID = last["id"]
-                for value in try RecordBodies.parse(batch: rows.map { $0["body"] }) {
+                for value in try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }) {
                     try writer.write(value)
                     count += 1
                 }
@@ -121,6 +125,6 @@ public enum StoreExport {
 
     /// The record types the store holds, by name.
     public static func types(store: Store) throws -> [String] {
-        try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records ORDER BY type") }
+        try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records ORDER BY type") }
     }
 }

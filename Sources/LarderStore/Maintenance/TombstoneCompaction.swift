@@ -132,7 +132,7 @@ public struct TombstoneCompaction: Sendable {
             }
             return summary
         }
-        return isDryRun ? try store.read(body) : try store.write(body)
+        return isDryRun ? try store.readDatabase(body) : try store.writeDatabase(body)
     }
 
     /// Marks devices unseen past the horizon as expired; returns the live ones, furthest behind first.

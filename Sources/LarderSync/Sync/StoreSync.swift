@@ -1,9 +1,8 @@
-public import Foundation
-import GRDB
+import Foundation
 import LarderCloudKit
-public import LarderCore
+import LarderCore
 public import LarderStore
-public import LarderRegistry
+import LarderRegistry
 import Crypto
 
 /// Syncs one device's Larder store with a CloudKit zone, both ways, through the store's sync
@@ -130,23 +129,12 @@ public struct StoreSync: Sendable {
 
     // MARK: Pull
 
-    /// The key in `sync_meta` holding this target's sync token.
-    var tokenKey: String { "cloudkit-sync-token " + client.target.identity }
-
     func savedToken() throws -> String? {
-        let key = tokenKey
-        return try store.read { db in try String.fetchOne(db, sql: "SELECT value FROM sync_meta WHERE key = ?", arguments: [key]) }
+        try syncState.changeToken(target: client.target.identity)
     }
 
     func saveToken(_ token: String?) throws {
-        let key = tokenKey
-        try store.write { db in
-            if let token {
-                try db.execute(sql: "INSERT OR REPLACE INTO sync_meta (key, value) VALUES (?, ?)", arguments: [key, token])
-            } else {
-                try db.execute(sql: "DELETE FROM sync_meta WHERE key = ?", arguments: [key])
-            }
-        }
+        try syncState.setChangeToken(token, target: client.target.identity)
     }
 
     /// Fetches and applies the zone's changes since the saved token.
@@ -191,8 +179,8 @@ public struct StoreSync: Sendable {
     func apply(_ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String) throws -> String {
         let modified = Date(timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.wallMilliseconds()) / 1000)
         if record.deleted == true {
-            guard let (type, id, isDeleted) = try locate(recordName: name), !isDeleted else { return "ignoredDelete" }
-            return try syncState.applyRemoteTombstone(type: type, id: id, recordName: name, changeTag: "", at: modified).rawValue
+            guard let stored = try syncState.record(named: name), !stored.isDeleted else { return "ignoredDelete" }
+            return try syncState.applyRemoteTombstone(type: stored.type, id: stored.id, recordName: name, changeTag: "", at: modified).rawValue
         }
         let type = record.recordType ?? ""
         if type == Self.deviceRecordType {
@@ -213,23 +201,6 @@ public struct StoreSync: Sendable {
             return try mapping.value(of: record)
         } catch {
             throw LarderError(.malformedRecord, "remote record \(record.recordName ?? "?"): \(error.description)")
-        }
-    }
-
-    /// The store's record with this cloud name: by its `recordName` column, else by `TYPE-ID`.
-    func locate(recordName: String) throws -> (String, String, Bool)? {
-        try store.read { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT type, id, isDeleted FROM records WHERE recordName = ? LIMIT 1", arguments: [recordName]) {
-                return (row["type"], row["id"], row["isDeleted"])
-            }
-            let types = try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records")
-            for type in types where recordName.hasPrefix(type + "-") {
-                let id = String(recordName.dropFirst(type.count + 1))
-                if let row = try Row.fetchOne(db, sql: "SELECT isDeleted FROM records WHERE type = ? AND id = ?", arguments: [type, id]) {
-                    return (type, id, row["isDeleted"])
-                }
-            }
-            return nil
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderStore
 import LarderDedupe
@@ -28,9 +27,9 @@ extension DedupeCommand {
                     "\(path) holds recipe v\(version) records and dedupe writes v\(type.currentVersion): migrate the store first (larder migrate --store \(path) --type recipe)")
             }
         }
-        let snapshot = try store.read { db in try StoreRecordReader.snapshot(db) }
+        let snapshot = try store.read { transaction in try transaction.snapshot(type: type.rawValue) }
         let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
-        let input = DedupeInput(name: path, role: .mixed) { StoreRecordReader(store: store) }
+        let input = DedupeInput(name: path, role: .mixed) { StoreRecordReader(store: store, type: type.rawValue) }
         let analysis = try await DedupePass(inputs: [input], configuration: configuration).analyze(rejects: rejectsSink)
         try rejectsSink?.close()
         if let explain {
@@ -48,8 +47,8 @@ extension DedupeCommand {
         let logWriter = try MergeLogWriter(sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
         let started = Date()
         var retired = 0
-        try store.write { db in
-            guard try StoreRecordReader.snapshot(db) == snapshot else {
+        try store.write { transaction in
+            guard try transaction.snapshot(type: type.rawValue) == snapshot else {
                 throw LarderError(.store, "\(path) changed while dedupe was reading it; nothing was written, run dedupe again")
             }
             // Through the sync state, like any local edit: the rewritten survivor and each retired
@@ -60,14 +59,14 @@ extension DedupeCommand {
                     throw LarderError(
                         .store, "\(path): the survivor \(cluster.survivorID) of a cluster is deleted; nothing was written")
                 }
-                try SyncState.saveIfChanged(db, cluster.record, type: type.rawValue, at: started)
+                try transaction.saveIfChanged(cluster.record, type: type.rawValue, at: started)
                 for member in cluster.members where member.id != cluster.survivorID {
-                    if try SyncState.delete(db, type: type.rawValue, id: member.id, at: started) == .changed { retired += 1 }
+                    if try transaction.delete(type: type.rawValue, id: member.id, at: started) == .changed { retired += 1 }
                 }
             }
             let summary = analysis.summary
-            try Store.recordHistory(
-                db, kind: HistoryKind(rawValue: "dedupe"), type: type.rawValue, source: logPath, appliedAt: started,
+            try transaction.recordHistory(
+                kind: HistoryKind(rawValue: "dedupe"), type: type.rawValue, source: logPath, appliedAt: started,
                 duration: Date().timeIntervalSince(started), recordsTouched: summary.mergedRecords, success: true,
                 details: try JSONWriter.string(summary.value))
         }
@@ -87,74 +86,4 @@ extension DedupeCommand {
         }
         return candidate
     }
-}
-
-/// Reads a store's recipe rows in rowid order, a batch at a time, as records.
-final class StoreRecordReader: RecordReader {
-    let name: String
-    let header: EnvelopeHeader? = nil
-    private let store: Store
-    private var batch: [Result<Value, LarderError>] = []
-    private var position = 0
-    private var lastRowID: Int64 = 0
-    private var count = 0
-    private var exhausted = false
-    private static let batchSize = 4096
-
-    init(store: Store) {
-        self.store = store
-        name = store.path
-    }
-
-    /// What identifies the recipe rows' state: count and largest rowid.
-    static func snapshot(_ db: Database) throws -> [Int64] {
-        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(rowid), 0), total(length(body)) FROM records WHERE type = 'recipe'")
-        return [row?[0] ?? 0, row?[1] ?? 0, Int64(row?[2] ?? 0.0)]
-    }
-
-    func next() throws -> RecordItem? {
-        if position == batch.count {
-            guard !exhausted else { return nil }
-            let rows = try store.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT rowid, body FROM records WHERE type = 'recipe' AND rowid > ? ORDER BY rowid LIMIT ?",
-                    arguments: [lastRowID, Self.batchSize])
-            }
-            exhausted = rows.count < Self.batchSize
-            guard let last = rows.last else { return nil }
-            lastRowID = last[0]
-            var bytes: [UInt8] = []
-            for row in rows {
-                let body: String = row[1]
-                bytes.append(contentsOf: body.utf8)
-                bytes.append(0x0A)
-            }
-            // One NDJSON reader per batch; a body that is not JSON becomes that record's error.
-            let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: true)
-            batch.removeAll(keepingCapacity: true)
-            while batch.count < rows.count {
-                do {
-                    guard let item = try reader.next() else { break }
-                    batch.append(.success(item.value))
-                } catch let error as LarderError {
-                    batch.append(.failure(error))
-                }
-            }
-            position = 0
-            guard !batch.isEmpty else { return nil }
-        }
-        let entry = batch[position]
-        position += 1
-        defer { count += 1 }
-        let location = SourceLocation(file: name, recordIndex: count)
-        switch entry {
-        case .success(let value): return RecordItem(value: value, index: count, location: location)
-        case .failure(let error): throw LarderError(error.code, "stored body: \(error.message)", location: location)
-        }
-    }
-
-    /// A bad body spoils only its own record.
-    var canRecover: Bool { true }
-
-    func location(of path: FieldPath) -> SourceLocation? { nil }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderTestSupport
 @testable import LarderRegistry
@@ -26,9 +25,9 @@ final class SimulatedDevice {
         store = try Store(path: directory.path("\(id).db"), create: true)
         sync = SyncState(store: store)
         // A simulation needs no durability: skip the fsync per transaction.
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY") }
-        try store.write { db in
-            try Store.setState(db, SchemaState(type: "recipe", version: 3, stepsDone: 0), now: Timestamp.format(cloud.date))
+        try store.executeRaw("PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
+        try store.write { transaction in
+            try transaction.setSchemaState(SchemaState(type: "recipe", version: 3, stepsDone: 0), at: cloud.date)
         }
         _ = try sync.recordDeviceSync(id: id, name: id, watermark: nil, seenAt: cloud.date, isSelf: true)
     }
@@ -48,19 +47,16 @@ final class SimulatedDevice {
     }
 
     func record(_ id: String) throws -> Value? {
-        try store.read { db in try String.fetchOne(db, sql: "SELECT body FROM records WHERE type = 'recipe' AND id = ?", arguments: [id]) }
-            .map(RecordBodies.parse)
+        try store.storedRecord(type: "recipe", id: id)?.value()
     }
 
     /// Live (not deleted) records by id, with whether each is cloud-enabled.
     func liveRecords() throws -> [String: (value: Value, isCloudEnabled: Bool)] {
-        try store.read { db in
-            var result: [String: (Value, Bool)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, body, isCloudEnabled FROM records WHERE isDeleted = 0") {
-                result[row["id"]] = (try RecordBodies.parse(row["body"]), row["isCloudEnabled"])
-            }
-            return result
+        var result: [String: (value: Value, isCloudEnabled: Bool)] = [:]
+        try store.forEachStoredRecord { record in
+            if !record.isDeleted { result[record.id] = (try record.value(), record.isCloudEnabled) }
         }
+        return result
     }
 
     func isLive(_ id: String) throws -> Bool { try liveRecords()[id] != nil }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderTestSupport
 import Testing
@@ -14,15 +13,42 @@ import Testing
         try withExtendedLifetime(directory) { try body(SyncState(store: try Store(path: directory.path("larder.db"), create: true))) }
     }
 
-    private func row(_ sync: SyncState, _ id: String) throws -> Row? {
-        try sync.store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM records WHERE id = ?", arguments: [id]) }
+    private func row(_ sync: SyncState, _ id: String) throws -> StoredRecord? {
+        try sync.store.storedRecord(type: "recipe", id: id)
     }
 
     @Test("a new store gets the maintenance tables as table migration larder-store-2")
     func migration() throws {
         try withSync { sync in
-            let applied = try sync.store.read { db in try Store.tableMigrator.appliedIdentifiers(db) }
+            let applied = try sync.store.tableRevisions()
             #expect(applied.contains("larder-store-1") && applied.contains("larder-store-2"))
+        }
+    }
+
+    @Test("each sync target keeps its own change token, and nil forgets it")
+    func changeTokens() throws {
+        try withSync { sync in
+            #expect(try sync.changeToken(target: "zone-a") == nil)
+            try sync.setChangeToken("token-1", target: "zone-a")
+            try sync.setChangeToken("token-9", target: "zone-b")
+            try sync.setChangeToken("token-2", target: "zone-a")
+            #expect(try sync.changeToken(target: "zone-a") == "token-2" && sync.changeToken(target: "zone-b") == "token-9")
+            try sync.setChangeToken(nil, target: "zone-a")
+            #expect(try sync.changeToken(target: "zone-a") == nil && sync.changeToken(target: "zone-b") == "token-9")
+            #expect(try sync.registryTag() == nil, "the registry tag is another fact")
+        }
+    }
+
+    @Test("a cloud name finds its record by the recordName column, else as TYPE-ID")
+    func recordByCloudName() throws {
+        try withSync { sync in
+            var named = Recipe.make(id: "r1").value
+            named.setMember("recordName", .string("custom-name"))
+            try sync.save(named, type: "recipe", at: fixtureDate)
+            try sync.save(Recipe.make(id: "r2").value, type: "recipe", at: fixtureDate)
+            #expect(try sync.record(named: "custom-name")?.id == "r1")
+            #expect(try sync.record(named: "recipe-r2")?.id == "r2")
+            #expect(try sync.record(named: "recipe-r3") == nil)
         }
     }
 
@@ -32,7 +58,7 @@ import Testing
             try sync.save(Recipe.make(id: "r1").value, type: "recipe", at: fixtureDate)
             let first = try #require(try sync.pendingChanges().first)
             #expect(try sync.acknowledge(first, changeTag: "t1", at: fixtureDate) == .acknowledged)
-            #expect(try row(sync, "r1")?["cloudAckTag"] == "t1" && sync.store.records(type: "recipe").first?["changeTag"] == .string("t1"))
+            #expect(try row(sync, "r1")?.cloudAckTag == "t1" && sync.store.records(type: "recipe").first?["changeTag"] == .string("t1"))
             try sync.save(Recipe.make(id: "r1", title: "Edit 1").value, type: "recipe", at: fixtureDate)
             let edit1 = try #require(try sync.pendingChanges().first)
             try sync.save(Recipe.make(id: "r1", title: "Edit 2").value, type: "recipe", at: fixtureDate)
@@ -71,7 +97,7 @@ import Testing
             _ = try sync.applyRemote(Recipe.make(id: "r2").value, type: "recipe", changeTag: "t1", at: fixtureDate)
             try sync.delete(type: "recipe", id: "r1", at: fixtureDate)
             #expect(try sync.applyRemote(Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate) == .keptPendingLocalChange)
-            #expect(try row(sync, "r1")?["isDeleted"] == true)
+            #expect(try row(sync, "r1")?.isDeleted == true)
             try sync.save(Recipe.make(id: "r2", title: "Local edit").value, type: "recipe", at: fixtureDate)
             #expect(try sync.applyRemoteTombstone(type: "recipe", id: "r2", changeTag: "t3", at: fixtureDate) == .deleted)
             #expect(try sync.pendingChanges().map(\.id) == ["r1"])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderFormats
 import LarderTestSupport
@@ -50,7 +49,7 @@ import Testing
         }
 
         func isStored(_ id: String) throws -> Bool {
-            try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE id = ?", arguments: [id]) } == 1
+            try sync.types(ofID: id).count == 1
         }
     }
 
@@ -67,8 +66,8 @@ import Testing
         try fixture.sync.save(Recipe.make(id: "pending").value, type: "recipe", at: fixtureDate)
         try fixture.sync.delete(type: "recipe", id: "pending", at: fixtureDate)
         // An older tombstone that arrived by import: never confirmed by the cloud.
-        try fixture.store.write { db in
-            try Store.upsert(db, type: "recipe", record: Tombstone.localBody(id: "imported", recordName: "recipe-imported", deletedAt: "2024-01-01T00:00:00Z", updatedAt: nil, changeTag: nil), version: 3)
+        try fixture.store.write { transaction in
+            try transaction.upsert(Tombstone.localBody(id: "imported", recordName: "recipe-imported", deletedAt: "2024-01-01T00:00:00Z", updatedAt: nil, changeTag: nil), type: "recipe", version: 3)
         }
         let (summary, events) = try fixture.compact(now: fixtureDate.addingTimeInterval(day))
         #expect(summary.dropped == 0 && summary.keptPending == 1 && summary.keptNotAcknowledged == 1)
@@ -142,7 +141,7 @@ import Testing
         fat.setMember("isDeleted", .bool(true))
         fat.setMember("deletedAt", .string("2023-05-01T10:00:00Z"))
         let fatText = try JSONWriter.string(fat)
-        try fixture.store.write { db in try Store.upsert(db, type: "recipe", record: fat, version: 3) }
+        try fixture.store.write { transaction in try transaction.upsert(fat, type: "recipe", version: 3) }
         let (summary, events) = try fixture.compact(now: fixtureDate)
         let minimal = try #require(try fixture.store.records(type: "recipe").first)
         #expect(Tombstone.isMinimal(minimal) && minimal["title"] == nil && minimal["deletedAt"] == .string("2023-05-01T10:00:00Z"))

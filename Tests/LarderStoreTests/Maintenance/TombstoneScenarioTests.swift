@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LarderCore
 import LarderTestSupport
 import Testing
@@ -43,7 +42,7 @@ import Testing
         #expect(keys(cloud.body).isSubset(of: Tombstone.cloudFieldNames))
         #expect(cloud.body["title"] == nil && cloud.body["ingredients"] == nil && cloud.body["ownerID"] == nil)
         #expect(cloud.body["schemaVersion"] == .int(3), "the cloud tombstone keeps the schema version")
-        let version = try world["A"].store.read { db in try Int.fetchOne(db, sql: "SELECT version FROM records WHERE id = 'r1'") }
+        let version = try world["A"].store.storedRecord(type: "recipe", id: "r1")?.version
         #expect(version == 3, "the local tombstone keeps it in the version column")
         #expect(try world["A"].sync.pendingCount() == 0, "the cloud acknowledged the tombstone")
     }

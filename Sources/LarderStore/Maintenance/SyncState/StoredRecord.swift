@@ -1,24 +1,39 @@
-import Foundation
+public import Foundation
 import GRDB
-import LarderCore
+public import LarderCore
 import LarderRegistry
 import LarderFormats
 
-/// One row of the records table with its sync columns, for the sync-state operations.
-struct StoredRecord {
+/// One record as the store holds it: its identity, schema version and sync columns, with the
+/// body parsed on demand (``value()``).
+///
+/// A tombstone (``isDeleted``) is a stored record too, holding only the minimal fields.
+public struct StoredRecord: Sendable, Hashable {
     var rowID: Int64
-    var type: String
-    var id: String
-    var version: Int?
-    var body: String
-    var recordName: String
-    var isCloudEnabled: Bool
-    var isDeleted: Bool
-    var deletedAt: String?
-    var updatedAt: String?
-    var changeTag: String?
-    var cloudAckTag: String?
-    var cloudAckAt: Int64?
+    /// The record type.
+    public let type: String
+    /// The record's id.
+    public let id: String
+    /// The schema version the record is at (`nil`: not adopted yet, see baseline).
+    public let version: Int?
+    /// The body as stored (JSON).
+    let body: String
+    /// The record's cloud name (its `recordName`, else `TYPE-ID`).
+    public let recordName: String
+    /// Whether the record syncs (`false`: local-only).
+    public let isCloudEnabled: Bool
+    /// Whether the record is a tombstone.
+    public let isDeleted: Bool
+    /// When it was deleted (a tombstone's timestamp text).
+    public let deletedAt: String?
+    /// When it last changed (timestamp text).
+    public let updatedAt: String?
+    /// The change tag the body carries.
+    public let changeTag: String?
+    /// The change tag the cloud last confirmed for the record's name.
+    public let cloudAckTag: String?
+    /// The cloud time of that confirmation (milliseconds since 1970).
+    let cloudAckAt: Int64?
 
     static let columns = "rowid, type, id, version, body, recordName, isCloudEnabled, isDeleted, deletedAt, updatedAt, changeTag, cloudAckTag, cloudAckAt"
 
@@ -42,14 +57,19 @@ struct StoredRecord {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM records WHERE type = ? AND id = ?", arguments: [type, id]).map(StoredRecord.init(row:))
     }
 
+    /// When the cloud confirmed the record's current state, if it did.
+    public var acknowledgedAt: Date? { cloudAckAt.map(Date.init(milliseconds:)) }
+
     /// A live record that must never leave the device.
-    var isLocalOnly: Bool { !isCloudEnabled && !isDeleted }
+    public var isLocalOnly: Bool { !isCloudEnabled && !isDeleted }
 
     /// The tag of what the cloud holds for this record, as far as the store knows.
-    var cloudTag: String? { cloudAckTag ?? changeTag }
+    public var cloudTag: String? { cloudAckTag ?? changeTag }
 
-    /// The body, decoded.
-    func value() throws -> Value { try RecordBodies.parse(body) }
+    /// The body, parsed.
+    /// - Throws: ``LarderError`` naming the record (type and id) when the stored body is not one
+    ///   JSON object.
+    public func value() throws -> Value { try RecordBodies.parse(body, type: type, id: id) }
 }
 
 extension PendingChange {
@@ -57,7 +77,7 @@ extension PendingChange {
         let payload: String? = row["payload"]
         self.init(
             seq: row["seq"], type: row["type"], id: row["id"], recordName: row["record_name"], kind: Kind(rawValue: row["kind"]),
-            payload: try payload.map(RecordBodies.parse), baseTag: row["base_tag"], registryTag: row["registry_tag"],
+            payload: try payload.map { try RecordBodies.parse($0, type: row["type"], id: row["id"]) }, baseTag: row["base_tag"], registryTag: row["registry_tag"],
             createdAt: Date(milliseconds: row["created_at"]))
     }
 

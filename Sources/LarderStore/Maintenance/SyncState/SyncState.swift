@@ -1,5 +1,5 @@
 public import Foundation
-package import GRDB
+import GRDB
 public import LarderCore
 import LarderRegistry
 import LarderFormats
@@ -73,12 +73,12 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `malformed-record` without an id, `usage-error` for a body
     ///   marked deleted (use ``delete(type:id:at:)``).
     public func save(_ record: Value, type: String, at date: Date) throws {
-        try store.write { db in try Self.save(db, record, type: type, at: date) }
+        try store.writeDatabase { db in try Self.save(db, record, type: type, at: date) }
     }
 
     /// ``save(_:type:at:)`` inside a transaction the caller holds (a dedupe merge writes every
     /// cluster in one).
-    package static func save(_ db: Database, _ record: Value, type: String, at date: Date) throws {
+    static func save(_ db: Database, _ record: Value, type: String, at date: Date) throws {
         guard let id = record["id"]?.stringValue else {
             throw LarderError(.malformedRecord, "a record needs a string id", location: SourceLocation(fieldPath: "id"))
         }
@@ -103,13 +103,13 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `usage-error` when the store has no such record.
     @discardableResult
     public func delete(type: String, id: String, at date: Date) throws -> LocalOutcome {
-        try store.write { db in try Self.delete(db, type: type, id: id, at: date) }
+        try store.writeDatabase { db in try Self.delete(db, type: type, id: id, at: date) }
     }
 
     /// ``save(_:type:at:)`` inside a transaction the caller holds, unless the store already holds
     /// exactly `record`. Returns whether it saved.
     @discardableResult
-    package static func saveIfChanged(_ db: Database, _ record: Value, type: String, at date: Date) throws -> Bool {
+    static func saveIfChanged(_ db: Database, _ record: Value, type: String, at date: Date) throws -> Bool {
         if let id = record["id"]?.stringValue, let existing = try StoredRecord.fetch(db, type: type, id: id),
             try existing.value() == record
         {
@@ -121,7 +121,7 @@ public struct SyncState: Sendable {
 
     /// ``delete(type:id:at:)`` inside a transaction the caller holds.
     @discardableResult
-    package static func delete(_ db: Database, type: String, id: String, at date: Date) throws -> LocalOutcome {
+    static func delete(_ db: Database, type: String, id: String, at date: Date) throws -> LocalOutcome {
         let record = try require(db, type: type, id: id)
         if record.isDeleted { return .unchanged }
         let when = Timestamp.format(date)
@@ -141,7 +141,7 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `usage-error` when there is no such record or it is deleted.
     @discardableResult
     public func setLocalOnly(type: String, id: String, at date: Date) throws -> LocalOutcome {
-        try store.write { db in
+        try store.writeDatabase { db in
             let record = try Self.require(db, type: type, id: id)
             guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: there is nothing to keep locally") }
             if !record.isCloudEnabled { return .unchanged }
@@ -156,7 +156,7 @@ public struct SyncState: Sendable {
     /// - Throws: ``LarderError`` `usage-error` when there is no such record or it is deleted.
     @discardableResult
     public func enableCloud(type: String, id: String, at date: Date) throws -> LocalOutcome {
-        try store.write { db in
+        try store.writeDatabase { db in
             let record = try Self.require(db, type: type, id: id)
             guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: its data is gone, there is nothing to upload") }
             if record.isCloudEnabled { return .unchanged }
@@ -185,7 +185,7 @@ public struct SyncState: Sendable {
                 type: type, id: id, recordName: record["recordName"]?.stringValue, changeTag: changeTag, at: date,
                 deletedAt: record["deletedAt"]?.stringValue, updatedAt: record["updatedAt"]?.stringValue)
         }
-        return try store.write { db in
+        return try store.writeDatabase { db in
             var value = record
             value.setMember("isCloudEnabled", .bool(true))
             value.setMember("changeTag", .string(changeTag))
@@ -225,7 +225,7 @@ public struct SyncState: Sendable {
     public func applyRemoteTombstone(
         type: String, id: String, recordName: String? = nil, changeTag: String, at date: Date, deletedAt: String? = nil, updatedAt: String? = nil
     ) throws -> RemoteOutcome {
-        try store.write { db in
+        try store.writeDatabase { db in
             let pending = try PendingChange.fetch(db, type: type, id: id)
             let name = Tombstone.recordName(type: type, id: id, explicit: recordName)
             let deleted = deletedAt ?? Timestamp.format(date)
@@ -264,21 +264,21 @@ public struct SyncState: Sendable {
     /// The queued changes, oldest first.
     /// - Parameter limit: at most this many.
     public func pendingChanges(limit: Int? = nil) throws -> [PendingChange] {
-        try store.read { db in
+        try store.readDatabase { db in
             try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq LIMIT ?", arguments: [limit ?? -1]).map(PendingChange.init(row:))
         }
     }
 
     /// The number of queued changes.
     public func pendingCount() throws -> Int {
-        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_changes") ?? 0 }
+        try store.readDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_changes") ?? 0 }
     }
 
     /// Records the cloud's confirmation of `change`: the change leaves the queue, and the record
     /// notes the tag and time (a cloud-enabled record's body takes the tag too). When a newer
     /// change of the record replaced `change` meanwhile, that one is re-based on the tag.
     public func acknowledge(_ change: PendingChange, changeTag: String, at date: Date) throws -> AcknowledgeOutcome {
-        try store.write { db in
+        try store.writeDatabase { db in
             guard let current = try PendingChange.fetch(db, type: change.type, id: change.id) else { return .stale }
             guard current.seq == change.seq else {
                 try db.execute(sql: "UPDATE pending_changes SET base_tag = ? WHERE seq = ?", arguments: [changeTag, current.seq])
@@ -300,7 +300,7 @@ public struct SyncState: Sendable {
     /// - Returns: whether it was still queued.
     @discardableResult
     public func discardPending(seq: Int64) throws -> Bool {
-        try store.write { db in
+        try store.writeDatabase { db in
             try db.execute(sql: "DELETE FROM pending_changes WHERE seq = ?", arguments: [seq])
             return db.changesCount > 0
         }
@@ -314,7 +314,7 @@ public struct SyncState: Sendable {
     public func recordDeviceSync(
         id: String, name: String? = nil, watermark: Date?, seenAt: Date, epoch: Int = 0, isSelf: Bool = false
     ) throws -> DeviceStatus {
-        try store.write { db in
+        try store.writeDatabase { db in
             guard let device = try Self.device(db, id: id) else {
                 try db.execute(
                     sql: "INSERT INTO devices (id, name, watermark, last_seen, epoch, is_self) VALUES (?, ?, ?, ?, ?, ?)",
@@ -347,7 +347,7 @@ public struct SyncState: Sendable {
 
     /// Every known device, by id.
     public func devices() throws -> [Device] {
-        try store.read { db in try Self.devices(db) }
+        try store.readDatabase { db in try Self.devices(db) }
     }
 
     static func devices(_ db: Database) throws -> [Device] {
@@ -369,22 +369,44 @@ public struct SyncState: Sendable {
     /// The tag of the device registry the devices table reflects (sync sets it when it fetches
     /// the registry; a purge is refused when the registry changed since).
     public func registryTag() throws -> String? {
-        try store.read { db in try Self.registryTag(db) }
+        try store.readDatabase { db in try Self.registryTag(db) }
     }
 
     /// Sets the registry tag.
     public func setRegistryTag(_ tag: String?) throws {
-        try store.write { db in
-            if let tag {
-                try db.execute(sql: "INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('device_registry_tag', ?)", arguments: [tag])
-            } else {
-                try db.execute(sql: "DELETE FROM sync_meta WHERE key = 'device_registry_tag'")
-            }
-        }
+        try store.writeDatabase { db in try Self.setMeta(db, key: Self.registryTagKey, tag) }
     }
 
     static func registryTag(_ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM sync_meta WHERE key = 'device_registry_tag'")
+        try meta(db, key: registryTagKey)
+    }
+
+    /// The change-feed token saved for a sync target (its identity), from which the next pull
+    /// fetches; `nil`: fetch everything.
+    public func changeToken(target: String) throws -> String? {
+        try store.readDatabase { db in try Self.meta(db, key: Self.changeTokenKey(target: target)) }
+    }
+
+    /// Saves (or, with `nil`, forgets) the change-feed token of a sync target.
+    public func setChangeToken(_ token: String?, target: String) throws {
+        try store.writeDatabase { db in try Self.setMeta(db, key: Self.changeTokenKey(target: target), token) }
+    }
+
+    private static let registryTagKey = "device_registry_tag"
+
+    private static func changeTokenKey(target: String) -> String { "cloudkit-sync-token " + target }
+
+    /// A value of `sync_meta`, the store's small key/value facts.
+    private static func meta(_ db: Database, key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM sync_meta WHERE key = ?", arguments: [key])
+    }
+
+    private static func setMeta(_ db: Database, key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO sync_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM sync_meta WHERE key = ?", arguments: [key])
+        }
     }
 
     // MARK: Reset
@@ -407,7 +429,7 @@ public struct SyncState: Sendable {
     /// compacted away would bring it back), local-only records and queued new records, deletes
     /// and cloud re-enables are kept. This device's watermark is cleared and its epoch advances.
     public func resetForResync(deviceID: String, at date: Date) throws -> ResetReport {
-        try store.write { db in
+        try store.writeDatabase { db in
             var report = ResetReport()
             for change in try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq").map(PendingChange.init(row:)) {
                 if change.kind == .purge || (change.kind == .save && change.baseTag != nil) {
@@ -438,7 +460,21 @@ public struct SyncState: Sendable {
 
     /// The types under which the store holds a record with this id (usually one).
     public func types(ofID id: String) throws -> [String] {
-        try store.read { db in try String.fetchAll(db, sql: "SELECT type FROM records WHERE id = ? ORDER BY type", arguments: [id]) }
+        try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT type FROM records WHERE id = ? ORDER BY type", arguments: [id]) }
+    }
+
+    /// The store's record with this cloud name: by its `recordName` column, else by its default
+    /// name `TYPE-ID` (``Tombstone/recordName(type:id:explicit:)``); `nil` when there is none.
+    public func record(named recordName: String) throws -> StoredRecord? {
+        try store.readDatabase { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE recordName = ? LIMIT 1", arguments: [recordName]) {
+                return StoredRecord(row: row)
+            }
+            for type in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records") where recordName.hasPrefix(type + "-") {
+                if let record = try StoredRecord.fetch(db, type: type, id: String(recordName.dropFirst(type.count + 1))) { return record }
+            }
+            return nil
+        }
     }
 
     // MARK: Helpers
@@ -489,5 +525,26 @@ extension Value {
         guard case .object(var fields) = self else { return }
         fields[key] = nil
         self = .object(fields)
+    }
+}
+
+extension StoreTransaction {
+    /// ``SyncState/save(_:type:at:)`` in this transaction.
+    public func save(_ record: Value, type: String, at date: Date) throws {
+        try SyncState.save(db, record, type: type, at: date)
+    }
+
+    /// ``SyncState/save(_:type:at:)`` in this transaction, unless the store already holds exactly
+    /// `record`.
+    /// - Returns: whether it saved.
+    @discardableResult
+    public func saveIfChanged(_ record: Value, type: String, at date: Date) throws -> Bool {
+        try SyncState.saveIfChanged(db, record, type: type, at: date)
+    }
+
+    /// ``SyncState/delete(type:id:at:)`` in this transaction.
+    @discardableResult
+    public func delete(type: String, id: String, at date: Date) throws -> SyncState.LocalOutcome {
+        try SyncState.delete(db, type: type, id: id, at: date)
     }
 }
