@@ -158,7 +158,7 @@ import Glibc
     func killCompaction() throws {
         try killTrials({ ["tombstones", "compact", "--store", $0, "--now", Self.now] }, seed: 3) { path in
             var compaction = TombstoneCompaction(store: try Store(path: path))
-            compaction.now = Timestamp.parse(Self.now) ?? Date()
+            compaction.clock = .fixed(Timestamp.parse(Self.now) ?? Date())
             compaction.isDryRun = true
             let summary = try compaction.run()
             #expect(summary.dropped > 1000 && summary.stripped > 500 && summary.newlyExpired == ["old-laptop"])

@@ -14,8 +14,8 @@ public struct Ledger {
     public let store: Store
     /// The migrator (registry, stages, converters).
     public let migrator: Migrator
-    /// The clock (injected for tests).
-    public var now: @Sendable () -> Date = { Date() }
+    /// The clock: when steps are applied and recorded.
+    public var clock: LarderClock = .system
 
     /// Creates a ledger over `store`.
     public init(store: Store, migrator: Migrator) {
@@ -66,7 +66,7 @@ public struct Ledger {
         inputs: [String], format: DataFormat? = nil, recordType: RecordType? = nil, version: Int? = nil, keepGoing: Bool = false,
         onReject: (Value?, LarderError) throws -> Void = { _, _ in }
     ) throws -> ImportSummary {
-        let started = now()
+        let started = clock.now()
         return try store.writeDatabase { db in
             var summary = ImportSummary()
             let states = try Store.states(db)
@@ -101,7 +101,7 @@ public struct Ledger {
                     try migrator.check(record, type: name, version: resolved)
                     if existing == nil {
                         let state = SchemaState(type: name, version: resolved, pendingFrom: nil, pendingTo: nil, stepsDone: 0)
-                        try Store.setState(db, state, now: Timestamp.format(now()))
+                        try Store.setState(db, state, now: Timestamp.format(clock.now()))
                         stateByType[name] = state
                     }
                 } else if existing == nil && !storeHasRecords {
@@ -120,7 +120,7 @@ public struct Ledger {
             summary.imported = result.written
             summary.rejected = result.rejected
             try Store.recordHistory(
-                db, kind: .import, source: inputs.joined(separator: ", "), appliedAt: started, duration: now().timeIntervalSince(started),
+                db, kind: .import, source: inputs.joined(separator: ", "), appliedAt: started, duration: clock.now().timeIntervalSince(started),
                 recordsTouched: result.written, success: true, details: "\(result.rejected) rejected")
             return summary
         }
@@ -183,7 +183,7 @@ public struct Ledger {
         outcome.finalVersion = state.version
         for index in skip..<plan.steps.count {
             let step = plan.steps[index]
-            let started = now()
+            let started = clock.now()
             do {
                 let (touched, rejected) = try store.writeDatabase { db in
                     try apply(step, type: type, db: db, keepGoing: keepGoing, started: started, onReject: onReject)
@@ -197,7 +197,7 @@ public struct Ledger {
                         try Store.recordHistory(
                             db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
                             toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
-                            duration: now().timeIntervalSince(started), recordsTouched: 0, success: false, details: error.description)
+                            duration: clock.now().timeIntervalSince(started), recordsTouched: 0, success: false, details: error.description)
                     }
                 } catch let historyError {
                     // The step's own error is what the caller needs; say that its record is missing too.
@@ -249,7 +249,7 @@ public struct Ledger {
                     }
                     try db.execute(
                         sql: "INSERT INTO rejects (type, id, version, body, reason, step_id, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [type, id, step.fromVersion, try JSONWriter.string(original), located.description, step.step.id, Timestamp.format(now())])
+                        arguments: [type, id, step.fromVersion, try JSONWriter.string(original), located.description, step.step.id, Timestamp.format(clock.now())])
                     try db.execute(sql: "DELETE FROM records WHERE rowid = ?", arguments: [rowID])
                     try onReject(original, located)
                     rejected += 1
@@ -268,11 +268,11 @@ public struct Ledger {
             state.pendingTo = step.toVersion
             state.stepsDone = step.position
         }
-        try Store.setState(db, state, now: Timestamp.format(now()))
+        try Store.setState(db, state, now: Timestamp.format(clock.now()))
         try Store.recordHistory(
             db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
             toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
-            duration: now().timeIntervalSince(started), recordsTouched: touched, success: true, details: rejected > 0 ? "\(rejected) rejected" : nil)
+            duration: clock.now().timeIntervalSince(started), recordsTouched: touched, success: true, details: rejected > 0 ? "\(rejected) rejected" : nil)
         return (touched, rejected)
     }
 
@@ -361,7 +361,7 @@ public struct Ledger {
     /// A `repair` row lists what changed.
     /// - Returns: what was done, one line each.
     public func repair() throws -> [String] {
-        let started = now()
+        let started = clock.now()
         let steps = registry.manifest.stepsByID
         return try store.writeDatabase { db in
             var actions: [String] = []
@@ -384,7 +384,7 @@ public struct Ledger {
             }
             if !actions.isEmpty {
                 try Store.recordHistory(
-                    db, kind: .repair, source: registry.manifest.file, appliedAt: started, duration: now().timeIntervalSince(started),
+                    db, kind: .repair, source: registry.manifest.file, appliedAt: started, duration: clock.now().timeIntervalSince(started),
                     recordsTouched: 0, success: true, details: actions.joined(separator: "\n"))
             }
             return actions
@@ -396,7 +396,7 @@ public struct Ledger {
     /// - Throws: ``LarderError`` `usage-error` when the type already has a version or migrations,
     ///   `malformed-record` listing the first records that do not validate.
     public func baseline(type: String, version: Int) throws -> Int {
-        let started = now()
+        let started = clock.now()
         _ = try registry.version(type: type, version)
         let schema = try registry.jsonSchema(type: type, version: version)
         let checksum = sha256Checksum(try registry.jsonSchemaValue(type: type, version: version).canonicalJSON)
@@ -427,10 +427,10 @@ public struct Ledger {
                     .malformedRecord, "cannot baseline \(type) at v\(version): records do not validate against it:\n  " + failures.joined(separator: "\n  "))
             }
             try db.execute(sql: "UPDATE records SET version = ? WHERE type = ?", arguments: [version, type])
-            try Store.setState(db, SchemaState(type: type, version: version, stepsDone: 0), now: Timestamp.format(now()))
+            try Store.setState(db, SchemaState(type: type, version: version, stepsDone: 0), now: Timestamp.format(clock.now()))
             try Store.recordHistory(
                 db, kind: .baseline, type: type, toVersion: version, checksum: checksum, source: registry.source.displayPath(try registry.version(type: type, version).jsonSchema),
-                appliedAt: started, duration: now().timeIntervalSince(started), recordsTouched: count, success: true)
+                appliedAt: started, duration: clock.now().timeIntervalSince(started), recordsTouched: count, success: true)
             return count
         }
     }

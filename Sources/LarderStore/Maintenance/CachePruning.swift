@@ -1,5 +1,5 @@
 public import Foundation
-import LarderCore
+public import LarderCore
 import LarderRegistry
 
 /// The eviction policy of the recipe cache (seed 000: a SnapChef-style local cache of fetched
@@ -25,7 +25,7 @@ public struct CachePolicy: Sendable, Hashable {
     public static let defaultTTL: TimeInterval = 1800
 
     /// Creates a policy.
-    public init(ttl: TimeInterval? = nil, maxBytes: Int? = nil, maxEntries: Int? = nil, now: Date = Date()) {
+    public init(ttl: TimeInterval? = nil, maxBytes: Int? = nil, maxEntries: Int? = nil, now: Date) {
         self.ttl = ttl
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
@@ -226,8 +226,11 @@ extension RecipeCacheFile {
     /// only when something is evicted) rewrite atomically. A second run with the same policy
     /// changes nothing.
     /// - Parameter history: a store whose history records the run (after the file is replaced).
-    public static func prune(path: String, policy: CachePolicy, isDryRun: Bool = false, history: Store? = nil) throws -> CachePruneResult {
-        let started = Date()
+    public static func prune(
+        path: String, policy: CachePolicy, isDryRun: Bool = false, history: Store? = nil, clock: LarderClock = .system
+    ) throws -> CachePruneResult {
+        let startedAt = clock.now()
+        let started = clock.monotonicSeconds()
         let scan = try scan(path: path)
         let plan = CachePruning.plan(scan.entries, header: scan.header, policy: policy)
         let result = CachePruneResult(plan: plan, entries: scan.entries, hits: scan.header.hits, misses: scan.header.misses, isDryRun: isDryRun)
@@ -238,7 +241,7 @@ extension RecipeCacheFile {
         if let history {
             try history.writeDatabase { db in
                 try Store.recordHistory(
-                    db, kind: .prune, source: path, appliedAt: started, duration: Date().timeIntervalSince(started),
+                    db, kind: .prune, source: path, appliedAt: startedAt, duration: clock.monotonicSeconds() - started,
                     recordsTouched: plan.evictions.count, success: true, details: try result.summary.jsonText())
             }
         }

@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import LarderCore
+public import LarderCore
 import LarderRegistry
 import LarderFormats
 
@@ -24,8 +24,10 @@ public struct RecipeCacheTable: Sendable {
     /// - Returns: the number of entries loaded.
     /// - Throws: ``LarderError`` for a malformed file (nothing changes then).
     @discardableResult
-    public func importFile(path: String, at date: Date = Date()) throws -> Int {
-        try store.writeDatabase { db in
+    public func importFile(path: String, clock: LarderClock = .system) throws -> Int {
+        let date = clock.now()
+        let started = clock.monotonicSeconds()
+        return try store.writeDatabase { db in
             try db.execute(sql: "DELETE FROM recipe_cache; DELETE FROM recipe_cache_pins; DELETE FROM recipe_cache_meta")
             let insert = try db.makeStatement(
                 sql: "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -49,7 +51,7 @@ public struct RecipeCacheTable: Sendable {
                 try db.execute(sql: "INSERT INTO recipe_cache_meta (key, value) VALUES (?, ?)", arguments: [key, value])
             }
             try Store.recordHistory(
-                db, kind: .import, source: "cache import \(path)", appliedAt: date, duration: Date().timeIntervalSince(date), recordsTouched: count,
+                db, kind: .import, source: "cache import \(path)", appliedAt: date, duration: clock.monotonicSeconds() - started, recordsTouched: count,
                 success: true, details: "recipe cache")
             return count
         }
@@ -94,8 +96,9 @@ public struct RecipeCacheTable: Sendable {
 
     /// Prunes the cache table under `policy` in one transaction (a read transaction for a dry
     /// run), recording the run in the history (not for a dry run).
-    public func prune(policy: CachePolicy, isDryRun: Bool = false) throws -> CachePruneResult {
-        let started = Date()
+    public func prune(policy: CachePolicy, isDryRun: Bool = false, clock: LarderClock = .system) throws -> CachePruneResult {
+        let startedAt = clock.now()
+        let started = clock.monotonicSeconds()
         let body: (Database) throws -> CachePruneResult = { db in
             let header = try Self.header(db)
             let entries = try Self.entries(db)
@@ -108,7 +111,7 @@ public struct RecipeCacheTable: Sendable {
                 FaultInjection.step()
             }
             try Store.recordHistory(
-                db, kind: .prune, source: "cache prune --store", appliedAt: started, duration: Date().timeIntervalSince(started),
+                db, kind: .prune, source: "cache prune --store", appliedAt: startedAt, duration: clock.monotonicSeconds() - started,
                 recordsTouched: plan.evictions.count, success: true, details: try result.summary.jsonText())
             FaultInjection.step()
             return result

@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import LarderCore
+public import LarderCore
 import LarderRegistry
 public import LarderFormats
 
@@ -41,7 +41,8 @@ public struct StoreStats: Sendable, Hashable, Codable {
     public var lastRun: [String: String] = [:]
 
     /// Reads the counts of `store` (one read transaction; O(records) for the tombstone checks).
-    public init(store: Store, now: Date = Date()) throws {
+    public init(store: Store, clock: LarderClock = .system) throws {
+        let now = clock.now()
         path = store.path
         do {
             fileBytes = try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int ?? 0

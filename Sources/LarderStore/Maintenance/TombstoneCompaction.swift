@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import LarderCore
+public import LarderCore
 import LarderRegistry
 
 /// Drops the tombstones no device can still need, in one transaction (seed 003 + CouchDB's
@@ -24,7 +24,7 @@ import LarderRegistry
 ///
 /// ```swift
 /// var compaction = TombstoneCompaction(store: store)
-/// compaction.now = Date()
+/// compaction.clock = .fixed(runDate)
 /// let summary = try compaction.run { event in print(event) }
 /// ```
 public struct TombstoneCompaction: Sendable {
@@ -32,8 +32,8 @@ public struct TombstoneCompaction: Sendable {
     public let store: Store
     /// How long a device may stay unseen before it is marked expired (default 90 days).
     public var horizon: TimeInterval = 90 * 86_400
-    /// The time the run takes as now (for the horizon and the history).
-    public var now = Date()
+    /// The clock: the run takes its `now` from it (for the horizon and the history).
+    public var clock: LarderClock = .system
     /// Decide and report, but write nothing.
     public var isDryRun = false
 
@@ -119,15 +119,16 @@ public struct TombstoneCompaction: Sendable {
     /// - Parameter onEvent: each decision as it is made; throwing from it rolls everything back.
     /// - Throws: ``LarderError`` `store-error` when the database fails.
     public func run(onEvent: (Event) throws -> Void = { _ in }) throws -> Summary {
-        let started = Date()
+        let now = clock.now()
+        let started = clock.monotonicSeconds()
         let body: (Database) throws -> Summary = { db in
             var summary = Summary(now: Timestamp.format(now), horizonSeconds: Int(horizon), isDryRun: isDryRun)
-            let live = try expireDevices(db, summary: &summary, onEvent: onEvent)
-            try compactTombstones(db, live: live, summary: &summary, onEvent: onEvent)
+            let live = try expireDevices(db, now: now, summary: &summary, onEvent: onEvent)
+            try compactTombstones(db, now: now, live: live, summary: &summary, onEvent: onEvent)
             if !isDryRun {
                 try Store.recordHistory(
-                    db, kind: .compaction, source: "tombstones compact --horizon \(Int(horizon))s", appliedAt: started,
-                    duration: Date().timeIntervalSince(started), recordsTouched: summary.changes, success: true, details: try summary.jsonText())
+                    db, kind: .compaction, source: "tombstones compact --horizon \(Int(horizon))s", appliedAt: now,
+                    duration: clock.monotonicSeconds() - started, recordsTouched: summary.changes, success: true, details: try summary.jsonText())
                 FaultInjection.step()
             }
             return summary
@@ -136,7 +137,7 @@ public struct TombstoneCompaction: Sendable {
     }
 
     /// Marks devices unseen past the horizon as expired; returns the live ones, furthest behind first.
-    private func expireDevices(_ db: Database, summary: inout Summary, onEvent: (Event) throws -> Void) throws -> [Device] {
+    private func expireDevices(_ db: Database, now: Date, summary: inout Summary, onEvent: (Event) throws -> Void) throws -> [Device] {
         let cutoff = now.addingTimeInterval(-horizon)
         var live: [Device] = []
         for var device in try SyncState.devices(db) where !device.isSelf {
@@ -173,7 +174,7 @@ public struct TombstoneCompaction: Sendable {
         var pendingKind: String?
     }
 
-    private func compactTombstones(_ db: Database, live: [Device], summary: inout Summary, onEvent: (Event) throws -> Void) throws {
+    private func compactTombstones(_ db: Database, now: Date, live: [Device], summary: inout Summary, onEvent: (Event) throws -> Void) throws {
         let marks = live.map { $0.watermark?.milliseconds ?? .min }
         let registryTag = try SyncState.registryTag(db)
         let nowMilliseconds = now.milliseconds

@@ -84,11 +84,11 @@ struct CachePruneCommand: ParsableCommand {
         let name: String
         if let path = location.cache {
             name = path
-            result = try RecipeCacheFile.prune(path: path, policy: policy, isDryRun: dryRun, history: try historyStore.map { try Store(path: $0) })
+            result = try RecipeCacheFile.prune(path: path, policy: policy, isDryRun: dryRun, history: try historyStore.map { try Store(path: $0) }, clock: nowOption.clock)
         } else {
             let store = try Store(path: location.store ?? "larder.db")
             name = store.path
-            result = try RecipeCacheTable(store: store).prune(policy: policy, isDryRun: dryRun)
+            result = try RecipeCacheTable(store: store).prune(policy: policy, isDryRun: dryRun, clock: nowOption.clock)
         }
         FaultInjection.step()  // after the commit or rename: a kill here leaves the cache as after
         let spool = try ReportSpool()

@@ -45,7 +45,9 @@ extension DedupeCommand {
         let storeName = path.split(separator: "/").last.map(String.init) ?? path
         TemporaryFiles.removeStale(in: PathParts.directory(of: path)) { $0.hasPrefix(storeName + ".dedupe-") && $0.hasSuffix(".json") }
         let logWriter = try MergeLogWriter(sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
-        let started = Date()
+        let clock = LarderClock.system
+        let startedAt = clock.now()
+        let started = clock.monotonicSeconds()
         var retired = 0
         try store.write { transaction in
             guard try transaction.snapshot(type: type.rawValue) == snapshot else {
@@ -59,15 +61,15 @@ extension DedupeCommand {
                     throw LarderError(
                         .store, "\(path): the survivor \(cluster.survivorID) of a cluster is deleted; nothing was written")
                 }
-                try transaction.saveIfChanged(cluster.record, type: type.rawValue, at: started)
+                try transaction.saveIfChanged(cluster.record, type: type.rawValue, at: startedAt)
                 for member in cluster.members where member.id != cluster.survivorID {
-                    if try transaction.delete(type: type.rawValue, id: member.id, at: started) == .changed { retired += 1 }
+                    if try transaction.delete(type: type.rawValue, id: member.id, at: startedAt) == .changed { retired += 1 }
                 }
             }
             let summary = analysis.summary
             try transaction.recordHistory(
-                kind: HistoryKind(rawValue: "dedupe"), type: type.rawValue, source: logPath, appliedAt: started,
-                duration: Date().timeIntervalSince(started), recordsTouched: summary.mergedRecords, success: true,
+                kind: HistoryKind(rawValue: "dedupe"), type: type.rawValue, source: logPath, appliedAt: startedAt,
+                duration: clock.monotonicSeconds() - started, recordsTouched: summary.mergedRecords, success: true,
                 details: try JSONWriter.string(summary.value))
         }
         report(analysis.summary, analysis: analysis, logPath: logPath)
@@ -77,7 +79,7 @@ extension DedupeCommand {
 
     /// `PATH.dedupe-20240501T101500Z.json`, with a counter when that exists already.
     static func newLogPath(for store: String) -> String {
-        let stamp = Timestamp.format(Date()).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let stamp = Timestamp.format(LarderClock.system.now()).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
         var candidate = "\(store).dedupe-\(stamp).json"
         var n = 2
         while FileManager.default.fileExists(atPath: candidate) {

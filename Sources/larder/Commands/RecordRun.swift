@@ -11,14 +11,15 @@ enum RecordRun {
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
     ) throws -> ConversionPipeline.Summary {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-        let started = Date()
+        let clock = LarderClock.system
+        let started = clock.monotonicSeconds()
         let showProgress = Stderr.isTerminal
         var pipeline = ConversionPipeline(
             inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: check,
             keepGoing: rejects.keepGoing, limits: limits,
             progress: { summary in
                 guard showProgress else { return }
-                let rate = Double(summary.read) / max(Date().timeIntervalSince(started), 0.001)
+                let rate = Double(summary.read) / max(clock.monotonicSeconds() - started, 0.001)
                 Stderr.write("\r\(summary.read) records, \(Int(rate)) records/s")
             })
         pipeline.transform = transform

@@ -18,7 +18,7 @@ struct StoreStatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let stats = try StoreStats(store: try Store(path: storeOptions.store), now: nowOption.date)
+        let stats = try StoreStats(store: try Store(path: storeOptions.store), clock: nowOption.clock)
         if json {
             print(String(decoding: try TombstonesCompactCommand.encoder.encode(stats), as: UTF8.self))
             return

@@ -56,13 +56,13 @@ struct TombstonesCompactCommand: ParsableCommand {
         let store = try Store(path: storeOptions.store)
         var compaction = TombstoneCompaction(store: store)
         compaction.horizon = horizon.seconds
-        compaction.now = nowOption.date
+        compaction.clock = nowOption.clock
         compaction.isDryRun = dryRun
         let spool = try ReportSpool()
         let verb = dryRun ? "would drop" : "dropped"
         if !json {
             try spool.line(
-                "tombstones compact\(dryRun ? " (dry run: nothing changes)" : ""): \(store.path), now \(Timestamp.format(compaction.now)), horizon \(horizon.text)")
+                "tombstones compact\(dryRun ? " (dry run: nothing changes)" : ""): \(store.path), now \(Timestamp.format(compaction.clock.now())), horizon \(horizon.text)")
         }
         // The same device blocks many tombstones: describe each (device, count) once.
         var reasons: [TombstoneCompaction.KeepReason: String] = [:]

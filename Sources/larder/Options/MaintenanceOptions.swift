@@ -65,5 +65,13 @@ struct NowOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Take this RFC 3339 time as now (default: the clock).", valueName: "time"))
     var now: TimestampArgument?
 
-    var date: Date { now?.date ?? Date() }
+    /// The clock a run uses: its wall time stays at `--now`, or at the moment this is read, so the
+    /// whole run (and its report) agrees on one "now"; durations are measured for real.
+    var clock: LarderClock {
+        let system = LarderClock.system
+        let date = now?.date ?? system.now()
+        return LarderClock(now: { date }, monotonicSeconds: system.monotonicSeconds, sleep: system.sleep)
+    }
+
+    var date: Date { clock.now() }
 }

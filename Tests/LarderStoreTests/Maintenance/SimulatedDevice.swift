@@ -122,7 +122,7 @@ final class SimulatedDevice {
     @discardableResult
     func compact(at date: Date, horizon: TimeInterval) throws -> TombstoneCompaction.Summary {
         var compaction = TombstoneCompaction(store: store)
-        compaction.now = date
+        compaction.clock = .fixed(date)
         compaction.horizon = horizon
         return try compaction.run()
     }

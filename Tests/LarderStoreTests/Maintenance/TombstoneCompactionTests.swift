@@ -40,7 +40,7 @@ import Testing
 
         func compact(now: Date, horizon: TimeInterval = 90 * 86_400, dryRun: Bool = false) throws -> (TombstoneCompaction.Summary, [TombstoneCompaction.Event]) {
             var compaction = TombstoneCompaction(store: store)
-            compaction.now = now
+            compaction.clock = .fixed(now)
             compaction.horizon = horizon
             compaction.isDryRun = dryRun
             var events: [TombstoneCompaction.Event] = []
