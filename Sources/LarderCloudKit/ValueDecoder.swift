@@ -1,6 +1,6 @@
 package import LarderCore
 
-/// Decodes `Decodable` types from a parsed ``Value`` (see ``JSONValueParser``), with the same
+/// Decodes `Decodable` types from a parsed ``Value`` (``WireDecoder`` parses one), with the same
 /// `DecodingError`s and coding paths as `JSONDecoder`. A `Value` member is handed over as it is.
 package struct ValueDecoder {
     package init() {}

@@ -2,7 +2,6 @@ public import HTTPTypes
 public import Hummingbird
 public import LarderCloudKit
 public import Foundation
-import LarderFormats
 
 /// A whole-request CloudKit error; renders itself as `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`
 /// with the code's documented HTTP status.
@@ -35,12 +34,12 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = (try? JSONResponse.encoder.encode(body)) ?? Data("{}".utf8)
+        // An error body holds only strings and integers, which always encode.
+        let json = (try? WireEncoder.encode(body)) ?? Array("{}".utf8)
         var headers = HTTPFields()
-        headers[.contentType] = JSONResponse.contentType
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let name = HTTPField.Name("X-Larder-Error-Code") { headers[name] = code.rawValue }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return JSONResponse.make(ByteBuffer(bytes: json), status: status, headers: headers)
     }
 
     /// This error as a per-record error.
@@ -70,25 +69,19 @@ enum JSONResponse {
         return encoder
     }
 
-    /// Encodes an answer: `Encodable` → `Value` → JSON bytes (LarderFormats' writer), which is several
-    /// times cheaper than `JSONEncoder` for record-heavy answers.
-    static func encode<T: Encodable>(_ answer: T) throws -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4096)
-        switch answer {
-        case let response as RecordsResponse:
-            try RecordJSON.append(records: response.records, continuationMarker: nil, to: &bytes)
-        case let response as QueryResponse:
-            try RecordJSON.append(records: response.records, continuationMarker: response.continuationMarker, to: &bytes)
-        default:
-            try JSONWriter.append(try ValueEncoder().encode(answer), to: &bytes)
-        }
-        return Data(bytes)
+    /// Encodes a CloudKit answer with the wire encoder the client shares, into the response's buffer.
+    /// - Throws: ``LarderError`` `unrepresentable` for a NaN or infinite number.
+    static func encode(_ answer: some WireEncodable) throws -> ByteBuffer {
+        ByteBuffer(bytes: try WireEncoder.encode(answer, capacity: 4096))
     }
 
     static func make(_ data: Data, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+        make(ByteBuffer(bytes: data), status: status, headers: extra)
+    }
+
+    static func make(_ body: ByteBuffer, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
         var headers = extra
         headers[.contentType] = contentType
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }

@@ -152,7 +152,7 @@ package enum FuzzTargets {
     }
 
     static func cloudKitRequest(_ bytes: [UInt8]) -> Int {
-        guard let json = try? JSONValueParser.parse(bytes) else { return 0 }
+        guard let json = try? bytes.withUnsafeBytes({ try JSONScanner.parseDocument($0) }) else { return 0 }
         var count = 0
         if let modify = try? ValueDecoder().decode(ModifyRecordsRequest.self, from: json) { count += modify.operations.count }
         if let query = try? ValueDecoder().decode(QueryRecordsRequest.self, from: json) { count += 1 + (query.query.filterBy?.count ?? 0) }

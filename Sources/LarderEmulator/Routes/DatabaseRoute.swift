@@ -29,7 +29,7 @@ struct DatabaseRoute: Sendable {
     /// Names the caller in the answer (the request log reads it).
     static let userHeader = HTTPField.Name("X-Larder-User")!
 
-    func handle<Body: Decodable & Sendable, Answer: Encodable & Sendable>(
+    func handle<Body: Decodable & Sendable, Answer: WireEncodable & Sendable>(
         _ operation: String, _ request: Request, _ context: EmulatorRequestContext, body: Body.Type,
         perform: @escaping @Sendable (DatabaseCall, Body, FaultDecision) async throws -> Answer
     ) async throws -> Response {
@@ -67,11 +67,14 @@ struct DatabaseRoute: Sendable {
         if let error = faults.error { throw error }
         let decoded: Body
         do {
-            let isBlank = data.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }
-            let json = isBlank ? .object(Fields()) : try JSONValueParser.parse(data)
-            decoded = try ValueDecoder().decode(Body.self, from: json)
-        } catch let error as JSONValueParser.SyntaxError {
-            throw CloudKitServerError.badRequest("malformed JSON body: \(error)")
+            decoded = try buffer.withUnsafeReadableBytes { bytes in
+                let isBlank = bytes.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }
+                if isBlank { return try ValueDecoder().decode(Body.self, from: .object(Fields())) }
+                return try WireDecoder(name: "request body").decode(Body.self, from: bytes)
+            }
+        } catch let error as LarderError {
+            let position = error.location.flatMap { location in location.line.map { "line \($0), column \(location.column ?? 1)" } }
+            throw CloudKitServerError.badRequest("malformed JSON body: \(error.message)\(position.map { " at \($0)" } ?? "")")
         } catch let error as DecodingError {
             throw CloudKitServerError.badRequest("invalid \(operation) request: \(DecodingErrorText.describe(error))")
         }

@@ -279,7 +279,7 @@ struct ModifyRecords {
 
     private func rootRow(of share: RecordRow, zone: ZoneRow, db: Database) throws -> RecordRow? {
         guard let text = share.share,
-            let stored = try? JSONDecoder().decode(StoredShare.self, from: Data(text.utf8)),
+            let stored = StoredShare(json: text),
             let root = stored.rootRecordName
         else { return nil }
         return try RecordRow.fetch(zoneId: zone.id, name: root, in: db)
@@ -293,7 +293,7 @@ struct ModifyRecords {
         guard !access.zone.isDefault else {
             throw call.error(.badRequest, "shares cannot live in the default zone; create a custom zone first")
         }
-        let previous = live?.share.flatMap { try? JSONDecoder().decode(StoredShare.self, from: Data($0.utf8)) }
+        let previous = live?.share.flatMap(StoredShare.init(json:))
         let isZoneWide = name == Record.zoneWideShareName
         var rootName: String? = nil
         if isZoneWide {

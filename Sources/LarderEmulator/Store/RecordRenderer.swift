@@ -1,15 +1,13 @@
-import Foundation
 import LarderCloudKit
 import LarderCore
 
 /// Turns stored rows into wire records, honouring `desiredKeys` and `numbersAsStrings`.
 struct RecordRenderer {
     let call: DatabaseCall
-    let decoder = JSONDecoder()
 
     func fields(of row: RecordRow) -> [String: RecordField] {
-        guard let value = try? JSONValueParser.parse(row.fields.utf8) else { return [:] }
-        return (try? ValueDecoder().decode([String: RecordField].self, from: value)) ?? [:]
+        var text = row.fields
+        return text.withUTF8 { (try? WireDecoder().decode([String: RecordField].self, from: UnsafeRawBufferPointer($0))) ?? [:] }
     }
 
     /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
@@ -35,9 +33,7 @@ struct RecordRenderer {
         if let parent = row.parent { record.parent = RecordParent(recordName: parent) }
         if let shareName = row.shareName { record.share = RecordParent(recordName: shareName, zoneID: zone.zoneID) }
         record.shortGUID = row.shortGUID
-        if row.isShare, let text = row.share,
-            let share = try? decoder.decode(StoredShare.self, from: Data(text.utf8))
-        {
+        if row.isShare, let text = row.share, let share = StoredShare(json: text) {
             record.publicPermission = share.publicPermission
             record.participants = share.participants
             record.owner = share.participants.first { $0.type == "OWNER" }

@@ -92,6 +92,25 @@ struct StoredShare: Sendable, Codable, Hashable {
     var participants: [ShareParticipant]
 }
 
+extension StoredShare: WireEncodable {
+    /// Reads the stored state of a share row (nil when `json` is not one), in place with the wire decoder.
+    init?(json: String) {
+        var text = json
+        guard let share = text.withUTF8({ try? WireDecoder().decode(StoredShare.self, from: UnsafeRawBufferPointer($0)) }) else {
+            return nil
+        }
+        self = share
+    }
+
+    func encode(to encoder: inout WireEncoder) throws {
+        encoder.beginObject()
+        try encoder.member("rootRecordName", rootRecordName)
+        try encoder.member("publicPermission", publicPermission)
+        try encoder.member("participants", participants)
+        encoder.endObject()
+    }
+}
+
 /// Record and zone names CloudKit accepts.
 enum Names {
     static func isValidRecordName(_ name: String) -> Bool {

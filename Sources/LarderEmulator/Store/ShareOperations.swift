@@ -42,7 +42,7 @@ struct ShareOperations {
         let shareID: Int64 = row["recordId"]
         guard var share = try Row.fetchOne(db, sql: "SELECT \(RecordRow.columns) FROM record WHERE id = ?", arguments: [shareID])
             .map(RecordRow.init(row:)),
-            let text = share.share, var stored = try? JSONDecoder().decode(StoredShare.self, from: Data(text.utf8))
+            let text = share.share, var stored = StoredShare(json: text)
         else { throw notFound }
         let isOwner = zone.owner == user
         var index = stored.participants.firstIndex { $0.userIdentity?.userRecordName == user }

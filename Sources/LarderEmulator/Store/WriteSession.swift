@@ -1,6 +1,5 @@
 import Foundation
 import LarderCore
-import LarderFormats
 import GRDB
 import LarderCloudKit
 
@@ -9,7 +8,6 @@ import LarderCloudKit
 final class WriteSession {
     let call: DatabaseCall
     let db: Database
-    private let encoder = JSONEncoder()
     private var zoneSequences: [Int64: (zone: ZoneRow, sequence: Int64)] = [:]
 
     init(call: DatabaseCall, db: Database) {
@@ -26,20 +24,14 @@ final class WriteSession {
         return current + 1
     }
 
-    /// Encodes typed fields as stored JSON.
+    /// Encodes typed fields as stored JSON: the wire `fields` map, sorted by name.
     func encode(_ fields: [String: FieldValue]) throws -> String {
-        var object = Fields()
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-            object.append(key: name, value: ["value": value.jsonValue, "type": .string(value.type.rawValue)])
-        }
-        var bytes: [UInt8] = []
-        try JSONWriter.append(.object(object), to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: try WireEncoder.encode(fields.mapValues(\.recordField)), as: UTF8.self)
     }
 
     /// Encodes a share's extra state.
     func encode(_ share: StoredShare) throws -> String {
-        String(decoding: try encoder.encode(share), as: UTF8.self)
+        String(decoding: try WireEncoder.encode(share), as: UTF8.self)
     }
 
     /// Writes a record version (insert, update, or resurrect a tombstone) and returns the row.

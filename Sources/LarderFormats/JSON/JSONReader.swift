@@ -173,6 +173,12 @@ public final class JSONReader: RecordReader {
     }
 
     private func snippet(at offset: Int, column: Int) -> String? {
+        JSONReader.snippet(in: buffer, count: end, at: offset)
+    }
+
+    /// The source line around `offset` in `buffer[0..<count]` (at most 200 bytes either side) with
+    /// a caret under `offset`; nil on an empty line.
+    static func snippet(in buffer: UnsafePointer<UInt8>, count end: Int, at offset: Int) -> String? {
         guard offset <= end else { return nil }
         var lineStart = offset
         while lineStart > 0, lineStart > offset - 200, buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
@@ -556,8 +562,11 @@ public final class JSONReader: RecordReader {
 
 /// The hot JSON parse loop over one buffer, as a value type so its state stays in registers
 /// (class properties would cost a dynamic exclusivity check on every access).
-struct JSONScanner {
-    let buffer: UnsafeMutablePointer<UInt8>
+///
+/// ``JSONReader`` drives it over its refilled buffer; ``parseDocument(_:name:maxDepth:)`` runs it
+/// once over a whole document held in memory.
+package struct JSONScanner {
+    let buffer: UnsafePointer<UInt8>
     var pos: Int
     let limit: Int
     /// Whether `limit` is a hard stop (end of input or of the line) rather than a refill point.

@@ -80,7 +80,7 @@ public final class CloudKitClient: Sendable {
 
     static func failure(from response: TransportResponse, operation: String) -> CloudKitFailure {
         let headerRetry = response.headers["retry-after"].flatMap(Double.init)
-        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: response.body) {
+        if let error = try? WireDecoder().decode(ErrorResponse.self, from: response.body) {
             return CloudKitFailure(
                 code: error.serverErrorCode, status: response.status, reason: error.reason,
                 retryAfter: error.retryAfter.map(Double.init) ?? headerRetry)
@@ -100,9 +100,10 @@ public final class CloudKitClient: Sendable {
             code: code, status: response.status, reason: "\(operation): HTTP \(response.status) \(snippet)", retryAfter: headerRetry)
     }
 
+    /// Decodes an answer with the wire decoder the emulator shares, reading `data` in place.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, operation: String) throws(CloudKitFailure) -> T {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try WireDecoder(name: operation).decode(type, from: data)
         } catch {
             throw .transport("\(operation): the answer is not CloudKit JSON: \(error)")
         }
@@ -119,13 +120,7 @@ public final class CloudKitClient: Sendable {
     /// `records/lookup` of `names` in the target zone (all fields).
     public func lookup(_ names: [String]) async throws(CloudKitFailure) -> [RecordResult] {
         let request = LookupRecordsRequest(records: names.map { .init(recordName: $0) }, zoneID: target.zoneID)
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(request)
-        } catch {
-            throw .transport("records/lookup: cannot encode the request: \(error)")
-        }
-        let data = try await call("records/lookup", body: body)
+        let data = try await call("records/lookup", body: Self.json(request))
         return try decode(RecordsResponse.self, from: data, operation: "records/lookup").records
     }
 
@@ -166,9 +161,10 @@ public final class CloudKitClient: Sendable {
         }
     }
 
-    static func json<T: Encodable>(_ value: T) throws(CloudKitFailure) -> Data {
+    /// Encodes a request body with the wire encoder the emulator shares.
+    static func json(_ value: some WireEncodable) throws(CloudKitFailure) -> Data {
         do {
-            return try JSONEncoder().encode(value)
+            return Data(try WireEncoder.encode(value))
         } catch {
             throw .transport("cannot encode a request: \(error)")
         }

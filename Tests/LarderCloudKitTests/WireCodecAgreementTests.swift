@@ -1,0 +1,134 @@
+import Foundation
+import LarderCloudKit
+import LarderCore
+import Testing
+
+/// The fast wire codec (``WireEncoder``, ``WireDecoder``) against Foundation's `Codable` round trip
+/// of the same wire types, over seeded random values: the emulator and the client use the fast
+/// pair, so a drift between it and the types' `Codable` conformances would be a silent protocol
+/// break. Each failure names its seed and sample index.
+@Suite struct WireCodecAgreementTests {
+    static let seeds: [UInt64] = [1, 2, 3, 4]
+
+    /// Checks one value both ways:
+    /// (a) the fast encoder's bytes decode with `JSONDecoder` to what `JSONEncoder`'s bytes decode to;
+    /// (b) the fast decoder reads `JSONEncoder`'s bytes back to the value, and the fast pair round-trips it.
+    ///
+    /// Equality is JSON equality: both sides are compared as `JSONEncoder` with sorted keys writes them,
+    /// because a `Value` object's key order is not part of JSON (Foundation does not keep it).
+    static func expectAgreement<T: WireEncodable & Codable>(_ value: T, _ label: @autoclosure () -> String) throws {
+        let fast = try WireEncoder.encode(value)
+        let codable = try JSONEncoder().encode(value)
+        let fromFast = try JSONDecoder().decode(T.self, from: Data(fast))
+        let fromCodable = try JSONDecoder().decode(T.self, from: codable)
+        #expect(try canonical(fromFast) == canonical(fromCodable), "(a) \(label()): \(String(decoding: fast, as: UTF8.self))")
+        let wireFromCodable = try WireDecoder().decode(T.self, from: codable)
+        #expect(try canonical(wireFromCodable) == canonical(value), "(b) \(label()): \(String(decoding: codable, as: UTF8.self))")
+        #expect(try canonical(WireDecoder().decode(T.self, from: fast)) == canonical(value), "round trip \(label())")
+    }
+
+    static func canonical(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("records with fields of every type agree with Codable", arguments: seeds)
+    func recordsOfEveryFieldType(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for index in 0..<150 {
+            try Self.expectAgreement(samples.record(), "seed \(seed) record \(index)")
+        }
+    }
+
+    @Test("each field type and its list agree with Codable, typed values intact", arguments: seeds)
+    func everyFieldType(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for type in WireSamples.everyFieldType {
+            for index in 0..<20 {
+                let value = samples.fieldValue(type)
+                let field = RecordField(value)
+                try Self.expectAgreement(field, "seed \(seed) \(type.rawValue) \(index)")
+                let decoded = try WireDecoder().decode(RecordField.self, from: WireEncoder.encode(field))
+                #expect(try FieldValue(value: decoded.value, type: try #require(decoded.type)) == value, "seed \(seed) \(type.rawValue) \(index)")
+            }
+        }
+    }
+
+    @Test("request bodies agree with Codable: modify, query, lookup, changes, zones, share links", arguments: seeds)
+    func requests(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for index in 0..<40 {
+            let label = "seed \(seed) sample \(index)"
+            try Self.expectAgreement(samples.modifyRequest(), "modify \(label)")
+            try Self.expectAgreement(samples.queryRequest(), "query \(label)")
+            try Self.expectAgreement(samples.lookupRequest(), "lookup \(label)")
+            try Self.expectAgreement(samples.recordChangesRequest(), "records/changes \(label)")
+            try Self.expectAgreement(samples.zoneChangesRequest(), "changes/zone \(label)")
+            try Self.expectAgreement(DatabaseChangesRequest(syncToken: index % 2 == 0 ? nil : "t\(index)", resultsLimit: index), "changes/database \(label)")
+            try Self.expectAgreement(ZonesLookupRequest(zones: [samples.zoneID(), samples.zoneID()]), "zones/lookup \(label)")
+            try Self.expectAgreement(
+                ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: samples.zoneID()), .init(operationType: "delete", zoneID: samples.zoneID())]),
+                "zones/modify \(label)")
+            try Self.expectAgreement(ShortGUIDsRequest(shortGUIDs: [samples.text(), "guid\(index)"]), "records/accept \(label)")
+        }
+    }
+
+    @Test("answers and error results agree with Codable", arguments: seeds)
+    func answers(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for index in 0..<40 {
+            let label = "seed \(seed) sample \(index)"
+            try Self.expectAgreement(RecordsResponse(records: samples.recordResults()), "records \(label)")
+            try Self.expectAgreement(
+                QueryResponse(records: samples.recordResults(), continuationMarker: index % 2 == 0 ? nil : samples.text()), "query \(label)")
+            try Self.expectAgreement(
+                RecordChangesResponse(records: samples.recordResults(), syncToken: samples.text(), moreComing: index % 3 == 0, zoneID: samples.zoneID()),
+                "records/changes \(label)")
+            try Self.expectAgreement(samples.zoneChangesResponse(), "changes/zone \(label)")
+            try Self.expectAgreement(
+                DatabaseChangesResponse(zones: [samples.zone(), samples.zone()], syncToken: samples.text(), moreComing: index % 2 == 0), "changes/database \(label)")
+            try Self.expectAgreement(
+                ZonesResponse(zones: [.zone(samples.zone()), .error(samples.zoneError())]), "zones \(label)")
+            try Self.expectAgreement(samples.shareMetadataResponse(), "share metadata \(label)")
+            try Self.expectAgreement(
+                CurrentUserResponse(userRecordName: "_u\(index)", firstName: samples.text(), lastName: nil, emailAddress: index % 2 == 0 ? nil : "a@b.c"),
+                "users/current \(label)")
+            let error = samples.recordError()
+            try Self.expectAgreement(
+                ErrorResponse(uuid: error.uuid, serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter, redirectURL: error.redirectURL),
+                "error \(label)")
+        }
+    }
+
+    @Test("records' fields are written sorted by name, so equal records give equal bytes")
+    func fieldsAreSorted() throws {
+        let fields: [String: RecordField] = ["b": RecordField(.int64(2)), "a": RecordField(.string("x")), "c": RecordField(.double(0.5))]
+        let record = Record(recordName: "r", recordType: "T", fields: fields)
+        let text = String(decoding: try WireEncoder.encode(record), as: UTF8.self)
+        #expect(text == #"{"recordName":"r","recordType":"T","fields":{"a":{"value":"x","type":"STRING"},"b":{"value":2,"type":"INT64"},"c":{"value":0.5,"type":"DOUBLE"}}}"#)
+    }
+
+    @Test("the encoder refuses numbers JSON cannot hold")
+    func refusesNonFiniteNumbers() {
+        #expect(throws: LarderError.self) { try WireEncoder.encode(RecordField(.double(.nan))) }
+        #expect(throws: LarderError.self) { try WireEncoder.encode(RecordField(value: ["latitude": .double(.infinity)], type: .location)) }
+    }
+
+    @Test("the decoder names the line and column of malformed JSON and the coding path of a mismatch")
+    func decoderErrors() throws {
+        do {
+            _ = try WireDecoder(name: "answer").decode(RecordsResponse.self, from: Array("{\"records\":\n  [1,]}".utf8))
+            Issue.record("a trailing comma was accepted")
+        } catch let error as LarderError {
+            #expect(error.code == .syntax && error.location?.line == 2 && error.location?.column == 6, "\(error)")
+            #expect(error.location?.file == "answer")
+        }
+        do {
+            _ = try WireDecoder().decode(RecordsResponse.self, from: Array(#"{"records":[{"recordName":5}]}"#.utf8))
+            Issue.record("a number for recordName was accepted")
+        } catch let DecodingError.typeMismatch(_, context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["records", "0", "recordName"])
+        }
+    }
+}
