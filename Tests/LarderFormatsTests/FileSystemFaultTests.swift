@@ -18,7 +18,7 @@ import Testing
                 .init(.commit, .error(ENOSPC), at: 1, isPersistent: true),
             ])
         #expect(plan.description == text)
-        for bad in ["enospc", "enospc@0", "enospc@x", "full@1", "fsync.short@1", "sync.eio@1", "eio@1:", "eio@-1"] {
+        for bad in ["enospc", "enospc@0", "enospc@x", "full@1", "fsync.short@1", "sync.eio@1", "eio@1:", "eio@-1", "eintr@1+"] {
             #expect(throws: LarderError.self, "\(bad)") { try IOFaultPlan(parsing: bad) }
         }
     }

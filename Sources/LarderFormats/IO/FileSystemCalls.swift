@@ -10,7 +10,7 @@ import Synchronization
 /// journal), and where an ``IOFaultPlan`` makes them fail.
 ///
 /// A plan comes from `LARDER_FAULT_IO` (read once, for the CLI tests) or from
-/// ``withFaults(_:_:)-(_,()->T)`` (in-process tests; it holds for the task, its child tasks and
+/// ``withFaults(_:_:)`` (in-process tests; it holds for the task, its child tasks and
 /// the synchronous code they run, so tests running in parallel do not see each other's faults).
 /// With neither, each call costs one atomic load and one comparison before the system call.
 package enum FileSystemCalls {
@@ -58,7 +58,7 @@ package enum FileSystemCalls {
     }()
 
     @TaskLocal private static var scoped: Scope?
-    /// How many ``withFaults(_:_:)-(_,()->T)`` scopes are open, so that without any the task-local is never read.
+    /// How many ``withFaults(_:_:)`` scopes are open, so that without any the task-local is never read.
     private static let openScopes = Atomic<Int>(0)
 
     /// Runs `body` with `plan` in force for the current task (and its child tasks).

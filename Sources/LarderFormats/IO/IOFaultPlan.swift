@@ -12,8 +12,9 @@ public import LarderCore
 /// The text form is what `LARDER_FAULT_IO` holds: rules separated by commas, each
 /// `[CALL.]KIND@N[+][:GLOB]`.
 /// - CALL: `write` (the default), `fsync`, `rename` or `commit` (the store's SQLite commit).
-/// - KIND: `enospc`, `eio`, `eintr` (the call fails with that errno), or `short` (a write moves
-///   at most half of its bytes, at least one; `write` only).
+/// - KIND: `enospc`, `eio`, `eintr` (the call fails with that errno; the seam retries an
+///   interrupted call, so `eintr` takes no `+`), or `short` (a write moves at most half of its
+///   bytes, at least one; `write` only).
 /// - N: the rule fires on the N-th call of its CALL whose path matches (counting from 1); with
 ///   `+`, on that call and every later one.
 /// - GLOB: an `fnmatch` pattern for the path the call is for (the destination, not the
@@ -114,6 +115,8 @@ package struct IOFaultPlan: Sendable, Hashable, CustomStringConvertible {
         }
         guard let failure = kinds.first(where: { $0.0 == kind })?.1 else { return nil }
         if failure == .short && call != .write { return nil }
+        // An interrupted call is retried: EINTR on every call from N on would never end.
+        if failure == .error(EINTR) && isPersistent { return nil }
         return Rule(call, failure, at: number, isPersistent: isPersistent, pattern: pattern)
     }
 
