@@ -11,7 +11,7 @@ LARDER       ?= $(RELEASE_BIN)
 all: build
 
 help:
-	@echo "make build | test | demo | bench | clean"
+	@echo "make build | test | soak | demo | bench | clean"
 	@echo "make convert IN=file TO=json|ndjson|yaml|xml [OUT=path]"
 	@echo "make validate IN=file"
 
@@ -173,3 +173,9 @@ bench-upload: deps
 .PHONY: fuzz
 fuzz: deps
 	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) TARGETS="$(TARGETS)" bash scripts/fuzz.sh
+
+## soak: the emulator soak at the issue's full size, 16 clients × OPS operations each (10,000 by
+# default; `make test` runs 300). SEED=n replays another operation mix.
+.PHONY: soak
+soak: deps
+	LARDER_SOAK_OPS=$(or $(OPS),10000) $(if $(SEED),LARDER_SOAK_SEED=$(SEED),) $(SWIFT) test --disable-xctest --filter EmulatorSoakTests

@@ -106,11 +106,20 @@ public actor UploadJournal {
         try append(JournalLine(k: "dead", n: [name], r: reason))
     }
 
+    /// Appends one line and syncs it. When that fails the journal is cut back to its length
+    /// before (best effort), so a torn line never sits under later appends.
     private func append(_ line: JournalLine) throws {
         FaultInjection.step()
-        try Self.writeAll(descriptor, try Self.encode(line), path: path)
-        guard fsync(descriptor) == 0 else {
-            throw LarderError(.io, "cannot sync the journal \(path): \(String(cString: strerror(errno)))")
+        let text = try Self.encode(line)
+        let before = lseek(descriptor, 0, SEEK_END)
+        do {
+            try Self.writeAll(descriptor, text, path: path)
+            guard FileSystemCalls.fsync(descriptor, path: path) == 0 else {
+                throw LarderError(.io, "cannot sync the journal \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            if before >= 0 { _ = ftruncate(descriptor, before) }
+            throw error
         }
         FaultInjection.step()
     }
@@ -186,20 +195,27 @@ public actor UploadJournal {
         try writeAtomically(path: path, text: text)
     }
 
+    /// Writes `text` to `path` through `path.tmp`, fsync and rename; on failure the temporary
+    /// file is removed and `path` is left as it was.
     static func writeAtomically(path: String, text: String) throws {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw LarderError(.io, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var isOpen = true
         do {
-            try writeAll(fd, text, path: temporary)
-            guard fsync(fd) == 0 else { throw LarderError(.io, "cannot sync \(temporary): \(String(cString: strerror(errno)))") }
-        } catch {
+            try writeAll(fd, text, path: path)
+            guard FileSystemCalls.fsync(fd, path: path) == 0 else {
+                throw LarderError(.io, "cannot sync the journal \(path): \(String(cString: strerror(errno)))")
+            }
             close(fd)
+            isOpen = false
+            guard FileSystemCalls.rename(temporary, path) == 0 else {
+                throw LarderError(.io, "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            if isOpen { close(fd) }
+            unlink(temporary)
             throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            throw LarderError(.io, "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
         }
         let directory = PathParts.directory(of: path)
         let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
@@ -211,18 +227,8 @@ public actor UploadJournal {
 
     static func writeAll(_ fd: Int32, _ text: String, path: String) throws {
         var text = text
-        try text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                guard let base = bytes.baseAddress else { return }
-                let written = write(fd, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw LarderError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
+        let failure = text.withUTF8 { FileSystemCalls.writeAll(fd, UnsafeRawBufferPointer($0), path: path) }
+        guard failure == 0 else { throw LarderError(.io, "cannot write the journal \(path): \(String(cString: strerror(failure)))") }
     }
 
     static func encode(_ line: JournalLine) throws -> String {

@@ -128,14 +128,9 @@ public final class FileByteSink: ByteSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LarderError(.io, "write failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
-            }
-            offset += n
+        let failure = FileSystemCalls.writeAll(fd, bytes, path: name)
+        guard failure == 0 else {
+            throw LarderError(.io, "write failed: \(String(cString: strerror(failure)))", location: SourceLocation(file: name))
         }
     }
 
@@ -148,13 +143,18 @@ public final class FileByteSink: ByteSink {
             return
         }
         defer { TemporaryFiles.forget(temporaryPath) }
-        if fsync(fd) != 0 || Glibc.close(fd) != 0 {
+        // errno is read before the clean-up calls, which may change it; the descriptor is closed
+        // whether or not fsync worked.
+        var failure = FileSystemCalls.fsync(fd, path: destination) == 0 ? 0 : errno
+        if Glibc.close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
             unlink(temporaryPath)
-            throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))
+            throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(failure)))", location: SourceLocation(file: destination))
         }
-        if rename(temporaryPath, destination) != 0 {
+        if FileSystemCalls.rename(temporaryPath, destination) != 0 {
+            failure = errno
             unlink(temporaryPath)
-            throw LarderError(.io, "cannot move output into place: \(String(cString: strerror(errno)))", location: SourceLocation(file: destination))
+            throw LarderError(.io, "cannot move output into place: \(String(cString: strerror(failure)))", location: SourceLocation(file: destination))
         }
     }
 

@@ -51,19 +51,7 @@ package enum ContainedFile {
                 if errno == EEXIST { continue }
                 throw LarderError(.io, "cannot create the file: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
             }
-            var failure: Int32 = 0
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count, let base = buffer.baseAddress {
-                    let n = write(fd, base + offset, buffer.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += n
-                }
-            }
+            var failure = bytes.withUnsafeBytes { FileSystemCalls.writeAll(fd, $0, path: path) }
             if close(fd) != 0 && failure == 0 { failure = errno }
             if failure != 0 {
                 unlink(path)

@@ -155,6 +155,7 @@ public final class Store: Sendable {
                     .store, "\(path) was written by a newer larder (its tables have revisions this one does not know); upgrade larder to use it")
             }
             try migrator.migrate(database)
+            CommitFault.install(on: database, path: path)
         } catch let error as LarderError {
             throw error
         } catch {
