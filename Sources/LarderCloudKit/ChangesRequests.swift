@@ -59,7 +59,6 @@ public struct ZoneChanges: Sendable, Hashable, Codable {
     }
 }
 
-
 /// `{zones: [zone changes or zone error]}`.
 public struct ZoneChangesResponse: Sendable, Hashable, Codable {
     public var zones: [ZoneChangesResult]
@@ -101,7 +100,8 @@ public struct CurrentUserResponse: Sendable, Hashable, Codable {
     public var firstName: String?
     public var lastName: String?
     public var emailAddress: String?
-    public init(userRecordName: String, firstName: String? = nil, lastName: String? = nil, emailAddress: String? = nil) {
+    public init(userRecordName: String, firstName: String? = nil, lastName: String? = nil, emailAddress: String? = nil)
+    {
         self.userRecordName = userRecordName
         self.firstName = firstName
         self.lastName = lastName
@@ -151,7 +151,6 @@ public struct ShareMetadata: Sendable, Hashable, Codable {
         self.share = share
     }
 }
-
 
 /// `{results: [...]}` from records/accept and records/resolve.
 public struct ShareMetadataResponse: Sendable, Hashable, Codable {

@@ -82,7 +82,9 @@ public enum FieldValue: Sendable, Hashable {
         case (.int64, .int(let int)): self = .int64(int)
         case (.int64, .bool(let bool)): self = .int64(bool ? 1 : 0)
         case (.int64, .string(let text)):
-            guard let int = Int64(text) else { throw FieldValueError("expected an integer for INT64, found \"\(text)\"") }
+            guard let int = Int64(text) else {
+                throw FieldValueError("expected an integer for INT64, found \"\(text)\"")
+            }
             self = .int64(int)
         case (.int64, .double(let double)):
             guard double.rounded() == double, let int = Int64(exactly: double) else {
@@ -92,7 +94,9 @@ public enum FieldValue: Sendable, Hashable {
         case (.double, .int(let int)): self = .double(Double(int))
         case (.double, .double(let double)): self = .double(double)
         case (.double, .string(let text)):
-            guard let double = Double(text) else { throw FieldValueError("expected a number for DOUBLE, found \"\(text)\"") }
+            guard let double = Double(text) else {
+                throw FieldValueError("expected a number for DOUBLE, found \"\(text)\"")
+            }
             self = .double(double)
         case (.timestamp, .int(let int)): self = .timestamp(Double(int))
         case (.timestamp, .double(let double)) where double.isFinite: self = .timestamp(double)
@@ -105,7 +109,8 @@ public enum FieldValue: Sendable, Hashable {
         case (.location, .object):
             self = .location(try Location(value: value))
         default:
-            throw FieldValueError("expected \(FieldValue.expectation(for: type)) for \(type.rawValue), found \(value.kindDescription)")
+            throw FieldValueError(
+                "expected \(FieldValue.expectation(for: type)) for \(type.rawValue), found \(value.kindDescription)")
         }
     }
 

@@ -45,7 +45,9 @@ public struct OperationType: RawRepresentable, Hashable, Sendable, Codable, Cust
     public static let forceDelete = OperationType(rawValue: "forceDelete")
 
     /// Every operation type CloudKit defines.
-    public static let all: [OperationType] = [.create, .update, .forceUpdate, .replace, .forceReplace, .delete, .forceDelete]
+    public static let all: [OperationType] = [
+        .create, .update, .forceUpdate, .replace, .forceReplace, .delete, .forceDelete,
+    ]
 
     /// Whether the operation checks `recordChangeTag`.
     public var checksChangeTag: Bool { self == .update || self == .replace || self == .delete }

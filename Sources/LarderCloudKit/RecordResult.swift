@@ -1,4 +1,3 @@
-
 /// A per-record error inside a 200 response: `{recordName, reason, serverErrorCode, retryAfter?, uuid, redirectURL?}`.
 public struct RecordError: Sendable, Hashable, Codable, Error {
     public var recordName: String?

@@ -28,7 +28,8 @@ public struct Reference: Sendable, Hashable, Codable {
                 throw FieldValueError("a REFERENCE zoneID needs a zoneName")
             }
             zoneID = RecordZoneID(
-                zoneName: zoneName, ownerRecordName: zone["ownerRecordName"]?.stringValue ?? zone["ownerName"]?.stringValue)
+                zoneName: zoneName,
+                ownerRecordName: zone["ownerRecordName"]?.stringValue ?? zone["ownerName"]?.stringValue)
         }
         if let action = value["action"], !action.isNull {
             guard let text = action.stringValue, ["NONE", "DELETE_SELF", "VALIDATE"].contains(text) else {

@@ -45,11 +45,16 @@ struct ValueDecoding: ValueCarryingDecoder {
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
         DecodingError.typeMismatch(
-            type, .init(codingPath: codingPath, debugDescription: "Expected \(expected) but found \(value.kindDescription) instead."))
+            type,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "Expected \(expected) but found \(value.kindDescription) instead."))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let fields) = value else { throw mismatch([String: Any].self, "to decode Dictionary<String, Any>") }
+        guard case .object(let fields) = value else {
+            throw mismatch([String: Any].self, "to decode Dictionary<String, Any>")
+        }
         return KeyedDecodingContainer(KeyedValueContainer<Key>(fields: fields, path: path))
     }
 
@@ -83,7 +88,8 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func member(_ key: Key) throws -> ValueDecoding {
         guard let value = fields[key.stringValue] else {
             throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
+                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue).")
+            )
         }
         return ValueDecoding(value: value, path: CodingPathNode(parent: path, key: key.stringValue))
     }
@@ -93,7 +99,8 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let decoder = try member(key)
         if decoder.value.isNull, !(T.self == Value.self) {
-            throw DecodingError.valueNotFound(type, .init(codingPath: decoder.codingPath, debugDescription: "Found null."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: decoder.codingPath, debugDescription: "Found null."))
         }
         return try T(from: decoder)
     }
@@ -138,7 +145,8 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
         }
         defer { currentIndex += 1 }
         return ValueDecoding(
-            value: elements[currentIndex], path: CodingPathNode(parent: path, key: String(currentIndex), index: currentIndex))
+            value: elements[currentIndex],
+            path: CodingPathNode(parent: path, key: String(currentIndex), index: currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -149,7 +157,9 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: try next()) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next().container(keyedBy: type)
     }
 

@@ -1,6 +1,7 @@
 /// One item of a response array that holds either a value or a per-item error: CloudKit tells them
 /// apart by the presence of `serverErrorCode`.
-public enum WireResult<Success: Codable & Sendable & Hashable, Failure: Codable & Sendable & Hashable>: Sendable, Hashable,
+public enum WireResult<Success: Codable & Sendable & Hashable, Failure: Codable & Sendable & Hashable>: Sendable,
+    Hashable,
     Codable
 {
     case success(Success)
@@ -10,7 +11,9 @@ public enum WireResult<Success: Codable & Sendable & Hashable, Failure: Codable 
 
     public init(from decoder: any Decoder) throws {
         let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        self = probe.contains(.serverErrorCode) ? .failure(try Failure(from: decoder)) : .success(try Success(from: decoder))
+        self =
+            probe.contains(.serverErrorCode)
+            ? .failure(try Failure(from: decoder)) : .success(try Success(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -29,7 +29,6 @@ public struct ZoneError: Sendable, Hashable, Codable, Error {
     }
 }
 
-
 /// `{zones: [...]}` from zones/list, zones/lookup and zones/modify.
 public struct ZonesResponse: Sendable, Hashable, Codable {
     public var zones: [ZoneResult]

@@ -34,7 +34,8 @@ extension DedupeAnalysis {
                 if choice.from.first != members[0].ref { summary.fieldsFromOthers[choice.field, default: 0] += 1 }
             }
             for alternative in result.alternatives { summary.alternatives[alternative.field, default: 0] += 1 }
-            try log?.append(context.logCluster(c, number: number, result: result, members: members, includeRecords: logRecords))
+            try log?.append(
+                context.logCluster(c, number: number, result: result, members: members, includeRecords: logRecords))
             let ids = clustering.clusters[c].map { table.id(Int($0)) }
             try apply(
                 MergedCluster(

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// How long one phase of a pass took: wall time, and CPU time of the whole process (user + system,
@@ -24,9 +24,9 @@ struct PhaseClock {
     static func processCPUSeconds() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
-            guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         #else
-            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
         #endif
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)

@@ -1,7 +1,7 @@
+public import Foundation
 public import HTTPTypes
 public import Hummingbird
 public import LarderCloudKit
-public import Foundation
 
 /// A whole-request CloudKit error; renders itself as `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`
 /// with the code's documented HTTP status.
@@ -30,7 +30,8 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
 
     /// The wire body.
     public var body: ErrorResponse {
-        ErrorResponse(uuid: uuid, serverErrorCode: code, reason: reason, retryAfter: retryAfter, redirectURL: redirectURL)
+        ErrorResponse(
+            uuid: uuid, serverErrorCode: code, reason: reason, retryAfter: retryAfter, redirectURL: redirectURL)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -44,7 +45,8 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
 
     /// This error as a per-record error.
     func recordError(recordName: String?) -> RecordError {
-        var error = RecordError(recordName: recordName, serverErrorCode: code, reason: reason, uuid: uuid, retryAfter: retryAfter)
+        var error = RecordError(
+            recordName: recordName, serverErrorCode: code, reason: reason, uuid: uuid, retryAfter: retryAfter)
         error.redirectURL = redirectURL
         return error
     }
@@ -79,7 +81,8 @@ enum JSONResponse {
         make(ByteBuffer(bytes: data), status: status, headers: extra)
     }
 
-    static func make(_ body: ByteBuffer, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+    static func make(_ body: ByteBuffer, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response
+    {
         var headers = extra
         headers[.contentType] = contentType
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))

@@ -1,10 +1,11 @@
-import GRDB
 public import Foundation
+import GRDB
 public import Hummingbird
 import LarderCloudKit
 public import LarderCore
 public import Logging
 import NIOCore
+import Synchronization
 import UnixSignals
 
 /// Builds the router: `/database/1/{container}/{environment}/{database}/…` and `/_emulator/…`.
@@ -42,7 +43,10 @@ public final class Emulator: Sendable {
 
     /// Opens the store (creating default zones and the declared schema) and prepares the server.
     /// - Throws: ``LarderError`` `store-error` when the store cannot be opened.
-    public init(configuration: EmulatorConfiguration, logger: Logger = Logger(label: "larder.emulator"), clock: EmulatorClock = .system)
+    public init(
+        configuration: EmulatorConfiguration, logger: Logger = Logger(label: "larder.emulator"),
+        clock: EmulatorClock = .system
+    )
         throws
     {
         var configuration = configuration
@@ -80,7 +84,8 @@ public final class Emulator: Sendable {
     private func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         Application(
             router: buildRouter(services: services),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "larder-emulator"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "larder-emulator"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -133,7 +138,10 @@ public final class Emulator: Sendable {
 private final class EmulatorState: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     func set(_ value: Task<Void, Never>) { task.withLock { $0 = value } }
-    func take() -> Task<Void, Never>? { task.withLock { value in defer { value = nil }; return value } }
+    func take() -> Task<Void, Never>? {
+        task.withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
 }
-
-import Synchronization

@@ -2,6 +2,7 @@ public import Foundation
 public import LarderCloudKit
 public import LarderCore
 import LarderFormats
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +50,9 @@ extension EmulatorConfiguration {
         if let host = environment["LARDER_HOST"] { configuration.host = host }
         if let port = try int("LARDER_PORT") { configuration.port = port }
         if let data = environment["LARDER_DATA"] { configuration.dataDirectory = data }
-        if let text = environment["LARDER_IN_MEMORY"] { configuration.inMemory = ["1", "true", "yes"].contains(text.lowercased()) }
+        if let text = environment["LARDER_IN_MEMORY"] {
+            configuration.inMemory = ["1", "true", "yes"].contains(text.lowercased())
+        }
         if let value = try int("LARDER_MAX_OPERATIONS") { configuration.limits.maxOperationsPerRequest = value }
         if let value = try int("LARDER_MAX_RECORDS_PER_PAGE") { configuration.limits.maxRecordsPerPage = value }
         if let value = try int("LARDER_MAX_RECORD_BYTES") { configuration.limits.maxRecordBytes = value }
@@ -164,8 +167,10 @@ package enum DecodingErrorText {
         }
         switch error {
         case .typeMismatch(let type, let context):
-            let found = context.debugDescription.components(separatedBy: "but found ").last.map { ", found " + $0 } ?? ""
-            return "\(path(context.codingPath)): expected \(describe(type))\(found.hasSuffix(".") ? String(found.dropLast()) : found)"
+            let found =
+                context.debugDescription.components(separatedBy: "but found ").last.map { ", found " + $0 } ?? ""
+            return
+                "\(path(context.codingPath)): expected \(describe(type))\(found.hasSuffix(".") ? String(found.dropLast()) : found)"
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)): expected \(describe(type)), found null"
         case .keyNotFound(let key, let context):
@@ -211,4 +216,3 @@ package enum PrivateFile {
         if FileManager.default.fileExists(atPath: path) { _ = chmod(path, mode) }
     }
 }
-

@@ -68,8 +68,10 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
             let keyed = try decoder.container(keyedBy: CodingKeys.self)
             let defaults = Limits()
             maxOperationsPerRequest =
-                try keyed.decodeIfPresent(Int.self, forKey: .maxOperationsPerRequest) ?? defaults.maxOperationsPerRequest
-            maxRecordsPerPage = try keyed.decodeIfPresent(Int.self, forKey: .maxRecordsPerPage) ?? defaults.maxRecordsPerPage
+                try keyed.decodeIfPresent(Int.self, forKey: .maxOperationsPerRequest)
+                ?? defaults.maxOperationsPerRequest
+            maxRecordsPerPage =
+                try keyed.decodeIfPresent(Int.self, forKey: .maxRecordsPerPage) ?? defaults.maxRecordsPerPage
             maxRecordBytes = try keyed.decodeIfPresent(Int.self, forKey: .maxRecordBytes) ?? defaults.maxRecordBytes
             maxRequestBodyBytes =
                 try keyed.decodeIfPresent(Int.self, forKey: .maxRequestBodyBytes) ?? defaults.maxRequestBodyBytes
@@ -140,7 +142,8 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
             }
         }
         let limitsList = [
-            ("maxOperationsPerRequest", limits.maxOperationsPerRequest), ("maxRecordsPerPage", limits.maxRecordsPerPage),
+            ("maxOperationsPerRequest", limits.maxOperationsPerRequest),
+            ("maxRecordsPerPage", limits.maxRecordsPerPage),
             ("maxRecordBytes", limits.maxRecordBytes), ("maxRequestBodyBytes", limits.maxRequestBodyBytes),
         ]
         for (name, value) in limitsList where value < 1 { throw fail("limits.\(name) must be at least 1") }
@@ -155,7 +158,8 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
 
     /// Whether `token` has the shape of a CloudKit API token (64 hex characters).
     public static func isAPIToken(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+        token.utf8.count == 64
+            && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
     }
 }
 

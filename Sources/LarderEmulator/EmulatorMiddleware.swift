@@ -12,7 +12,9 @@ struct EmulatorMiddleware: RouterMiddleware {
     typealias Context = EmulatorRequestContext
     let requestLog: RequestLog
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let response: Response
         do {
@@ -35,7 +37,8 @@ struct EmulatorMiddleware: RouterMiddleware {
             response = try mapped.response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            response = try CloudKitServerError(.internalError, "internal error: \(error)").response(from: request, context: context)
+            response = try CloudKitServerError(.internalError, "internal error: \(error)").response(
+                from: request, context: context)
         }
         let elapsed = ContinuousClock.now - start
         let path = request.uri.path
@@ -44,7 +47,8 @@ struct EmulatorMiddleware: RouterMiddleware {
         let code = response.status.code >= 400 ? response.headers[HTTPField.Name("X-Larder-Error-Code")!] : nil
         requestLog.append { id in
             RequestLogEntry(
-                id: id, timestamp: Int64(Date().timeIntervalSince1970 * 1000), method: request.method.rawValue, path: path,
+                id: id, timestamp: Int64(Date().timeIntervalSince1970 * 1000), method: request.method.rawValue,
+                path: path,
                 operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
                 database: isDatabase ? String(parts[4]) : nil, user: response.headers[DatabaseRoute.userHeader],
                 status: response.status.code,

@@ -17,12 +17,14 @@ public enum RecordIO {
     public static func openReader(
         path: String, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
     ) throws -> any RecordReader {
-        try openReader(source: FileByteSource(path: path), format: format, recordType: recordType, limits: limits, path: path)
+        try openReader(
+            source: FileByteSource(path: path), format: format, recordType: recordType, limits: limits, path: path)
     }
 
     /// Opens a reader over any byte source; see ``openReader(path:format:recordType:limits:)``.
     public static func openReader(
-        source raw: any ByteSource, format: DataFormat? = nil, recordType: RecordType? = nil, limits: ReaderLimits = .default
+        source raw: any ByteSource, format: DataFormat? = nil, recordType: RecordType? = nil,
+        limits: ReaderLimits = .default
     ) throws -> any RecordReader {
         try openReader(source: raw, format: format, recordType: recordType, limits: limits, path: nil)
     }
@@ -76,7 +78,9 @@ public enum RecordIO {
     }
 
     /// Makes a writer for `format` over any sink.
-    public static func makeWriter(sink: any ByteSink, format: DataFormat, options: WriterOptions = WriterOptions()) throws -> any RecordWriter {
+    public static func makeWriter(sink: any ByteSink, format: DataFormat, options: WriterOptions = WriterOptions())
+        throws -> any RecordWriter
+    {
         switch format {
         case .json: return JSONWriter(sink: sink, lineMode: false, options: options)
         case .ndjson: return JSONWriter(sink: sink, lineMode: true, options: options)

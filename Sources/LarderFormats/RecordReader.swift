@@ -62,7 +62,9 @@ public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
             if let newline = bytes[i...].firstIndex(of: 0x0A), newline + 1 < bytes.count {
                 var j = newline + 1
                 while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
-                if j < bytes.count, bytes[j] == UInt8(ascii: "{"), bytes[newline - 1] == UInt8(ascii: "}") { return .ndjson }
+                if j < bytes.count, bytes[j] == UInt8(ascii: "{"), bytes[newline - 1] == UInt8(ascii: "}") {
+                    return .ndjson
+                }
             }
             return .json
         default: return .yaml
@@ -78,20 +80,24 @@ public enum DataFormat: String, Sendable, Hashable, CaseIterable, Codable {
         while true {
             let opener = bytes[i]
             i += 1
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+                i += 1
+            }
             guard i < bytes.count else { return true }
             let c = bytes[i]
             if opener == UInt8(ascii: "{") { return c == UInt8(ascii: "\"") || c == UInt8(ascii: "}") }
             switch c {
             case UInt8(ascii: "{"), UInt8(ascii: "["): continue
-            case UInt8(ascii: "]"), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            case UInt8(ascii: "]"), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 // true, false, null: and not a word that merely starts so (`[tomato]`).
                 for word in ["true", "false", "null"] where bytes[i...].starts(with: word.utf8) {
                     let after = i + word.utf8.count
                     if after >= bytes.count { return true }
                     let next = bytes[after]
-                    return next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == 0x20 || next == 0x0A || next == 0x0D || next == 0x09
+                    return next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == 0x20 || next == 0x0A
+                        || next == 0x0D || next == 0x09
                 }
                 return false
             default: return false
@@ -205,7 +211,8 @@ public struct ReaderLimits: Sendable, Hashable {
 
     /// `bytes` for messages: `16 MiB`, `1 KiB`, `1500 bytes`.
     public static func describe(bytes: Int) -> String {
-        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)]
+        where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
             return "\(bytes >> shift) \(unit)"
         }
         return "\(bytes) bytes"

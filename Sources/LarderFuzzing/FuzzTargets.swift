@@ -50,7 +50,8 @@ package enum FuzzTargets {
     /// Reads records until the end, going on after a bad record as the CLI's `--keep-going` does
     /// (bounded, so a reader that never advances is a hang the fuzzer reports).
     static func records(_ bytes: [UInt8], _ format: DataFormat) -> Int {
-        guard let reader = try? RecordIO.openReader(source: MemoryByteSource(bytes, name: "fuzz"), format: format) else { return 0 }
+        guard let reader = try? RecordIO.openReader(source: MemoryByteSource(bytes, name: "fuzz"), format: format)
+        else { return 0 }
         return drain(reader)
     }
 
@@ -144,7 +145,9 @@ package enum FuzzTargets {
     }
 
     static func manifest(_ bytes: [UInt8]) -> Int {
-        guard let reader = try? RecordIO.openReader(source: MemoryByteSource(bytes, name: "registry.yaml"), format: .yaml),
+        guard
+            let reader = try? RecordIO.openReader(
+                source: MemoryByteSource(bytes, name: "registry.yaml"), format: .yaml),
             let document = try? reader.next()?.value,
             let manifest = try? SchemaManifest(document: document, file: "registry.yaml")
         else { return 0 }
@@ -154,10 +157,18 @@ package enum FuzzTargets {
     static func cloudKitRequest(_ bytes: [UInt8]) -> Int {
         guard let json = try? bytes.withUnsafeBytes({ try JSONScanner.parseDocument($0) }) else { return 0 }
         var count = 0
-        if let modify = try? ValueDecoder().decode(ModifyRecordsRequest.self, from: json) { count += modify.operations.count }
-        if let query = try? ValueDecoder().decode(QueryRecordsRequest.self, from: json) { count += 1 + (query.query.filterBy?.count ?? 0) }
-        if let lookup = try? ValueDecoder().decode(LookupRecordsRequest.self, from: json) { count += lookup.records.count }
-        if let changes = try? ValueDecoder().decode(RecordChangesRequest.self, from: json) { count += changes.syncToken == nil ? 0 : 1 }
+        if let modify = try? ValueDecoder().decode(ModifyRecordsRequest.self, from: json) {
+            count += modify.operations.count
+        }
+        if let query = try? ValueDecoder().decode(QueryRecordsRequest.self, from: json) {
+            count += 1 + (query.query.filterBy?.count ?? 0)
+        }
+        if let lookup = try? ValueDecoder().decode(LookupRecordsRequest.self, from: json) {
+            count += lookup.records.count
+        }
+        if let changes = try? ValueDecoder().decode(RecordChangesRequest.self, from: json) {
+            count += changes.syncToken == nil ? 0 : 1
+        }
         return count
     }
 

@@ -46,7 +46,9 @@ struct Batcher {
         var kept: [Batched] = []
         for entry in waiting {
             let name = entry.item.recordName
-            if batch.count < maxOperations, !inFlight.contains(name), !names.contains(name), !blocked.contains(name), fits(entry) {
+            if batch.count < maxOperations, !inFlight.contains(name), !names.contains(name), !blocked.contains(name),
+                fits(entry)
+            {
                 batch.append(entry)
                 names.insert(name)
                 bytes += entry.operation.count + 1

@@ -31,7 +31,9 @@ extension ConflictPolicy {
     public func resolve(ours: [String: FieldValue], server: Record) -> ConflictResolution {
         switch self {
         case .fail:
-            return .reject("conflict: the server holds a different version (change tag \(server.recordChangeTag ?? "?")); use --conflict server-wins, client-wins or merge")
+            return .reject(
+                "conflict: the server holds a different version (change tag \(server.recordChangeTag ?? "?")); use --conflict server-wins, client-wins or merge"
+            )
         case .serverWins: return .keepServer
         case .clientWins: return .write(ours)
         case .merge: return .write(FieldMerge.merge(ours: ours, server: FieldMerge.typedFields(of: server)))
@@ -70,7 +72,8 @@ public enum FieldMerge {
         let serverHints = hints(server[hintsKey])
         var merged: [String: FieldValue] = [:]
         var mergedHints: [(String, String)] = []
-        let keys = Set(ours.keys).union(server.keys).union(ourHints.keys).union(serverHints.keys).subtracting([hintsKey])
+        let keys = Set(ours.keys).union(server.keys).union(ourHints.keys).union(serverHints.keys).subtracting([hintsKey]
+        )
         for key in keys.sorted() {
             let mine = ours[key]
             let theirs = server[key]
@@ -94,7 +97,9 @@ public enum FieldMerge {
     }
 
     private static func hints(_ field: FieldValue?) -> [String: String] {
-        guard case .string(let text)? = field, case .object(let object)? = try? RecordMapping.parseJSON(text) else { return [:] }
+        guard case .string(let text)? = field, case .object(let object)? = try? RecordMapping.parseJSON(text) else {
+            return [:]
+        }
         var hints: [String: String] = [:]
         for member in object { if let hint = member.value.stringValue { hints[member.key] = hint } }
         return hints

@@ -1,3 +1,4 @@
+import Foundation
 public import LarderCore
 import LarderFormats
 import Synchronization
@@ -34,7 +35,8 @@ public final class DeadLetters: Sendable {
     /// Adds one dead letter.
     /// - Throws: ``LarderError`` `io-error` when the file cannot be written.
     public func add(
-        record: Value?, recordName: String?, recordType: String?, stage: String, code: String?, reason: String, origin: String?
+        record: Value?, recordName: String?, recordType: String?, stage: String, code: String?, reason: String,
+        origin: String?
     ) throws {
         var entry = Fields()
         if let recordName { entry.append(key: "recordName", value: .string(recordName)) }
@@ -70,8 +72,6 @@ public final class DeadLetters: Sendable {
         }
     }
 }
-
-import Foundation
 
 /// Tiny file helpers kept out of the public surface.
 enum FileManagerShim {

@@ -1,6 +1,6 @@
-public import LarderCloudKit
 import Crypto
 import Foundation
+public import LarderCloudKit
 
 /// A short, stable digest of a record's type and fields, to tell whether the server already
 /// holds exactly what an upload would write.

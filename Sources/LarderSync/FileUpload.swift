@@ -1,6 +1,6 @@
 public import Foundation
-public import LarderCore
 import LarderCloudKit
+public import LarderCore
 import LarderFormats
 import Synchronization
 
@@ -43,7 +43,8 @@ public struct FileUpload: Sendable {
         let deadLetters = DeadLetters(path: deadLetterPath)
         var report = UploadReport(target: client.target.identity)
         report.journal = journalPath
-        let journal = try UploadJournal(path: journalPath, target: client.target.identity, nowMilliseconds: clock.wallMilliseconds())
+        let journal = try UploadJournal(
+            path: journalPath, target: client.target.identity, nowMilliseconds: clock.wallMilliseconds())
         defer { try? FileManager.default.removeItem(atPath: preparation.workDirectory) }
         try? FileManager.default.removeItem(atPath: preparation.workDirectory)
         let prepared = try await preparation.run(deadLetters: deadLetters)
@@ -54,7 +55,8 @@ public struct FileUpload: Sendable {
         report.preparationSeconds = clock.now() - started
 
         let client = self.client
-        _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) { () async throws(CloudKitFailure) in
+        _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) {
+            () async throws(CloudKitFailure) in
             try await client.ensureZone()
         }
         let source = try PreparedSource(files: prepared.files, journal: journal.entries, deadLetters: deadLetters)
@@ -65,11 +67,14 @@ public struct FileUpload: Sendable {
         var onBatch: (@Sendable (UploadStatistics) -> Void)?
         if let progress {
             onBatch = { statistics in
-                progress(UploadProgress(total: total, done: statistics.settled + skipped.count, elapsed: clock.now() - started))
+                progress(
+                    UploadProgress(
+                        total: total, done: statistics.settled + skipped.count, elapsed: clock.now() - started))
             }
         }
         let delegate = JournalDelegate(journal: journal, deadLetters: deadLetters, policy: conflictPolicy)
-        let uploader = Uploader(client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
+        let uploader = Uploader(
+            client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
         let statistics: UploadStatistics
         do {
             statistics = try await uploader.run { try source.next() }
@@ -123,7 +128,8 @@ final class PreparedSource {
                 continue
             }
             let type = reader.header?.recordType ?? RecordType.guess(from: entry.value)
-            let origin = entry.value["id"]?.stringValue.map { "\(type.rawValue) \($0)" } ?? "\(type.rawValue) #\(entry.index)"
+            let origin =
+                entry.value["id"]?.stringValue.map { "\(type.rawValue) \($0)" } ?? "\(type.rawValue) #\(entry.index)"
             let name: String
             let fields: [String: FieldValue]
             do throws(MappingError) {
@@ -131,11 +137,13 @@ final class PreparedSource {
                 fields = try mapping.fields(of: entry.value, type: type)
             } catch {
                 try deadLetters.add(
-                    record: entry.value, recordName: nil, recordType: type.rawValue, stage: "map", code: "unrepresentable",
+                    record: entry.value, recordName: nil, recordType: type.rawValue, stage: "map",
+                    code: "unrepresentable",
                     reason: error.description, origin: origin)
                 continue
             }
-            var item = UploadItem(recordName: name, recordType: type.rawValue, fields: fields, record: entry.value, origin: origin)
+            var item = UploadItem(
+                recordName: name, recordType: type.rawValue, fields: fields, record: entry.value, origin: origin)
             if let known = journal[name] {
                 if known.digest == item.digest {
                     skippedCounter.add(1)
@@ -167,7 +175,9 @@ struct JournalDelegate: UploadDelegate {
         try await journal.planned(items.map { ($0.recordName, $0.digest) })
     }
 
-    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws -> ConflictResolution {
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws
+        -> ConflictResolution
+    {
         policy.resolve(ours: ours, server: server)
     }
 
@@ -184,7 +194,8 @@ struct JournalDelegate: UploadDelegate {
                 kept.append((item.recordName, item.digest, server.recordChangeTag))
             case .rejected(let reason, let code):
                 try deadLetters.add(
-                    record: item.record, recordName: item.recordName, recordType: item.recordType, stage: "upload", code: code,
+                    record: item.record, recordName: item.recordName, recordType: item.recordType, stage: "upload",
+                    code: code,
                     reason: reason, origin: item.origin)
                 try await journal.deadLetter(name: item.recordName, reason: reason)
             }

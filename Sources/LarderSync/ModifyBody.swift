@@ -8,10 +8,12 @@ public enum ModifyBody {
     /// One operation as JSON: `{"operationType":…,"record":{"recordName":…,"recordType":…,
     /// "recordChangeTag"?:…,"fields":{…}}}` (fields sorted by name).
     public static func operation(
-        _ type: OperationType, recordName: String, recordType: String?, changeTag: String?, fields: [String: FieldValue]?
+        _ type: OperationType, recordName: String, recordType: String?, changeTag: String?,
+        fields: [String: FieldValue]?
     ) -> [UInt8] {
         let record = Record(
-            recordName: recordName, recordType: recordType, recordChangeTag: changeTag, fields: fields?.mapValues(\.recordField))
+            recordName: recordName, recordType: recordType, recordChangeTag: changeTag,
+            fields: fields?.mapValues(\.recordField))
         // Every value here is finite (the mapping refuses NaN), so encoding cannot fail.
         return (try? WireEncoder.encode(RecordOperation(type, record), capacity: 512)) ?? []
     }
@@ -23,7 +25,8 @@ public enum ModifyBody {
         var encoder = WireEncoder(capacity: operations.reduce(128) { $0 + $1.count + 1 })
         // Operations are spliced as they are and the rest is strings and flags, so this cannot fail.
         try? ModifyRecordsRequest.encode(
-            operations: operations.map(WireEncoder.Encoded.init), zoneID: zoneID, atomic: atomic, desiredKeys: [], to: &encoder)
+            operations: operations.map(WireEncoder.Encoded.init), zoneID: zoneID, atomic: atomic, desiredKeys: [],
+            to: &encoder)
         return Data(encoder.bytes)
     }
 }

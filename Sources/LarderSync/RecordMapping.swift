@@ -1,7 +1,7 @@
-public import LarderCloudKit
-public import LarderCore
 import Crypto
 import Foundation
+public import LarderCloudKit
+public import LarderCore
 import LarderFormats
 
 /// Maps Larder records to CloudKit records and back, losslessly.
@@ -52,7 +52,9 @@ public struct RecordMapping: Sendable {
     public static func recordName(for record: Value, type: String) throws(MappingError) -> String {
         if let explicit = record["recordName"] {
             guard let name = explicit.stringValue, isValidRecordName(name) else {
-                throw MappingError(path: "recordName", "\(explicit.snippet) is not a valid CloudKit record name (1-255 printable ASCII)")
+                throw MappingError(
+                    path: "recordName",
+                    "\(explicit.snippet) is not a valid CloudKit record name (1-255 printable ASCII)")
             }
             return name
         }
@@ -109,7 +111,8 @@ public struct RecordMapping: Sendable {
                 throw MappingError(path: key, "the member name \(key) is reserved for the upload's type hints")
             }
             guard Self.isValidFieldName(key) else {
-                throw MappingError(path: key, "\"\(key)\" is not a valid CloudKit field name (a letter, then letters, digits or _)")
+                throw MappingError(
+                    path: key, "\"\(key)\" is not a valid CloudKit field name (a letter, then letters, digits or _)")
             }
             let (field, hint) = try encode(member.value, key: key, shape: shape.member(key))
             if let field { fields[key] = field }
@@ -230,7 +233,8 @@ public struct RecordMapping: Sendable {
         var members: [Field] = []
         members.reserveCapacity(wire.count + hints.count)
         for (key, field) in wire where key != Self.hintsField {
-            members.append(Field(key: key, value: try decode(field, key: key, shape: shape.member(key), hint: hints[key])))
+            members.append(
+                Field(key: key, value: try decode(field, key: key, shape: shape.member(key), hint: hints[key])))
         }
         for (key, hint) in hints where hint == "null" && wire[key] == nil {
             members.append(Field(key: key, value: .null))
@@ -272,19 +276,20 @@ public struct RecordMapping: Sendable {
             return .string(Timestamp.format(Date(timeIntervalSince1970: ms / 1000)))
         case .list(_, let elements):
             let elementShape: Shape = if case .list(let inner) = shape { inner } else { .any }
-            return .array(elements.map { element in
-                switch element {
-                case .string(let text): return .string(text)
-                case .int64(let number):
-                    if hint == "bool" || (elementShape == .boolean && hint != "int") { return .bool(number != 0) }
-                    return .int(number)
-                case .double(let number):
-                    if hint == "int", let exact = Int64(exactly: number) { return .int(exact) }
-                    return .double(number)
-                case .timestamp(let ms): return .string(Timestamp.format(Date(timeIntervalSince1970: ms / 1000)))
-                default: return element.jsonValue
-                }
-            })
+            return .array(
+                elements.map { element in
+                    switch element {
+                    case .string(let text): return .string(text)
+                    case .int64(let number):
+                        if hint == "bool" || (elementShape == .boolean && hint != "int") { return .bool(number != 0) }
+                        return .int(number)
+                    case .double(let number):
+                        if hint == "int", let exact = Int64(exactly: number) { return .int(exact) }
+                        return .double(number)
+                    case .timestamp(let ms): return .string(Timestamp.format(Date(timeIntervalSince1970: ms / 1000)))
+                    default: return element.jsonValue
+                    }
+                })
         default:
             return typed.jsonValue
         }

@@ -111,7 +111,9 @@ public struct RetryPolicy: Sendable {
 extension RetryPolicy {
     /// Runs one request, retrying retryable failures (throttling, no answer) after ``delay(attempt:retryAfter:)``.
     /// - Throws: ``UploadStopped`` with the last failure when it is not retryable or the attempts are used up.
-    func perform<T>(_ context: String, clock: UploadClock, _ body: () async throws(CloudKitFailure) -> T) async throws -> T {
+    func perform<T>(_ context: String, clock: UploadClock, _ body: () async throws(CloudKitFailure) -> T) async throws
+        -> T
+    {
         var attempt = 0
         while true {
             do throws(CloudKitFailure) {

@@ -34,7 +34,8 @@ public struct UploadItem: Sendable {
 
     /// Creates an item; the digest is computed from the type and fields.
     public init(
-        recordName: String, recordType: String, fields: [String: FieldValue], baseTag: String? = nil, action: Action = .save,
+        recordName: String, recordType: String, fields: [String: FieldValue], baseTag: String? = nil,
+        action: Action = .save,
         isForced: Bool = false, record: Value? = nil, origin: String? = nil, context: Int64 = 0
     ) {
         self.recordName = recordName
@@ -69,7 +70,8 @@ public protocol UploadDelegate: Sendable {
     /// Called before a batch is sent (the journal writes its plan here).
     func willSend(_ items: [UploadItem]) async throws
     /// Settles a conflict whose server version differs from ours.
-    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws -> ConflictResolution
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws
+        -> ConflictResolution
     /// Receives the outcomes of items as they are settled (acknowledge them durably here).
     func didFinish(_ results: [(item: UploadItem, outcome: UploadOutcome)]) async throws
 }

@@ -1,8 +1,9 @@
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +74,9 @@ public actor UploadJournal {
             try Self.writeAtomically(path: path, text: try Self.encode(header))
         }
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw LarderError(.io, "cannot open the journal \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw LarderError(.io, "cannot open the journal \(path): \(String(cString: strerror(errno)))")
+        }
         descriptor = fd
         entries = loaded
         inDoubt = planned
@@ -143,7 +146,8 @@ public actor UploadJournal {
             guard let entry = try? decoder.decode(JournalLine.self, from: Data(line)) else {
                 if number == lastNonEmpty { continue }  // torn by a crash inside the last write
                 throw LarderError(
-                    .usage, "the journal is damaged at line \(number + 1); move it away to start over (records already uploaded are recognised by the server)",
+                    .usage,
+                    "the journal is damaged at line \(number + 1); move it away to start over (records already uploaded are recognised by the server)",
                     location: SourceLocation(file: path, line: number + 1))
             }
             switch entry.k {
@@ -228,7 +232,9 @@ public actor UploadJournal {
     static func writeAll(_ fd: Int32, _ text: String, path: String) throws {
         var text = text
         let failure = text.withUTF8 { FileSystemCalls.writeAll(fd, UnsafeRawBufferPointer($0), path: path) }
-        guard failure == 0 else { throw LarderError(.io, "cannot write the journal \(path): \(String(cString: strerror(failure)))") }
+        guard failure == 0 else {
+            throw LarderError(.io, "cannot write the journal \(path): \(String(cString: strerror(failure)))")
+        }
     }
 
     static func encode(_ line: JournalLine) throws -> String {
@@ -251,7 +257,10 @@ struct JournalLine: Codable, Sendable {
     var t: [String]?
     var r: String?
 
-    init(k: String, v: Int? = nil, target: String? = nil, at: Int64? = nil, n: [String]? = nil, d: [String]? = nil, t: [String]? = nil, r: String? = nil) {
+    init(
+        k: String, v: Int? = nil, target: String? = nil, at: Int64? = nil, n: [String]? = nil, d: [String]? = nil,
+        t: [String]? = nil, r: String? = nil
+    ) {
         self.k = k
         self.v = v
         self.target = target

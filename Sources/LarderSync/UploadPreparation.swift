@@ -25,7 +25,8 @@ public struct UploadPreparation {
 
     /// Creates a preparation.
     public init(
-        inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil, migrator: Migrator, isDeduplicating: Bool = false,
+        inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil, migrator: Migrator,
+        isDeduplicating: Bool = false,
         workDirectory: String
     ) {
         self.inputs = inputs
@@ -94,12 +95,15 @@ public struct UploadPreparation {
         configuration.keepGoing = true
         configuration.scratchDirectory = workDirectory
         configuration.outputFormat = .json
-        let pass = DedupePass(inputs: recipes.map { .file($0.path, role: .mixed, format: .json) }, configuration: configuration)
+        let pass = DedupePass(
+            inputs: recipes.map { .file($0.path, role: .mixed, format: .json) }, configuration: configuration)
         let rejectsSink = try FileByteSink(path: rejectsPath)
         let analysis = try await pass.analyze(rejects: rejectsSink)
         let writer = try RecordIO.openWriter(
             path: deduped, format: .json,
-            options: WriterOptions(envelope: EnvelopeHeader(schema: RecordType.recipe.rawValue, version: RecordType.recipe.currentVersion), recordType: .recipe))
+            options: WriterOptions(
+                envelope: EnvelopeHeader(schema: RecordType.recipe.rawValue, version: RecordType.recipe.currentVersion),
+                recordType: .recipe))
         let summary = try await analysis.write(to: writer, log: nil, rejects: rejectsSink)
         try rejectsSink.close()
         let rejected = try Self.forwardRejects(rejectsPath, to: deadLetters)
@@ -127,7 +131,8 @@ public struct UploadPreparation {
             let diagnostic = item.value["diagnostic"]
             try deadLetters.add(
                 record: item.value["record"], recordName: nil, recordType: RecordType.recipe.rawValue, stage: "dedupe",
-                code: diagnostic?["code"]?.stringValue, reason: diagnostic?["message"]?.stringValue ?? "rejected by the dedupe pass",
+                code: diagnostic?["code"]?.stringValue,
+                reason: diagnostic?["message"]?.stringValue ?? "rejected by the dedupe pass",
                 origin: diagnostic?["location"]?["file"]?.stringValue)
             count += 1
         }

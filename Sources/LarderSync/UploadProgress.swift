@@ -44,7 +44,11 @@ public struct UploadProgress: Sendable {
     /// The plain line for non-terminals.
     public func line(prefix: String = "larder upload") -> String {
         var text = "\(prefix): \(done)"
-        if total > 0 { text += "/\(total) records (\(Int((Double(done) / Double(total) * 100).rounded(.down)))%)" } else { text += " records" }
+        if total > 0 {
+            text += "/\(total) records (\(Int((Double(done) / Double(total) * 100).rounded(.down)))%)"
+        } else {
+            text += " records"
+        }
         text += ", \(Int(rate.rounded())) records/s"
         if let eta { text += ", ETA \(Int(eta.rounded(.up))) s" }
         return text
@@ -63,6 +67,7 @@ public struct UploadProgress: Sendable {
     static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded(.up))
         return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) : String(format: "%d:%02d", total / 60, total % 60)
+            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
     }
 }

@@ -81,20 +81,30 @@ public struct UploadReport: Sendable, Hashable, Codable {
         lines.append(unchangedText)
         var conflictText = "  conflicts     \(number(conflicts))"
         if !conflictResolutions.isEmpty {
-            conflictText += " (" + conflictResolutions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            conflictText +=
+                " ("
+                + conflictResolutions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + ")"
         }
         lines.append(conflictText)
         lines.append("  retries       \(number(retries)) (\(number(throttles)) throttled, \(number(splits)) splits)")
         var deadText = "  dead letters  \(number(deadLetters))"
         if deadLetters > 0 {
-            deadText += " (" + deadLettersByStage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            deadText +=
+                " ("
+                + deadLettersByStage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + ")"
             if let deadLetterFile { deadText += " → \(deadLetterFile)" }
         }
         lines.append(deadText)
         for input in abandonedInputs { lines.append("  abandoned     \(input) (a syntax error stopped reading it)") }
         lines.append("  requests      \(number(requests)), \(Self.bytes(bytesSent)) sent")
-        var time = String(format: "  time          %.2f s (%@ records/s", seconds, number(Int(recordsPerSecond.rounded())))
-        if preparationSeconds > 0 { time += String(format: "; preparing %.2f s, uploading %.2f s", preparationSeconds, seconds - preparationSeconds) }
+        var time = String(
+            format: "  time          %.2f s (%@ records/s", seconds, number(Int(recordsPerSecond.rounded())))
+        if preparationSeconds > 0 {
+            time += String(
+                format: "; preparing %.2f s, uploading %.2f s", preparationSeconds, seconds - preparationSeconds)
+        }
         lines.append(time + ")")
         return lines.joined(separator: "\n")
     }

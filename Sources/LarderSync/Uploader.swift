@@ -68,7 +68,8 @@ public struct UploadStopped: Error, Sendable, CustomStringConvertible {
     public var larderError: LarderError {
         let code = failure.code
         if code == .authenticationFailed || code == .authenticationRequired {
-            return LarderError(.usage, "\(context): \(failure) (check --api-token / --web-auth-token or --key-id / --key)")
+            return LarderError(
+                .usage, "\(context): \(failure) (check --api-token / --web-auth-token or --key-id / --key)")
         }
         return LarderError(.network, description + "; what was acknowledged is kept, run again to resume")
     }
@@ -106,7 +107,8 @@ public final class Uploader: Sendable {
     /// Creates an uploader.
     /// - Parameter progress: called after each settled batch with the counters so far.
     public init(
-        client: CloudKitClient, configuration: UploadConfiguration = UploadConfiguration(), delegate: any UploadDelegate,
+        client: CloudKitClient, configuration: UploadConfiguration = UploadConfiguration(),
+        delegate: any UploadDelegate,
         clock: UploadClock = .system, progress: (@Sendable (UploadStatistics) -> Void)? = nil
     ) {
         self.client = client
@@ -127,7 +129,8 @@ public final class Uploader: Sendable {
     /// - Throws: ``UploadStopped`` when the upload cannot go on; errors thrown by `next` or the
     ///   delegate. Items settled before are reported to the delegate.
     public func run(next: () throws -> UploadItem?) async throws -> UploadStatistics {
-        var batcher = Batcher(maxOperations: configuration.maxOperationsPerRequest, maxBytes: configuration.maxRequestBytes)
+        var batcher = Batcher(
+            maxOperations: configuration.maxOperationsPerRequest, maxBytes: configuration.maxRequestBytes)
         let maxRecordBytes = configuration.maxRecordBytes
         var oversized: [(item: UploadItem, outcome: UploadOutcome)] = []
         func pull() throws -> Batcher.Batched? {
@@ -135,7 +138,13 @@ public final class Uploader: Sendable {
                 let work = Work(item: item)
                 if work.operation.count > maxRecordBytes + 512 {
                     oversized.append(
-                        (item, .rejected(reason: "the record is \(work.operation.count) bytes; CloudKit takes at most \(maxRecordBytes) per record", code: "LIMIT_EXCEEDED")))
+                        (
+                            item,
+                            .rejected(
+                                reason:
+                                    "the record is \(work.operation.count) bytes; CloudKit takes at most \(maxRecordBytes) per record",
+                                code: "LIMIT_EXCEEDED")
+                        ))
                     continue
                 }
                 return Batcher.Batched(item: item, operation: work.operation)
@@ -209,11 +218,15 @@ public final class Uploader: Sendable {
             self.operation = operation ?? Work.encode(operationType, item: item, tag: changeTag, fields: fields)
         }
 
-        static func encode(_ type: OperationType, item: UploadItem, tag: String?, fields: [String: FieldValue]) -> [UInt8] {
+        static func encode(_ type: OperationType, item: UploadItem, tag: String?, fields: [String: FieldValue])
+            -> [UInt8]
+        {
             if type.isDelete {
-                return ModifyBody.operation(type, recordName: item.recordName, recordType: nil, changeTag: tag, fields: nil)
+                return ModifyBody.operation(
+                    type, recordName: item.recordName, recordType: nil, changeTag: tag, fields: nil)
             }
-            return ModifyBody.operation(type, recordName: item.recordName, recordType: item.recordType, changeTag: tag, fields: fields)
+            return ModifyBody.operation(
+                type, recordName: item.recordName, recordType: item.recordType, changeTag: tag, fields: fields)
         }
 
         mutating func rewrite(_ type: OperationType, tag: String?, fields newFields: [String: FieldValue]? = nil) {
@@ -251,7 +264,8 @@ public final class Uploader: Sendable {
             do throws(CloudKitFailure) {
                 results = try await client.modify(body: body)
                 guard results.count == works.count else {
-                    throw CloudKitFailure.transport("records/modify answered \(results.count) results for \(works.count) operations")
+                    throw CloudKitFailure.transport(
+                        "records/modify answered \(results.count) results for \(works.count) operations")
                 }
             } catch {
                 requestAttempts += 1
@@ -259,7 +273,15 @@ public final class Uploader: Sendable {
                 case .retry:
                     guard requestAttempts < configuration.retry.maxAttempts else {
                         if error.isTransport { throw UploadStopped(failure: error, context: "records/modify") }
-                        try await finish(works.map { ($0, UploadOutcome.rejected(reason: "gave up after \(requestAttempts) attempts: \(error)", code: error.code?.rawValue)) })
+                        try await finish(
+                            works.map {
+                                (
+                                    $0,
+                                    UploadOutcome.rejected(
+                                        reason: "gave up after \(requestAttempts) attempts: \(error)",
+                                        code: error.code?.rawValue)
+                                )
+                            })
                         return
                     }
                     try await backOff(after: error, attempt: requestAttempts, items: 1)
@@ -275,7 +297,9 @@ public final class Uploader: Sendable {
                     try await settle(Array(works[half...]), tags: &tags)
                     return
                 case .createZone:
-                    guard !createdZone else { throw UploadStopped(failure: error, context: "records/modify after creating the zone") }
+                    guard !createdZone else {
+                        throw UploadStopped(failure: error, context: "records/modify after creating the zone")
+                    }
                     createdZone = true
                     _ = try await ensureZone()
                     continue
@@ -283,7 +307,8 @@ public final class Uploader: Sendable {
                     works = try await resolveConflicts(works, tags: &tags)
                     continue
                 case .recreate, .reject:
-                    try await finish(works.map { ($0, UploadOutcome.rejected(reason: error.reason, code: error.code?.rawValue)) })
+                    try await finish(
+                        works.map { ($0, UploadOutcome.rejected(reason: error.reason, code: error.code?.rawValue)) })
                     return
                 case .stop:
                     throw UploadStopped(failure: error, context: "records/modify")
@@ -300,7 +325,13 @@ public final class Uploader: Sendable {
                     if work.operationType.isDelete {
                         settled.append((work, .deleted))
                     } else {
-                        settled.append((work, .written(changeTag: record.recordChangeTag, modified: record.modified?.timestamp, conflict: work.conflict)))
+                        settled.append(
+                            (
+                                work,
+                                .written(
+                                    changeTag: record.recordChangeTag, modified: record.modified?.timestamp,
+                                    conflict: work.conflict)
+                            ))
                     }
                 case .failure(let recordError):
                     let failure = CloudKitFailure(recordError)
@@ -308,10 +339,18 @@ public final class Uploader: Sendable {
                     case .retry:
                         work.attempts += 1
                         if work.attempts >= configuration.retry.maxAttempts {
-                            settled.append((work, .rejected(reason: "gave up after \(work.attempts) attempts: \(failure)", code: failure.code?.rawValue)))
+                            settled.append(
+                                (
+                                    work,
+                                    .rejected(
+                                        reason: "gave up after \(work.attempts) attempts: \(failure)",
+                                        code: failure.code?.rawValue)
+                                ))
                         } else {
                             again.append(work)
-                            if (retryAfter?.retryAfter ?? -1) < (failure.retryAfter ?? 0) || retryAfter == nil { retryAfter = failure }
+                            if (retryAfter?.retryAfter ?? -1) < (failure.retryAfter ?? 0) || retryAfter == nil {
+                                retryAfter = failure
+                            }
                         }
                     case .conflict:
                         conflicted.append(work)
@@ -397,7 +436,9 @@ public final class Uploader: Sendable {
                 break
             } catch {
                 attempts += 1
-                guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry, attempts < configuration.retry.maxAttempts else {
+                guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry,
+                    attempts < configuration.retry.maxAttempts
+                else {
                     throw UploadStopped(failure: error, context: "records/lookup")
                 }
                 try await backOff(after: error, attempt: attempts, items: 1)
@@ -416,21 +457,35 @@ public final class Uploader: Sendable {
                 }
                 continue
             }
-            let serverDigest = FieldsDigest.make(recordType: server.recordType ?? work.item.recordType, wireFields: server.fields ?? [:])
+            let serverDigest = FieldsDigest.make(
+                recordType: server.recordType ?? work.item.recordType, wireFields: server.fields ?? [:])
             if !work.operationType.isDelete, serverDigest == work.item.digest || serverDigest == work.writeDigest {
-                settled.append((work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
+                settled.append(
+                    (work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
                 continue
             }
             work.conflictRounds += 1
             await monitor.countConflict(first: work.conflictRounds == 1)
             guard work.conflictRounds <= configuration.maxConflictRounds else {
-                settled.append((work, .rejected(reason: "conflict: the server's version kept changing (\(work.conflictRounds - 1) rounds)", code: "CONFLICT")))
+                settled.append(
+                    (
+                        work,
+                        .rejected(
+                            reason: "conflict: the server's version kept changing (\(work.conflictRounds - 1) rounds)",
+                            code: "CONFLICT")
+                    ))
                 continue
             }
             if work.operationType.isDelete {
                 // A delete based on an older version of the record is refused (a purge must not
                 // remove a record someone changed since).
-                settled.append((work, .rejected(reason: "conflict: the record changed since (change tag \(server.recordChangeTag ?? "?"))", code: "CONFLICT")))
+                settled.append(
+                    (
+                        work,
+                        .rejected(
+                            reason: "conflict: the record changed since (change tag \(server.recordChangeTag ?? "?"))",
+                            code: "CONFLICT")
+                    ))
                 continue
             }
             switch try await delegate.resolveConflict(work.item, ours: work.fields, server: server) {
@@ -441,7 +496,8 @@ public final class Uploader: Sendable {
                 let merged = FieldsDigest.make(recordType: work.item.recordType, fields: fields)
                 if merged == serverDigest {
                     await monitor.resolved("kept-server")
-                    settled.append((work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
+                    settled.append(
+                        (work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
                     continue
                 }
                 work.conflict = fields == work.item.fields ? .clientWins : .merge

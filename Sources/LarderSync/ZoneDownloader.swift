@@ -70,7 +70,8 @@ public struct ZoneDownloader: Sendable {
             lines.append(
                 fullFetch
                     ? "  full fetch\(tokenExpired ? " (the sync token had expired)" : ""): \(changedRecords) records in \(pages) page\(pages == 1 ? "" : "s")"
-                    : "  changes since the last run: \(changedRecords) changed, \(deletions) deleted, in \(pages) page\(pages == 1 ? "" : "s")")
+                    : "  changes since the last run: \(changedRecords) changed, \(deletions) deleted, in \(pages) page\(pages == 1 ? "" : "s")"
+            )
             lines.append("  output      \(records) records (\(kept) kept from the previous output)")
             if unreadable > 0 { lines.append("  unreadable  \(unreadable): " + problems.joined(separator: "; ")) }
             lines.append(String(format: "  requests    %d in %.2f s", requests, seconds))
@@ -96,15 +97,21 @@ public struct ZoneDownloader: Sendable {
         let started = clock.now()
         let requestsBefore = client.requestCount
         guard client.target.endpoint.database != .public else {
-            throw LarderError(.usage, "download reads a zone's change feed, which only the private database has; upload to --database private")
+            throw LarderError(
+                .usage,
+                "download reads a zone's change feed, which only the private database has; upload to --database private"
+            )
         }
         var report = Report(target: client.target.identity)
-        let format = self.format ?? DataFormat.guess(fromPath: outputPath.hasSuffix(".gz") ? String(outputPath.dropLast(3)) : outputPath) ?? .json
+        let format =
+            self.format ?? DataFormat.guess(
+                fromPath: outputPath.hasSuffix(".gz") ? String(outputPath.dropLast(3)) : outputPath) ?? .json
         let toStdout = outputPath == "-"
         var state = toStdout ? nil : try loadState()
         report.fullFetch = state == nil
 
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("larder-download-\(UUID().uuidString)").path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("larder-download-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let spillPath = (work as NSString).appendingPathComponent("changes.ndjson")
@@ -174,7 +181,8 @@ public struct ZoneDownloader: Sendable {
         // 2. Rewrite the output: the previous records that did not change, then the changes.
         let envelope = recordType.map { EnvelopeHeader(schema: $0.rawValue, version: $0.currentVersion) }
         let writer = try RecordIO.openWriter(
-            path: outputPath, format: format, gzip: gzip, options: WriterOptions(envelope: envelope, recordType: recordType, pretty: pretty))
+            path: outputPath, format: format, gzip: gzip,
+            options: WriterOptions(envelope: envelope, recordType: recordType, pretty: pretty))
         let namesPath = (work as NSString).appendingPathComponent("names")
         let names = try FileByteSink(path: namesPath)
         var count = 0
@@ -184,7 +192,10 @@ public struct ZoneDownloader: Sendable {
             _ = try oldNames.next()  // the header
             while let item = try old.next() {
                 guard let name = try oldNames.next() else {
-                    throw LarderError(.io, "\(statePath) lists fewer records than \(outputPath) holds; delete it to fetch everything again")
+                    throw LarderError(
+                        .io,
+                        "\(statePath) lists fewer records than \(outputPath) holds; delete it to fetch everything again"
+                    )
                 }
                 if latest[name] != nil { continue }
                 try writer.write(item.value)
@@ -198,7 +209,9 @@ public struct ZoneDownloader: Sendable {
         var index = 0
         while let item = try changes.next() {
             defer { index += 1 }
-            guard let name = item.value["n"]?.stringValue, latest[name] == index, let value = item.value["v"] else { continue }
+            guard let name = item.value["n"]?.stringValue, latest[name] == index, let value = item.value["v"] else {
+                continue
+            }
             try writer.write(value)
             try names.write(name + "\n")
             count += 1
@@ -210,7 +223,9 @@ public struct ZoneDownloader: Sendable {
         // 3. Save the state (after the output: a crash between leaves a state that does not match).
         if let statePath, let token {
             let size = (try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? -1
-            let header = StateHeader(target: client.target.identity, recordType: recordType?.rawValue, syncToken: token, outputBytes: size ?? -1, records: count)
+            let header = StateHeader(
+                target: client.target.identity, recordType: recordType?.rawValue, syncToken: token,
+                outputBytes: size ?? -1, records: count)
             let sink = try FileByteSink(path: statePath)
             try sink.write(String(decoding: try JSONEncoder().encode(header), as: UTF8.self) + "\n")
             let reader = try LineReader(path: namesPath)
@@ -224,10 +239,16 @@ public struct ZoneDownloader: Sendable {
 
     /// The saved state, when it exists, belongs to this target and type, and matches the output.
     func loadState() throws -> StateHeader? {
-        guard let statePath, FileManager.default.fileExists(atPath: statePath), FileManager.default.fileExists(atPath: outputPath) else { return nil }
+        guard let statePath, FileManager.default.fileExists(atPath: statePath),
+            FileManager.default.fileExists(atPath: outputPath)
+        else { return nil }
         let reader = try LineReader(path: statePath)
-        guard let first = try reader.next(), let header = try? JSONDecoder().decode(StateHeader.self, from: Data(first.utf8)) else {
-            throw LarderError(.usage, "\(statePath) is not a larder download state; delete it to fetch everything again", location: SourceLocation(file: statePath, line: 1))
+        guard let first = try reader.next(),
+            let header = try? JSONDecoder().decode(StateHeader.self, from: Data(first.utf8))
+        else {
+            throw LarderError(
+                .usage, "\(statePath) is not a larder download state; delete it to fetch everything again",
+                location: SourceLocation(file: statePath, line: 1))
         }
         guard header.format == "larder-download-state", header.target == client.target.identity else {
             throw LarderError(

@@ -116,7 +116,9 @@ public final class FakeCloud {
     /// The latest state of every record changed after `watermark`, oldest change first, and the
     /// new watermark.
     /// - Throws: ``MustReset`` when the device's epoch is marked expired.
-    public func fetchChanges(since watermark: Int64?, deviceID: String, epoch: Int) throws -> (records: [Record], watermark: Int64?) {
+    public func fetchChanges(since watermark: Int64?, deviceID: String, epoch: Int) throws -> (
+        records: [Record], watermark: Int64?
+    ) {
         if mustReset(deviceID: deviceID, epoch: epoch) { throw MustReset() }
         let from = watermark ?? .min
         var seen: Set<String> = []
@@ -131,7 +133,9 @@ public final class FakeCloud {
     }
 
     /// Saves a record under the rules above.
-    public func save(kind: SaveKind, type: String, id: String, recordName: String, body: Value, baseTag: String?) -> SaveResult {
+    public func save(kind: SaveKind, type: String, id: String, recordName: String, body: Value, baseTag: String?)
+        -> SaveResult
+    {
         let new = Record(recordName: recordName, type: type, id: id, body: body, changeTag: "", modifiedAt: 0)
         let current = records[recordName]
         switch kind {
@@ -152,9 +156,13 @@ public final class FakeCloud {
     /// Removes a tombstone; refused unless it still has `tag` and the registry is at `registryTag`.
     /// - Returns: `nil` when purged, else why not.
     public func purge(recordName: String, tag: String?, registryTag: String?) -> String? {
-        guard registryTag == self.registryTag else { return "the device registry changed (\(registryTag ?? "none") → \(self.registryTag))" }
+        guard registryTag == self.registryTag else {
+            return "the device registry changed (\(registryTag ?? "none") → \(self.registryTag))"
+        }
         guard let current = records[recordName] else { return "no such record" }
-        guard current.isTombstone, current.changeTag == tag else { return "the record changed since it was acknowledged" }
+        guard current.isTombstone, current.changeTag == tag else {
+            return "the record changed since it was acknowledged"
+        }
         records[recordName] = nil
         purged.append(recordName)
         return nil

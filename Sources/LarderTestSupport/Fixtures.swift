@@ -12,7 +12,9 @@ extension Recipe {
             Ingredient(quantity: 200, unit: "g", item: "spaghetti", original: "200 g spaghetti"),
             Ingredient(quantity: 2, item: "eggs", original: "2 eggs"),
         ],
-        instructions: [InstructionStep] = [InstructionStep(text: "Boil the pasta", timerSeconds: 540), InstructionStep(text: "Mix")],
+        instructions: [InstructionStep] = [
+            InstructionStep(text: "Boil the pasta", timerSeconds: 540), InstructionStep(text: "Mix"),
+        ],
         createdAt: Date = fixtureDate, updatedAt: Date? = nil, ownerID: String? = "user-1", servings: Int? = 4,
         tags: [String] = ["italian"], isSaved: Bool = false, isCreated: Bool = true, sync: SyncMetadata = SyncMetadata()
     ) -> Recipe {
@@ -25,7 +27,9 @@ extension Recipe {
 
 extension BrewLog {
     /// A valid brew log with defaults.
-    public static func make(id: String = "log-1", rating: Int = 4, note: String? = "Great balance", doseGrams: Double = 15) -> BrewLog {
+    public static func make(
+        id: String = "log-1", rating: Int = 4, note: String? = "Great balance", doseGrams: Double = 15
+    ) -> BrewLog {
         BrewLog(
             id: id, method: .v60, recipeNameAtBrew: "V60 Starter", doseGrams: doseGrams, targetYieldGrams: 250,
             waterTemperatureCelsius: 94, grindLabel: .medium, rating: rating, tasteTags: [.balanced], note: note,

@@ -7,7 +7,9 @@ package import LarderRegistry
 package enum RegistryFixture {
     /// The embedded registry, loaded once.
     package static let registry: SchemaRegistry = {
-        do { return try SchemaRegistry.load() } catch { preconditionFailure("the embedded registry must load: \(error)") }
+        do { return try SchemaRegistry.load() } catch {
+            preconditionFailure("the embedded registry must load: \(error)")
+        }
     }()
 
     package static var migrator: Migrator { Migrator(registry: registry) }

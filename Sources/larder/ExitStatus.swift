@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderSync
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Dispatch
 import LarderFormats
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -23,7 +23,8 @@ final class RegistryUpgrade: @unchecked Sendable {
         self.migrator = migrator
         current = RecordType.recipe.currentVersion
         var plans: [Int: MigrationPlan] = [:]
-        for version in try migrator.registry.type(RecordType.recipe.rawValue).versions.map(\.version) where version != current {
+        for version in try migrator.registry.type(RecordType.recipe.rawValue).versions.map(\.version)
+        where version != current {
             plans[version] = try? migrator.plan(type: RecordType.recipe.rawValue, from: version, to: current)
         }
         self.plans = plans
@@ -37,13 +38,16 @@ final class RegistryUpgrade: @unchecked Sendable {
 
     private func upgrade(_ record: Value, type: RecordType, declaredVersion: Int?) throws -> Value {
         guard type == .recipe else { return record }
-        let version = declaredVersion ?? migrator.registry.newestValidVersion(type: type.rawValue, of: record) ?? current
+        let version =
+            declaredVersion ?? migrator.registry.newestValidVersion(type: type.rawValue, of: record) ?? current
         guard version != current else { return record }
         guard let plan = plans[version] else {
-            throw LarderError(.schema, "the schema registry has no way to migrate recipe v\(version) records to v\(current)")
+            throw LarderError(
+                .schema, "the schema registry has no way to migrate recipe v\(version) records to v\(current)")
         }
         lock.lock()
         defer { lock.unlock() }
-        return try migrator.migrate(record, plan: plan, environment: migrator.environment(images: images, type: type.rawValue))
+        return try migrator.migrate(
+            record, plan: plan, environment: migrator.environment(images: images, type: type.rawValue))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,9 @@ final class ReportSpool {
     init() throws {
         var template = Array("\(NSTemporaryDirectory())/larder-report-XXXXXX".utf8CString)
         let opened = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard opened >= 0 else { throw LarderError(.io, "cannot create a temporary report file: \(String(cString: strerror(errno)))") }
+        guard opened >= 0 else {
+            throw LarderError(.io, "cannot create a temporary report file: \(String(cString: strerror(errno)))")
+        }
         template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
         fd = opened
         buffer.reserveCapacity(1 << 16)

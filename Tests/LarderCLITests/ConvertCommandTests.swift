@@ -12,19 +12,27 @@ import Testing
     @Test("every samples/bad file fails with its exact diagnostic and exit code 1", arguments: badSamples)
     func badSampleDiagnostic(name: String) throws {
         let path = "samples/bad/\(name)"
-        let expected = try String(contentsOf: CLI.packageRoot.appendingPathComponent(path + ".expected"), encoding: .utf8)
+        let expected = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent(path + ".expected"), encoding: .utf8)
         let out = try TemporaryDirectory()
         let result = try CLI.run(["convert", path, "--to", "ndjson", "-o", out.path("out.ndjson")])
         #expect(result.status == 1)
-        #expect(result.stderr.split(separator: "\n").first.map { "larder: " + expected.trimmingCharacters(in: .newlines) == String($0) } == true,
+        #expect(
+            result.stderr.split(separator: "\n").first.map {
+                "larder: " + expected.trimmingCharacters(in: .newlines) == String($0)
+            } == true,
             "stderr was: \(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out.path("out.ndjson")), "a failed run must leave no output file")
+        #expect(
+            !FileManager.default.fileExists(atPath: out.path("out.ndjson")), "a failed run must leave no output file")
     }
 
     @Test("the issue's own diagnostic example, word for word")
     func compilerStyleDiagnostic() throws {
         let result = try CLI.run(["convert", "samples/bad/wrong-type.json", "--to", "json"])
-        #expect(result.stderr.contains("samples/bad/wrong-type.json:80:27: error: record 1: steps[2].timerSeconds: expected an integer, found \"5 min\""))
+        #expect(
+            result.stderr.contains(
+                "samples/bad/wrong-type.json:80:27: error: record 1: steps[2].timerSeconds: expected an integer, found \"5 min\""
+            ))
         #expect(result.stderr.contains("\"timerSeconds\": \"5 min\""), "a caret snippet shows the source line")
     }
 
@@ -39,7 +47,8 @@ import Testing
         lines.insert("{\"id\": \"broken\", ", at: 5)  // a syntax error on its own line
         let input = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
         let result = try CLI.run([
-            "convert", input, "--to", "json", "-o", dir.path("out.json"), "--keep-going", "--rejects", dir.path("rejects.ndjson"),
+            "convert", input, "--to", "json", "-o", dir.path("out.json"), "--keep-going", "--rejects",
+            dir.path("rejects.ndjson"),
         ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("11 records: 6 written, 5 rejected"))
@@ -72,10 +81,14 @@ import Testing
     @Test("gzip output by name or flag is read back transparently")
     func gzipRoundTrip() throws {
         let dir = try TemporaryDirectory()
-        #expect(try CLI.run(["convert", "samples/brew-logs.json", "--to", "ndjson", "-o", dir.path("logs.ndjson.gz")]).status == 0)
+        #expect(
+            try CLI.run(["convert", "samples/brew-logs.json", "--to", "ndjson", "-o", dir.path("logs.ndjson.gz")])
+                .status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path("logs.ndjson.gz")))
         #expect(bytes.prefix(2) == Data([0x1f, 0x8b]))
-        #expect(try CLI.run(["convert", dir.path("logs.ndjson.gz"), "--to", "json", "--gzip", "-o", dir.path("logs.bin")]).status == 0)
+        #expect(
+            try CLI.run(["convert", dir.path("logs.ndjson.gz"), "--to", "json", "--gzip", "-o", dir.path("logs.bin")])
+                .status == 0)
         let back = try CLI.run(["convert", dir.path("logs.bin"), "--to", "ndjson"])
         let original = try CLI.run(["convert", "samples/brew-logs.json", "--to", "ndjson"])
         #expect(back.stdout == original.stdout)
@@ -95,7 +108,9 @@ import Testing
     @Test("validate reports every invalid record and exits 1")
     func validateReports() throws {
         let dir = try TemporaryDirectory()
-        let input = try dir.write("logs.json", """
+        let input = try dir.write(
+            "logs.json",
+            """
             [{"id": "a", "recipeNameAtBrew": "V60", "doseGrams": 15, "targetYieldGrams": 250, "rating": 4, "createdAt": "2024-01-01T00:00:00Z"},
              {"id": "b", "recipeNameAtBrew": "V60", "doseGrams": 15, "targetYieldGrams": 250, "rating": 9, "createdAt": "2024-01-01T00:00:00Z"},
              {"id": "c", "recipeNameAtBrew": "V60", "doseGrams": 0, "targetYieldGrams": 250, "rating": 3, "createdAt": "2024-01-01T00:00:00Z"}]

@@ -161,7 +161,8 @@ extension DedupeCommandTests {
     func olderVersions() throws {
         let dir = try TemporaryDirectory()
         let result = try CLI.run([
-            "dedupe", "--saved", "samples/v1/recipes-v1.json", "--created", "samples/v2/recipes-v2.json", "-o", dir.path("merged.json"),
+            "dedupe", "--saved", "samples/v1/recipes-v1.json", "--created", "samples/v2/recipes-v2.json", "-o",
+            dir.path("merged.json"),
             "--log", dir.path("log.json"),
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -177,7 +178,8 @@ extension DedupeCommandTests {
     func store() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("larder.db")
-        #expect(try CLI.run(["store", "import", "samples/saved.json", "samples/created.json", "--store", db]).status == 0)
+        #expect(
+            try CLI.run(["store", "import", "samples/saved.json", "samples/created.json", "--store", db]).status == 0)
         let first = try CLI.run(["dedupe", "--store", db, "--log", dir.path("log.json")])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("8 duplicate records in"))

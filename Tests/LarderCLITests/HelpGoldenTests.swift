@@ -59,7 +59,8 @@ import Testing
             let name = Self.goldenName(path)
             seen.insert(name)
             #expect(result.status == 0, "larder \(path.joined(separator: " ")) --help exited \(result.status)")
-            #expect(result.stderr.isEmpty, "larder \(path.joined(separator: " ")) --help wrote to stderr: \(result.stderr)")
+            #expect(
+                result.stderr.isEmpty, "larder \(path.joined(separator: " ")) --help wrote to stderr: \(result.stderr)")
             let file = Self.goldenDirectory.appendingPathComponent(name)
             if Self.isRecording {
                 try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
@@ -67,10 +68,14 @@ import Testing
                 continue
             }
             guard let golden = try? String(contentsOf: file, encoding: .utf8) else {
-                Issue.record("no golden file \(name) for `larder \(path.joined(separator: " ")) --help`; record it with LARDER_RECORD_GOLDEN=1")
+                Issue.record(
+                    "no golden file \(name) for `larder \(path.joined(separator: " ")) --help`; record it with LARDER_RECORD_GOLDEN=1"
+                )
                 continue
             }
-            #expect(result.stdout == golden, "`larder \(path.joined(separator: " ")) --help` differs from Golden/help/\(name)")
+            #expect(
+                result.stdout == golden,
+                "`larder \(path.joined(separator: " ")) --help` differs from Golden/help/\(name)")
         }
         // A golden file whose command is gone is stale.
         let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.goldenDirectory.path)) ?? []

@@ -3,12 +3,16 @@ import LarderTestSupport
 import Testing
 
 @Suite struct ImportCommandTests {
-    private func sample(_ name: String) -> String { CLI.packageRoot.appendingPathComponent("samples/import/\(name)").path }
+    private func sample(_ name: String) -> String {
+        CLI.packageRoot.appendingPathComponent("samples/import/\(name)").path
+    }
 
     @Test("imports a Paprika archive and a schema.org file, then re-runs without duplicates")
     func importsAndReRuns() throws {
         let dir = try TemporaryDirectory()
-        let args = ["import", sample("sample.paprikarecipes"), sample("overnight-oats.jsonld"), "-o", dir.path("r.json")]
+        let args = [
+            "import", sample("sample.paprikarecipes"), sample("overnight-oats.jsonld"), "-o", dir.path("r.json"),
+        ]
         let first = try CLI.run(args)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("4 imported, 0 rejected, 0 duplicate"))
@@ -27,7 +31,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
         let result = try CLI.run(
-            ["import", bad, sample("shakshuka.cook"), "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("r.ndjson")])
+            [
+                "import", bad, sample("shakshuka.cook"), "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o",
+                dir.path("r.ndjson"),
+            ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("rejected: bad.jsonld"))
         #expect(try dir.read("rej.ndjson").contains("\"path\":\"name\""))
@@ -37,10 +44,14 @@ import Testing
     @Test("a lone surrogate in an imported page becomes U+FFFD with a warning in the report")
     func loneSurrogateWarning() throws {
         let dir = try TemporaryDirectory()
-        let page = try dir.write("soup.jsonld", #"{"@type":"Recipe","name":"So\ud800up","recipeIngredient":["1 egg"],"recipeInstructions":"Cook."}"#)
+        let page = try dir.write(
+            "soup.jsonld",
+            #"{"@type":"Recipe","name":"So\ud800up","recipeIngredient":["1 egg"],"recipeInstructions":"Cook."}"#)
         let result = try CLI.run(["import", page, "-o", dir.path("r.json"), "--report", dir.path("report.json")])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("soup.jsonld") && result.stderr.contains("line 1, column 29: lone surrogate \\ud800"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("soup.jsonld")
+                && result.stderr.contains("line 1, column 29: lone surrogate \\ud800"), "\(result.stderr)")
         #expect(try dir.read("report.json").contains("lone surrogate"))
         #expect(try dir.read("r.json").contains("So\u{FFFD}up"))
     }
@@ -70,7 +81,9 @@ import Testing
     func exportsEveryFormat() throws {
         let dir = try TemporaryDirectory()
         #expect(try CLI.run(["import", sample("sample.paprikarecipes"), "-o", dir.path("r.json")]).status == 0)
-        for (format, output) in [("paprika", "x.paprikarecipes"), ("schemaorg", "x.jsonld"), ("cooklang", "cook"), ("recipeml", "x.xml")] {
+        for (format, output) in [
+            ("paprika", "x.paprikarecipes"), ("schemaorg", "x.jsonld"), ("cooklang", "cook"), ("recipeml", "x.xml"),
+        ] {
             let result = try CLI.run(["export", dir.path("r.json"), "--to", format, "-o", dir.path(output)])
             #expect(result.status == 0, "\(format): \(result.stderr)")
             #expect(result.stderr.contains("3 exported"))

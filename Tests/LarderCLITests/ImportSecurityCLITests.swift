@@ -18,7 +18,8 @@ import Testing
     static func makeLeakyRecords(in dir: TemporaryDirectory) throws -> String {
         try FileManager.default.createDirectory(atPath: dir.path("recs/images"), withIntermediateDirectories: true)
         try Data(png + Array("TOP SECRET".utf8)).write(to: URL(fileURLWithPath: dir.path("secret.png")))
-        try FileManager.default.createSymbolicLink(atPath: dir.path("recs/images/link.png"), withDestinationPath: dir.path("secret.png"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path("recs/images/link.png"), withDestinationPath: dir.path("secret.png"))
         try Data(png).write(to: URL(fileURLWithPath: dir.path("recs/images/ok.png")))
         let records = [
             recipe(id: "10000000-0000-4000-8000-000000000001", title: "Dotdot", imageRef: "../secret.png"),
@@ -26,10 +27,13 @@ import Testing
             recipe(id: "10000000-0000-4000-8000-000000000003", title: "Symlink", imageRef: "images/link.png"),
             recipe(id: "10000000-0000-4000-8000-000000000004", title: "Fine", imageRef: "images/ok.png"),
         ]
-        return try dir.write("recs/r.json", #"{"schema":"recipe","version":3,"records":["# + records.joined(separator: ",") + "]}")
+        return try dir.write(
+            "recs/r.json", #"{"schema":"recipe","version":3,"records":["# + records.joined(separator: ",") + "]}")
     }
 
-    @Test("local file leak through export --to paprika: imageRef outside the records folder is refused, the record exported without it")
+    @Test(
+        "local file leak through export --to paprika: imageRef outside the records folder is refused, the record exported without it"
+    )
     func exportRefusesOutsideImages() throws {
         let dir = try TemporaryDirectory()
         let records = try Self.makeLeakyRecords(in: dir)
@@ -37,7 +41,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("4 exported"))
         for (index, ref) in [(0, "../secret.png"), (1, dir.path("secret.png")), (2, "images/link.png")] {
-            #expect(result.stderr.contains("r.json: record \(index): imageRef") || result.stderr.contains("record \(index): imageRef"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("r.json: record \(index): imageRef")
+                    || result.stderr.contains("record \(index): imageRef"), "\(result.stderr)")
             #expect(result.stderr.contains(ref))
         }
         #expect(result.stderr.contains("3 images left out"))
@@ -49,12 +55,17 @@ import Testing
         #expect(images == ["10000000-0000-4000-8000-000000000004.png"])
     }
 
-    @Test("local file leak through migrate --to 1: imageRef outside the records folder rejects the record, naming imageRef")
+    @Test(
+        "local file leak through migrate --to 1: imageRef outside the records folder rejects the record, naming imageRef"
+    )
     func migrateRefusesOutsideImages() throws {
         let dir = try TemporaryDirectory()
         let records = try Self.makeLeakyRecords(in: dir)
         let secret = Data(Self.png + Array("TOP SECRET".utf8)).base64EncodedString()
-        let result = try CLI.run(["migrate", records, "--to", "1", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("v1.json")])
+        let result = try CLI.run([
+            "migrate", records, "--to", "1", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o",
+            dir.path("v1.json"),
+        ])
         #expect(result.status == 1, "\(result.stderr)")
         let output = try dir.read("v1.json")
         #expect(!output.contains(secret))
@@ -73,11 +84,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path("out"), withIntermediateDirectories: true)
         try Data(Self.png + Array("TOP SECRET".utf8)).write(to: URL(fileURLWithPath: dir.path("secret.jpg")))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dir.path("secret.jpg"))
-        try dir.write("secret-recipe.json", #"{"@type":"Recipe","name":"Private","recipeIngredient":["1 secret"],"recipeInstructions":"Shh."}"#)
-        try dir.write("nc/Soup/recipe.json", #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 leek"],"recipeInstructions":"Simmer."}"#)
-        try FileManager.default.createSymbolicLink(atPath: dir.path("nc/Soup/full.jpg"), withDestinationPath: dir.path("secret.jpg"))
-        try FileManager.default.createSymbolicLink(atPath: dir.path("nc/Stolen/recipe.json"), withDestinationPath: dir.path("secret-recipe.json"))
-        let result = try CLI.run(["import", dir.path("nc"), "--from", "nextcloud", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("out/r.json")])
+        try dir.write(
+            "secret-recipe.json",
+            #"{"@type":"Recipe","name":"Private","recipeIngredient":["1 secret"],"recipeInstructions":"Shh."}"#)
+        try dir.write(
+            "nc/Soup/recipe.json",
+            #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 leek"],"recipeInstructions":"Simmer."}"#)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path("nc/Soup/full.jpg"), withDestinationPath: dir.path("secret.jpg"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path("nc/Stolen/recipe.json"), withDestinationPath: dir.path("secret-recipe.json"))
+        let result = try CLI.run([
+            "import", dir.path("nc"), "--from", "nextcloud", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o",
+            dir.path("out/r.json"),
+        ])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("imported: Soup"))
         #expect(result.stderr.contains("Stolen/recipe.json"))
@@ -91,7 +111,8 @@ import Testing
     static func bomb(megabytes: Int) throws -> [UInt8] {
         let sink = MemoryByteSink()
         let gzip = try GzipWriter(sink, level: 9)
-        try gzip.write(#"{"uid":"B0B0B0B0-2222-3333-4444-555555555555","name":"Bomb","ingredients":"1 egg","directions":"Boil."#)
+        try gzip.write(
+            #"{"uid":"B0B0B0B0-2222-3333-4444-555555555555","name":"Bomb","ingredients":"1 egg","directions":"Boil."#)
         let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
         for _ in 0..<megabytes { try gzip.write(chunk) }
         try gzip.write(#""}"#)
@@ -113,7 +134,9 @@ import Testing
         try writer.finish()
     }
 
-    @Test("gzip bomb inside a Paprika archive: the 300 MB entry is refused at the record size limit, the rest imports with --keep-going")
+    @Test(
+        "gzip bomb inside a Paprika archive: the 300 MB entry is refused at the record size limit, the rest imports with --keep-going"
+    )
     func paprikaGzipBomb() async throws { try await offCooperativePool { try Self().paprikaGzipBombBlocking() } }
 
     func paprikaGzipBombBlocking() throws {
@@ -122,10 +145,14 @@ import Testing
         #expect(bomb.count < 2 << 20)
         try Self.zip(
             [
-                ("A.paprikarecipe", try Self.paprika("AAAAAAAA-2222-3333-4444-555555555555", "A")), ("Bomb.paprikarecipe", bomb),
+                ("A.paprikarecipe", try Self.paprika("AAAAAAAA-2222-3333-4444-555555555555", "A")),
+                ("Bomb.paprikarecipe", bomb),
                 ("C.paprikarecipe", try Self.paprika("CCCCCCCC-2222-3333-4444-555555555555", "C")),
             ], at: dir.path("bomb.paprikarecipes"))
-        let kept = try CLI.run(["import", dir.path("bomb.paprikarecipes"), "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("r.json")])
+        let kept = try CLI.run([
+            "import", dir.path("bomb.paprikarecipes"), "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o",
+            dir.path("r.json"),
+        ])
         #expect(kept.status == 1)
         #expect(kept.stderr.contains("2 imported, 1 rejected"), "\(kept.stderr)")
         #expect(kept.stderr.contains("bomb.paprikarecipes!Bomb.paprikarecipe"))
@@ -138,27 +165,40 @@ import Testing
         #expect(stopped.stderr.contains("Bomb.paprikarecipe"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
 
-        let raised = try CLI.run(["import", dir.path("bomb.paprikarecipes"), "--max-record-size", "1KB", "--keep-going", "--rejects", dir.path("rej1.ndjson"), "-o", dir.path("t.json")])
+        let raised = try CLI.run([
+            "import", dir.path("bomb.paprikarecipes"), "--max-record-size", "1KB", "--keep-going", "--rejects",
+            dir.path("rej1.ndjson"), "-o", dir.path("t.json"),
+        ])
         #expect(raised.stderr.contains("1 KiB"), "\(raised.stderr)")
     }
 
-    @Test("record over --max-record-size in NDJSON and JSON: convert refuses it with file:line:col and goes on with --keep-going")
+    @Test(
+        "record over --max-record-size in NDJSON and JSON: convert refuses it with file:line:col and goes on with --keep-going"
+    )
     func convertRefusesOversizedRecord() throws {
         let dir = try TemporaryDirectory()
-        let big = Self.recipe(id: "10000000-0000-4000-8000-00000000000b", title: String(repeating: "x", count: 4000), imageRef: "b.png")
+        let big = Self.recipe(
+            id: "10000000-0000-4000-8000-00000000000b", title: String(repeating: "x", count: 4000), imageRef: "b.png")
         let small = Self.recipe(id: "10000000-0000-4000-8000-00000000000a", title: "Small", imageRef: "a.png")
         let other = Self.recipe(id: "10000000-0000-4000-8000-00000000000c", title: "Other", imageRef: "c.png")
         let ndjson = try dir.write("r.ndjson", small + "\n" + big + "\n" + other + "\n")
-        let result = try CLI.run(["convert", ndjson, "--to", "ndjson", "--max-record-size", "1KB", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("o.ndjson")])
+        let result = try CLI.run([
+            "convert", ndjson, "--to", "ndjson", "--max-record-size", "1KB", "--keep-going", "--rejects",
+            dir.path("rej.ndjson"), "-o", dir.path("o.ndjson"),
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("2 written, 1 rejected"), "\(result.stderr)")
         let rejected = try dir.read("rej.ndjson")
-        #expect(rejected.contains("\"line\":2") && rejected.contains("\"column\":1") && rejected.contains("r.ndjson"), "\(rejected)")
+        #expect(
+            rejected.contains("\"line\":2") && rejected.contains("\"column\":1") && rejected.contains("r.ndjson"),
+            "\(rejected)")
         #expect(rejected.contains("--max-record-size"))
         #expect(try dir.read("o.ndjson").components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2)
 
         let json = try dir.write("r.json", "[\n  " + small + ",\n  " + big + "\n]\n")
-        let plain = try CLI.run(["convert", json, "--to", "ndjson", "--max-record-size", "1KB", "-o", dir.path("p.ndjson")])
+        let plain = try CLI.run([
+            "convert", json, "--to", "ndjson", "--max-record-size", "1KB", "-o", dir.path("p.ndjson"),
+        ])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("r.json:3:3"), "\(plain.stderr)")
         #expect(plain.stderr.contains("1 KiB"))
@@ -174,7 +214,9 @@ import Testing
     static func tandoorRecipe(_ name: String) throws -> [UInt8] {
         let sink = MemoryByteSink()
         let writer = ZipWriter(sink: sink)
-        try writer.add(path: "recipe.json", bytes: Array(#"{"name":"\#(name)","steps":[{"instruction":"Cook.","ingredients":[]}]}"#.utf8))
+        try writer.add(
+            path: "recipe.json",
+            bytes: Array(#"{"name":"\#(name)","steps":[{"instruction":"Cook.","ingredients":[]}]}"#.utf8))
         try writer.finish()
         return sink.bytes
     }
@@ -190,7 +232,9 @@ import Testing
     @Test("Tandoor export nested one level deeper: recipes are found in zips inside zips inside a sub-folder")
     func tandoorNestedDeeper() throws {
         let dir = try TemporaryDirectory()
-        let export = try Self.zipBytes([("export/1.zip", try Self.tandoorRecipe("Dal")), ("export/2.zip", try Self.tandoorRecipe("Rice"))])
+        let export = try Self.zipBytes([
+            ("export/1.zip", try Self.tandoorRecipe("Dal")), ("export/2.zip", try Self.tandoorRecipe("Rice")),
+        ])
         let wrapper = try Self.zipBytes([("backup/tandoor_export.zip", export)])
         try Data(try Self.zipBytes([("wrapper.zip", wrapper)])).write(to: URL(fileURLWithPath: dir.path("outer.zip")))
         let result = try CLI.run(["import", dir.path("outer.zip"), "-o", dir.path("r.json")])
@@ -209,7 +253,10 @@ import Testing
         #expect(result.stderr.contains("no recipes found"))
         #expect(result.stderr.contains("recipe.json"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("r.json")))
-        let kept = try CLI.run(["import", dir.path("empty.zip"), "--from", "tandoor", "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("k.json")])
+        let kept = try CLI.run([
+            "import", dir.path("empty.zip"), "--from", "tandoor", "--keep-going", "--rejects", dir.path("rej.ndjson"),
+            "-o", dir.path("k.json"),
+        ])
         #expect(kept.status == 1)
         #expect(kept.stderr.contains("no recipes found"))
     }

@@ -11,7 +11,8 @@ import Glibc
 /// `larder convert -` reads records from a pipe the test holds open, so the run is certainly
 /// still going (its temporary output exists, the input is not finished) when the signal comes.
 @Suite struct InterruptionTests {
-    static let record = #"{"id":"r-1","title":"Soup","ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}"#
+    static let record =
+        #"{"id":"r-1","title":"Soup","ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}"#
 
     /// The names in `directory` that look like a temporary output.
     static func leftovers(_ directory: TemporaryDirectory) throws -> [String] {
@@ -25,7 +26,10 @@ import Glibc
         // As from a shell: Process starts children from a dispatch thread, whose mask blocks
         // SIGINT and SIGTERM; env resets them to default and unblocks them.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=INT,TERM", CLI.executable.path, "convert", "-", "--from", "ndjson", "--to", "json", "-o", output]
+        process.arguments = [
+            "--default-signal=INT,TERM", CLI.executable.path, "convert", "-", "--from", "ndjson", "--to", "json", "-o",
+            output,
+        ]
         process.currentDirectoryURL = directory.url
         let input = Pipe()
         process.standardInput = input
@@ -52,7 +56,9 @@ import Glibc
     }
 
     @Test("SIGTERM and SIGINT during convert remove the temporary output and exit 128+signal")
-    func signalsRemoveTemporaryOutput() async throws { try await offCooperativePool { try Self().signalsRemoveTemporaryOutputBlocking() } }
+    func signalsRemoveTemporaryOutput() async throws {
+        try await offCooperativePool { try Self().signalsRemoveTemporaryOutputBlocking() }
+    }
 
     func signalsRemoveTemporaryOutputBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
@@ -64,9 +70,13 @@ import Glibc
             let (process, input) = try Self.startConvert(output: "out.json", in: directory)
             let underWay = try !Self.leftovers(directory).isEmpty && process.isRunning
             #expect(underWay, "the run is under way with its temporary output")
-            let signalState = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let signalState =
+                (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
             kill(process.processIdentifier, signal)
-            #expect(Self.waitForExit(process), "signal \(signal): the run must end; \(signalState.split(separator: "\n").filter { $0.hasPrefix("Sig") })")
+            #expect(
+                Self.waitForExit(process),
+                "signal \(signal): the run must end; \(signalState.split(separator: "\n").filter { $0.hasPrefix("Sig") })"
+            )
             try? input.fileHandleForWriting.close()
             #expect(process.terminationReason == .exit && process.terminationStatus == status, "signal \(signal)")
             #expect(try Self.leftovers(directory).isEmpty, "signal \(signal): no temporary output left")
@@ -75,7 +85,9 @@ import Glibc
     }
 
     @Test("after a kill -9 during convert, the next run writing the same output removes the stale temporary file")
-    func nextRunRemovesStaleTemporaryOutput() async throws { try await offCooperativePool { try Self().nextRunRemovesStaleTemporaryOutputBlocking() } }
+    func nextRunRemovesStaleTemporaryOutput() async throws {
+        try await offCooperativePool { try Self().nextRunRemovesStaleTemporaryOutputBlocking() }
+    }
 
     func nextRunRemovesStaleTemporaryOutputBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
@@ -90,14 +102,18 @@ import Glibc
         #expect(try Self.leftovers(directory).count == 1, "SIGKILL leaves the temporary output behind")
         // Another output's temporary file in the same folder is not this run's to remove.
         try directory.write(".other.json.tmp-1-abcdef", "")
-        let rerun = try CLI.run(["convert", "-", "--from", "ndjson", "--to", "json", "-o", "out.json"], stdin: Data((Self.record + "\n").utf8), in: directory.url)
+        let rerun = try CLI.run(
+            ["convert", "-", "--from", "ndjson", "--to", "json", "-o", "out.json"],
+            stdin: Data((Self.record + "\n").utf8), in: directory.url)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try Self.leftovers(directory) == [".other.json.tmp-1-abcdef"])
         #expect(FileManager.default.fileExists(atPath: directory.path("out.json")))
     }
 
     @Test("dedupe --store removes the empty temporary merge log a killed run left next to the store")
-    func dedupeStoreRemovesStaleTemporaryLog() async throws { try await offCooperativePool { try Self().dedupeStoreRemovesStaleTemporaryLogBlocking() } }
+    func dedupeStoreRemovesStaleTemporaryLog() async throws {
+        try await offCooperativePool { try Self().dedupeStoreRemovesStaleTemporaryLogBlocking() }
+    }
 
     func dedupeStoreRemovesStaleTemporaryLogBlocking() throws {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path) else {
@@ -106,7 +122,10 @@ import Glibc
         }
         let directory = try TemporaryDirectory()
         let db = directory.path("larder.db")
-        #expect(try CLI.run(["store", "import", CLI.packageRoot.appendingPathComponent("samples/saved.json").path, "--store", db]).status == 0)
+        #expect(
+            try CLI.run([
+                "store", "import", CLI.packageRoot.appendingPathComponent("samples/saved.json").path, "--store", db,
+            ]).status == 0)
         // What a run killed by SIGKILL during its transaction leaves: the log's temporary file, empty,
         // named after a process that no longer runs.
         let exited = Process()

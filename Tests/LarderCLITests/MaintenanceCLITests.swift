@@ -30,9 +30,18 @@ import Glibc
         try larder(["store", "delete", carbonara, shakshuka, "--store", store, "--now", "2024-03-01T09:00:00Z"])
         try larder(["store", "set-local", tikka, "--store", store, "--now", "2024-03-01T09:01:00Z"])
         try larder(["store", "ack", "--store", store, "--now", "2024-03-01T09:05:00Z"])
-        try larder(["store", "device", "mac", "--this", "--store", store, "--watermark", "2024-03-01T09:05:00Z", "--now", "2024-03-01T09:05:00Z"])
-        try larder(["store", "device", "iphone", "--name", "Anna's iPhone", "--store", store, "--watermark", "2024-03-02T10:00:00Z", "--now", "2024-03-02T10:00:00Z"])
-        try larder(["store", "device", "ipad", "--name", "Anna's iPad", "--store", store, "--watermark", "2024-03-01T08:00:00Z", "--now", "2024-03-01T08:00:00Z"])
+        try larder([
+            "store", "device", "mac", "--this", "--store", store, "--watermark", "2024-03-01T09:05:00Z", "--now",
+            "2024-03-01T09:05:00Z",
+        ])
+        try larder([
+            "store", "device", "iphone", "--name", "Anna's iPhone", "--store", store, "--watermark",
+            "2024-03-02T10:00:00Z", "--now", "2024-03-02T10:00:00Z",
+        ])
+        try larder([
+            "store", "device", "ipad", "--name", "Anna's iPad", "--store", store, "--watermark", "2024-03-01T08:00:00Z",
+            "--now", "2024-03-01T08:00:00Z",
+        ])
         return store
     }
 
@@ -41,19 +50,35 @@ import Glibc
         let directory = try TemporaryDirectory()
         let store = try syncedStore(directory)
         let dry = try larder(["tombstones", "compact", "--store", store, "--now", "2024-03-03T00:00:00Z", "--dry-run"])
-        #expect(dry.stdout.contains("kept     recipe \(carbonara) (deleted 2024-03-01T09:00:00Z): device Anna's iPad (ipad) has not synced past it"))
-        #expect(dry.stdout.contains("summary: 2 tombstones: 0 would drop, 2 kept (0 not acknowledged, 0 pending, 2 waiting for devices: ipad 2)"))
+        #expect(
+            dry.stdout.contains(
+                "kept     recipe \(carbonara) (deleted 2024-03-01T09:00:00Z): device Anna's iPad (ipad) has not synced past it"
+            ))
+        #expect(
+            dry.stdout.contains(
+                "summary: 2 tombstones: 0 would drop, 2 kept (0 not acknowledged, 0 pending, 2 waiting for devices: ipad 2)"
+            ))
         // The iPad catches up; the iPhone then stays away past the horizon.
-        try larder(["store", "device", "ipad", "--store", store, "--watermark", "2024-03-04T00:00:00Z", "--now", "2024-06-14T00:00:00Z"])
+        try larder([
+            "store", "device", "ipad", "--store", store, "--watermark", "2024-03-04T00:00:00Z", "--now",
+            "2024-06-14T00:00:00Z",
+        ])
         let run = try larder(["tombstones", "compact", "--store", store, "--now", "2024-06-15T00:00:00Z"])
-        #expect(run.stdout.contains("expired  device Anna's iPhone (iphone): last seen 2024-03-02T10:00:00Z, more than 90d ago"))
-        #expect(run.stdout.contains("dropped  recipe \(shakshuka) (deleted 2024-03-01T09:00:00Z): acknowledged 2024-03-01T09:05:00Z"))
+        #expect(
+            run.stdout.contains(
+                "expired  device Anna's iPhone (iphone): last seen 2024-03-02T10:00:00Z, more than 90d ago"))
+        #expect(
+            run.stdout.contains(
+                "dropped  recipe \(shakshuka) (deleted 2024-03-01T09:00:00Z): acknowledged 2024-03-01T09:05:00Z"))
         #expect(run.stdout.contains("summary: 2 tombstones: 2 dropped, 0 kept"))
         let pending = try larder(["store", "pending", "--store", store])
         #expect(pending.stdout.components(separatedBy: "\n").filter { $0.contains(" purge recipe ") }.count == 2)
         let again = try larder(["tombstones", "compact", "--store", store, "--now", "2024-06-15T00:00:00Z", "--json"])
         #expect(again.stdout.contains("\"dropped\":0") && again.stdout.contains("\"newlyExpired\":[]"))
-        let back = try CLI.run(["store", "device", "iphone", "--store", store, "--watermark", "2024-06-16T00:00:00Z", "--now", "2024-06-16T00:00:00Z"])
+        let back = try CLI.run([
+            "store", "device", "iphone", "--store", store, "--watermark", "2024-06-16T00:00:00Z", "--now",
+            "2024-06-16T00:00:00Z",
+        ])
         #expect(back.status == 0 && back.stderr.contains("it must reset"))
         let stats = try larder(["store", "stats", "--store", store])
         #expect(stats.stdout.contains("recipe v3: 20 records") && stats.stdout.contains("0 tombstones"))
@@ -74,23 +99,33 @@ import Glibc
             let lines = back.stdout.split(separator: "\n")
             #expect(lines.count == 22, "\(format) round trip")
             let tombstone = try #require(lines.first { $0.contains(carbonara) })
-            #expect(tombstone.contains("\"isDeleted\":true") && !tombstone.contains("\"title\""), "\(format): minimal tombstone")
+            #expect(
+                tombstone.contains("\"isDeleted\":true") && !tombstone.contains("\"title\""),
+                "\(format): minimal tombstone")
         }
         let live = try larder(["store", "export", "--store", store, "--to", "ndjson", "--skip-tombstones"])
         #expect(live.stdout.split(separator: "\n").count == 20)
         #expect(live.stdout.contains("\"isCloudEnabled\":false"))
     }
 
-    @Test("cache prune on the sample cache: each eviction with its reason, pinned recipes untouched, second run changes nothing")
+    @Test(
+        "cache prune on the sample cache: each eviction with its reason, pinned recipes untouched, second run changes nothing"
+    )
     func pruneCacheFile() throws {
         let directory = try TemporaryDirectory()
         let cache = directory.path("recipe-cache.json")
         try FileManager.default.copyItem(atPath: sample("samples/cache/recipe-cache.json"), toPath: cache)
         let original = try Data(contentsOf: URL(fileURLWithPath: cache))
-        let dry = try larder(["cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8", "--dry-run"])
+        let dry = try larder([
+            "cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8", "--dry-run",
+        ])
         #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) == original, "a dry run writes nothing")
-        let run = try larder(["cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8"])
-        #expect(run.stdout.replacingOccurrences(of: "evicted", with: "evict  ").split(separator: "\n").dropFirst().first == dry.stdout.split(separator: "\n").dropFirst().first)
+        let run = try larder([
+            "cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8",
+        ])
+        #expect(
+            run.stdout.replacingOccurrences(of: "evicted", with: "evict  ").split(separator: "\n").dropFirst().first
+                == dry.stdout.split(separator: "\n").dropFirst().first)
         #expect(run.stdout.contains("\"Lemon Drizzle Cake\" (expired: fetched 2024-03-01T07:10:00Z"))
         #expect(run.stdout.contains("\"Ratatouille\" (over entries: least recently used, last used never"))
         #expect(run.stdout.contains("summary: 6 evicted (4 expired, 2 over entries, 0 over bytes); 14 → 8 entries"))
@@ -100,10 +135,15 @@ import Glibc
         #expect(stats.stdout.contains("entries: 8") && stats.stdout.contains("pinned: 4"))
         let after = try Data(contentsOf: URL(fileURLWithPath: cache))
         #expect(try JSONSerialization.jsonObject(with: after) is [String: Any], "the rewritten file is valid JSON")
-        for id in [carbonara, tikka, shakshuka] { #expect(String(decoding: after, as: UTF8.self).contains("\"id\": \"\(id)\"")) }
-        let second = try larder(["cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8"])
+        for id in [carbonara, tikka, shakshuka] {
+            #expect(String(decoding: after, as: UTF8.self).contains("\"id\": \"\(id)\""))
+        }
+        let second = try larder([
+            "cache", "prune", "--cache", cache, "--now", "2024-03-01T08:20:00Z", "--max-entries", "8",
+        ])
         #expect(second.stdout.contains("summary: 0 evicted"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) == after, "the second run leaves the file byte for byte")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: cache)) == after, "the second run leaves the file byte for byte")
     }
 
     @Test("cache prune on the store table records the run in the history")
@@ -116,7 +156,9 @@ import Glibc
         #expect(run.stdout.contains("pinned (saved or created, never evicted): 4"))
         let stats = try larder(["store", "stats", "--store", store, "--now", "2024-03-01T08:20:00Z"])
         #expect(stats.stdout.contains("history: import 1") && stats.stdout.contains("prune 1"))
-        let second = try larder(["cache", "prune", "--store", store, "--now", "2024-03-01T08:20:00Z", "--max-bytes", "8k"])
+        let second = try larder([
+            "cache", "prune", "--store", store, "--now", "2024-03-01T08:20:00Z", "--max-bytes", "8k",
+        ])
         #expect(second.stdout.contains("summary: 0 evicted"))
         // A file prune can record itself in a store's history too.
         let cache = directory.path("recipe-cache.json")
@@ -125,7 +167,9 @@ import Glibc
         #expect(try larder(["store", "stats", "--store", store]).stdout.contains("prune 3"))
     }
 
-    @Test("bad flags and inputs: usage errors exit 2, a missing store 3, a malformed cache entry 1 with line:column and field")
+    @Test(
+        "bad flags and inputs: usage errors exit 2, a missing store 3, a malformed cache entry 1 with line:column and field"
+    )
     func errors() throws {
         let directory = try TemporaryDirectory()
         #expect(try CLI.run(["tombstones", "compact", "--store", directory.path("none.db")]).status == 3)
@@ -144,7 +188,9 @@ import Glibc
         let before = try directory.read("bad.json")
         let result = try CLI.run(["cache", "prune", "--cache", bad, "--now", "2024-03-01T09:00:00Z"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("bad.json:4:") && result.stderr.contains("record 1") && result.stderr.contains("lastAccess"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("bad.json:4:") && result.stderr.contains("record 1")
+                && result.stderr.contains("lastAccess"), "\(result.stderr)")
         #expect(try directory.read("bad.json") == before)
         let unknown = try CLI.run(["store", "delete", "nope", "--store", try syncedStore(directory)])
         #expect(unknown.status == 2 && unknown.stderr.contains("no record nope"))

@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -25,8 +26,9 @@ import Glibc
         let store = try Store(path: path, create: true)
         let sync = SyncState(store: store)
         // Bodies are built as text: building Values row by row is slow in a debug build.
-        let fatTemplate = try JSONWriter.string(Recipe.make(id: "ID", title: "An old recipe").value).replacingOccurrences(
-            of: "\"isDeleted\":false", with: "\"isDeleted\":true")
+        let fatTemplate = try JSONWriter.string(Recipe.make(id: "ID", title: "An old recipe").value)
+            .replacingOccurrences(
+                of: "\"isDeleted\":false", with: "\"isDeleted\":true")
         try store.write { transaction in
             try transaction.setSchemaState(SchemaState(type: "recipe", version: 3, stepsDone: 0), at: base)
             // Raw rows through the store's test-only path (its arguments are text; the integer
@@ -58,21 +60,31 @@ import Glibc
             }
             let live = try JSONWriter.string(Recipe.make(id: "ID").value)
             for index in 0..<300 {
-                try insert(["live-\(index)", live.replacingOccurrences(of: "\"ID\"", with: "\"live-\(index)\""), nil, "0", nil, nil, nil, nil])
+                try insert([
+                    "live-\(index)", live.replacingOccurrences(of: "\"ID\"", with: "\"live-\(index)\""), nil, "0", nil,
+                    nil, nil, nil,
+                ])
             }
             for index in 0..<6000 {
                 let fetched = base.milliseconds + Int64(index % 3600) * 1000
-                let numbers = [fetched, fetched + Int64(index % 97) * 1000, Int64(index % 13), Int64(900 + index % 200), index % 17 == 0 ? 1 : 0]
+                let numbers = [
+                    fetched, fetched + Int64(index % 97) * 1000, Int64(index % 13), Int64(900 + index % 200),
+                    index % 17 == 0 ? 1 : 0,
+                ]
                 try transaction.executeRaw(
                     "INSERT INTO recipe_cache (id, title, body, fetched_at, last_access, hits, bytes, is_pinned) VALUES (?, ?, '{}', ?, ?, ?, ?, ?)",
                     arguments: [String(format: "c%06d", index), "Cached \(index)"] + numbers.map(String.init))
             }
-            try transaction.executeRaw("INSERT INTO recipe_cache_meta (key, value) VALUES ('fetched_at', ?)", arguments: [String(base.milliseconds)])
+            try transaction.executeRaw(
+                "INSERT INTO recipe_cache_meta (key, value) VALUES ('fetched_at', ?)",
+                arguments: [String(base.milliseconds)])
         }
         let seen = Timestamp.parse(now) ?? base
         _ = try sync.recordDeviceSync(id: "mac", watermark: seen, seenAt: seen, isSelf: true)
-        _ = try sync.recordDeviceSync(id: "phone", watermark: base.addingTimeInterval(Double(tombstones / 2)), seenAt: seen)
-        _ = try sync.recordDeviceSync(id: "tablet", watermark: base.addingTimeInterval(Double(tombstones + 10)), seenAt: seen)
+        _ = try sync.recordDeviceSync(
+            id: "phone", watermark: base.addingTimeInterval(Double(tombstones / 2)), seenAt: seen)
+        _ = try sync.recordDeviceSync(
+            id: "tablet", watermark: base.addingTimeInterval(Double(tombstones + 10)), seenAt: seen)
         _ = try sync.recordDeviceSync(id: "old-laptop", watermark: base, seenAt: base)
     }
 
@@ -86,7 +98,10 @@ import Glibc
     static func run(_ arguments: [String], killAt: Int? = nil) throws -> (killed: Bool, status: Int32) {
         let process = try start(arguments, killAt: killAt)
         process.waitUntilExit()
-        return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
+        return (
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
+            process.terminationStatus
+        )
     }
 
     static func start(_ arguments: [String], killAt: Int? = nil) throws -> Process {
@@ -143,14 +158,18 @@ import Glibc
             let outcome = try Self.run(command(trial), killAt: point)
             #expect(outcome.killed, "killed at step \(point) of \(steps)")
             let state = try Self.state(trial)
-            #expect(state == (point < steps ? before : after), "killed at step \(point) of \(steps): the store must be exactly \(point < steps ? "as before" : "as after")")
+            #expect(
+                state == (point < steps ? before : after),
+                "killed at step \(point) of \(steps): the store must be exactly \(point < steps ? "as before" : "as after")"
+            )
         }
         for _ in 0..<2 {
             let trial = directory.path("trial.db")
             try copy(original, trial)
             try Self.killMidway(command(trial), journal: trial + "-journal", random: &random)
             let state = try Self.state(trial)
-            #expect(state == before || state == after, "killed from outside: the store is neither as before nor as after")
+            #expect(
+                state == before || state == after, "killed from outside: the store is neither as before nor as after")
         }
     }
 
@@ -170,7 +189,12 @@ import Glibc
     @Test("kill -9 during cache prune --store leaves the store exactly as before or as after")
     func killStorePrune() throws {
         try killTrials(
-            { ["cache", "prune", "--store", $0, "--ttl", "3000s", "--max-entries", "3000", "--now", "2024-03-01T09:00:00Z"] }, seed: 5
+            {
+                [
+                    "cache", "prune", "--store", $0, "--ttl", "3000s", "--max-entries", "3000", "--now",
+                    "2024-03-01T09:00:00Z",
+                ]
+            }, seed: 5
         ) { path in
             let policy = CachePolicy(ttl: 3000, maxEntries: 3000, now: Self.base.addingTimeInterval(3600))
             let plan = try RecipeCacheTable(store: try Store(path: path)).prune(policy: policy, isDryRun: true).plan
@@ -185,17 +209,23 @@ import Glibc
         let directory = try TemporaryDirectory()
         let original = directory.path("original.json")
         // 6,000 entries, one fetched per second from 08:00: at 09:40 with a 1h TTL the first 2,400 are expired (bar the pinned ones).
-        var text = "{\"cache\": \"kill-test\", \"fetchedAt\": \"2024-03-01T08:00:00Z\", \"pinned\": {\"saved\": [\"e000000\"]},\n \"records\": [\n"
+        var text =
+            "{\"cache\": \"kill-test\", \"fetchedAt\": \"2024-03-01T08:00:00Z\", \"pinned\": {\"saved\": [\"e000000\"]},\n \"records\": [\n"
         for index in 0..<6000 {
             let fetched = Timestamp.format(Self.base.addingTimeInterval(Double(index)))
-            let recipe = try JSONWriter.string(Recipe.make(id: String(format: "e%06d", index), title: "Cached \(index)", isCreated: index % 50 == 0).value)
-            text += "  {\"id\": \"\(String(format: "e%06d", index))\", \"fetchedAt\": \"\(fetched)\", \"lastAccess\": \"\(fetched)\", \"recipe\": \(recipe)}"
+            let recipe = try JSONWriter.string(
+                Recipe.make(id: String(format: "e%06d", index), title: "Cached \(index)", isCreated: index % 50 == 0)
+                    .value)
+            text +=
+                "  {\"id\": \"\(String(format: "e%06d", index))\", \"fetchedAt\": \"\(fetched)\", \"lastAccess\": \"\(fetched)\", \"recipe\": \(recipe)}"
             text += index == 5999 ? "\n" : ",\n"
         }
         text += "]}\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: original))
         let before = try Data(contentsOf: URL(fileURLWithPath: original))
-        let arguments = { (path: String) in ["cache", "prune", "--cache", path, "--ttl", "1h", "--now", "2024-03-01T09:40:00Z"] }
+        let arguments = { (path: String) in
+            ["cache", "prune", "--cache", path, "--ttl", "1h", "--now", "2024-03-01T09:40:00Z"]
+        }
         let finished = directory.path("finished.json")
         try copy(original, finished)
         #expect(try !Self.run(arguments(finished)).killed)

@@ -1,9 +1,10 @@
 import Foundation
+import LarderTestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LarderTestSupport
-import Testing
 
 @Suite struct ServeCommandTests {
     @Test("serve --help documents the flags")
@@ -48,17 +49,22 @@ import Testing
         let folder = try TemporaryDirectory()
         let data = folder.path("data")
         let (first, url, firstErr) = try Self.start(["--data", data, "--export-on-exit", folder.path("state.json")])
-        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/config.json"))) as? [String: Any]
+        let config =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/config.json")))
+            as? [String: Any]
         let token = try #require((config?["apiTokens"] as? [String])?.first)
         let users = try #require(config?["users"] as? [[String: Any]])
         let web = try #require(users.first?["webAuthToken"] as? String)
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let query = "?ckAPIToken=\(token)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web)"
+        let query =
+            "?ckAPIToken=\(token)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web)"
         let base = "/database/1/iCloud.com.example.larder/development/private/"
         let (status, _) = try await Self.send(
             url, base + "records/modify" + query,
-            body: #"{"operations":[{"operationType":"create","record":{"recordName":"kept","recordType":"Note","fields":{"text":{"value":"still here"}}}}]}"#)
+            body:
+                #"{"operations":[{"operationType":"create","record":{"recordName":"kept","recordType":"Note","fields":{"text":{"value":"still here"}}}}]}"#
+        )
         #expect(status == 200)
         first.terminate()
         first.waitUntilExit()
@@ -72,7 +78,8 @@ import Testing
             second.interrupt()
             second.waitUntilExit()
         }
-        let (status2, text) = try await Self.send(url2, base + "records/lookup" + query, body: #"{"records":[{"recordName":"kept"}]}"#)
+        let (status2, text) = try await Self.send(
+            url2, base + "records/lookup" + query, body: #"{"records":[{"recordName":"kept"}]}"#)
         #expect(status2 == 200 && text.contains("still here"))
     }
 
@@ -85,7 +92,9 @@ import Testing
         let added = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
         #expect(added.status == 0 && added.stdout.hasPrefix("_"))
         #expect(try CLI.run(["emulator", "users", "list", "--data", data]).stdout.contains("carol@example.com"))
-        let duplicate = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
+        let duplicate = try CLI.run([
+            "emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data,
+        ])
         #expect(duplicate.status == 2)
         let key = try CLI.run(["emulator", "keys", "add", "--data", data])
         let keyID = try #require(key.stdout.split(separator: "\t").first.map(String.init))

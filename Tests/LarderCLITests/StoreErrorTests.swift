@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderStore
 
 /// A store larder cannot use: the message names the file and says what is wrong in plain words
@@ -23,7 +24,9 @@ import Testing
         let result = try CLI.run(["store", "stats", "--store", path])
         #expect(result.status == 3)
         #expect(result.stderr.contains("notes.db is not a Larder store"), "\(result.stderr)")
-        #expect(!result.stderr.contains("while executing") && !result.stderr.contains("SQLite error 26"), "\(result.stderr)")
+        #expect(
+            !result.stderr.contains("while executing") && !result.stderr.contains("SQLite error 26"), "\(result.stderr)"
+        )
     }
 
     @Test("store stats on another app's SQLite database: exit 3, and the file is left unchanged")
@@ -43,7 +46,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try Self.importedStore(in: directory)
         try Store.executeRaw("UPDATE schema_state SET version = 4 WHERE type = 'recipe'", onFile: path)
-        for command in [["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"], ["store", "import", Self.samples, "--store", path]] {
+        for command in [
+            ["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"],
+            ["store", "import", Self.samples, "--store", path],
+        ] {
             let result = try CLI.run(command)
             #expect(result.status == 3, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("larder.db") && result.stderr.contains("4"), "\(command): \(result.stderr)")
@@ -59,12 +65,18 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try Self.importedStore(in: directory)
         let id = try #require(try Store(path: path).records(type: "recipe").first?["id"]?.stringValue)
-        try Store.executeRaw("UPDATE records SET body = '{\"id\": \"\(id)\", \"title\": ' WHERE type = 'recipe' AND id = '\(id)'", onFile: path)
+        try Store.executeRaw(
+            "UPDATE records SET body = '{\"id\": \"\(id)\", \"title\": ' WHERE type = 'recipe' AND id = '\(id)'",
+            onFile: path)
         let before = try Store(path: path).contentDigest()
-        for command in [["store", "export", "--store", path, "--type", "recipe", "--to", "ndjson"], ["dedupe", "--store", path]] {
+        for command in [
+            ["store", "export", "--store", path, "--type", "recipe", "--to", "ndjson"], ["dedupe", "--store", path],
+        ] {
             let result = try CLI.run(command)
             #expect(result.status == 1, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("recipe \(id): the stored body is not a JSON object"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("recipe \(id): the stored body is not a JSON object"),
+                "\(command): \(result.stderr)")
         }
         #expect(try Store(path: path).contentDigest() == before)
     }

@@ -12,7 +12,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let bad = try directory.write(
             "bad.json",
-            #"[{"id":"a","title":"\u001b[2JHacked","servings":"\u001b[2J","ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}]"#)
+            #"[{"id":"a","title":"\u001b[2JHacked","servings":"\u001b[2J","ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}]"#
+        )
         let convert = try CLI.run(["convert", bad, "--to", "json", "-o", directory.path("out.json")])
         #expect(convert.status == 1)
         #expect(convert.stderr.contains(#"found "\u{1B}[2J""#), "\(convert.stderr)")
@@ -21,10 +22,13 @@ import Testing
         #expect(validate.status == 1)
         #expect(!validate.stderr.contains(Self.escape), "\(validate.stderr)")
 
-        let recipe = #"{"id":"ID","title":"\u001b[2JSoup","servings":2,"ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}"#
+        let recipe =
+            #"{"id":"ID","title":"\u001b[2JSoup","servings":2,"ingredients":[],"instructions":[],"createdAt":"2024-01-01T00:00:00Z"}"#
         let saved = try directory.write("saved.ndjson", recipe.replacingOccurrences(of: "ID", with: "s-1") + "\n")
         let created = try directory.write("created.ndjson", recipe.replacingOccurrences(of: "ID", with: "c-1") + "\n")
-        let explain = try CLI.run(["dedupe", "--saved", saved, "--created", created, "--explain", "s-1", "-o", directory.path("merged.ndjson")])
+        let explain = try CLI.run([
+            "dedupe", "--saved", saved, "--created", created, "--explain", "s-1", "-o", directory.path("merged.ndjson"),
+        ])
         #expect(explain.stdout.contains(#"\u{1B}[2JSoup"#), "\(explain.stdout)\n\(explain.stderr)")
         #expect(!explain.stdout.contains(Self.escape) && !explain.stderr.contains(Self.escape))
 

@@ -7,8 +7,10 @@ import Testing
     @Test("validate refuses an XML DOCTYPE with the same diagnostic as convert")
     func refusesDoctypeLikeConvert() throws {
         let path = "samples/bad/billion-laughs.xml"
-        let expected = try String(contentsOf: CLI.packageRoot.appendingPathComponent(path + ".expected"), encoding: .utf8)
-            .trimmingCharacters(in: .newlines)
+        let expected = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent(path + ".expected"), encoding: .utf8
+        )
+        .trimmingCharacters(in: .newlines)
         let convert = try CLI.run(["convert", path, "--to", "json", "-o", "/dev/null"])
         #expect(convert.stderr.contains(expected), "convert: \(convert.stderr)")
         let validate = try CLI.run(["validate", path])
@@ -23,7 +25,8 @@ import Testing
                 + "<records schema=\"recipe\" version=\"3\"><recipe><title>&x;</title></recipe></records>\n")
         let xxe = try CLI.run(["validate", evil])
         #expect(xxe.status == 1)
-        #expect(xxe.stderr.contains("evil.xml:2:") && xxe.stderr.contains("<!DOCTYPE records> refused"), "\(xxe.stderr)")
+        #expect(
+            xxe.stderr.contains("evil.xml:2:") && xxe.stderr.contains("<!DOCTYPE records> refused"), "\(xxe.stderr)")
         #expect(!xxe.stderr.contains("root:x"))
     }
 
@@ -41,7 +44,9 @@ import Testing
         for path in [entity, xxe, "samples/recipes.xml", "samples/brew-logs.xml", "samples/brew-recipes.xml"] {
             for extra in [[], ["--type", "recipe"]] where extra.isEmpty || path.hasSuffix("xxe.xml") {
                 let result = try CLI.run(["validate", path] + extra)
-                #expect(!result.stderr.contains("xmlschemas.c") && !result.stderr.contains("Unimplemented"), "\(path): \(result.stderr)")
+                #expect(
+                    !result.stderr.contains("xmlschemas.c") && !result.stderr.contains("Unimplemented"),
+                    "\(path): \(result.stderr)")
                 #expect(!result.stdout.contains("xmlschemas.c"), "\(path): \(result.stdout)")
             }
         }

@@ -21,9 +21,13 @@ import Testing
         let codable = try JSONEncoder().encode(value)
         let fromFast = try JSONDecoder().decode(T.self, from: Data(fast))
         let fromCodable = try JSONDecoder().decode(T.self, from: codable)
-        #expect(try canonical(fromFast) == canonical(fromCodable), "(a) \(label()): \(String(decoding: fast, as: UTF8.self))")
+        #expect(
+            try canonical(fromFast) == canonical(fromCodable),
+            "(a) \(label()): \(String(decoding: fast, as: UTF8.self))")
         let wireFromCodable = try WireDecoder().decode(T.self, from: codable)
-        #expect(try canonical(wireFromCodable) == canonical(value), "(b) \(label()): \(String(decoding: codable, as: UTF8.self))")
+        #expect(
+            try canonical(wireFromCodable) == canonical(value),
+            "(b) \(label()): \(String(decoding: codable, as: UTF8.self))")
         #expect(try canonical(WireDecoder().decode(T.self, from: fast)) == canonical(value), "round trip \(label())")
     }
 
@@ -50,7 +54,9 @@ import Testing
                 let field = RecordField(value)
                 try Self.expectAgreement(field, "seed \(seed) \(type.rawValue) \(index)")
                 let decoded = try WireDecoder().decode(RecordField.self, from: WireEncoder.encode(field))
-                #expect(try FieldValue(value: decoded.value, type: try #require(decoded.type)) == value, "seed \(seed) \(type.rawValue) \(index)")
+                #expect(
+                    try FieldValue(value: decoded.value, type: try #require(decoded.type)) == value,
+                    "seed \(seed) \(type.rawValue) \(index)")
             }
         }
     }
@@ -65,12 +71,19 @@ import Testing
             try Self.expectAgreement(samples.lookupRequest(), "lookup \(label)")
             try Self.expectAgreement(samples.recordChangesRequest(), "records/changes \(label)")
             try Self.expectAgreement(samples.zoneChangesRequest(), "changes/zone \(label)")
-            try Self.expectAgreement(DatabaseChangesRequest(syncToken: index % 2 == 0 ? nil : "t\(index)", resultsLimit: index), "changes/database \(label)")
-            try Self.expectAgreement(ZonesLookupRequest(zones: [samples.zoneID(), samples.zoneID()]), "zones/lookup \(label)")
             try Self.expectAgreement(
-                ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: samples.zoneID()), .init(operationType: "delete", zoneID: samples.zoneID())]),
+                DatabaseChangesRequest(syncToken: index % 2 == 0 ? nil : "t\(index)", resultsLimit: index),
+                "changes/database \(label)")
+            try Self.expectAgreement(
+                ZonesLookupRequest(zones: [samples.zoneID(), samples.zoneID()]), "zones/lookup \(label)")
+            try Self.expectAgreement(
+                ZonesModifyRequest(operations: [
+                    .init(operationType: "create", zoneID: samples.zoneID()),
+                    .init(operationType: "delete", zoneID: samples.zoneID()),
+                ]),
                 "zones/modify \(label)")
-            try Self.expectAgreement(ShortGUIDsRequest(shortGUIDs: [samples.text(), "guid\(index)"]), "records/accept \(label)")
+            try Self.expectAgreement(
+                ShortGUIDsRequest(shortGUIDs: [samples.text(), "guid\(index)"]), "records/accept \(label)")
         }
     }
 
@@ -81,38 +94,55 @@ import Testing
             let label = "seed \(seed) sample \(index)"
             try Self.expectAgreement(RecordsResponse(records: samples.recordResults()), "records \(label)")
             try Self.expectAgreement(
-                QueryResponse(records: samples.recordResults(), continuationMarker: index % 2 == 0 ? nil : samples.text()), "query \(label)")
+                QueryResponse(
+                    records: samples.recordResults(), continuationMarker: index % 2 == 0 ? nil : samples.text()),
+                "query \(label)")
             try Self.expectAgreement(
-                RecordChangesResponse(records: samples.recordResults(), syncToken: samples.text(), moreComing: index % 3 == 0, zoneID: samples.zoneID()),
+                RecordChangesResponse(
+                    records: samples.recordResults(), syncToken: samples.text(), moreComing: index % 3 == 0,
+                    zoneID: samples.zoneID()),
                 "records/changes \(label)")
             try Self.expectAgreement(samples.zoneChangesResponse(), "changes/zone \(label)")
             try Self.expectAgreement(
-                DatabaseChangesResponse(zones: [samples.zone(), samples.zone()], syncToken: samples.text(), moreComing: index % 2 == 0), "changes/database \(label)")
+                DatabaseChangesResponse(
+                    zones: [samples.zone(), samples.zone()], syncToken: samples.text(), moreComing: index % 2 == 0),
+                "changes/database \(label)")
             try Self.expectAgreement(
                 ZonesResponse(zones: [.zone(samples.zone()), .error(samples.zoneError())]), "zones \(label)")
             try Self.expectAgreement(samples.shareMetadataResponse(), "share metadata \(label)")
             try Self.expectAgreement(
-                CurrentUserResponse(userRecordName: "_u\(index)", firstName: samples.text(), lastName: nil, emailAddress: index % 2 == 0 ? nil : "a@b.c"),
+                CurrentUserResponse(
+                    userRecordName: "_u\(index)", firstName: samples.text(), lastName: nil,
+                    emailAddress: index % 2 == 0 ? nil : "a@b.c"),
                 "users/current \(label)")
             let error = samples.recordError()
             try Self.expectAgreement(
-                ErrorResponse(uuid: error.uuid, serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter, redirectURL: error.redirectURL),
+                ErrorResponse(
+                    uuid: error.uuid, serverErrorCode: error.serverErrorCode, reason: error.reason,
+                    retryAfter: error.retryAfter, redirectURL: error.redirectURL),
                 "error \(label)")
         }
     }
 
     @Test("records' fields are written sorted by name, so equal records give equal bytes")
     func fieldsAreSorted() throws {
-        let fields: [String: RecordField] = ["b": RecordField(.int64(2)), "a": RecordField(.string("x")), "c": RecordField(.double(0.5))]
+        let fields: [String: RecordField] = [
+            "b": RecordField(.int64(2)), "a": RecordField(.string("x")), "c": RecordField(.double(0.5)),
+        ]
         let record = Record(recordName: "r", recordType: "T", fields: fields)
         let text = String(decoding: try WireEncoder.encode(record), as: UTF8.self)
-        #expect(text == #"{"recordName":"r","recordType":"T","fields":{"a":{"value":"x","type":"STRING"},"b":{"value":2,"type":"INT64"},"c":{"value":0.5,"type":"DOUBLE"}}}"#)
+        #expect(
+            text
+                == #"{"recordName":"r","recordType":"T","fields":{"a":{"value":"x","type":"STRING"},"b":{"value":2,"type":"INT64"},"c":{"value":0.5,"type":"DOUBLE"}}}"#
+        )
     }
 
     @Test("the encoder refuses numbers JSON cannot hold")
     func refusesNonFiniteNumbers() {
         #expect(throws: LarderError.self) { try WireEncoder.encode(RecordField(.double(.nan))) }
-        #expect(throws: LarderError.self) { try WireEncoder.encode(RecordField(value: ["latitude": .double(.infinity)], type: .location)) }
+        #expect(throws: LarderError.self) {
+            try WireEncoder.encode(RecordField(value: ["latitude": .double(.infinity)], type: .location))
+        }
     }
 
     @Test("the decoder names the line and column of malformed JSON and the coding path of a mismatch")
@@ -128,7 +158,10 @@ import Testing
             _ = try WireDecoder().decode(RecordsResponse.self, from: Array(#"{"records":[{"recordName":5}]}"#.utf8))
             Issue.record("a number for recordName was accepted")
         } catch let DecodingError.typeMismatch(_, context) {
-            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["records", "0", "recordName"])
+            #expect(
+                context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == [
+                    "records", "0", "recordName",
+                ])
         }
     }
 }

@@ -20,7 +20,8 @@ struct WireSamples {
     /// characters, accents, emoji and CJK.
     mutating func text() -> String {
         let pieces = [
-            "pancakes", "Crème brûlée", "say \"hi\"", "back\\slash", "a/b", "line\nbreak", "tab\there", "\u{01}bell\u{1F}",
+            "pancakes", "Crème brûlée", "say \"hi\"", "back\\slash", "a/b", "line\nbreak", "tab\there",
+            "\u{01}bell\u{1F}",
             "😀", "日本語", "", " ", "x", "100%", "<b>&amp;</b>", "\u{7F}", "\u{2028}",
         ]
         var text = ""
@@ -28,7 +29,9 @@ struct WireSamples {
         return text
     }
 
-    private mutating func name(_ prefix: String) -> String { "\(prefix)-\(UInt32.random(in: 0...UInt32.max, using: &random))" }
+    private mutating func name(_ prefix: String) -> String {
+        "\(prefix)-\(UInt32.random(in: 0...UInt32.max, using: &random))"
+    }
 
     private mutating func optional<T>(_ make: (inout WireSamples) -> T) -> T? { chance(50) ? make(&self) : nil }
 
@@ -49,15 +52,21 @@ struct WireSamples {
     // MARK: Field values
 
     mutating func zoneID() -> RecordZoneID {
-        RecordZoneID(zoneName: chance(20) ? RecordZoneID.defaultZoneName : name("zone"), ownerRecordName: optional { $0.name("_user") })
+        RecordZoneID(
+            zoneName: chance(20) ? RecordZoneID.defaultZoneName : name("zone"),
+            ownerRecordName: optional { $0.name("_user") })
     }
 
     mutating func reference() -> Reference {
-        Reference(recordName: name("rec"), zoneID: optional { $0.zoneID() }, action: pick(["NONE", "DELETE_SELF", "VALIDATE"]))
+        Reference(
+            recordName: name("rec"), zoneID: optional { $0.zoneID() },
+            action: pick(["NONE", "DELETE_SELF", "VALIDATE"]))
     }
 
     mutating func location() -> Location {
-        var location = Location(latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+        var location = Location(
+            latitude: Double.random(in: -90...90, using: &random),
+            longitude: Double.random(in: -180...180, using: &random))
         location.horizontalAccuracy = optional { $0.double() }
         location.verticalAccuracy = optional { $0.double() }
         location.altitude = optional { $0.double() }
@@ -72,7 +81,9 @@ struct WireSamples {
         fields.append(key: "fileChecksum", value: .string(name("sum")))
         fields.append(key: "size", value: .int(Int64.random(in: 0...1 << 40, using: &random)))
         if chance(50) { fields.append(key: "receipt", value: .string(name("receipt"))) }
-        if chance(50) { fields.append(key: "downloadURL", value: .string("https://example.com/\(name("a"))?x=1&y=\(text())")) }
+        if chance(50) {
+            fields.append(key: "downloadURL", value: .string("https://example.com/\(name("a"))?x=1&y=\(text())"))
+        }
         if chance(30) { fields.append(key: "wrappingKey", value: .null) }
         return .object(fields)
     }
@@ -98,8 +109,10 @@ struct WireSamples {
     }
 
     /// Every field type CloudKit defines, scalar and list.
-    static let everyFieldType: [FieldType] = [.string, .int64, .double, .timestamp, .bytes, .reference, .assetID, .location]
-        .flatMap { [$0, $0.listType] }
+    static let everyFieldType: [FieldType] = [
+        .string, .int64, .double, .timestamp, .bytes, .reference, .assetID, .location,
+    ]
+    .flatMap { [$0, $0.listType] }
 
     mutating func fieldValue(_ type: FieldType) -> FieldValue {
         guard type.isList else { return scalar(type) }
@@ -123,7 +136,9 @@ struct WireSamples {
     // MARK: Records
 
     mutating func stamp() -> RecordStamp {
-        RecordStamp(timestamp: Int64.random(in: 0...4_000_000_000_000, using: &random), userRecordName: name("_user"), deviceID: text())
+        RecordStamp(
+            timestamp: Int64.random(in: 0...4_000_000_000_000, using: &random), userRecordName: name("_user"),
+            deviceID: text())
     }
 
     mutating func participant() -> ShareParticipant {
@@ -131,8 +146,14 @@ struct WireSamples {
             userIdentity: optional {
                 UserIdentity(
                     userRecordName: $0.optional { $0.name("_user") },
-                    lookupInfo: $0.optional { LookupInfo(emailAddress: $0.optional { $0.name("mail") + "@example.com" }, phoneNumber: $0.optional { _ in "+15550100" }) },
-                    nameComponents: $0.optional { NameComponents(givenName: $0.optional { $0.text() }, familyName: $0.optional { $0.text() }) })
+                    lookupInfo: $0.optional {
+                        LookupInfo(
+                            emailAddress: $0.optional { $0.name("mail") + "@example.com" },
+                            phoneNumber: $0.optional { _ in "+15550100" })
+                    },
+                    nameComponents: $0.optional {
+                        NameComponents(givenName: $0.optional { $0.text() }, familyName: $0.optional { $0.text() })
+                    })
             },
             type: optional { $0.pick(["OWNER", "USER", "PUBLIC_USER", "UNKNOWN"]) },
             permission: optional { $0.pick([SharePermission.none, .readOnly, .readWrite, .unknown]) },
@@ -143,7 +164,8 @@ struct WireSamples {
     mutating func record() -> Record {
         if chance(10) { return .tombstone(recordName: name("rec"), zoneID: zoneID()) }
         var record = Record(
-            recordName: name("rec"), recordType: pick(["Recipe", "BrewLog", "cloudkit.share"]), recordChangeTag: optional { $0.name("tag") },
+            recordName: name("rec"), recordType: pick(["Recipe", "BrewLog", "cloudkit.share"]),
+            recordChangeTag: optional { $0.name("tag") },
             fields: optional { $0.fields() }, zoneID: optional { $0.zoneID() })
         record.created = optional { $0.stamp() }
         record.modified = optional { $0.stamp() }
@@ -153,7 +175,9 @@ struct WireSamples {
         record.createShortGUID = optional { $0.chance(50) }
         record.pluginFields = optional { _ in [:] }
         if record.isShare {
-            record.forRecord = optional { ForRecord(recordName: $0.name("root"), recordChangeTag: $0.optional { $0.name("tag") }) }
+            record.forRecord = optional {
+                ForRecord(recordName: $0.name("root"), recordChangeTag: $0.optional { $0.name("tag") })
+            }
             record.publicPermission = optional { $0.pick([SharePermission.none, .readOnly, .readWrite]) }
             record.participants = optional { samples in (0..<3).map { _ in samples.participant() } }
             record.owner = optional { $0.participant() }
@@ -164,7 +188,10 @@ struct WireSamples {
 
     mutating func recordError() -> RecordError {
         var error = RecordError(
-            recordName: optional { $0.name("rec") }, serverErrorCode: pick([.conflict, .notFound, .badRequest, .throttled, ServerErrorCode(rawValue: "NEW_CODE")]),
+            recordName: optional { $0.name("rec") },
+            serverErrorCode: pick([
+                .conflict, .notFound, .badRequest, .throttled, ServerErrorCode(rawValue: "NEW_CODE"),
+            ]),
             reason: text(), uuid: name("uuid"), retryAfter: optional { Int.random(in: 0...600, using: &$0.random) })
         error.redirectURL = optional { _ in "https://example.com/auth" }
         return error
@@ -175,13 +202,18 @@ struct WireSamples {
     }
 
     mutating func zoneError() -> ZoneError {
-        var error = ZoneError(zoneID: optional { $0.zoneID() }, serverErrorCode: pick([.zoneNotFound, .changeTokenExpired, .accessDenied]), reason: text(), uuid: name("uuid"))
+        var error = ZoneError(
+            zoneID: optional { $0.zoneID() },
+            serverErrorCode: pick([.zoneNotFound, .changeTokenExpired, .accessDenied]), reason: text(),
+            uuid: name("uuid"))
         error.retryAfter = optional { Int.random(in: 0...60, using: &$0.random) }
         return error
     }
 
     mutating func zone() -> Zone {
-        Zone(zoneID: zoneID(), syncToken: optional { $0.name("token") }, atomic: optional { $0.chance(50) }, deleted: optional { $0.chance(50) })
+        Zone(
+            zoneID: zoneID(), syncToken: optional { $0.name("token") }, atomic: optional { $0.chance(50) },
+            deleted: optional { $0.chance(50) })
     }
 
     // MARK: Requests
@@ -190,22 +222,31 @@ struct WireSamples {
         let operations = (0..<Int.random(in: 0...5, using: &random)).map { _ in
             RecordOperation(pick(OperationType.all), record(), desiredKeys: optional { [$0.name("key")] })
         }
-        var request = ModifyRecordsRequest(operations: operations, zoneID: optional { $0.zoneID() }, atomic: optional { $0.chance(50) }, desiredKeys: optional { _ in [] })
+        var request = ModifyRecordsRequest(
+            operations: operations, zoneID: optional { $0.zoneID() }, atomic: optional { $0.chance(50) },
+            desiredKeys: optional { _ in [] })
         request.numbersAsStrings = optional { $0.chance(50) }
         return request
     }
 
     mutating func queryRequest() -> QueryRecordsRequest {
-        let comparators: [LarderCloudKit.Comparator] = [.equals, .lessThan, .near, .in, .listContains, .beginsWith, .containsAllTokens]
+        let comparators: [LarderCloudKit.Comparator] = [
+            .equals, .lessThan, .near, .in, .listContains, .beginsWith, .containsAllTokens,
+        ]
         let filters = (0..<Int.random(in: 0...3, using: &random)).map { _ in
-            QueryFilter(pick(comparators), name("field"), RecordField(fieldValue(pick(WireSamples.everyFieldType))), distance: optional { $0.double() })
+            QueryFilter(
+                pick(comparators), name("field"), RecordField(fieldValue(pick(WireSamples.everyFieldType))),
+                distance: optional { $0.double() })
         }
         var sort = QuerySort(fieldName: name("field"), ascending: optional { $0.chance(50) })
         sort.relativeLocation = optional { RecordField(.location($0.location())) }
         var request = QueryRecordsRequest(
-            query: Query(recordType: pick(["Recipe", "BrewLog"]), filterBy: optional { _ in filters }, sortBy: optional { _ in [sort] }),
+            query: Query(
+                recordType: pick(["Recipe", "BrewLog"]), filterBy: optional { _ in filters },
+                sortBy: optional { _ in [sort] }),
             zoneID: optional { $0.zoneID() }, resultsLimit: optional { Int.random(in: 1...200, using: &$0.random) },
-            continuationMarker: optional { $0.name("marker") }, desiredKeys: optional { [$0.name("key")] }, zoneWide: optional { $0.chance(50) })
+            continuationMarker: optional { $0.name("marker") }, desiredKeys: optional { [$0.name("key")] },
+            zoneWide: optional { $0.chance(50) })
         request.numbersAsStrings = optional { $0.chance(50) }
         return request
     }
@@ -214,13 +255,16 @@ struct WireSamples {
         let entries = (0..<Int.random(in: 0...4, using: &random)).map { _ in
             LookupRecordsRequest.Entry(recordName: name("rec"), desiredKeys: optional { [$0.name("key")] })
         }
-        var request = LookupRecordsRequest(records: entries, zoneID: optional { $0.zoneID() }, desiredKeys: optional { _ in [] })
+        var request = LookupRecordsRequest(
+            records: entries, zoneID: optional { $0.zoneID() }, desiredKeys: optional { _ in [] })
         request.numbersAsStrings = optional { $0.chance(50) }
         return request
     }
 
     mutating func recordChangesRequest() -> RecordChangesRequest {
-        var request = RecordChangesRequest(zoneID: optional { $0.zoneID() }, syncToken: optional { $0.name("token") }, resultsLimit: optional { _ in 200 })
+        var request = RecordChangesRequest(
+            zoneID: optional { $0.zoneID() }, syncToken: optional { $0.name("token") },
+            resultsLimit: optional { _ in 200 })
         request.desiredKeys = optional { [$0.name("key")] }
         request.desiredRecordTypes = optional { _ in ["Recipe"] }
         request.numbersAsStrings = optional { $0.chance(50) }
@@ -229,7 +273,8 @@ struct WireSamples {
 
     mutating func zoneChangesRequest() -> ZoneChangesRequest {
         let zones = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-            var options = ZoneChangesRequest.Options(zoneID: zoneID(), syncToken: optional { $0.name("token") }, resultsLimit: optional { _ in 50 })
+            var options = ZoneChangesRequest.Options(
+                zoneID: zoneID(), syncToken: optional { $0.name("token") }, resultsLimit: optional { _ in 50 })
             options.desiredKeys = optional { [$0.name("key")] }
             options.desiredRecordTypes = optional { _ in ["Recipe", "BrewLog"] }
             options.reverse = optional { $0.chance(50) }
@@ -251,7 +296,10 @@ struct WireSamples {
             zones: (0..<Int.random(in: 0...3, using: &random)).map { _ in
                 chance(30)
                     ? .error(zoneError())
-                    : .changes(ZoneChanges(zoneID: zoneID(), syncToken: name("token"), moreComing: chance(50), records: recordResults()))
+                    : .changes(
+                        ZoneChanges(
+                            zoneID: zoneID(), syncToken: name("token"), moreComing: chance(50), records: recordResults()
+                        ))
             })
     }
 
@@ -259,7 +307,9 @@ struct WireSamples {
         ShareMetadataResponse(
             results: (0..<Int.random(in: 0...3, using: &random)).map { _ in
                 if chance(30) { return .error(recordError()) }
-                var metadata = ShareMetadata(shortGUID: name("guid"), containerIdentifier: "iCloud.example", environment: "development", zoneID: zoneID(), share: record())
+                var metadata = ShareMetadata(
+                    shortGUID: name("guid"), containerIdentifier: "iCloud.example", environment: "development",
+                    zoneID: zoneID(), share: record())
                 metadata.rootRecordName = optional { $0.name("root") }
                 metadata.rootRecord = optional { $0.record() }
                 metadata.participantStatus = optional { _ in "ACCEPTED" }

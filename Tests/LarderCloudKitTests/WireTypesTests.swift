@@ -15,7 +15,10 @@ import Testing
             (1_700_010_800_123.3997, .timestamp, .timestamp(1_700_010_800_123.3997)),
             (1_700_000_000_000, .timestamp, .timestamp(1_700_000_000_000)),
             ("aGVsbG8=", .bytes, .bytes("aGVsbG8=")),
-            (["recordName": "r1", "action": "DELETE_SELF"], .reference, .reference(Reference(recordName: "r1", action: "DELETE_SELF"))),
+            (
+                ["recordName": "r1", "action": "DELETE_SELF"], .reference,
+                .reference(Reference(recordName: "r1", action: "DELETE_SELF"))
+            ),
             (["latitude": 52.5, "longitude": 13.4], .location, .location(Location(latitude: 52.5, longitude: 13.4))),
             (["fileChecksum": "abc", "size": 3], .asset, .asset(["fileChecksum": "abc", "size": 3])),
             (["a", "b"], .string.listType, .list(elementType: .string, [.string("a"), .string("b")])),
@@ -35,7 +38,9 @@ import Testing
         #expect(throws: FieldValueError.self) { try FieldValue(value: "x", type: .int64) }
         #expect(throws: FieldValueError.self) { try FieldValue(value: 1.5, type: .int64) }
         #expect(throws: FieldValueError.self) { try FieldValue(value: "not base64!", type: .bytes) }
-        #expect(throws: FieldValueError.self) { try FieldValue(value: ["latitude": 200, "longitude": 0], type: .location) }
+        #expect(throws: FieldValueError.self) {
+            try FieldValue(value: ["latitude": 200, "longitude": 0], type: .location)
+        }
         #expect(throws: FieldValueError.self) { try FieldValue(value: ["a", 1], type: .string.listType) }
         do {
             _ = try FieldValue(value: "5 min", type: .int64)
@@ -57,7 +62,8 @@ import Testing
     @Test("zone IDs accept ownerRecordName or ownerName and write ownerRecordName")
     func zoneIDAcceptsBothOwnerKeys() throws {
         let a = try JSONDecoder().decode(RecordZoneID.self, from: Data(#"{"zoneName":"z","ownerName":"_u"}"#.utf8))
-        let b = try JSONDecoder().decode(RecordZoneID.self, from: Data(#"{"zoneName":"z","ownerRecordName":"_u"}"#.utf8))
+        let b = try JSONDecoder().decode(
+            RecordZoneID.self, from: Data(#"{"zoneName":"z","ownerRecordName":"_u"}"#.utf8))
         #expect(a == b && a.ownerRecordName == "_u")
         let text = String(decoding: try JSONEncoder().encode(a), as: UTF8.self)
         #expect(text.contains("ownerRecordName") && !text.contains("ownerName\""))
@@ -96,10 +102,18 @@ import Testing
         let date = try #require(headers[RequestSigner.dateHeader])
         #expect(date == "2016-01-25T22:15:43Z")
         let signature = try #require(headers[RequestSigner.signatureHeader])
-        #expect(RequestSigner.isValidSignature(signature, publicKeyPEM: pair.publicKeyPEM, date: date, body: body, path: path))
-        #expect(!RequestSigner.isValidSignature(signature, publicKeyPEM: pair.publicKeyPEM, date: date, body: Data("x".utf8), path: path))
-        #expect(!RequestSigner.isValidSignature(signature, publicKeyPEM: RequestSigner.makeKeyPair().publicKeyPEM, date: date, body: body, path: path))
-        #expect(RequestSigner.message(date: "D", body: Data(), path: "/p") == "D:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:/p")
+        #expect(
+            RequestSigner.isValidSignature(
+                signature, publicKeyPEM: pair.publicKeyPEM, date: date, body: body, path: path))
+        #expect(
+            !RequestSigner.isValidSignature(
+                signature, publicKeyPEM: pair.publicKeyPEM, date: date, body: Data("x".utf8), path: path))
+        #expect(
+            !RequestSigner.isValidSignature(
+                signature, publicKeyPEM: RequestSigner.makeKeyPair().publicKeyPEM, date: date, body: body, path: path))
+        #expect(
+            RequestSigner.message(date: "D", body: Data(), path: "/p")
+                == "D:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:/p")
         #expect(RequestSigner.parseISO8601("2016-01-25T22:15:43Z") == Date(timeIntervalSince1970: 1_453_760_143))
         #expect(RequestSigner.parseISO8601("2016-01-25T23:15:43+01:00") == Date(timeIntervalSince1970: 1_453_760_143))
         #expect(RequestSigner.parseISO8601("yesterday") == nil)

@@ -139,7 +139,7 @@ enum IngredientCorpusScore {
     static func same(_ a: Double?, _ b: Double?) -> Bool {
         switch (a, b) {
         case (nil, nil): true
-        case let (a?, b?): abs(a - b) <= 1e-6 * max(1, abs(b))
+        case (let a?, let b?): abs(a - b) <= 1e-6 * max(1, abs(b))
         default: false
         }
     }
@@ -207,7 +207,7 @@ enum IngredientCorpusScore {
             var token = tokens[k]
             var canonical = IngredientUnit.canonicalName(for: token)
             let lower = token.lowercased()
-            if (lower == "fl" || lower == "fluid"), k + 1 < tokens.count,
+            if lower == "fl" || lower == "fluid", k + 1 < tokens.count,
                 IngredientUnit.canonicalName(for: "fl " + tokens[k + 1]) == "fl oz"
             {
                 token += " " + tokens[k + 1]

@@ -15,11 +15,13 @@ import Testing
         #expect(BrewRecipe.v60Starter().validate().isEmpty)
     }
 
-    @Test("brew recipe rules from seed 002", arguments: [
-        ("name", "name must not be empty"),
-        ("doseGrams", "dose must be greater than 0, found 0.0"),
-        ("steps", "water additions sum to 250 g, expected the target yield 240 g (±1 g)"),
-    ])
+    @Test(
+        "brew recipe rules from seed 002",
+        arguments: [
+            ("name", "name must not be empty"),
+            ("doseGrams", "dose must be greater than 0, found 0.0"),
+            ("steps", "water additions sum to 250 g, expected the target yield 240 g (±1 g)"),
+        ])
     func brewRecipeRules(path: String, message: String) {
         var recipe = BrewRecipe.v60Starter()
         switch path {
@@ -43,7 +45,9 @@ import Testing
     @Test("a type mismatch names the field path")
     func typeMismatchNamesPath() throws {
         var value = BrewRecipe.v60Starter().value
-        if case .object(var fields) = value, case .array(var steps)? = fields["steps"], case .object(var step) = steps[2] {
+        if case .object(var fields) = value, case .array(var steps)? = fields["steps"],
+            case .object(var step) = steps[2]
+        {
             step["timerSeconds"] = "5 min"
             steps[2] = .object(step)
             fields["steps"] = .array(steps)

@@ -1,8 +1,9 @@
 import Foundation
 import LarderCore
-@testable import LarderDedupe
 import LarderFormats
 import LarderTestSupport
+
+@testable import LarderDedupe
 
 /// Runs a dedupe pass over in-memory record sets, the way the CLI does over files.
 struct DedupeHarness {

@@ -1,8 +1,9 @@
 import Foundation
 import LarderCore
 import LarderSamples
-@testable import LarderDedupe
 import Testing
+
+@testable import LarderDedupe
 
 @Suite struct MatchingStageTests {
     typealias H = DedupeHarness
@@ -148,9 +149,11 @@ import Testing
         let run = try await H.run(saved: [a, c], created: [b])
         #expect(run.records.count == 2, "B joins one of them; A and C stay apart")
         #expect(run.summary.keptApartByChaining >= 1)
-        let left = run.records.contains { $0["id"] == "a" } && run.clusters.allSatisfy { c in
-            !(c["members"]?.arrayValue ?? []).contains { $0["id"] == "a" }
-        } ? "a" : "c"
+        let left =
+            run.records.contains { $0["id"] == "a" }
+                && run.clusters.allSatisfy { c in
+                    !(c["members"]?.arrayValue ?? []).contains { $0["id"] == "a" }
+                } ? "a" : "c"
         let explanation = try run.analysis.explain(left)
         #expect(explanation.contains("kept apart without chaining"), "\(explanation)")
     }

@@ -1,8 +1,9 @@
 import Foundation
 import LarderCore
-@testable import LarderDedupe
 import LarderFormats
 import Testing
+
+@testable import LarderDedupe
 
 @Suite struct MergeLogTests {
     typealias H = DedupeHarness

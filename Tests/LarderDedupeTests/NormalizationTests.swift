@@ -1,6 +1,7 @@
 import Foundation
-@testable import LarderDedupe
 import Testing
+
+@testable import LarderDedupe
 
 @Suite struct NormalizationTests {
     @Test(

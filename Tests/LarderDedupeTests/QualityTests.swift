@@ -1,9 +1,10 @@
 import Foundation
 import LarderCore
-import LarderSamples
-@testable import LarderDedupe
 import LarderFormats
+import LarderSamples
 import Testing
+
+@testable import LarderDedupe
 
 /// Precision and recall on generated labelled sets, near-misses, and order independence.
 @Suite struct QualityTests {

@@ -1,7 +1,8 @@
 import Foundation
 import LarderCore
-@testable import LarderDedupe
 import Testing
+
+@testable import LarderDedupe
 
 @Suite struct SurvivorshipTests {
     typealias H = DedupeHarness

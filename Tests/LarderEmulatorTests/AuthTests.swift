@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct AuthTests {
     @Test("no credentials is AUTHENTICATION_REQUIRED (421) with a redirectURL")
@@ -23,7 +24,8 @@ import Testing
         let publicWrite = try await server.client(nil, database: .public).post(
             "records/modify", ModifyRecordsRequest(operations: [RecordOperation(.create, .make("p"))]))
         #expect(publicWrite.status == 421)
-        let publicRead = try await server.client(nil, database: .public).post("records/query", QueryRecordsRequest(query: Query(recordType: "Recipe")))
+        let publicRead = try await server.client(nil, database: .public).post(
+            "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe")))
         #expect(publicRead.status == 200)
     }
 
@@ -63,18 +65,22 @@ import Testing
         var client = server.client(nil, database: .public)
         client.apiToken = nil
         client.signer = try RequestSigner(keyID: TestServer.keyID, privateKeyPEM: TestServer.keyPair.privateKeyPEM)
-        let created = try await client.modify([RecordOperation(.create, .make("pub-1", fields: ["title": .string("Public")]))])
+        let created = try await client.modify([
+            RecordOperation(.create, .make("pub-1", fields: ["title": .string("Public")]))
+        ])
         #expect(created.records.first?.created?.userRecordName == TestServer.alice.userRecordName)
         #expect(try await client.get("zones/list").status == 200)
         var privateClient = client
         privateClient.endpoint.database = .private
         #expect(try await privateClient.get("zones/list").status == 403)
         var wrongKey = client
-        wrongKey.signer = try RequestSigner(keyID: TestServer.keyID, privateKeyPEM: RequestSigner.makeKeyPair().privateKeyPEM)
+        wrongKey.signer = try RequestSigner(
+            keyID: TestServer.keyID, privateKeyPEM: RequestSigner.makeKeyPair().privateKeyPEM)
         #expect(try await wrongKey.get("zones/list").errorCode == "AUTHENTICATION_FAILED")
         var unsigned = client
         unsigned.signer = nil
-        let old = try client.signer!.headers(body: Data(), path: client.endpoint.path("zones/list"), date: Date(timeIntervalSinceNow: -3600))
+        let old = try client.signer!.headers(
+            body: Data(), path: client.endpoint.path("zones/list"), date: Date(timeIntervalSinceNow: -3600))
         let skewed = try await unsigned.raw("zones/list", method: "GET", body: nil, headers: old)
         #expect(skewed.status == 401 && skewed.json["reason"]?.stringValue?.contains("off") == true)
     }
@@ -108,7 +114,9 @@ import Testing
         let bob = server.client(TestServer.bob, database: .public)
         let made = try await alice.modify([RecordOperation(.create, .make("pub", fields: ["title": .string("A")]))])
         let tag = try #require(made.records.first?.recordChangeTag)
-        let denied = try await bob.modify([RecordOperation(.update, .make("pub", fields: ["title": .string("B")], tag: tag))])
+        let denied = try await bob.modify([
+            RecordOperation(.update, .make("pub", fields: ["title": .string("B")], tag: tag))
+        ])
         #expect(denied.errorCodes == ["ACCESS_DENIED"])
         #expect(try await bob.query(Query(recordType: "Recipe")).records.count == 1)
     }

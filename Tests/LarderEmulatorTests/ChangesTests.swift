@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct ChangesTests {
     @Test("changes/zone pages with moreComing and reports deletions as tombstones")
@@ -41,11 +42,13 @@ import Testing
         let alice = server.client()
         try await alice.createZone("Sync")
         let zone = RecordZoneID(zoneName: "Sync")
-        _ = try await alice.modify([RecordOperation(.create, .make("note", fields: ["title": .string("v1")]))], zone: zone)
+        _ = try await alice.modify(
+            [RecordOperation(.create, .make("note", fields: ["title": .string("v1")]))], zone: zone)
         let deviceB = try #require(try await alice.zoneChanges(zone).changes).syncToken
         _ = try await alice.modify([RecordOperation(.forceDelete, .make("note"))], zone: zone)
         let deviceC = try #require(try await alice.zoneChanges(zone).changes).syncToken
-        _ = try await alice.modify([RecordOperation(.create, .make("note", fields: ["title": .string("v2")]))], zone: zone)
+        _ = try await alice.modify(
+            [RecordOperation(.create, .make("note", fields: ["title": .string("v2")]))], zone: zone)
         for token in [deviceB, deviceC] {
             let changes = try #require(try await alice.zoneChanges(zone, token: token).changes)
             let records = changes.records.records
@@ -66,8 +69,10 @@ import Testing
         _ = try await alice.modify([RecordOperation(.create, .make("a"))], zone: zone)
         let token = try #require(try await alice.zoneChanges(zone).changes).syncToken
         let garbled = try await alice.zoneChanges(zone, token: "ZT-7")
-        #expect(garbled.error?.serverErrorCode == .badRequest && garbled.error?.reason == "Unknown sync continuation type")
-        _ = try await alice.post("zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: zone)]))
+        #expect(
+            garbled.error?.serverErrorCode == .badRequest && garbled.error?.reason == "Unknown sync continuation type")
+        _ = try await alice.post(
+            "zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: zone)]))
         let missing = try await alice.zoneChanges(zone, token: token)
         #expect(missing.error?.serverErrorCode == .zoneNotFound)
         try await alice.createZone("Sync")
@@ -82,7 +87,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let alice = server.client()
-        let first = try await alice.post("changes/database", DatabaseChangesRequest()).decode(DatabaseChangesResponse.self)
+        let first = try await alice.post("changes/database", DatabaseChangesRequest()).decode(
+            DatabaseChangesResponse.self)
         #expect(first.zones.map(\.zoneID.zoneName) == ["_defaultZone"])
         try await alice.createZone("A")
         try await alice.createZone("B")
@@ -90,14 +96,20 @@ import Testing
             .decode(DatabaseChangesResponse.self)
         #expect(second.zones.map(\.zoneID.zoneName) == ["A", "B"])
         _ = try await alice.modify([RecordOperation(.create, .make("x"))], zone: RecordZoneID(zoneName: "B"))
-        _ = try await alice.post("zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: RecordZoneID(zoneName: "A"))]))
-        let third = try await alice.post("changes/database", DatabaseChangesRequest(syncToken: second.syncToken, resultsLimit: 1))
-            .decode(DatabaseChangesResponse.self)
+        _ = try await alice.post(
+            "zones/modify",
+            ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: RecordZoneID(zoneName: "A"))]))
+        let third = try await alice.post(
+            "changes/database", DatabaseChangesRequest(syncToken: second.syncToken, resultsLimit: 1)
+        )
+        .decode(DatabaseChangesResponse.self)
         #expect(third.zones.map(\.zoneID.zoneName) == ["B"] && third.moreComing)
         let fourth = try await alice.post("changes/database", DatabaseChangesRequest(syncToken: third.syncToken))
             .decode(DatabaseChangesResponse.self)
-        #expect(fourth.zones.map(\.zoneID.zoneName) == ["A"] && fourth.zones.first?.deleted == true && !fourth.moreComing)
-        let legacy = try await alice.post("zones/changes", DatabaseChangesRequest()).decode(DatabaseChangesResponse.self)
+        #expect(
+            fourth.zones.map(\.zoneID.zoneName) == ["A"] && fourth.zones.first?.deleted == true && !fourth.moreComing)
+        let legacy = try await alice.post("zones/changes", DatabaseChangesRequest()).decode(
+            DatabaseChangesResponse.self)
         #expect(Set(legacy.zones.map(\.zoneID.zoneName)) == ["_defaultZone", "A", "B"])
         let bad = try await alice.post("changes/database", DatabaseChangesRequest(syncToken: "nonsense"))
         #expect(bad.errorCode == "BAD_REQUEST")

@@ -1,11 +1,13 @@
 import Foundation
+import LarderCloudKit
+import LarderCore
+import Testing
+
+@testable import LarderEmulator
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LarderCloudKit
-import LarderCore
-@testable import LarderEmulator
-import Testing
 
 /// Issue #12: web pages (cross-origin requests, DNS rebinding) cannot reach the control plane or the API.
 @Suite struct ControlPlaneGuardTests {
@@ -22,13 +24,15 @@ import Testing
 
     /// Alice's record `keep` is still there.
     static func dataIsThere(_ server: TestServer) async throws -> Bool {
-        let answer = try await server.client().post("records/lookup", LookupRecordsRequest(records: [.init(recordName: "keep")]))
+        let answer = try await server.client().post(
+            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "keep")]))
         return try answer.decode(RecordsResponse.self).records.first?.record?.field("title") == "me"
     }
 
     static func seeded() async throws -> TestServer {
         let server = try await TestServer.start()
-        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))])
+        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))]
+        )
         return server
     }
 
@@ -37,13 +41,15 @@ import Testing
         let server = try await Self.seeded()
         defer { Task { await server.stop() } }
         let host = "Host: 127.0.0.1:\(try Self.port(server))"
-        let reply = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"], body: "{}")
+        let reply = try await Self.raw(
+            server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"], body: "{}")
         #expect(reply.status == 415, "\(reply.text)")
         #expect(!reply.body.contains("reset"))
         let empty = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"])
         #expect(empty.status == 415)
         let form = try await Self.raw(
-            server, "POST", "/_emulator/import", headers: [host, "Content-Type: application/x-www-form-urlencoded"], body: "a=b")
+            server, "POST", "/_emulator/import", headers: [host, "Content-Type: application/x-www-form-urlencoded"],
+            body: "a=b")
         #expect(form.status == 415)
         #expect(try await Self.dataIsThere(server))
     }
@@ -54,19 +60,25 @@ import Testing
         defer { Task { await server.stop() } }
         let port = try Self.port(server)
         let json = "Content-Type: application/json"
-        for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example"] {
-            let reset = try await Self.raw(server, "POST", "/_emulator/reset", headers: ["Host: \(host)", json], body: "{}")
+        for host in [
+            "evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
+        ] {
+            let reset = try await Self.raw(
+                server, "POST", "/_emulator/reset", headers: ["Host: \(host)", json], body: "{}")
             #expect(reset.status == 403, "\(host): \(reset.text)")
             let export = try await Self.raw(server, "GET", "/_emulator/export", headers: ["Host: \(host)"])
             #expect(export.status == 403 && !export.body.contains("keep"), "\(host)")
         }
         let client = server.client()
-        let path = client.url("records/lookup").absoluteString.replacingOccurrences(of: server.baseURL.absoluteString, with: "")
+        let path = client.url("records/lookup").absoluteString.replacingOccurrences(
+            of: server.baseURL.absoluteString, with: "")
         let api = try await Self.raw(
-            server, "POST", path, headers: ["Host: evil.example:\(port)", json], body: #"{"records":[{"recordName":"keep"}]}"#)
+            server, "POST", path, headers: ["Host: evil.example:\(port)", json],
+            body: #"{"records":[{"recordName":"keep"}]}"#)
         #expect(api.status == 403 && !api.body.contains("\"me\""), "\(api.text)")
         let loopbackAPI = try await Self.raw(
-            server, "POST", path, headers: ["Host: localhost:\(port)", json], body: #"{"records":[{"recordName":"keep"}]}"#)
+            server, "POST", path, headers: ["Host: localhost:\(port)", json],
+            body: #"{"records":[{"recordName":"keep"}]}"#)
         #expect(loopbackAPI.status == 200 && loopbackAPI.body.contains("\"me\""))
         #expect(try await Self.dataIsThere(server))
     }
@@ -78,7 +90,8 @@ import Testing
         let host = "Host: 127.0.0.1:\(try Self.port(server))"
         for origin in ["http://evil.example", "null", "http://127.0.0.1.evil.example:8787", "file://"] {
             let reply = try await Self.raw(
-                server, "POST", "/_emulator/reset", headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
+                server, "POST", "/_emulator/reset",
+                headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
             #expect(reply.status == 403, "\(origin): \(reply.text)")
         }
         let local = try await Self.raw(
@@ -102,7 +115,8 @@ import Testing
     func nonLoopbackNeedsTheToken() async throws {
         let server = try await TestServer.start { $0.host = "0.0.0.0" }
         defer { Task { await server.stop() } }
-        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))])
+        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))]
+        )
         let token = server.emulator.adminToken
         #expect(token.count == 64)
         let host = "Host: 127.0.0.1:\(try Self.port(server))"
@@ -110,12 +124,14 @@ import Testing
         let missing = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, json], body: "{}")
         #expect(missing.status == 401, "\(missing.text)")
         let wrong = try await Self.raw(
-            server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(String(repeating: "0", count: 64))"], body: "{}")
+            server, "POST", "/_emulator/reset",
+            headers: [host, json, "Authorization: Bearer \(String(repeating: "0", count: 64))"], body: "{}")
         #expect(wrong.status == 401)
         let export = try await Self.raw(server, "GET", "/_emulator/export", headers: [host])
         #expect(export.status == 401 && !export.body.contains("keep"))
         #expect(try await Self.dataIsThere(server))
-        let header = try await Self.raw(server, "GET", "/_emulator/export", headers: [host, "X-Larder-Admin-Token: \(token)"])
+        let header = try await Self.raw(
+            server, "GET", "/_emulator/export", headers: [host, "X-Larder-Admin-Token: \(token)"])
         #expect(header.status == 200 && header.body.contains("keep"))
         let bearer = try await Self.raw(
             server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(token)"], body: "{}")
@@ -129,12 +145,14 @@ import Testing
         func refusal(peer: Bool, token: String? = nil) -> Int? {
             policy.refusal(
                 path: "/_emulator/reset", authority: "127.0.0.1:8787", origin: nil, contentType: "application/json",
-                hasBody: true, authorization: token.map { "Bearer \($0)" }, adminTokenHeader: nil, isLoopbackPeer: peer)?.status
+                hasBody: true, authorization: token.map { "Bearer \($0)" }, adminTokenHeader: nil, isLoopbackPeer: peer)?
+                .status
         }
         #expect(refusal(peer: false) == 401)
         #expect(refusal(peer: false, token: String(repeating: "ab", count: 32)) == nil)
         #expect(refusal(peer: true) == nil)
-        #expect(RequestGuard.Policy.isLoopback(hostName: "127.12.0.1") && RequestGuard.Policy.isLoopback(hostName: "[::1]"))
+        #expect(
+            RequestGuard.Policy.isLoopback(hostName: "127.12.0.1") && RequestGuard.Policy.isLoopback(hostName: "[::1]"))
         #expect(RequestGuard.Policy.hostName(ofAuthority: "[::1]:8787") == "::1")
         #expect(!RequestGuard.Policy.isLoopback(hostName: "127.0.0.1.nip.io"))
     }

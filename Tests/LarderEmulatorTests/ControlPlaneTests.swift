@@ -1,14 +1,17 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite struct ControlPlaneTests {
-    static func call(_ server: TestServer, _ method: String, _ path: String, body: Data? = nil) async throws -> TestClient.Answer {
+    static func call(_ server: TestServer, _ method: String, _ path: String, body: Data? = nil) async throws
+        -> TestClient.Answer
+    {
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/_emulator/" + path)!)
         request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
@@ -28,8 +31,10 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let alice = server.client()
-        try await Self.addFault(server, #"{"operation":"records/modify","error":"THROTTLED","retryAfter":7,"remaining":1}"#)
-        let throttled = try await alice.post("records/modify", ModifyRecordsRequest(operations: [RecordOperation(.create, .make("a"))]))
+        try await Self.addFault(
+            server, #"{"operation":"records/modify","error":"THROTTLED","retryAfter":7,"remaining":1}"#)
+        let throttled = try await alice.post(
+            "records/modify", ModifyRecordsRequest(operations: [RecordOperation(.create, .make("a"))]))
         #expect(throttled.status == 429 && throttled.errorCode == "THROTTLED" && throttled.json["retryAfter"] == 7)
         #expect(try await alice.modify([RecordOperation(.create, .make("a"))]).errorCodes == [nil])
         try await Self.addFault(server, #"{"database":"private","error":"TRY_AGAIN_LATER","probability":1}"#)
@@ -38,7 +43,8 @@ import Testing
         #expect(try await server.client(database: .public).get("zones/list").status == 200)
         _ = try await Self.call(server, "DELETE", "faults")
         #expect(try await alice.get("zones/list").status == 200)
-        let badRule = try await Self.call(server, "POST", "faults", body: Data(#"{"probability":2,"error":"THROTTLED"}"#.utf8))
+        let badRule = try await Self.call(
+            server, "POST", "faults", body: Data(#"{"probability":2,"error":"THROTTLED"}"#.utf8))
         #expect(badRule.errorCode == "BAD_REQUEST")
     }
 
@@ -47,12 +53,16 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let alice = server.client()
-        try await Self.addFault(server, #"{"operation":"records/modify","error":"CONFLICT","remaining":1,"latencyMs":5}"#)
-        #expect(try await alice.modify([RecordOperation(.create, .make("a")), RecordOperation(.create, .make("b"))]).errorCodes == ["CONFLICT", "CONFLICT"])
+        try await Self.addFault(
+            server, #"{"operation":"records/modify","error":"CONFLICT","remaining":1,"latencyMs":5}"#)
+        #expect(
+            try await alice.modify([RecordOperation(.create, .make("a")), RecordOperation(.create, .make("b"))])
+                .errorCodes == ["CONFLICT", "CONFLICT"])
         try await Self.addFault(server, #"{"operation":"changes/zone","error":"CHANGE_TOKEN_EXPIRED","remaining":1}"#)
         #expect(try await alice.zoneChanges(.defaultZone).error?.serverErrorCode == .changeTokenExpired)
         #expect(try await alice.zoneChanges(.defaultZone).changes != nil)
-        try await Self.addFault(server, #"{"operation":"changes/database","error":"CHANGE_TOKEN_EXPIRED","remaining":1}"#)
+        try await Self.addFault(
+            server, #"{"operation":"changes/database","error":"CHANGE_TOKEN_EXPIRED","remaining":1}"#)
         #expect(try await alice.post("changes/database", DatabaseChangesRequest()).errorCode == "CHANGE_TOKEN_EXPIRED")
     }
 
@@ -70,11 +80,16 @@ import Testing
         #expect(try await Self.call(server, "POST", "import", body: exported.data).status == 200)
         let back = try await alice.post("records/lookup", LookupRecordsRequest(records: [.init(recordName: "keep")]))
         #expect(try back.decode(RecordsResponse.self).records.first?.record?.field("title") == "me")
-        let bad = try await Self.call(server, "POST", "import", body: Data(#"{"format":"larder-emulator-state","version":1,"tables":{"nope":[]}}"#.utf8))
+        let bad = try await Self.call(
+            server, "POST", "import",
+            body: Data(#"{"format":"larder-emulator-state","version":1,"tables":{"nope":[]}}"#.utf8))
         #expect(bad.errorCode == "BAD_REQUEST")
         let log = try await Self.call(server, "GET", "requests")
         let entries = log.json["requests"]?.arrayValue ?? []
-        #expect(entries.contains { $0["operation"] == "records/lookup" && $0["database"] == "private" && $0["status"] == 200 })
+        #expect(
+            entries.contains {
+                $0["operation"] == "records/lookup" && $0["database"] == "private" && $0["status"] == 200
+            })
     }
 
     @Test("the sign-in stand-in mints a working web-auth token")
@@ -84,6 +99,8 @@ import Testing
         let answer = try await Self.call(server, "GET", "signin?user=bob")
         var client = server.client(nil)
         client.webAuthToken = try #require(answer.json["ckWebAuthToken"]?.stringValue)
-        #expect(try await client.get("users/current").decode(CurrentUserResponse.self).userRecordName == TestServer.bob.userRecordName)
+        #expect(
+            try await client.get("users/current").decode(CurrentUserResponse.self).userRecordName
+                == TestServer.bob.userRecordName)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The emulator soak: 16 clients of two users doing mixed operations with fault rules on, then a
 /// checker. `make test` runs `LARDER_SOAK_OPS` (default 300) operations per client; `make soak`
@@ -44,7 +45,8 @@ import Testing
         let clients = try await withThrowingTaskGroup(of: SoakClient.self) { group in
             for index in 0..<Self.clientCount {
                 group.addTask {
-                    var client = SoakClient(index: index, server: server, ledger: ledger, seed: Self.seed &+ UInt64(index))
+                    var client = SoakClient(
+                        index: index, server: server, ledger: ledger, seed: Self.seed &+ UInt64(index))
                     for _ in 0..<Self.operationsPerClient { try await client.step() }
                     return client
                 }
@@ -57,7 +59,9 @@ import Testing
         let elapsed = ContinuousClock.now - started
         try await SoakChecker(server: server, ledger: ledger).check(clients: clients)
         let counts = ledger.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("soak: \(Self.clientCount) clients × \(Self.operationsPerClient) operations in \(elapsed), seed \(Self.seed): \(counts)")
+        print(
+            "soak: \(Self.clientCount) clients × \(Self.operationsPerClient) operations in \(elapsed), seed \(Self.seed): \(counts)"
+        )
         #expect(ledger.counts["refused (fault rule)", default: 0] > 0, "no fault rule fired")
     }
 }
@@ -73,7 +77,9 @@ final class SoakLedger: Sendable {
 
     private let state = Mutex<(writes: [String: [Write]], counts: [String: Int])>(([:], [:]))
 
-    static func key(user: EmulatorUser, zone: String, name: String) -> String { "\(user.userRecordName)/\(zone)/\(name)" }
+    static func key(user: EmulatorUser, zone: String, name: String) -> String {
+        "\(user.userRecordName)/\(zone)/\(name)"
+    }
 
     func acknowledge(_ key: String, _ write: Write) {
         state.withLock { $0.writes[key, default: []].append(write) }
@@ -142,7 +148,9 @@ struct SoakClient: Sendable {
 
     /// Sends until the answer is not a retryable refusal (no sleeping: the fault rules' retryAfter
     /// is a hint, and the soak is about correctness).
-    func send<Answer: Decodable>(_ operation: String, _ body: some Encodable & Sendable, as _: Answer.Type) async throws -> Answer {
+    func send<Answer: Decodable>(_ operation: String, _ body: some Encodable & Sendable, as _: Answer.Type) async throws
+        -> Answer
+    {
         try JSONDecoder().decode(Answer.self, from: try await send(operation, body).data)
     }
 
@@ -153,7 +161,9 @@ struct SoakClient: Sendable {
                 ledger.count("refused (fault rule)")
                 continue
             }
-            guard answer.status == 200 else { throw SoakFailure(description: "client \(index) \(operation): \(answer.status) \(answer.text)") }
+            guard answer.status == 200 else {
+                throw SoakFailure(description: "client \(index) \(operation): \(answer.status) \(answer.text)")
+            }
             return answer
         }
         throw SoakFailure(description: "client \(index) \(operation): still refused after 200 tries")
@@ -167,9 +177,12 @@ struct SoakClient: Sendable {
     }
 
     func modify(_ operations: [RecordOperation]) async throws -> [SoakRecord] {
-        let results = try await send("records/modify", ModifyRecordsRequest(operations: operations, zoneID: zone), as: SoakRecords.self).records
+        let results = try await send(
+            "records/modify", ModifyRecordsRequest(operations: operations, zoneID: zone), as: SoakRecords.self
+        ).records
         guard results.count == operations.count else {
-            throw SoakFailure(description: "client \(index): \(results.count) results for \(operations.count) operations")
+            throw SoakFailure(
+                description: "client \(index): \(results.count) results for \(operations.count) operations")
         }
         return results
     }
@@ -179,18 +192,22 @@ struct SoakClient: Sendable {
         var operations: [RecordOperation] = []
         for _ in 0..<count {
             created += 1
-            operations.append(RecordOperation(.create, .make("c\(index)-\(created)", type: Self.recordType, fields: fields().fields)))
+            operations.append(
+                RecordOperation(.create, .make("c\(index)-\(created)", type: Self.recordType, fields: fields().fields)))
         }
         let results = try await modify(operations)
         for (operation, result) in zip(operations, results) {
             let name = operation.record.recordName ?? ""
             if result.isRecord {
-                ledger.acknowledge(key(name), .init(before: nil, after: result.recordChangeTag, stamp: operation.record.stamp))
+                ledger.acknowledge(
+                    key(name), .init(before: nil, after: result.recordChangeTag, stamp: operation.record.stamp))
                 known[name] = result.recordChangeTag
                 ledger.count("created")
             } else {
                 // A forced CONFLICT (and ATOMIC_ERROR for the rest of the batch): not written.
-                #expect(["CONFLICT", "ATOMIC_ERROR"].contains(result.serverErrorCode), "create \(name): \(result.serverErrorCode ?? "?")")
+                #expect(
+                    ["CONFLICT", "ATOMIC_ERROR"].contains(result.serverErrorCode),
+                    "create \(name): \(result.serverErrorCode ?? "?")")
                 ledger.count("create refused")
             }
         }
@@ -204,7 +221,9 @@ struct SoakClient: Sendable {
     mutating func update() async throws {
         guard let (name, tag) = pickKnown() else { return try await create() }
         let (fields, stamp) = fields()
-        let record = try await modify([RecordOperation(.update, .make(name, type: Self.recordType, fields: fields, tag: tag))])[0]
+        let record = try await modify([
+            RecordOperation(.update, .make(name, type: Self.recordType, fields: fields, tag: tag))
+        ])[0]
         if record.isRecord {
             ledger.acknowledge(key(name), .init(before: tag, after: record.recordChangeTag, stamp: stamp))
             #expect(record.stamp == stamp, "update \(name) answered another version")
@@ -284,7 +303,9 @@ struct SoakClient: Sendable {
                 }
             }
             let sequence = try #require(ChangeToken.decode(syncToken)).sequence
-            #expect(sequence >= lastSequence, "client \(index): the change token went back from \(lastSequence) to \(sequence)")
+            #expect(
+                sequence >= lastSequence,
+                "client \(index): the change token went back from \(lastSequence) to \(sequence)")
             lastSequence = sequence
             token = syncToken
             ledger.count("change pages")
@@ -305,22 +326,34 @@ struct SoakClient: Sendable {
     /// Creates a zone of its own, writes into it, deletes it, and checks that it is gone.
     mutating func scratchZone() async throws {
         let scratch = RecordZoneID(zoneName: "Scratch-\(index)")
-        let create = try await send("zones/modify", ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: scratch)]))
+        let create = try await send(
+            "zones/modify", ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: scratch)]))
         #expect(try create.decode(ZonesResponse.self).zones.first?.zone != nil)
         let write = ModifyRecordsRequest(
-            operations: [RecordOperation(.forceReplace, .make("scratch", type: Self.recordType, fields: fields().fields))], zoneID: scratch)
+            operations: [
+                RecordOperation(.forceReplace, .make("scratch", type: Self.recordType, fields: fields().fields))
+            ], zoneID: scratch)
         let wrote = try await send("records/modify", write, as: SoakRecords.self).records.first
         #expect(wrote?.isRecord == true || wrote?.serverErrorCode == "CONFLICT")
-        _ = try await send("zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: scratch)]))
-        let gone = try await client.post("records/lookup", LookupRecordsRequest(records: [.init(recordName: "scratch")], zoneID: scratch))
+        _ = try await send(
+            "zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: scratch)]))
+        let gone = try await client.post(
+            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "scratch")], zoneID: scratch))
         if gone.errorCode == "TRY_AGAIN_LATER" { return }
-        #expect(gone.errorCode == "ZONE_NOT_FOUND" || (try? gone.decode(SoakRecords.self).records.first?.serverErrorCode) == "ZONE_NOT_FOUND", "\(gone.text)")
+        #expect(
+            gone.errorCode == "ZONE_NOT_FOUND"
+                || (try? gone.decode(SoakRecords.self).records.first?.serverErrorCode) == "ZONE_NOT_FOUND",
+            "\(gone.text)")
         ledger.count("scratch zones")
     }
 
     func checkOwner(_ record: SoakRecord, _ where: String) throws {
-        #expect(record.owner == user.userRecordName, "\(user.userRecordName) saw \(record.recordName ?? "?") of another user in \(`where`)")
-        #expect(record.zoneID == nil || record.zoneID?.zoneName == zoneName, "\(`where`): record of zone \(record.zoneID?.zoneName ?? "?")")
+        #expect(
+            record.owner == user.userRecordName,
+            "\(user.userRecordName) saw \(record.recordName ?? "?") of another user in \(`where`)")
+        #expect(
+            record.zoneID == nil || record.zoneID?.zoneName == zoneName,
+            "\(`where`): record of zone \(record.zoneID?.zoneName ?? "?")")
     }
 }
 
@@ -423,11 +456,15 @@ struct SoakChecker {
             next[""] = nil
             var chain = 1
             while let tag = current.after, let following = next.removeValue(forKey: tag) {
-                #expect(following.count == 1, "\(key): \(following.count) acknowledged writes from change tag \(tag) (a lost update)")
+                #expect(
+                    following.count == 1,
+                    "\(key): \(following.count) acknowledged writes from change tag \(tag) (a lost update)")
                 current = following[0]
                 chain += 1
             }
-            #expect(chain == writes.count, "\(key): \(writes.count - chain) acknowledged writes are not in the record's history")
+            #expect(
+                chain == writes.count,
+                "\(key): \(writes.count - chain) acknowledged writes are not in the record's history")
             if current.after != nil { expected[name] = current }
         }
         return expected
@@ -446,8 +483,10 @@ struct SoakChecker {
                 var seen = Set<String>()
                 var token: String?
                 while true {
-                    let request = ZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: 200)])
-                    let page = try #require(try await reader.send("changes/zone", request, as: SoakZoneChanges.self).zones.first)
+                    let request = ZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: 200)]
+                    )
+                    let page = try #require(
+                        try await reader.send("changes/zone", request, as: SoakZoneChanges.self).zones.first)
                     for record in page.records ?? [] {
                         guard let name = record.recordName else { continue }
                         #expect(seen.insert(name).inserted, "\(zone): the feed named \(name) twice")
@@ -463,11 +502,14 @@ struct SoakChecker {
                 var marker: String?
                 repeat {
                     let request = QueryRecordsRequest(
-                        query: Query(recordType: SoakClient.recordType), zoneID: zoneID, resultsLimit: 200, continuationMarker: marker)
+                        query: Query(recordType: SoakClient.recordType), zoneID: zoneID, resultsLimit: 200,
+                        continuationMarker: marker)
                     let page = try await reader.send("records/query", request, as: SoakRecords.self)
                     for record in page.records where record.isRecord {
                         guard let name = record.recordName else { continue }
-                        #expect(queried.updateValue(record, forKey: name) == nil, "\(zone): the query returned \(name) twice")
+                        #expect(
+                            queried.updateValue(record, forKey: name) == nil,
+                            "\(zone): the query returned \(name) twice")
                     }
                     marker = page.continuationMarker
                 } while marker != nil
@@ -493,7 +535,9 @@ struct SoakChecker {
         #expect(extra.isEmpty, "\(what): present but never acknowledged: \(extra.sorted().prefix(10))")
         for (name, write) in expected {
             guard let record = records[name] else { continue }
-            #expect(record.recordChangeTag == write.after && record.stamp == write.stamp, "\(what): \(name) is not its last acknowledged write")
+            #expect(
+                record.recordChangeTag == write.after && record.stamp == write.stamp,
+                "\(what): \(name) is not its last acknowledged write")
         }
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import LarderTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Issue #12: the config (tokens) and the SQLite store are readable by their owner only.
 @Suite struct FilePermissionsTests {
@@ -19,11 +20,14 @@ import Testing
     func storeIsOwnerOnly() async throws {
         let folder = try TemporaryDirectory()
         let data = folder.path("data")
-        let server = try await TestServer.start(configuration: TestServer.configuration {
-            $0.inMemory = false
-            $0.dataDirectory = data
-        })
-        _ = try await server.client().modify([RecordOperation(.create, .make("r1", fields: ["title": .string("secret")]))])
+        let server = try await TestServer.start(
+            configuration: TestServer.configuration {
+                $0.inMemory = false
+                $0.dataDirectory = data
+            })
+        _ = try await server.client().modify([
+            RecordOperation(.create, .make("r1", fields: ["title": .string("secret")]))
+        ])
         #expect(try Self.mode(data) == 0o700)
         for name in ["emulator.sqlite", "emulator.sqlite-wal", "emulator.sqlite-shm"] {
             #expect(FileManager.default.fileExists(atPath: "\(data)/\(name)"), "\(name)")
@@ -36,12 +40,15 @@ import Testing
     func existingStoreIsTightened() async throws {
         let folder = try TemporaryDirectory()
         let data = folder.path("old")
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        _ = FileManager.default.createFile(atPath: "\(data)/emulator.sqlite", contents: nil, attributes: [.posixPermissions: 0o644])
-        let server = try await TestServer.start(configuration: TestServer.configuration {
-            $0.inMemory = false
-            $0.dataDirectory = data
-        })
+        try FileManager.default.createDirectory(
+            atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(
+            atPath: "\(data)/emulator.sqlite", contents: nil, attributes: [.posixPermissions: 0o644])
+        let server = try await TestServer.start(
+            configuration: TestServer.configuration {
+                $0.inMemory = false
+                $0.dataDirectory = data
+            })
         #expect(try Self.mode(data) == 0o700)
         #expect(try Self.mode("\(data)/emulator.sqlite") == 0o600)
         await server.stop()

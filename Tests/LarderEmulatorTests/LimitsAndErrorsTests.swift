@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct LimitsAndErrorsTests {
     @Test("more operations than the limit is a whole-request BAD_REQUEST; the limit is configurable")
@@ -15,7 +16,9 @@ import Testing
         let alice = server.client()
         let four = (0..<4).map { RecordOperation(.create, .make("r\($0)")) }
         let answer = try await alice.post("records/modify", ModifyRecordsRequest(operations: four))
-        #expect(answer.status == 400 && answer.errorCode == "BAD_REQUEST" && answer.json["reason"]?.stringValue?.contains("limit is 3") == true)
+        #expect(
+            answer.status == 400 && answer.errorCode == "BAD_REQUEST"
+                && answer.json["reason"]?.stringValue?.contains("limit is 3") == true)
         #expect(try await alice.modify(Array(four.prefix(3))).errorCodes == [nil, nil, nil])
     }
 
@@ -24,9 +27,12 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let alice = server.client()
-        let ops = (0..<201).map { RecordOperation(.create, .make("r\($0)", fields: ["title": .string(String(repeating: "x", count: 100))])) }
+        let ops = (0..<201).map {
+            RecordOperation(.create, .make("r\($0)", fields: ["title": .string(String(repeating: "x", count: 100))]))
+        }
         #expect(try await alice.modify(Array(ops.prefix(200))).records.count == 200)
-        #expect(try await alice.post("records/modify", ModifyRecordsRequest(operations: ops)).errorCode == "BAD_REQUEST")
+        #expect(
+            try await alice.post("records/modify", ModifyRecordsRequest(operations: ops)).errorCode == "BAD_REQUEST")
     }
 
     @Test("a record over the size limit fails alone; a body over the body limit fails whole")
@@ -38,14 +44,20 @@ import Testing
         defer { Task { await server.stop() } }
         let alice = server.client()
         let results = try await alice.modify(
-            [RecordOperation(.create, .make("big", fields: ["title": .string(String(repeating: "x", count: 2000))])),
-             RecordOperation(.create, .make("small"))])
+            [
+                RecordOperation(.create, .make("big", fields: ["title": .string(String(repeating: "x", count: 2000))])),
+                RecordOperation(.create, .make("small")),
+            ])
         #expect(results.errorCodes == ["BAD_REQUEST", nil])
         #expect(results.first?.error?.reason.contains("limit is 1000 bytes") == true)
         let huge = try await alice.post(
             "records/modify",
-            ModifyRecordsRequest(operations: [RecordOperation(.create, .make("h", fields: ["t": .string(String(repeating: "y", count: 30_000))]))]))
-        #expect(huge.status == 400 && huge.errorCode == "BAD_REQUEST" && huge.json["reason"]?.stringValue?.contains("20000") == true)
+            ModifyRecordsRequest(operations: [
+                RecordOperation(.create, .make("h", fields: ["t": .string(String(repeating: "y", count: 30_000))]))
+            ]))
+        #expect(
+            huge.status == 400 && huge.errorCode == "BAD_REQUEST"
+                && huge.json["reason"]?.stringValue?.contains("20000") == true)
     }
 
     @Test("malformed JSON, wrong types and missing keys are BAD_REQUEST naming the problem")
@@ -57,7 +69,10 @@ import Testing
             ("records/modify", "{not json", "malformed JSON"),
             ("records/modify", #"{"operations":"nope"}"#, "operations"),
             ("records/modify", #"{"operations":[{"operationType":"create"}]}"#, "operations[0].record"),
-            ("records/modify", #"{"operations":[{"operationType":"explode","record":{"recordName":"x","recordType":"T"}}]}"#, ""),
+            (
+                "records/modify",
+                #"{"operations":[{"operationType":"explode","record":{"recordName":"x","recordType":"T"}}]}"#, ""
+            ),
             ("records/query", #"{"query":{"filterBy":[]}}"#, "query.recordType"),
             ("records/query", #"{"query":{"recordType":"T"},"resultsLimit":"ten"}"#, "resultsLimit"),
             ("records/lookup", #"[1,2,3]"#, "expected an object"),
@@ -88,13 +103,20 @@ import Testing
             return TestClient.Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, data: data, headers: [:])
         }
         let token = "?ckAPIToken=\(TestServer.apiToken)"
-        let notFound = try await fetch("/database/1/\(TestServer.container)/development/public/records/explode\(token)", method: "POST")
+        let notFound = try await fetch(
+            "/database/1/\(TestServer.container)/development/public/records/explode\(token)", method: "POST")
         #expect(notFound.status == 404 && notFound.errorCode == "NOT_FOUND")
         #expect(try await fetch("/nothing/here").errorCode == "NOT_FOUND")
-        #expect(try await fetch("/database/1/iCloud.other/development/public/zones/list\(token)").errorCode == "NOT_FOUND")
-        #expect(try await fetch("/database/1/\(TestServer.container)/staging/public/zones/list\(token)").errorCode == "BAD_REQUEST")
-        #expect(try await fetch("/database/1/\(TestServer.container)/development/secret/zones/list\(token)").errorCode == "BAD_REQUEST")
-        let wrongMethod = try await fetch("/database/1/\(TestServer.container)/development/public/records/modify\(token)", method: "GET")
+        #expect(
+            try await fetch("/database/1/iCloud.other/development/public/zones/list\(token)").errorCode == "NOT_FOUND")
+        #expect(
+            try await fetch("/database/1/\(TestServer.container)/staging/public/zones/list\(token)").errorCode
+                == "BAD_REQUEST")
+        #expect(
+            try await fetch("/database/1/\(TestServer.container)/development/secret/zones/list\(token)").errorCode
+                == "BAD_REQUEST")
+        let wrongMethod = try await fetch(
+            "/database/1/\(TestServer.container)/development/public/records/modify\(token)", method: "GET")
         #expect(wrongMethod.status >= 400 && wrongMethod.errorCode != nil)
         #expect(try await server.client(database: .public).get("zones/list").status == 200)
     }
@@ -103,8 +125,11 @@ import Testing
     func customZonesArePrivateOnly() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let request = ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: RecordZoneID(zoneName: "Z"))])
-        let publicAnswer = try await server.client(database: .public).post("zones/modify", request).decode(ZonesResponse.self)
+        let request = ZonesModifyRequest(operations: [
+            .init(operationType: "create", zoneID: RecordZoneID(zoneName: "Z"))
+        ])
+        let publicAnswer = try await server.client(database: .public).post("zones/modify", request).decode(
+            ZonesResponse.self)
         #expect(publicAnswer.zones.first?.error?.serverErrorCode == .badRequest)
         #expect(try await server.client(database: .shared).post("zones/modify", request).errorCode == "BAD_REQUEST")
         let alice = server.client()

@@ -7,7 +7,8 @@ import Testing
 /// Issue #12: a body over the limit on a `Connection: close` request used to leave the client hanging.
 @Suite struct OversizedBodyTests {
     static func modifyPath(_ server: TestServer) -> String {
-        server.client().url("records/modify").absoluteString.replacingOccurrences(of: server.baseURL.absoluteString, with: "")
+        server.client().url("records/modify").absoluteString.replacingOccurrences(
+            of: server.baseURL.absoluteString, with: "")
     }
 
     @Test("a 50 MB body with Connection: close gets the too-large BAD_REQUEST and the connection closes")

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import LarderTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct PersistenceTests {
     @Test("a restart on the same data folder keeps records, zones and tokens")
@@ -20,7 +21,8 @@ import Testing
         let alice = first.client()
         try await alice.createZone("Kept")
         let zone = RecordZoneID(zoneName: "Kept")
-        _ = try await alice.modify([RecordOperation(.create, .make("r1", fields: ["title": .string("durable")]))], zone: zone)
+        _ = try await alice.modify(
+            [RecordOperation(.create, .make("r1", fields: ["title": .string("durable")]))], zone: zone)
         let token = try #require(try await alice.zoneChanges(zone).changes?.syncToken)
         await first.stop()
         #expect(FileManager.default.fileExists(atPath: folder.path("data/emulator.sqlite")))
@@ -37,9 +39,11 @@ import Testing
     @Test("the configuration rejects unknown keys and resolves flag over environment over file")
     func configurationResolution() throws {
         let folder = try TemporaryDirectory()
-        let path = try folder.write("config.json", #"{"port": 9000, "host": "127.0.0.2", "limits": {"maxRecordsPerPage": 50}}"#)
+        let path = try folder.write(
+            "config.json", #"{"port": 9000, "host": "127.0.0.2", "limits": {"maxRecordsPerPage": 50}}"#)
         let resolved = try EmulatorConfiguration.resolve(
-            flags: .init(port: 0), environment: ["LARDER_HOST": "127.0.0.3", "LARDER_MAX_OPERATIONS": "10"], file: URL(fileURLWithPath: path))
+            flags: .init(port: 0), environment: ["LARDER_HOST": "127.0.0.3", "LARDER_MAX_OPERATIONS": "10"],
+            file: URL(fileURLWithPath: path))
         #expect(resolved.port == 0 && resolved.host == "127.0.0.3")
         #expect(resolved.limits.maxRecordsPerPage == 50 && resolved.limits.maxOperationsPerRequest == 10)
         let unknown = try folder.write("bad.json", #"{"prot": 1}"#)

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct QueryTests {
     static func seed(_ client: TestClient, count: Int = 12, zone: RecordZoneID? = nil) async throws {
@@ -20,7 +21,9 @@ import Testing
                             "title": .string(index % 2 == 0 ? "Pancakes \(index)" : "Waffles \(index)"),
                             "servings": .int64(Int64(index)), "rating": .double(Double(index) / 2),
                             "cookedAt": .timestamp(1_700_000_000_000 + Double(index) * 1000),
-                            "tags": .list(elementType: .string, index % 3 == 0 ? [.string("breakfast"), .string("sweet")] : [.string("dinner")]),
+                            "tags": .list(
+                                elementType: .string,
+                                index % 3 == 0 ? [.string("breakfast"), .string("sweet")] : [.string("dinner")]),
                             "notes": .string(index == 4 ? "Fluffy buttermilk pancakes" : "plain"),
                             "where": .location(Location(latitude: 52.5 + Double(index) * 0.01, longitude: 13.4)),
                             "source": .reference(Reference(recordName: "src-\(index % 2)")),
@@ -41,24 +44,67 @@ import Testing
             Set(Self.names(try await alice.query(Query(recordType: "Recipe", filterBy: filters))))
         }
         #expect(try await run([QueryFilter(.equals, "servings", RecordField(.int64(3)))]) == ["r3"])
-        #expect(try await run([QueryFilter(.greaterThanOrEquals, "servings", RecordField(value: 10))]) == ["r10", "r11"])
+        #expect(
+            try await run([QueryFilter(.greaterThanOrEquals, "servings", RecordField(value: 10))]) == ["r10", "r11"])
         #expect(try await run([QueryFilter(.lessThan, "rating", RecordField(value: 1))]) == ["r0", "r1"])
-        #expect(try await run([QueryFilter(.notEquals, "servings", RecordField(value: 0)), QueryFilter(.lessThanOrEquals, "servings", RecordField(value: 2))]) == ["r1", "r2"])
-        #expect(try await run([QueryFilter(.greaterThan, "cookedAt", RecordField(value: 1_700_000_010_500))]) == ["r11"])
-        #expect(try await run([QueryFilter(.in, "servings", RecordField(value: [2, 4], type: FieldType(rawValue: "INT64_LIST")))]) == ["r2", "r4"])
-        #expect(try await run([QueryFilter(.notIn, "servings", RecordField(value: Value.array((0..<10).map { .int(Int64($0)) })))]) == ["r10", "r11"])
+        #expect(
+            try await run([
+                QueryFilter(.notEquals, "servings", RecordField(value: 0)),
+                QueryFilter(.lessThanOrEquals, "servings", RecordField(value: 2)),
+            ]) == ["r1", "r2"])
+        #expect(
+            try await run([QueryFilter(.greaterThan, "cookedAt", RecordField(value: 1_700_000_010_500))]) == ["r11"])
+        #expect(
+            try await run([
+                QueryFilter(.in, "servings", RecordField(value: [2, 4], type: FieldType(rawValue: "INT64_LIST")))
+            ]) == ["r2", "r4"])
+        #expect(
+            try await run([
+                QueryFilter(.notIn, "servings", RecordField(value: Value.array((0..<10).map { .int(Int64($0)) })))
+            ]) == ["r10", "r11"])
         #expect(try await run([QueryFilter(.beginsWith, "title", RecordField(value: "Waffles 1"))]) == ["r1", "r11"])
-        #expect(try await run([QueryFilter(.notBeginsWith, "title", RecordField(value: "W")), QueryFilter(.lessThan, "servings", RecordField(value: 3))]) == ["r0", "r2"])
-        #expect(try await run([QueryFilter(.containsAllTokens, "notes", RecordField(value: "buttermilk fluffy"))]) == ["r4"])
-        #expect(try await run([QueryFilter(.containsAnyTokens, "notes", RecordField(value: "crispy pancakes"))]) == ["r4"])
-        #expect(try await run([QueryFilter(.listContains, "tags", RecordField(value: "breakfast"))]) == ["r0", "r3", "r6", "r9"])
-        #expect(try await run([QueryFilter(.notListContains, "tags", RecordField(value: "dinner"))]) == ["r0", "r3", "r6", "r9"])
-        #expect(try await run([QueryFilter(.listContainsAll, "tags", RecordField(value: ["sweet", "breakfast"]))]) == ["r0", "r3", "r6", "r9"])
-        #expect(try await run([QueryFilter(.notListContainsAny, "tags", RecordField(value: ["sweet", "x"])), QueryFilter(.lessThan, "servings", RecordField(value: 3))]) == ["r1", "r2"])
-        #expect(try await run([QueryFilter(.listMemberBeginsWith, "tags", RecordField(value: "swe"))]) == ["r0", "r3", "r6", "r9"])
-        #expect(try await run([QueryFilter(.equals, "source", RecordField(value: ["recordName": "src-1"])), QueryFilter(.lessThan, "servings", RecordField(value: 4))]) == ["r1", "r3"])
-        #expect(try await run([QueryFilter(.near, "where", RecordField(value: ["latitude": 52.5, "longitude": 13.4]), distance: 1500)]) == ["r0", "r1"])
-        #expect(try await run([QueryFilter(.equals, "___recordID", RecordField(value: ["recordName": "r7"]))]) == ["r7"])
+        #expect(
+            try await run([
+                QueryFilter(.notBeginsWith, "title", RecordField(value: "W")),
+                QueryFilter(.lessThan, "servings", RecordField(value: 3)),
+            ]) == ["r0", "r2"])
+        #expect(
+            try await run([QueryFilter(.containsAllTokens, "notes", RecordField(value: "buttermilk fluffy"))]) == ["r4"]
+        )
+        #expect(
+            try await run([QueryFilter(.containsAnyTokens, "notes", RecordField(value: "crispy pancakes"))]) == ["r4"])
+        #expect(
+            try await run([QueryFilter(.listContains, "tags", RecordField(value: "breakfast"))]) == [
+                "r0", "r3", "r6", "r9",
+            ])
+        #expect(
+            try await run([QueryFilter(.notListContains, "tags", RecordField(value: "dinner"))]) == [
+                "r0", "r3", "r6", "r9",
+            ])
+        #expect(
+            try await run([QueryFilter(.listContainsAll, "tags", RecordField(value: ["sweet", "breakfast"]))]) == [
+                "r0", "r3", "r6", "r9",
+            ])
+        #expect(
+            try await run([
+                QueryFilter(.notListContainsAny, "tags", RecordField(value: ["sweet", "x"])),
+                QueryFilter(.lessThan, "servings", RecordField(value: 3)),
+            ]) == ["r1", "r2"])
+        #expect(
+            try await run([QueryFilter(.listMemberBeginsWith, "tags", RecordField(value: "swe"))]) == [
+                "r0", "r3", "r6", "r9",
+            ])
+        #expect(
+            try await run([
+                QueryFilter(.equals, "source", RecordField(value: ["recordName": "src-1"])),
+                QueryFilter(.lessThan, "servings", RecordField(value: 4)),
+            ]) == ["r1", "r3"])
+        #expect(
+            try await run([
+                QueryFilter(.near, "where", RecordField(value: ["latitude": 52.5, "longitude": 13.4]), distance: 1500)
+            ]) == ["r0", "r1"])
+        #expect(
+            try await run([QueryFilter(.equals, "___recordID", RecordField(value: ["recordName": "r7"]))]) == ["r7"])
     }
 
     @Test("a comparator that does not apply to the field's type is BAD_REQUEST")
@@ -68,10 +114,13 @@ import Testing
         let alice = server.client()
         try await Self.seed(alice, count: 1)
         for filter in [
-            QueryFilter(.beginsWith, "servings", RecordField(value: 1)), QueryFilter(.listContains, "title", RecordField(value: "x")),
-            QueryFilter(.equals, "nosuchfield", RecordField(value: 1)), QueryFilter(.near, "title", RecordField(value: "x")),
+            QueryFilter(.beginsWith, "servings", RecordField(value: 1)),
+            QueryFilter(.listContains, "title", RecordField(value: "x")),
+            QueryFilter(.equals, "nosuchfield", RecordField(value: 1)),
+            QueryFilter(.near, "title", RecordField(value: "x")),
         ] {
-            let answer = try await alice.post("records/query", QueryRecordsRequest(query: Query(recordType: "Recipe", filterBy: [filter])))
+            let answer = try await alice.post(
+                "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe", filterBy: [filter])))
             #expect(answer.status == 400 && answer.errorCode == "BAD_REQUEST", "\(filter.comparator)")
         }
     }
@@ -82,10 +131,13 @@ import Testing
         defer { Task { await server.stop() } }
         let alice = server.client()
         try await Self.seed(alice, count: 6)
-        let byServings = try await alice.query(Query(recordType: "Recipe", sortBy: [QuerySort(fieldName: "servings", ascending: false)]))
+        let byServings = try await alice.query(
+            Query(recordType: "Recipe", sortBy: [QuerySort(fieldName: "servings", ascending: false)]))
         #expect(Self.names(byServings) == ["r5", "r4", "r3", "r2", "r1", "r0"])
         let byTitle = try await alice.query(
-            Query(recordType: "Recipe", sortBy: [QuerySort(fieldName: "title"), QuerySort(fieldName: "servings", ascending: false)]))
+            Query(
+                recordType: "Recipe",
+                sortBy: [QuerySort(fieldName: "title"), QuerySort(fieldName: "servings", ascending: false)]))
         #expect(Self.names(byTitle) == ["r0", "r2", "r4", "r1", "r3", "r5"])
         var near = QuerySort(fieldName: "where")
         near.relativeLocation = RecordField(value: ["latitude": 52.56, "longitude": 13.4])
@@ -124,13 +176,17 @@ import Testing
         defer { Task { await server.stop() } }
         let alice = server.client()
         try await alice.createZone("Other")
-        _ = try await alice.modify([RecordOperation(.create, .make("home", fields: ["title": .string("a"), "servings": .int64(1)]))])
+        _ = try await alice.modify([
+            RecordOperation(.create, .make("home", fields: ["title": .string("a"), "servings": .int64(1)]))
+        ])
         _ = try await alice.modify(
-            [RecordOperation(.create, .make("away", fields: ["title": .string("b")]))], zone: RecordZoneID(zoneName: "Other"))
+            [RecordOperation(.create, .make("away", fields: ["title": .string("b")]))],
+            zone: RecordZoneID(zoneName: "Other"))
         let one = try await alice.query(Query(recordType: "Recipe"))
         #expect(Self.names(one) == ["home"])
         let all = try await alice.post(
-            "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe"), desiredKeys: ["title"], zoneWide: true))
+            "records/query",
+            QueryRecordsRequest(query: Query(recordType: "Recipe"), desiredKeys: ["title"], zoneWide: true))
         let response = try all.decode(QueryResponse.self)
         #expect(Set(Self.names(response)) == ["home", "away"])
         #expect(response.records.records.allSatisfy { $0.fields?.keys.sorted() == ["title"] })

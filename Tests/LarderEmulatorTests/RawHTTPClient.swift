@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,13 +44,18 @@ enum RawHTTPClient {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 continuation.resume(
-                    with: Result { try exchange(port: port, head: head, body: body, repeatBody: repeatBody, timeoutSeconds: timeoutSeconds) })
+                    with: Result {
+                        try exchange(
+                            port: port, head: head, body: body, repeatBody: repeatBody, timeoutSeconds: timeoutSeconds)
+                    })
             }
             thread.start()
         }
     }
 
-    private static func exchange(port: Int, head: [String], body: [UInt8], repeatBody: Int, timeoutSeconds: Int) throws -> Reply {
+    private static func exchange(port: Int, head: [String], body: [UInt8], repeatBody: Int, timeoutSeconds: Int) throws
+        -> Reply
+    {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -69,7 +75,9 @@ enum RawHTTPClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(description: "connect() failed") }
         let headBytes = Array((head.joined(separator: "\r\n") + "\r\n\r\n").utf8)

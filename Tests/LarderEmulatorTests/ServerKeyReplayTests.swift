@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import LarderTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Issue #12: server-to-server signatures carry no nonce, so the window is narrow and replays can be refused.
 @Suite struct ServerKeyReplayTests {
@@ -26,7 +27,8 @@ import Testing
 
     static func headers(_ client: TestClient, secondsAgo: Double) throws -> [String: String] {
         let signer = try #require(client.signer)
-        return try signer.headers(body: Data(), path: client.endpoint.path("zones/list"), date: Date(timeIntervalSinceNow: -secondsAgo))
+        return try signer.headers(
+            body: Data(), path: client.endpoint.path("zones/list"), date: Date(timeIntervalSinceNow: -secondsAgo))
     }
 
     @Test("server-to-server replay: the default window is ±300 s and is configurable")
@@ -36,7 +38,8 @@ import Testing
         let client = try Self.signedClient(server)
         #expect(EmulatorConfiguration().signatureSkewSeconds == 300)
         let stale = try await Self.send(client, try Self.headers(client, secondsAgo: 400))
-        #expect(stale.status == 401 && stale.json["reason"]?.stringValue?.contains("limit 300 s") == true, "\(stale.text)")
+        #expect(
+            stale.status == 401 && stale.json["reason"]?.stringValue?.contains("limit 300 s") == true, "\(stale.text)")
         #expect(try await Self.send(client, try Self.headers(client, secondsAgo: -400)).status == 401)
         #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 200)).status == 200)
 
@@ -59,7 +62,8 @@ import Testing
         // The same signature re-encoded (raw r‖s with the low s) is the same signature: refused too.
         var reencoded = captured
         let signature = try #require(captured[RequestSigner.signatureHeader])
-        reencoded[RequestSigner.signatureHeader] = try #require(RequestSigner.canonicalSignature(signature)).base64EncodedString()
+        reencoded[RequestSigner.signatureHeader] = try #require(RequestSigner.canonicalSignature(signature))
+            .base64EncodedString()
         #expect(try await Self.send(client, reencoded).status == 401)
         // A new signature of the same request (same second, same body) is a new request.
         #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 0)).status == 200)
@@ -80,7 +84,8 @@ import Testing
     func configuration() throws {
         let folder = try TemporaryDirectory()
         let path = try folder.write("config.json", #"{"refuseReplays": true, "signatureSkewSeconds": 120}"#)
-        let fromFile = try EmulatorConfiguration.resolve(flags: .init(), environment: [:], file: URL(fileURLWithPath: path))
+        let fromFile = try EmulatorConfiguration.resolve(
+            flags: .init(), environment: [:], file: URL(fileURLWithPath: path))
         #expect(fromFile.refuseReplays && fromFile.signatureSkewSeconds == 120)
         let fromFlags = try EmulatorConfiguration.resolve(
             flags: .init(signatureSkewSeconds: 60, refuseReplays: true), environment: [:], file: nil)

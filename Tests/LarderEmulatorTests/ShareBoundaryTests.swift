@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Issue #12: a participant reaches exactly the records already in the shared hierarchy, and a
 /// record outside it answers exactly like a name that does not exist.
@@ -20,8 +21,10 @@ import Testing
         var child = Record.make("private-2", type: "Secret", fields: ["note": .string("child of a secret")])
         child.parent = RecordParent(recordName: "private-1")
         let seeded = try await alice.modify(
-            [RecordOperation(.create, .make("private-1", type: "Secret", fields: ["note": .string("owner only")])),
-             RecordOperation(.create, child)], zone: zone)
+            [
+                RecordOperation(.create, .make("private-1", type: "Secret", fields: ["note": .string("owner only")])),
+                RecordOperation(.create, child),
+            ], zone: zone)
         #expect(seeded.errorCodes == [nil, nil])
         let bobShared = server.client(TestServer.bob, database: .shared)
         _ = try await bobShared.post("records/accept", ShortGUIDsRequest(shortGUIDs: [try #require(share.shortGUID)]))
@@ -36,7 +39,8 @@ import Testing
     }
 
     static func normalized(_ reply: TestClient.Answer, name: String) -> String {
-        guard reply.status == 200, let results = try? reply.decode(RecordsResponse.self).records, let first = results.first
+        guard reply.status == 200, let results = try? reply.decode(RecordsResponse.self).records,
+            let first = results.first
         else { return "\(reply.status) \(reply.errorCode ?? "-")" }
         if let error = first.error {
             return "200 \(error.serverErrorCode.rawValue) \(error.reason.replacingOccurrences(of: name, with: "NAME"))"
@@ -51,7 +55,8 @@ import Testing
         let alice = server.client()
         let bobShared = try await Self.setUp(server)
         let before = try await alice.post(
-            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
+            "records/lookup",
+            LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
         let original = try #require(try before.decode(RecordsResponse.self).records.first?.record)
 
         var attack = Record(recordName: "private-1")
@@ -61,7 +66,8 @@ import Testing
         #expect(reply.first?.record?.field("note") == nil)
 
         let after = try await alice.post(
-            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
+            "records/lookup",
+            LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
         let unchanged = try #require(try after.decode(RecordsResponse.self).records.first?.record)
         #expect(unchanged.recordChangeTag == original.recordChangeTag)
         #expect(unchanged.parent == nil && unchanged.field("note") == "owner only")
@@ -89,10 +95,13 @@ import Testing
         // Moving inside the hierarchy stays allowed.
         var recipe = Record.make("recipe-1", type: "Recipe")
         recipe.parent = RecordParent(recordName: "category-1")
-        #expect(try await bobShared.modify([RecordOperation(.create, recipe)], zone: Self.sharedZone).errorCodes == [nil])
+        #expect(
+            try await bobShared.modify([RecordOperation(.create, recipe)], zone: Self.sharedZone).errorCodes == [nil])
         var back = Record.make("recipe-1", type: "Recipe")
         back.parent = RecordParent(recordName: "source-1")
-        #expect(try await bobShared.modify([RecordOperation(.forceUpdate, back)], zone: Self.sharedZone).errorCodes == [nil])
+        #expect(
+            try await bobShared.modify([RecordOperation(.forceUpdate, back)], zone: Self.sharedZone).errorCodes == [nil]
+        )
     }
 
     @Test("share probe equivalence: every operation on an unshared record answers like a missing name")
@@ -113,7 +122,8 @@ import Testing
                     for recordType in [nil, "Secret"] {
                         for tag in [nil, "x"] {
                             // A missing name would be created here; see the next test.
-                            let creates = [.create, .forceUpdate, .forceReplace].contains(type) && recordType != nil
+                            let creates =
+                                [.create, .forceUpdate, .forceReplace].contains(type) && recordType != nil
                                 && (parent == "source-1" || parent == "category-1")
                             if creates { continue }
                             func operation(_ name: String) -> RecordOperation {
@@ -136,7 +146,9 @@ import Testing
         let alice = server.client()
         let after = try await alice.post(
             "records/lookup",
-            LookupRecordsRequest(records: [.init(recordName: "private-1"), .init(recordName: "private-2")], zoneID: RecordZoneID(zoneName: "Sources")))
+            LookupRecordsRequest(
+                records: [.init(recordName: "private-1"), .init(recordName: "private-2")],
+                zoneID: RecordZoneID(zoneName: "Sources")))
         let records = try after.decode(RecordsResponse.self).records.records
         #expect(records.map { $0.field("note") } == ["owner only", "child of a secret"])
     }
@@ -157,7 +169,8 @@ import Testing
             #expect(hidden.hasPrefix("200 EXISTS"))
         }
         let lookup = try await server.client().post(
-            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
+            "records/lookup",
+            LookupRecordsRequest(records: [.init(recordName: "private-1")], zoneID: RecordZoneID(zoneName: "Sources")))
         #expect(try lookup.decode(RecordsResponse.self).records.first?.record?.field("note") == "owner only")
     }
 

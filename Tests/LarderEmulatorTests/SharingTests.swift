@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Seed 004 (iCook): share a source read-only, accept, read it from the shared database, try to write.
 @Suite struct SharingTests {
@@ -17,8 +18,10 @@ import Testing
         var category = Record.make("category-1", type: "Category", fields: ["name": .string("Breakfast")])
         category.parent = RecordParent(recordName: "source-1")
         let source = try await alice.modify(
-            [RecordOperation(.create, .make("source-1", type: "Source", fields: ["name": .string("Grandma's box")])),
-             RecordOperation(.create, category)], zone: zone)
+            [
+                RecordOperation(.create, .make("source-1", type: "Source", fields: ["name": .string("Grandma's box")])),
+                RecordOperation(.create, category),
+            ], zone: zone)
         let tag = try #require(source.records.first?.recordChangeTag)
         var share = Record(recordName: "Share-1", recordType: "cloudKit.share", fields: [:])
         share.forRecord = ForRecord(recordName: "source-1", recordChangeTag: tag)
@@ -40,21 +43,28 @@ import Testing
         let bobShared = server.client(TestServer.bob, database: .shared)
         let (share, zone) = try await Self.shareSource(alice, permission: .readOnly)
         #expect(share.recordType == "cloudkit.share" && share.shortGUID != nil)
-        #expect(share.participants?.count == 2 && share.owner?.userIdentity?.userRecordName == TestServer.alice.userRecordName)
+        #expect(
+            share.participants?.count == 2
+                && share.owner?.userIdentity?.userRecordName == TestServer.alice.userRecordName)
         let sharedZone = RecordZoneID(zoneName: zone.zoneName, ownerRecordName: TestServer.alice.userRecordName)
 
         // Before accepting, nothing is visible.
-        let before = try await bobShared.post("changes/database", DatabaseChangesRequest()).decode(DatabaseChangesResponse.self)
+        let before = try await bobShared.post("changes/database", DatabaseChangesRequest()).decode(
+            DatabaseChangesResponse.self)
         #expect(before.zones.isEmpty)
 
-        let accepted = try await bobShared.post("records/accept", ShortGUIDsRequest(shortGUIDs: [try #require(share.shortGUID)]))
-            .decode(ShareMetadataResponse.self)
+        let accepted = try await bobShared.post(
+            "records/accept", ShortGUIDsRequest(shortGUIDs: [try #require(share.shortGUID)])
+        )
+        .decode(ShareMetadataResponse.self)
         let metadata = try #require(accepted.results.first?.metadata)
         #expect(metadata.participantStatus == "ACCEPTED" && metadata.participantPermission == .readOnly)
         #expect(metadata.rootRecordName == "source-1" && metadata.zoneID == sharedZone)
 
-        let databaseChanges = try await bobShared.post("changes/database", DatabaseChangesRequest(syncToken: before.syncToken))
-            .decode(DatabaseChangesResponse.self)
+        let databaseChanges = try await bobShared.post(
+            "changes/database", DatabaseChangesRequest(syncToken: before.syncToken)
+        )
+        .decode(DatabaseChangesResponse.self)
         #expect(databaseChanges.zones.map(\.zoneID) == [sharedZone])
         let zoneChanges = try #require(try await bobShared.zoneChanges(sharedZone).changes)
         #expect(Set(zoneChanges.records.records.compactMap(\.recordName)) == ["source-1", "category-1", "Share-1"])
@@ -64,19 +74,25 @@ import Testing
 
         let sourceTag = try #require(query.records.records.first?.recordChangeTag)
         let write = try await bobShared.modify(
-            [RecordOperation(.update, .make("source-1", type: "Source", fields: ["name": .string("Mine now")], tag: sourceTag))],
+            [
+                RecordOperation(
+                    .update, .make("source-1", type: "Source", fields: ["name": .string("Mine now")], tag: sourceTag))
+            ],
             zone: sharedZone, atomic: false)
         #expect(write.errorCodes == ["ACCESS_DENIED"])
         let child = try await bobShared.modify(
-            [RecordOperation(.forceUpdate, .make("category-1", type: "Category", fields: ["name": .string("x")]))], zone: sharedZone)
+            [RecordOperation(.forceUpdate, .make("category-1", type: "Category", fields: ["name": .string("x")]))],
+            zone: sharedZone)
         #expect(child.errorCodes == ["ACCESS_DENIED"])
         let shareEdit = try await bobShared.modify(
-            [RecordOperation(.forceUpdate, Record(recordName: "Share-1", recordType: "cloudkit.share"))], zone: sharedZone)
+            [RecordOperation(.forceUpdate, Record(recordName: "Share-1", recordType: "cloudkit.share"))],
+            zone: sharedZone)
         #expect(shareEdit.errorCodes == ["ACCESS_DENIED"])
 
         // Alice still owns and edits it.
         let own = try await alice.modify(
-            [RecordOperation(.forceUpdate, .make("source-1", type: "Source", fields: ["name": .string("Renamed")]))], zone: zone)
+            [RecordOperation(.forceUpdate, .make("source-1", type: "Source", fields: ["name": .string("Renamed")]))],
+            zone: zone)
         #expect(own.errorCodes == [nil])
     }
 
@@ -96,11 +112,14 @@ import Testing
         let orphan = try await bobShared.modify([RecordOperation(.create, .make("loose"))], zone: sharedZone)
         #expect(orphan.errorCodes == ["ACCESS_DENIED"])
         let shareEdit = try await bobShared.modify(
-            [RecordOperation(.forceUpdate, Record(recordName: "Share-1", recordType: "cloudkit.share"))], zone: sharedZone)
+            [RecordOperation(.forceUpdate, Record(recordName: "Share-1", recordType: "cloudkit.share"))],
+            zone: sharedZone)
         #expect(shareEdit.errorCodes == ["ACCESS_DENIED"])
         // Deleting the share takes the zone away from Bob.
-        _ = try await alice.modify([RecordOperation(.forceDelete, Record(recordName: "Share-1"))], zone: RecordZoneID(zoneName: "Sources"))
-        let after = try await bobShared.post("records/lookup", LookupRecordsRequest(records: [.init(recordName: "source-1")], zoneID: sharedZone))
+        _ = try await alice.modify(
+            [RecordOperation(.forceDelete, Record(recordName: "Share-1"))], zone: RecordZoneID(zoneName: "Sources"))
+        let after = try await bobShared.post(
+            "records/lookup", LookupRecordsRequest(records: [.init(recordName: "source-1")], zoneID: sharedZone))
         #expect(after.errorCode == "ZONE_NOT_FOUND")
     }
 
@@ -111,9 +130,13 @@ import Testing
         let alice = server.client()
         try await alice.createZone("Family")
         let zone = RecordZoneID(zoneName: "Family")
-        _ = try await alice.modify([RecordOperation(.create, .make("a")), RecordOperation(.create, .make("b"))], zone: zone)
+        _ = try await alice.modify(
+            [RecordOperation(.create, .make("a")), RecordOperation(.create, .make("b"))], zone: zone)
         var share = Record(recordName: Record.zoneWideShareName, recordType: "cloudkit.share")
-        share.participants = [ShareParticipant(userIdentity: UserIdentity(userRecordName: TestServer.bob.userRecordName), permission: .readOnly)]
+        share.participants = [
+            ShareParticipant(
+                userIdentity: UserIdentity(userRecordName: TestServer.bob.userRecordName), permission: .readOnly)
+        ]
         let saved = try await alice.modify([RecordOperation(.create, share)], zone: zone)
         let guid = try #require(saved.records.first?.shortGUID)
         let bobShared = server.client(TestServer.bob, database: .shared)
@@ -121,7 +144,10 @@ import Testing
         let sharedZone = RecordZoneID(zoneName: "Family", ownerRecordName: TestServer.alice.userRecordName)
         let zones = try await bobShared.get("zones/list").decode(ZonesResponse.self)
         #expect(zones.zones.compactMap(\.zone?.zoneID) == [sharedZone])
-        #expect(Set(QueryTests.names(try await bobShared.query(Query(recordType: "Recipe"), zone: sharedZone))) == ["a", "b"])
+        #expect(
+            Set(QueryTests.names(try await bobShared.query(Query(recordType: "Recipe"), zone: sharedZone))) == [
+                "a", "b",
+            ])
         let write = try await bobShared.modify([RecordOperation(.create, .make("c"))], zone: sharedZone)
         #expect(write.errorCodes == ["ACCESS_DENIED"])
     }
@@ -137,7 +163,9 @@ import Testing
         #expect(try await alice.modify([RecordOperation(.create, share)]).errorCodes == ["BAD_REQUEST"])
         try await alice.createZone("Z")
         _ = try await alice.modify([RecordOperation(.create, .make("root"))], zone: RecordZoneID(zoneName: "Z"))
-        share.participants = [ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: "nobody@example.com")))]
+        share.participants = [
+            ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: "nobody@example.com")))
+        ]
         let refused = try await alice.modify([RecordOperation(.create, share)], zone: RecordZoneID(zoneName: "Z"))
         #expect(refused.errorCodes == ["BAD_REQUEST"])
     }

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Logging
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// An emulator on 127.0.0.1, port 0, in memory, with fixed users; stopped by ``stop()``.
 struct TestServer {
@@ -30,7 +31,9 @@ struct TestServer {
         configuration.containers = [container]
         configuration.apiTokens = [apiToken]
         configuration.users = [alice, bob]
-        configuration.serverKeys = [ServerKey(keyID: keyID, publicKeyPEM: keyPair.publicKeyPEM, userRecordName: alice.userRecordName)]
+        configuration.serverKeys = [
+            ServerKey(keyID: keyID, publicKeyPEM: keyPair.publicKeyPEM, userRecordName: alice.userRecordName)
+        ]
         adjust(&configuration)
         return configuration
     }
@@ -50,10 +53,13 @@ struct TestServer {
     func stop() async { await emulator.stop() }
 
     /// A client acting as `user` (nil: API token only).
-    func client(_ user: EmulatorUser? = alice, database: DatabaseEndpoint.Scope = .private,
-                environment: DatabaseEndpoint.Environment = .development) -> TestClient {
+    func client(
+        _ user: EmulatorUser? = alice, database: DatabaseEndpoint.Scope = .private,
+        environment: DatabaseEndpoint.Environment = .development
+    ) -> TestClient {
         TestClient(
-            baseURL: baseURL, endpoint: DatabaseEndpoint(container: TestServer.container, environment: environment, database: database),
+            baseURL: baseURL,
+            endpoint: DatabaseEndpoint(container: TestServer.container, environment: environment, database: database),
             apiToken: TestServer.apiToken, webAuthToken: user?.webAuthToken)
     }
 }
@@ -89,11 +95,15 @@ struct TestClient: Sendable {
         if let apiToken { query.append("ckAPIToken=\(apiToken)") }
         if let webAuthToken { query.append("ckWebAuthToken=\(TestClient.percentEncode(webAuthToken))") }
         if let extraQuery { query.append(extraQuery) }
-        let text = baseURL.absoluteString + endpoint.path(operation) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let text =
+            baseURL.absoluteString + endpoint.path(operation)
+            + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         return URL(string: text)!
     }
 
-    func raw(_ operation: String, method: String = "POST", body: Data?, headers: [String: String] = [:]) async throws -> Answer {
+    func raw(_ operation: String, method: String = "POST", body: Data?, headers: [String: String] = [:]) async throws
+        -> Answer
+    {
         var request = URLRequest(url: url(operation))
         request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
@@ -128,23 +138,30 @@ struct TestClient: Sendable {
 
     // Typed helpers.
 
-    func modify(_ operations: [RecordOperation], zone: RecordZoneID? = nil, atomic: Bool? = nil) async throws -> [RecordResult] {
-        let answer = try await post("records/modify", ModifyRecordsRequest(operations: operations, zoneID: zone, atomic: atomic))
+    func modify(_ operations: [RecordOperation], zone: RecordZoneID? = nil, atomic: Bool? = nil) async throws
+        -> [RecordResult]
+    {
+        let answer = try await post(
+            "records/modify", ModifyRecordsRequest(operations: operations, zoneID: zone, atomic: atomic))
         guard answer.status == 200 else { throw AnswerError(answer: answer) }
         return try answer.decode(RecordsResponse.self).records
     }
 
     func createZone(_ name: String) async throws {
         let answer = try await post(
-            "zones/modify", ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: RecordZoneID(zoneName: name))]))
+            "zones/modify",
+            ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: RecordZoneID(zoneName: name))]))
         guard answer.status == 200, try answer.decode(ZonesResponse.self).zones.first?.zone != nil else {
             throw AnswerError(answer: answer)
         }
     }
 
-    func query(_ query: Query, zone: RecordZoneID? = nil, limit: Int? = nil, marker: String? = nil) async throws -> QueryResponse {
+    func query(_ query: Query, zone: RecordZoneID? = nil, limit: Int? = nil, marker: String? = nil) async throws
+        -> QueryResponse
+    {
         let answer = try await post(
-            "records/query", QueryRecordsRequest(query: query, zoneID: zone, resultsLimit: limit, continuationMarker: marker))
+            "records/query",
+            QueryRecordsRequest(query: query, zoneID: zone, resultsLimit: limit, continuationMarker: marker))
         guard answer.status == 200 else { throw AnswerError(answer: answer) }
         return try answer.decode(QueryResponse.self)
     }
@@ -165,8 +182,13 @@ struct AnswerError: Error, CustomStringConvertible {
 }
 
 extension Record {
-    static func make(_ name: String?, type: String = "Recipe", fields: [String: FieldValue] = [:], tag: String? = nil, zone: RecordZoneID? = nil) -> Record {
-        Record(recordName: name, recordType: type, recordChangeTag: tag, fields: fields.mapValues(RecordField.init), zoneID: zone)
+    static func make(
+        _ name: String?, type: String = "Recipe", fields: [String: FieldValue] = [:], tag: String? = nil,
+        zone: RecordZoneID? = nil
+    ) -> Record {
+        Record(
+            recordName: name, recordType: type, recordChangeTag: tag, fields: fields.mapValues(RecordField.init),
+            zoneID: zone)
     }
 
     func field(_ name: String) -> Value? { fields?[name]?.value }

@@ -1,7 +1,7 @@
 import Foundation
 import LarderCore
-import LarderSamples
 import LarderFormats
+import LarderSamples
 import LarderTestSupport
 import Testing
 
@@ -50,12 +50,15 @@ import Testing
         return records
     }
 
-    private static func write(_ records: [Value], as format: DataFormat, type: RecordType?, gzip: Bool = false, envelope: Bool = false) throws -> [UInt8] {
+    private static func write(
+        _ records: [Value], as format: DataFormat, type: RecordType?, gzip: Bool = false, envelope: Bool = false
+    ) throws -> [UInt8] {
         let memory = MemoryByteSink()
         let sink: any ByteSink = gzip ? try GzipWriter(memory) : memory
         let header = type.map { EnvelopeHeader(schema: $0.rawValue, version: $0.currentVersion) }
         let writer = try RecordIO.makeWriter(
-            sink: sink, format: format, options: WriterOptions(envelope: envelope || format == .xml ? header : nil, recordType: type))
+            sink: sink, format: format,
+            options: WriterOptions(envelope: envelope || format == .xml ? header : nil, recordType: type))
         for record in records { try writer.write(record) }
         try writer.finish()
         return memory.bytes
@@ -95,7 +98,9 @@ import Testing
                 let bytes = try Self.write(records, as: format, type: .brewLog, gzip: gzip, envelope: envelope)
                 if gzip { #expect(bytes.prefix(2) == [0x1f, 0x8b]) }
                 let back = try Self.read(bytes, type: .brewLog)
-                #expect(try Self.models(back, .brewLog) == Self.models(records, .brewLog), "\(format) gzip=\(gzip) envelope=\(envelope)")
+                #expect(
+                    try Self.models(back, .brewLog) == Self.models(records, .brewLog),
+                    "\(format) gzip=\(gzip) envelope=\(envelope)")
             }
         }
     }

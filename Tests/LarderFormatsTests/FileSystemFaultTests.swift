@@ -13,12 +13,15 @@ import Testing
         let plan = try IOFaultPlan(parsing: text.replacingOccurrences(of: ",", with: ", "))
         #expect(
             plan.rules == [
-                .init(.write, .error(ENOSPC), at: 3, pattern: "*.ndjson"), .init(.write, .short, at: 1, isPersistent: true),
+                .init(.write, .error(ENOSPC), at: 3, pattern: "*.ndjson"),
+                .init(.write, .short, at: 1, isPersistent: true),
                 .init(.fsync, .error(EIO), at: 2), .init(.rename, .error(EINTR), at: 1, pattern: "*/out.json"),
                 .init(.commit, .error(ENOSPC), at: 1, isPersistent: true),
             ])
         #expect(plan.description == text)
-        for bad in ["enospc", "enospc@0", "enospc@x", "full@1", "fsync.short@1", "sync.eio@1", "eio@1:", "eio@-1", "eintr@1+"] {
+        for bad in [
+            "enospc", "enospc@0", "enospc@x", "full@1", "fsync.short@1", "sync.eio@1", "eio@1:", "eio@-1", "eintr@1+",
+        ] {
             #expect(throws: LarderError.self, "\(bad)") { try IOFaultPlan(parsing: bad) }
         }
     }
@@ -55,7 +58,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("out.bin")
         let bytes = (0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
-        let plan = try IOFaultPlan(parsing: "short@1+:\(path),eintr@2:\(path),eintr@5:\(path),fsync.eintr@1:\(path),rename.eintr@1:\(path)")
+        let plan = try IOFaultPlan(
+            parsing: "short@1+:\(path),eintr@2:\(path),eintr@5:\(path),fsync.eintr@1:\(path),rename.eintr@1:\(path)")
         try FileSystemCalls.withFaults(plan) {
             let sink = try FileByteSink(path: path)
             // A small piece (buffered), a large one (written through), and a small one flushed by close.

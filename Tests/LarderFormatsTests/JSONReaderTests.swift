@@ -1,6 +1,7 @@
 import LarderCore
-@testable import LarderFormats
 import Testing
+
+@testable import LarderFormats
 
 @Suite struct JSONReaderTests {
     private func readAll(_ text: String, lineMode: Bool = false) throws -> [Value] {
@@ -21,15 +22,23 @@ import Testing
 
     @Test("reads the envelope header even when it follows the records")
     func readsTrailingHeader() throws {
-        let reader = JSONReader(source: MemoryByteSource("{\"records\":[{\"a\":1}],\"schema\":\"brewLog\",\"version\":2}"))
+        let reader = JSONReader(
+            source: MemoryByteSource("{\"records\":[{\"a\":1}],\"schema\":\"brewLog\",\"version\":2}"))
         while try reader.next() != nil {}
         #expect(reader.header == EnvelopeHeader(schema: "brewLog", version: 2))
     }
 
     @Test("parses every scalar kind exactly")
     func parsesScalars() throws {
-        let values = try readAll(#"[{"s":"é\n\u00e9\ud83d\ude00","i":-9223372036854775807,"d":1.5e300,"b":true,"n":null,"e":[],"o":{}}]"#)
-        #expect(values == [["s": "é\né😀", "i": .int(-9_223_372_036_854_775_807), "d": 1.5e300, "b": true, "n": nil, "e": [], "o": [:]]])
+        let values = try readAll(
+            #"[{"s":"é\n\u00e9\ud83d\ude00","i":-9223372036854775807,"d":1.5e300,"b":true,"n":null,"e":[],"o":{}}]"#)
+        #expect(
+            values == [
+                [
+                    "s": "é\né😀", "i": .int(-9_223_372_036_854_775_807), "d": 1.5e300, "b": true, "n": nil, "e": [],
+                    "o": [:],
+                ]
+            ])
     }
 
     @Test("names line and column of a syntax error")
@@ -64,7 +73,9 @@ import Testing
 
     @Test("a lone surrogate escape is refused in strict mode at its line and column")
     func refusesLoneSurrogate() throws {
-        for (text, column) in [(#"[{"title": "a\ud800"}]"#, 14), (#"[{"title": "\udc00b"}]"#, 13), (#"[{"title": "\ud800\u0041"}]"#, 13)] {
+        for (text, column) in [
+            (#"[{"title": "a\ud800"}]"#, 14), (#"[{"title": "\udc00b"}]"#, 13), (#"[{"title": "\ud800\u0041"}]"#, 13),
+        ] {
             #expect {
                 try readAll("\n" + text)
             } throws: { error in
@@ -95,7 +106,9 @@ import Testing
 
     @Test("maps a field path back to its line and column")
     func locatesFieldPaths() throws {
-        let reader = JSONReader(source: MemoryByteSource("[\n{\"steps\": [\n  {\"timerSeconds\": 1},\n  {\"timerSeconds\": \"5 min\"}]}]", name: "b.json"))
+        let reader = JSONReader(
+            source: MemoryByteSource(
+                "[\n{\"steps\": [\n  {\"timerSeconds\": 1},\n  {\"timerSeconds\": \"5 min\"}]}]", name: "b.json"))
         _ = try reader.next()
         let location = reader.location(of: "steps[1].timerSeconds")
         #expect(location?.line == 4)

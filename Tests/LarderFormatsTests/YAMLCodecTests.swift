@@ -40,7 +40,10 @@ import Testing
         #expect(try read("items", "[ {\"title\": \"Soup\"} ]") == [["title": "Soup"]])
         // The extension is a strong hint: .json content is parsed (and refused) as JSON.
         #expect(throws: LarderError.self) { try read("recipes.json", "{title: Soup}\n") }
-        #expect(try read("recipes.ndjson", "{\"title\": \"Soup\"}\n{\"title\": \"Stew\"}\n") == [["title": "Soup"], ["title": "Stew"]])
+        #expect(
+            try read("recipes.ndjson", "{\"title\": \"Soup\"}\n{\"title\": \"Stew\"}\n") == [
+                ["title": "Soup"], ["title": "Stew"],
+            ])
     }
 
     @Test("reads a top-level sequence of records")

@@ -1,9 +1,10 @@
 import Foundation
 import LarderCloudKit
 import LarderFormats
-@testable import LarderFuzzing
 import LarderTestSupport
 import Testing
+
+@testable import LarderFuzzing
 
 /// The fuzz targets over the regression corpus (every past finding) and over seeds: each must
 /// neither crash nor hang, and each must read something from a valid seed, so a target that
@@ -25,7 +26,9 @@ import Testing
         let samples = root.appendingPathComponent("samples")
         let walker = FileManager.default.enumerator(atPath: samples.path)
         while let relative = walker?.nextObject() as? String {
-            guard target.seedSuffixes.contains(where: { relative.hasSuffix($0) }), !relative.hasPrefix("bad/") else { continue }
+            guard target.seedSuffixes.contains(where: { relative.hasSuffix($0) }), !relative.hasPrefix("bad/") else {
+                continue
+            }
             seeds.append(Array(try Data(contentsOf: samples.appendingPathComponent(relative))))
         }
         seeds += made[target.name, default: []].map { Array($0.utf8) }
@@ -77,7 +80,8 @@ import Testing
         }
     }
 
-    @Test("every fuzz target reads its valid seeds, and survives them cut short", arguments: FuzzTargets.all.map(\.name))
+    @Test(
+        "every fuzz target reads its valid seeds, and survives them cut short", arguments: FuzzTargets.all.map(\.name))
     func seedsAreRead(name: String) async throws {
         let target = try #require(FuzzTargets.named(name))
         let seeds = try Self.seeds(target)
@@ -86,7 +90,9 @@ import Testing
             let read = seeds.map { target.run($0) }
             // Truncations and a flipped byte of the small seeds: the cheapest mutations, on every run.
             for seed in seeds.filter({ $0.count <= 64 << 10 }).prefix(3) {
-                for cut in stride(from: 0, to: seed.count, by: max(1, seed.count / 8)) { _ = target.run(Array(seed[..<cut])) }
+                for cut in stride(from: 0, to: seed.count, by: max(1, seed.count / 8)) {
+                    _ = target.run(Array(seed[..<cut]))
+                }
                 var flipped = seed
                 if !flipped.isEmpty { flipped[flipped.count / 2] ^= 0xFF }
                 _ = target.run(flipped)

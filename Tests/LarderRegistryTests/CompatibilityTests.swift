@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 
 @Suite struct CompatibilityTests {
@@ -12,44 +13,66 @@ import Testing
         try directory.write("S/v2.json", v2)
         try directory.write(
             "S/registry.json",
-            #"{"format": 1, "types": {"t": {"versions": [{"version": 1, "jsonSchema": "v1.json"}, {"version": 2, "jsonSchema": "v2.json"}], "migrations": [{"from": 1, "to": 2, "steps": []}]}}}"#)
+            #"{"format": 1, "types": {"t": {"versions": [{"version": 1, "jsonSchema": "v1.json"}, {"version": 2, "jsonSchema": "v2.json"}], "migrations": [{"from": 1, "to": 2, "steps": []}]}}}"#
+        )
         return try SchemaRegistry.load(try SchemaSource.directory(directory.path("S")))
     }
 
-    static let base = #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}"#
+    static let base =
+        #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}"#
 
     /// (change, v2 schema, expected outcome per mode: BACKWARD, FORWARD, FULL, NONE, CLOUDKIT_PRODUCTION)
     static let matrix: [(String, String, [CompatibilityVerdict.Outcome])] = [
-        ("optional field added",
-         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string"}}}"#,
-         [.compatible, .incompatible, .incompatible, .compatible, .compatible]),
-        ("required field added without a default",
-         #"{"type": "object", "additionalProperties": false, "required": ["id", "tag"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string"}}}"#,
-         [.incompatible, .incompatible, .incompatible, .compatible, .compatible]),
-        ("required field added with a default",
-         #"{"type": "object", "additionalProperties": false, "required": ["id", "tag"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string", "default": "x"}}}"#,
-         [.compatible, .incompatible, .incompatible, .compatible, .compatible]),
-        ("optional field removed",
-         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}}}"#,
-         [.incompatible, .compatible, .incompatible, .compatible, .incompatible]),
-        ("optional field removed from an open schema",
-         #"{"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}"#,
-         [.compatible, .unknown, .unknown, .compatible, .incompatible]),
-        ("required field removed",
-         #"{"type": "object", "additionalProperties": false, "properties": {"note": {"type": "string"}}}"#,
-         [.incompatible, .incompatible, .incompatible, .compatible, .incompatible]),
-        ("field retyped",
-         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "integer"}}}"#,
-         [.incompatible, .incompatible, .incompatible, .compatible, .incompatible]),
-        ("field made nullable",
-         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": ["string", "null"]}}}"#,
-         [.compatible, .incompatible, .incompatible, .compatible, .compatible]),
-        ("bound added",
-         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string", "maxLength": 10}}}"#,
-         [.incompatible, .compatible, .incompatible, .compatible, .compatible]),
+        (
+            "optional field added",
+            #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string"}}}"#,
+            [.compatible, .incompatible, .incompatible, .compatible, .compatible]
+        ),
+        (
+            "required field added without a default",
+            #"{"type": "object", "additionalProperties": false, "required": ["id", "tag"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string"}}}"#,
+            [.incompatible, .incompatible, .incompatible, .compatible, .compatible]
+        ),
+        (
+            "required field added with a default",
+            #"{"type": "object", "additionalProperties": false, "required": ["id", "tag"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "tag": {"type": "string", "default": "x"}}}"#,
+            [.compatible, .incompatible, .incompatible, .compatible, .compatible]
+        ),
+        (
+            "optional field removed",
+            #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}}}"#,
+            [.incompatible, .compatible, .incompatible, .compatible, .incompatible]
+        ),
+        (
+            "optional field removed from an open schema",
+            #"{"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}"#,
+            [.compatible, .unknown, .unknown, .compatible, .incompatible]
+        ),
+        (
+            "required field removed",
+            #"{"type": "object", "additionalProperties": false, "properties": {"note": {"type": "string"}}}"#,
+            [.incompatible, .incompatible, .incompatible, .compatible, .incompatible]
+        ),
+        (
+            "field retyped",
+            #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "integer"}}}"#,
+            [.incompatible, .incompatible, .incompatible, .compatible, .incompatible]
+        ),
+        (
+            "field made nullable",
+            #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": ["string", "null"]}}}"#,
+            [.compatible, .incompatible, .incompatible, .compatible, .compatible]
+        ),
+        (
+            "bound added",
+            #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string", "maxLength": 10}}}"#,
+            [.incompatible, .compatible, .incompatible, .compatible, .compatible]
+        ),
     ]
 
-    @Test("each mode over a matrix of field additions and removals, with and without defaults", arguments: 0..<matrix.count)
+    @Test(
+        "each mode over a matrix of field additions and removals, with and without defaults",
+        arguments: 0..<matrix.count)
     func modeMatrix(index: Int) throws {
         let (change, v2, expected) = Self.matrix[index]
         let directory = try TemporaryDirectory()
@@ -57,8 +80,11 @@ import Testing
         let modes: [CompatibilityMode] = [.backward, .forward, .full, .none, .cloudKitProduction]
         for (mode, outcome) in zip(modes, expected) {
             let verdict = try #require(try checker.check(type: "t", mode: mode).first)
-            #expect(verdict.outcome == outcome, "\(change) under \(mode.rawValue): \(verdict.outcome) \(verdict.reasons)")
-            if outcome == .incompatible { #expect(!verdict.reasons.isEmpty && verdict.reasons.allSatisfy { $0.path.hasPrefix("/") }) }
+            #expect(
+                verdict.outcome == outcome, "\(change) under \(mode.rawValue): \(verdict.outcome) \(verdict.reasons)")
+            if outcome == .incompatible {
+                #expect(!verdict.reasons.isEmpty && verdict.reasons.allSatisfy { $0.path.hasPrefix("/") })
+            }
         }
     }
 
@@ -66,7 +92,10 @@ import Testing
     func transitivePairs() throws {
         let checker = CompatibilityChecker(registry: RegistryFixture.registry)
         #expect(try checker.check(type: "recipe", mode: .backward).map { "\($0.older)>\($0.newer)" } == ["1>2", "2>3"])
-        #expect(try checker.check(type: "recipe", mode: .backwardTransitive).map { "\($0.older)>\($0.newer)" } == ["1>2", "1>3", "2>3"])
+        #expect(
+            try checker.check(type: "recipe", mode: .backwardTransitive).map { "\($0.older)>\($0.newer)" } == [
+                "1>2", "1>3", "2>3",
+            ])
         #expect(try checker.check(type: "recipe", mode: .fullTransitive).count == 3)
     }
 
@@ -90,7 +119,8 @@ import Testing
         #expect(text.contains { $0.hasPrefix("/syncStatus removed") })
         #expect(text.contains { $0.hasPrefix("/isSaved added") })
         #expect(text.contains { $0.hasPrefix("/ingredients/* type string → object") })
-        let tasteTags = try CompatibilityChecker(registry: RegistryFixture.registry).diff(type: "brewLog", from: 1, to: 2)
+        let tasteTags = try CompatibilityChecker(registry: RegistryFixture.registry).diff(
+            type: "brewLog", from: 1, to: 2)
         #expect(tasteTags.contains { $0.path == "/tasteTag" && $0.description.contains("renamed to /tasteTags") })
     }
 }

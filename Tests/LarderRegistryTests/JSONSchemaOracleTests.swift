@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 
 /// Compares the validator's verdicts with python's `jsonschema` on valid documents and on every
@@ -37,8 +38,10 @@ import Testing
 
     static let substitutes: [Value] = [
         .null, true, 0, -1, 3, 2.5, 1_000_000_000_000, "", "x", "Zebra", "a", "b",
-        "2024-13-01T00:00:00Z", "2024-02-30T10:00:00Z", "2024-01-01T10:00:00+0100", "2024-01-01", "not a uri", "https://ex.com/x?y#z", "mailto:a@b.c",
-        "123e4567-e89b-12d3-a456-42661417400Z", "easy", "balanced", "v60", [], ["a", "a"], [1], ["a", 1, 2], [:], ["zz": 1], ["v": "1"],
+        "2024-13-01T00:00:00Z", "2024-02-30T10:00:00Z", "2024-01-01T10:00:00+0100", "2024-01-01", "not a uri",
+        "https://ex.com/x?y#z", "mailto:a@b.c",
+        "123e4567-e89b-12d3-a456-42661417400Z", "easy", "balanced", "v60", [], ["a", "a"], [1], ["a", 1, 2], [:],
+        ["zz": 1], ["v": "1"],
         .string(String(repeating: "long ", count: 70)),
     ]
 
@@ -68,11 +71,15 @@ import Testing
     }
 
     /// The paths worth mutating: every member, and the first element of lists, three levels deep.
-    private static func paths(_ value: Value, _ prefix: [FieldPath.Component] = [], depth: Int = 0) -> [[FieldPath.Component]] {
+    private static func paths(_ value: Value, _ prefix: [FieldPath.Component] = [], depth: Int = 0) -> [[FieldPath
+        .Component]]
+    {
         guard depth < 3 else { return [] }
         switch value {
         case .object(let fields):
-            return fields.flatMap { [prefix + [.key($0.key)]] + paths($0.value, prefix + [.key($0.key)], depth: depth + 1) }
+            return fields.flatMap {
+                [prefix + [.key($0.key)]] + paths($0.value, prefix + [.key($0.key)], depth: depth + 1)
+            }
         case .array(let elements) where !elements.isEmpty:
             return [prefix + [.index(0)]] + paths(elements[0], prefix + [.index(0)], depth: depth + 1)
         default: return []
@@ -135,8 +142,12 @@ import Testing
         try add(try registry.jsonSchemaValue(type: "recipe", version: 3), "recipe v3", [Recipe.make().value])
         try add(try registry.jsonSchemaValue(type: "brewLog", version: 1), "brewLog v1", [logs[0]])
         try add(try registry.jsonSchemaValue(type: "brewLog", version: 2), "brewLog v2", [BrewLog.make().value])
-        try add(try registry.jsonSchemaValue(type: "brewRecipe", version: 1), "brewRecipe v1", [BrewRecipe.v60Starter().value])
-        try add(try RegistryFixture.json(Self.keywordSchema), "keywords", try Self.keywordDocuments.map(RegistryFixture.json))
+        try add(
+            try registry.jsonSchemaValue(type: "brewRecipe", version: 1), "brewRecipe v1",
+            [BrewRecipe.v60Starter().value])
+        try add(
+            try RegistryFixture.json(Self.keywordSchema), "keywords",
+            try Self.keywordDocuments.map(RegistryFixture.json))
 
         let directory = try TemporaryDirectory()
         var schemaText: [UInt8] = []
@@ -157,7 +168,10 @@ import Testing
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["python3", CLI.packageRoot.appendingPathComponent("scripts/jsonschema-oracle.py").path, directory.path("schemas.json"), directory.path("docs.ndjson")]
+        process.arguments = [
+            "python3", CLI.packageRoot.appendingPathComponent("scripts/jsonschema-oracle.py").path,
+            directory.path("schemas.json"), directory.path("docs.ndjson"),
+        ]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -170,7 +184,9 @@ import Testing
         let outputLines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         try #require(outputLines.count == 2)
         let checked = Set(outputLines[0].split(separator: ",").map(String.init))
-        #expect(checked.isSuperset(of: ["date-time", "uuid", "uri", "date"]), "python checks only \(checked): install rfc3339-validator and rfc3986-validator")
+        #expect(
+            checked.isSuperset(of: ["date-time", "uuid", "uri", "date"]),
+            "python checks only \(checked): install rfc3339-validator and rfc3986-validator")
         let verdicts = Array(outputLines[1])
         try #require(verdicts.count == cases.count)
         var disagreements: [String] = []
@@ -182,7 +198,9 @@ import Testing
             let fast = schema.isValid(testCase.document)
             let detailed = schema.validate(testCase.document).isEmpty
             if fast != expected || detailed != expected {
-                disagreements.append("\(schema.name): python says \(expected ? "valid" : "invalid"), larder \(fast)/\(detailed): \(testCase.document.compactText(limit: 400))")
+                disagreements.append(
+                    "\(schema.name): python says \(expected ? "valid" : "invalid"), larder \(fast)/\(detailed): \(testCase.document.compactText(limit: 400))"
+                )
             }
         }
         print("oracle: \(cases.count) documents (\(invalid) invalid per python), \(disagreements.count) disagreements")

@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 
 @Suite struct JSONSchemaTests {
@@ -40,27 +41,45 @@ import Testing
         #expect(!recipe.isValid(["id": "r-9", "isDeleted": false, "deletedAt": "2024-05-01T09:30:00Z"]))
     }
 
-    @Test("keywords", arguments: [
-        (#"{"type": "integer"}"#, "4.0", true), (#"{"type": "integer"}"#, "4.5", false), (#"{"type": "integer"}"#, "true", false),
-        (#"{"type": ["string", "null"]}"#, "null", true), (#"{"enum": [1, "a"]}"#, "1.0", true), (#"{"const": {"a": [1]}}"#, #"{"a": [1.0]}"#, true),
-        (#"{"minLength": 2}"#, #""é""#, false), (#"{"maxLength": 2}"#, #""éé""#, true), (#"{"maxLength": 1}"#, #""😀""#, true),
-        (#"{"pattern": "^a+$"}"#, #""aaa""#, true), (#"{"pattern": "b"}"#, #""abc""#, true), (#"{"pattern": "^b"}"#, #""abc""#, false),
-        (#"{"exclusiveMinimum": 0}"#, "0", false), (#"{"multipleOf": 0.5}"#, "2.5", true), (#"{"multipleOf": 3}"#, "10", false),
-        (#"{"format": "date-time"}"#, #""2024-02-29T10:00:00.5+01:00""#, true), (#"{"format": "date-time"}"#, #""2023-02-29T10:00:00Z""#, false),
-        (#"{"format": "date-time"}"#, #""2024-01-01 10:00:00Z""#, false), (#"{"format": "date-time"}"#, "5", true),
-        (#"{"format": "uuid"}"#, #""123e4567-e89b-12d3-a456-426614174000""#, true), (#"{"format": "uuid"}"#, #""123e4567e89b12d3a456426614174000""#, false),
-        (#"{"format": "uri"}"#, #""https://example.com/a?b=c#d""#, true), (#"{"format": "uri"}"#, #""/relative/path""#, false),
-        (#"{"format": "uri"}"#, #""http://exa mple.com""#, false),
-        (#"{"allOf": [{"minimum": 1}, {"maximum": 3}]}"#, "4", false), (#"{"anyOf": [{"type": "string"}, {"minimum": 3}]}"#, "2", false),
-        (#"{"oneOf": [{"minimum": 1}, {"minimum": 2}]}"#, "3", false), (#"{"oneOf": [{"minimum": 1}, {"minimum": 2}]}"#, "1", true),
-        (#"{"not": {"type": "string"}}"#, "1", true), (#"{"uniqueItems": true}"#, "[1, 1.0]", false),
-        (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#, true),
-        (#"{"prefixItems": [{"type": "string"}], "items": false}"#, #"["a", 1]"#, false),
-        (#"{"properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}"#, #"{"a": "x", "b": "y"}"#, false),
-        (#"{"minProperties": 2}"#, #"{"a": 1}"#, false),
-        (##"{"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}, "additionalProperties": false}}, "$ref": "#/$defs/node"}"##, ##"{"next": {"next": {"nope": 1}}}"##, false),
-        (##"{"$ref": "#/$defs/a", "$defs": {"a": {"type": "array", "items": {"$ref": "#"}}}}"##, "[[[]]]", true),
-    ])
+    @Test(
+        "keywords",
+        arguments: [
+            (#"{"type": "integer"}"#, "4.0", true), (#"{"type": "integer"}"#, "4.5", false),
+            (#"{"type": "integer"}"#, "true", false),
+            (#"{"type": ["string", "null"]}"#, "null", true), (#"{"enum": [1, "a"]}"#, "1.0", true),
+            (#"{"const": {"a": [1]}}"#, #"{"a": [1.0]}"#, true),
+            (#"{"minLength": 2}"#, #""é""#, false), (#"{"maxLength": 2}"#, #""éé""#, true),
+            (#"{"maxLength": 1}"#, #""😀""#, true),
+            (#"{"pattern": "^a+$"}"#, #""aaa""#, true), (#"{"pattern": "b"}"#, #""abc""#, true),
+            (#"{"pattern": "^b"}"#, #""abc""#, false),
+            (#"{"exclusiveMinimum": 0}"#, "0", false), (#"{"multipleOf": 0.5}"#, "2.5", true),
+            (#"{"multipleOf": 3}"#, "10", false),
+            (#"{"format": "date-time"}"#, #""2024-02-29T10:00:00.5+01:00""#, true),
+            (#"{"format": "date-time"}"#, #""2023-02-29T10:00:00Z""#, false),
+            (#"{"format": "date-time"}"#, #""2024-01-01 10:00:00Z""#, false), (#"{"format": "date-time"}"#, "5", true),
+            (#"{"format": "uuid"}"#, #""123e4567-e89b-12d3-a456-426614174000""#, true),
+            (#"{"format": "uuid"}"#, #""123e4567e89b12d3a456426614174000""#, false),
+            (#"{"format": "uri"}"#, #""https://example.com/a?b=c#d""#, true),
+            (#"{"format": "uri"}"#, #""/relative/path""#, false),
+            (#"{"format": "uri"}"#, #""http://exa mple.com""#, false),
+            (#"{"allOf": [{"minimum": 1}, {"maximum": 3}]}"#, "4", false),
+            (#"{"anyOf": [{"type": "string"}, {"minimum": 3}]}"#, "2", false),
+            (#"{"oneOf": [{"minimum": 1}, {"minimum": 2}]}"#, "3", false),
+            (#"{"oneOf": [{"minimum": 1}, {"minimum": 2}]}"#, "1", true),
+            (#"{"not": {"type": "string"}}"#, "1", true), (#"{"uniqueItems": true}"#, "[1, 1.0]", false),
+            (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#, true),
+            (#"{"prefixItems": [{"type": "string"}], "items": false}"#, #"["a", 1]"#, false),
+            (
+                #"{"properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}"#,
+                #"{"a": "x", "b": "y"}"#, false
+            ),
+            (#"{"minProperties": 2}"#, #"{"a": 1}"#, false),
+            (
+                ##"{"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}, "additionalProperties": false}}, "$ref": "#/$defs/node"}"##,
+                ##"{"next": {"next": {"nope": 1}}}"##, false
+            ),
+            (##"{"$ref": "#/$defs/a", "$defs": {"a": {"type": "array", "items": {"$ref": "#"}}}}"##, "[[[]]]", true),
+        ])
     func keywords(schema text: String, instance: String, valid: Bool) throws {
         let compiled = try schema(text)
         let value = try RegistryFixture.json(#"{"v": \#(instance)}"#)["v"] ?? .null

@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 
 /// A small registry written in a test folder, to exercise each kind of step on its own.
@@ -21,12 +22,20 @@ enum TestRegistry {
         ]
         """#
 
-    static func write(in directory: TemporaryDirectory, stepsV2toV3: String = #"[{"id": "t-lossy", "drop": {"field": "secret"}}]"#) throws -> SchemaRegistry {
+    static func write(
+        in directory: TemporaryDirectory, stepsV2toV3: String = #"[{"id": "t-lossy", "drop": {"field": "secret"}}]"#
+    ) throws -> SchemaRegistry {
         let schemas = directory.path("Schemas")
         try FileManager.default.createDirectory(atPath: schemas, withIntermediateDirectories: true)
         let open = #"{"type": "object"}"#
-        try directory.write("Schemas/v1.schema.json", #"{"type": "object", "required": ["id", "name"], "properties": {"name": {"type": "string"}, "count": {"type": "string"}}}"#)
-        try directory.write("Schemas/v2.schema.json", #"{"type": "object", "required": ["id", "title", "updatedAt"], "properties": {"name": false, "count": {"type": "integer"}, "tags": {"type": "array"}}}"#)
+        try directory.write(
+            "Schemas/v1.schema.json",
+            #"{"type": "object", "required": ["id", "name"], "properties": {"name": {"type": "string"}, "count": {"type": "string"}}}"#
+        )
+        try directory.write(
+            "Schemas/v2.schema.json",
+            #"{"type": "object", "required": ["id", "title", "updatedAt"], "properties": {"name": false, "count": {"type": "integer"}, "tags": {"type": "array"}}}"#
+        )
         try directory.write("Schemas/v3.schema.json", open)
         try directory.write(
             "Schemas/registry.json",
@@ -39,15 +48,20 @@ enum TestRegistry {
     }
 
     static let v1Record: Value = [
-        "id": "t1", "name": "Soup", "createdAt": "2024-01-01T00:00:00Z", "level": "EASY", "count": "12", "tag": "warm", "prep": 5, "cook": 20,
+        "id": "t1", "name": "Soup", "createdAt": "2024-01-01T00:00:00Z", "level": "EASY", "count": "12", "tag": "warm",
+        "prep": 5, "cook": 20,
         "steps": ["Chop", "Simmer"], "legacy": "restored", "ingredients": ["1 onion", "2 carrots"],
     ]
 }
 
 @Suite struct MigrationTests {
-    private func run(_ migrator: Migrator, _ record: Value, from: Int, to: Int, images: any ImageStore = RegistryFixture.MemoryImages()) throws -> Value {
+    private func run(
+        _ migrator: Migrator, _ record: Value, from: Int, to: Int,
+        images: any ImageStore = RegistryFixture.MemoryImages()
+    ) throws -> Value {
         let plan = try migrator.plan(type: "thing", from: from, to: to)
-        return try migrator.migrate(record, plan: plan, environment: migrator.environment(images: images, type: "thing"), validate: true)
+        return try migrator.migrate(
+            record, plan: plan, environment: migrator.environment(images: images, type: "thing"), validate: true)
     }
 
     @Test("every kind of step runs up, and its inverse brings the record back")
@@ -85,7 +99,8 @@ enum TestRegistry {
         #expect {
             try migrator.plan(type: "thing", from: 3, to: 1)
         } throws: { error in
-            "\(error)".contains("step t-lossy (drop secret, v2 → v3) is lossy: drop secret declares no value to restore")
+            "\(error)".contains(
+                "step t-lossy (drop secret, v2 → v3) is lossy: drop secret declares no value to restore")
         }
         let brewLog = RegistryFixture.migrator
         #expect {
@@ -137,7 +152,8 @@ enum TestRegistry {
         #expect {
             try run(migrator, record, from: 1, to: 2)
         } throws: { error in
-            "\(error)".contains("required property \"updatedAt\" is missing (thing v2 at /updatedAt)") || "\(error)".contains("updatedAt")
+            "\(error)".contains("required property \"updatedAt\" is missing (thing v2 at /updatedAt)")
+                || "\(error)".contains("updatedAt")
         }
     }
 
@@ -159,14 +175,16 @@ enum TestRegistry {
             #expect(back["imageData"] == original["imageData"])
         }
         #expect(images.files.count == originals.filter { $0["imageData"] != nil }.count)
-        let imageRef = try migrator.migrate(originals[1], plan: up, environment: migrator.environment(images: images, type: "recipe"))["imageRef"]
+        let imageRef = try migrator.migrate(
+            originals[1], plan: up, environment: migrator.environment(images: images, type: "recipe"))["imageRef"]
         #expect(imageRef?.stringValue?.hasSuffix(".png") == true)
     }
 
     @Test("the dry run counts the records each step touches and keeps a sample per field")
     func dryRunReport() throws {
         let migration = FileMigration(
-            migrator: RegistryFixture.migrator, inputs: [CLI.packageRoot.appendingPathComponent("samples/v1/recipes-v1.json").path], targetVersion: 3)
+            migrator: RegistryFixture.migrator,
+            inputs: [CLI.packageRoot.appendingPathComponent("samples/v1/recipes-v1.json").path], targetVersion: 3)
         let report = try migration.dryRun()
         let stats = try #require(report.plans.first)
         #expect(stats.records == 24 && stats.valid == 24)
@@ -180,8 +198,11 @@ enum TestRegistry {
 
     @Test("checksums ignore formatting, key order, line endings and the description")
     func checksumNormalization() throws {
-        let a = try RegistryFixture.json(#"{"id": "s", "description": "one", "map": {"field": "f", "values": {"A": "a", "B": "b"}}}"#)
-        let b = try RegistryFixture.json("{\r\n  \"map\": {\"values\": {\"B\": \"b\", \"A\": \"a\"}, \"field\": \"f\"},\r\n  \"id\": \"s\", \"description\": \"two\"}")
+        let a = try RegistryFixture.json(
+            #"{"id": "s", "description": "one", "map": {"field": "f", "values": {"A": "a", "B": "b"}}}"#)
+        let b = try RegistryFixture.json(
+            "{\r\n  \"map\": {\"values\": {\"B\": \"b\", \"A\": \"a\"}, \"field\": \"f\"},\r\n  \"id\": \"s\", \"description\": \"two\"}"
+        )
         let c = try RegistryFixture.json(#"{"id": "s", "map": {"field": "f", "values": {"A": "a", "B": "c"}}}"#)
         let parser = ManifestParser(file: "m")
         let migrator = RegistryFixture.migrator
@@ -190,10 +211,13 @@ enum TestRegistry {
         #expect(migrator.checksum(of: sa) != migrator.checksum(of: sc))
     }
 
-    @Test("durations in step text become timers", arguments: [
-        ("Bake for 25 minutes.", 1500), ("Simmer 1 1/2 hours", 5400), ("Rest 10-15 min", 900), ("Cook 1 hr 20 mins", 4800), ("Stir well", nil),
-        ("Microwave 30 seconds", 30), ("Roast at 200°C for 35 minutes", 2100),
-    ])
+    @Test(
+        "durations in step text become timers",
+        arguments: [
+            ("Bake for 25 minutes.", 1500), ("Simmer 1 1/2 hours", 5400), ("Rest 10-15 min", 900),
+            ("Cook 1 hr 20 mins", 4800), ("Stir well", nil),
+            ("Microwave 30 seconds", 30), ("Roast at 200°C for 35 minutes", 2100),
+        ])
     func durations(text: String, seconds: Int?) {
         #expect(DurationText.seconds(in: text) == seconds)
     }

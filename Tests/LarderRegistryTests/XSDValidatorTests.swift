@@ -1,9 +1,10 @@
 import Foundation
 import LarderCore
+import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
-import LarderFormats
 
 @Suite struct XSDValidatorTests {
     static let validLog = """
@@ -30,7 +31,8 @@ import LarderFormats
         let empty = try directory.write("empty.xml", "<records/>")
         for type in registry.manifest.types {
             for version in type.versions {
-                let result = try XSDValidator.validate(path: empty, xsd: try registry.xsdText(type: type.name, version: version.version), xsdName: "x")
+                let result = try XSDValidator.validate(
+                    path: empty, xsd: try registry.xsdText(type: type.name, version: version.version), xsdName: "x")
                 #expect(result.isValid, "\(type.name) v\(version.version): \(result.errors)")
             }
         }
@@ -40,11 +42,13 @@ import LarderFormats
     func validFile() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("logs.xml", Self.validLog)
-        let result = try XSDValidator.validate(path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 2), xsdName: "brewLog v2")
+        let result = try XSDValidator.validate(
+            path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 2), xsdName: "brewLog v2")
         #expect(result.isValid, "\(result.errors)")
         #expect(result.records == 2 && result.declaredSchema == "brewLog" && result.declaredVersion == 2)
         // The same file is not a v1 brew log (tasteTags did not exist), and says where.
-        let v1 = try XSDValidator.validate(path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 1), xsdName: "brewLog v1")
+        let v1 = try XSDValidator.validate(
+            path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 1), xsdName: "brewLog v1")
         #expect(!v1.isValid)
     }
 
@@ -53,10 +57,13 @@ import LarderFormats
         let directory = try TemporaryDirectory()
         let bad = Self.validLog.replacingOccurrences(of: "<rating>5</rating>", with: "<rating>six</rating>")
         let path = try directory.write("bad.xml", bad)
-        let result = try XSDValidator.validate(path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 2), xsdName: "brewLog v2")
+        let result = try XSDValidator.validate(
+            path: path, xsd: try RegistryFixture.registry.xsdText(type: "brewLog", version: 2), xsdName: "brewLog v2")
         let error = try #require(result.errors.first)
         #expect(error.location?.file == path && error.location?.line == 11 && error.location?.recordIndex == 1)
-        #expect(error.description.hasPrefix("\(path):11:") && error.description.contains("record 1: ") && error.description.contains("rating"))
+        #expect(
+            error.description.hasPrefix("\(path):11:") && error.description.contains("record 1: ")
+                && error.description.contains("rating"))
     }
 
     @Test("malformed XML and external entities are errors, not crashes")
@@ -66,7 +73,9 @@ import LarderFormats
         let xsd = try RegistryFixture.registry.xsdText(type: "brewLog", version: 2)
         #expect(!(try XSDValidator.validate(path: truncated, xsd: xsd, xsdName: "x").isValid))
         let xxe = try directory.write(
-            "xxe.xml", #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><records><brewLog><id>&x;</id></brewLog></records>"#)
+            "xxe.xml",
+            #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><records><brewLog><id>&x;</id></brewLog></records>"#
+        )
         let result = try XSDValidator.validate(path: xxe, xsd: xsd, xsdName: "x")
         #expect(!result.isValid)
     }

@@ -3,13 +3,16 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
 @Suite struct LedgerTests {
     private func samplePath(_ name: String) -> String { CLI.packageRoot.appendingPathComponent(name).path }
 
-    private func importedStore(_ directory: TemporaryDirectory, migrator: Migrator = RegistryFixture.migrator) throws -> Ledger {
+    private func importedStore(_ directory: TemporaryDirectory, migrator: Migrator = RegistryFixture.migrator) throws
+        -> Ledger
+    {
         let ledger = Ledger(store: try Store(path: directory.path("larder.db"), create: true), migrator: migrator)
         let summary = try ledger.importRecords(inputs: [samplePath("samples/v1/recipes-v1.json")])
         #expect(summary.imported == 24)
@@ -83,7 +86,9 @@ import Testing
     @Test("a run stopped between the steps of a transition resumes after the last committed step")
     func resumeMidTransition() throws {
         let directory = try TemporaryDirectory()
-        let failing = MigrationStage(id: "image-move", summary: "always fails") { _, _ in throw ConversionFailure("disk full") }
+        let failing = MigrationStage(id: "image-move", summary: "always fails") { _, _ in
+            throw ConversionFailure("disk full")
+        }
         let broken = try importedStore(directory, migrator: RegistryFixture.migrator.registering(failing))
         #expect(throws: LarderError.self) { try broken.migrate(type: "recipe") }
         let state = try #require(try broken.store.schemaStates().first)
@@ -96,32 +101,40 @@ import Testing
         #expect(outcome.steps.first?.id == "recipe-1-2-image" && outcome.finalVersion == 3)
     }
 
-    @Test("an applied step whose definition changed fails validation, naming the file and both checksums; repair realigns")
+    @Test(
+        "an applied step whose definition changed fails validation, naming the file and both checksums; repair realigns"
+    )
     func checksumTampering() throws {
         let directory = try TemporaryDirectory()
         let schemas = directory.path("Schemas")
         try FileManager.default.createDirectory(atPath: schemas, withIntermediateDirectories: true)
         for (path, text) in EmbeddedSchemas.files {
             let target = (schemas as NSString).appendingPathComponent(path)
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: target, atomically: true, encoding: .utf8)
         }
         let original = Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas)))
         let ledger = try importedStore(directory, migrator: original)
         _ = try ledger.migrate(type: "recipe", to: 2)
         // Reformatting the manifest changes nothing…
-        let manifestPath = (schemas as NSString).appendingPathComponent(original.registry.source.manifestName ?? "registry.yaml")
+        let manifestPath = (schemas as NSString).appendingPathComponent(
+            original.registry.source.manifestName ?? "registry.yaml")
         let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
         // (CRLF line endings, a comment, a byte-order mark and trailing blanks: formatting only.)
         let reformattedText = "\u{FEFF}# reformatted\n" + text.replacingOccurrences(of: "\n", with: "  \r\n")
         try reformattedText.write(toFile: manifestPath, atomically: true, encoding: .utf8)
-        let reformatted = Ledger(store: ledger.store, migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
+        let reformatted = Ledger(
+            store: ledger.store,
+            migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
         #expect(try reformatted.validate().problems.isEmpty)
         // …changing an applied step does.
         let tamperedText = text.replacingOccurrences(of: "very easy: easy", with: "very easy: medium")
         #expect(tamperedText != text)
         try tamperedText.write(toFile: manifestPath, atomically: true, encoding: .utf8)
-        let tampered = Ledger(store: ledger.store, migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
+        let tampered = Ledger(
+            store: ledger.store,
+            migrator: Migrator(registry: try SchemaRegistry.load(try SchemaSource.directory(schemas))))
         let problems = try tampered.validate().problems
         #expect(problems.count == 1)
         let message = try #require(problems.first?.message)
@@ -137,7 +150,8 @@ import Testing
     @Test("baseline adopts unversioned records at a version they validate against")
     func baseline() throws {
         let directory = try TemporaryDirectory()
-        let ledger = Ledger(store: try Store(path: directory.path("larder.db"), create: true), migrator: RegistryFixture.migrator)
+        let ledger = Ledger(
+            store: try Store(path: directory.path("larder.db"), create: true), migrator: RegistryFixture.migrator)
         // NDJSON declares no version: the records stay unversioned.
         let ndjson = directory.path("v2.ndjson")
         let records = try RegistryFixture.records("samples/v2/recipes-v2.json")
@@ -147,7 +161,9 @@ import Testing
         let summary = try ledger.importRecords(inputs: [ndjson], recordType: .recipe)
         #expect(summary.versions["recipe"] == .some(nil))
         #expect { try ledger.migrate(type: "recipe") } throws: { "\($0)".contains("schema baseline") }
-        #expect { try ledger.baseline(type: "recipe", version: 1) } throws: { "\($0)".contains("cannot baseline recipe at v1") }
+        #expect { try ledger.baseline(type: "recipe", version: 1) } throws: {
+            "\($0)".contains("cannot baseline recipe at v1")
+        }
         #expect(try ledger.baseline(type: "recipe", version: 2) == 20)
         #expect(try ledger.store.history().last?.kind == .baseline)
         #expect(try ledger.migrate(type: "recipe").finalVersion == 3)
@@ -187,12 +203,15 @@ import Testing
         #expect {
             try ledger.migrate(type: "recipe")
         } throws: { error in
-            "\(error)".contains("holds recipe records at schema version 4, newer than") && "\(error)".contains("(newest: 3)")
+            "\(error)".contains("holds recipe records at schema version 4, newer than")
+                && "\(error)".contains("(newest: 3)")
         }
         #expect(try ledger.validate().problems.count == 1)
         // A store whose tables come from a newer larder is refused when opened.
         try ledger.store.executeRaw("INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')")
-        #expect { try Store(path: directory.path("larder.db")) } throws: { "\($0)".contains("written by a newer larder") }
+        #expect { try Store(path: directory.path("larder.db")) } throws: {
+            "\($0)".contains("written by a newer larder")
+        }
     }
 
     @Test("keep-going moves records that fail a step to the rejects table and goes on")
@@ -205,7 +224,9 @@ import Testing
             fields["imageData"] = "%%% not base64 %%%"
             value = .object(fields)
         }
-        try ledger.store.executeRaw("UPDATE records SET body = ? WHERE id = ?", arguments: [try JSONWriter.string(value), value["id"]?.stringValue])
+        try ledger.store.executeRaw(
+            "UPDATE records SET body = ? WHERE id = ?",
+            arguments: [try JSONWriter.string(value), value["id"]?.stringValue])
         var rejected: [String] = []
         let outcome = try ledger.migrate(type: "recipe", keepGoing: true) { _, error in rejected.append(error.message) }
         #expect(outcome.rejected == 1 && outcome.finalVersion == 3)

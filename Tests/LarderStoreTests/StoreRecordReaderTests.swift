@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderStore
 
 /// The store as a record source: every record of one type, page by page, and a damaged body as
@@ -12,7 +13,9 @@ import Testing
     static func makeStore(_ directory: TemporaryDirectory, ids: [String]) throws -> Store {
         let store = try Store(path: directory.path("larder.db"), create: true)
         try store.write { transaction in
-            for id in ids { try transaction.upsert(Recipe.make(id: id, title: "Recipe \(id)").value, type: "recipe", version: 3) }
+            for id in ids {
+                try transaction.upsert(Recipe.make(id: id, title: "Recipe \(id)").value, type: "recipe", version: 3)
+            }
             try transaction.upsert(BrewLog.make(id: "log-1").value, type: "brewLog", version: 2)
         }
         return store
@@ -47,7 +50,9 @@ import Testing
     func damagedBodyNamesTheRecord() throws {
         let directory = try TemporaryDirectory()
         let store = try Self.makeStore(directory, ids: ["a", "r-bad", "c"])
-        try store.executeRaw("UPDATE records SET body = ? WHERE type = 'recipe' AND id = 'r-bad'", arguments: ["{\"id\": \"r-bad\", \"title\": "])
+        try store.executeRaw(
+            "UPDATE records SET body = ? WHERE type = 'recipe' AND id = 'r-bad'",
+            arguments: ["{\"id\": \"r-bad\", \"title\": "])
         let reader = StoreRecordReader(store: store, type: "recipe", pageSize: 2)
         #expect(reader.canRecover)
         #expect(try reader.next()?.value["id"] == .string("a"))
@@ -55,7 +60,8 @@ import Testing
             try reader.next()
         } throws: { error in
             guard let error = error as? LarderError else { return false }
-            return error.message.hasPrefix("recipe r-bad: the stored body is not a JSON object") && error.location?.file == store.path
+            return error.message.hasPrefix("recipe r-bad: the stored body is not a JSON object")
+                && error.location?.file == store.path
                 && error.location?.recordIndex == 1
         }
         #expect(try reader.next()?.value["id"] == .string("c"))

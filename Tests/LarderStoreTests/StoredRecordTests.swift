@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderStore
 
 /// A stored record whose body is damaged is an error naming it (type and id) wherever the store
@@ -35,7 +36,9 @@ import Testing
         #expect { try StoreExport.write(store: store, type: "recipe", to: writer) } throws: { Self.namesTheRecord($0) }
         let damaged = try #require(try store.storedRecord(type: "recipe", id: "r-bad"))
         #expect { try damaged.value() } throws: { Self.namesTheRecord($0) }
-        #expect(try store.storedRecord(type: "recipe", id: "c")?.value()["title"] == .string("Recipe c"), "the others still read")
+        #expect(
+            try store.storedRecord(type: "recipe", id: "c")?.value()["title"] == .string("Recipe c"),
+            "the others still read")
     }
 
     @Test("a sync operation on a damaged record fails naming it and changes nothing")
@@ -44,7 +47,9 @@ import Testing
         let store = try Self.damagedStore(directory, body: "[]")
         let sync = SyncState(store: store)
         let before = try store.contentDigest()
-        #expect { try sync.setLocalOnly(type: "recipe", id: "r-bad", at: fixtureDate) } throws: { Self.namesTheRecord($0) }
+        #expect { try sync.setLocalOnly(type: "recipe", id: "r-bad", at: fixtureDate) } throws: {
+            Self.namesTheRecord($0)
+        }
         #expect(try store.contentDigest() == before)
     }
 }

@@ -1,5 +1,6 @@
 import LarderCloudKit
 import Testing
+
 @testable import LarderSync
 
 @Suite struct BatcherTests {
@@ -20,7 +21,8 @@ import Testing
             return first
         }) {
             batches.append(batch.map(\.item.recordName))
-            batcher.settled(batch.map { Uploader.Settled(recordName: $0.item.recordName, changeTag: nil) }) { _, _ in [] }
+            batcher.settled(batch.map { Uploader.Settled(recordName: $0.item.recordName, changeTag: nil) }) { _, _ in []
+            }
         }
         return batches
     }
@@ -56,7 +58,9 @@ import Testing
         #expect(second.map(\.item.recordName) == ["d"])
         #expect(try batcher.next(from: pull) == nil)
         #expect(batcher.waitingCount == 2)
-        batcher.settled([Uploader.Settled(recordName: "a", changeTag: "t1")]) { item, tag in Array("\(item.recordName)@\(tag)".utf8) }
+        batcher.settled([Uploader.Settled(recordName: "a", changeTag: "t1")]) { item, tag in
+            Array("\(item.recordName)@\(tag)".utf8)
+        }
         let third = try #require(try batcher.next(from: pull))
         #expect(third.map(\.item.recordName) == ["a"])
         #expect(third[0].item.baseTag == "t1")  // the next version replaces what the first wrote

@@ -4,6 +4,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 /// Seed 000: download once, then only the changes (counted in the emulator's request log).
@@ -24,7 +25,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let zone = "feed"
         let records = TestRecords.recipes(150, seed: 5)
-        let uploader = Uploader(client: server.client(zone: zone), delegate: CollectingDelegate(), clock: TestClock().clock)
+        let uploader = Uploader(
+            client: server.client(zone: zone), delegate: CollectingDelegate(), clock: TestClock().clock)
         _ = try await upload(try uploadItems(records), with: uploader)
 
         var downloader = ZoneDownloader(client: server.client(zone: zone), outputPath: directory.path("recipes.ndjson"))
@@ -65,12 +67,17 @@ import Testing
         var items = try uploadItems(changes)
         for index in items.indices { items[index].isForced = true }
         let deleted = try [records[10], records[11]].map { try RecordMapping.recordName(for: $0, type: "recipe") }
-        for name in deleted { items.append(UploadItem(recordName: name, recordType: "recipe", fields: [:], action: .delete)) }
+        for name in deleted {
+            items.append(UploadItem(recordName: name, recordType: "recipe", fields: [:], action: .delete))
+        }
         let tombstone = try RecordMapping.recordName(for: records[12], type: "recipe")
         let tombstoneFields = try RecordMapping().fields(
-            of: ["id": records[12]["id"] ?? .null, "isDeleted": true, "deletedAt": "2024-03-01T00:00:00Z"], type: .recipe)
+            of: ["id": records[12]["id"] ?? .null, "isDeleted": true, "deletedAt": "2024-03-01T00:00:00Z"],
+            type: .recipe)
         items.append(UploadItem(recordName: tombstone, recordType: "recipe", fields: tombstoneFields, isForced: true))
-        _ = try await upload(items, with: Uploader(client: server.client(zone: zone), delegate: CollectingDelegate(), clock: TestClock().clock))
+        _ = try await upload(
+            items,
+            with: Uploader(client: server.client(zone: zone), delegate: CollectingDelegate(), clock: TestClock().clock))
 
         try await server.clearLog()
         let third = try await downloader.run()
@@ -93,7 +100,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let records = TestRecords.recipes(30, seed: 8)
         _ = try await upload(
-            try uploadItems(records), with: Uploader(client: server.client(zone: "expiry"), delegate: CollectingDelegate(), clock: TestClock().clock))
+            try uploadItems(records),
+            with: Uploader(
+                client: server.client(zone: "expiry"), delegate: CollectingDelegate(), clock: TestClock().clock))
         var downloader = ZoneDownloader(client: server.client(zone: "expiry"), outputPath: directory.path("out.json"))
         downloader.statePath = directory.path("out.state")
         downloader.recordType = .recipe
@@ -115,7 +124,8 @@ import Testing
         defer { Task { await server.stop() } }
         let directory = try TemporaryDirectory()
         _ = try await upload(
-            try uploadItems(TestRecords.recipes(5)), with: Uploader(client: server.client(zone: "m"), delegate: CollectingDelegate(), clock: TestClock().clock))
+            try uploadItems(TestRecords.recipes(5)),
+            with: Uploader(client: server.client(zone: "m"), delegate: CollectingDelegate(), clock: TestClock().clock))
         var downloader = ZoneDownloader(client: server.client(zone: "m"), outputPath: directory.path("out.ndjson"))
         downloader.statePath = directory.path("out.state")
         _ = try await downloader.run()

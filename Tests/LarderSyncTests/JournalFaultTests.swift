@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 /// The upload journal when its writes fail (`LARDER_FAULT_IO` / ``FileSystemCalls``): the error
@@ -11,7 +12,9 @@ import Testing
 @Suite struct JournalFaultTests {
     private func contents(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    @Test("an append that fails part-way (short writes, then ENOSPC or a failed fsync) leaves the journal as it was and names it")
+    @Test(
+        "an append that fails part-way (short writes, then ENOSPC or a failed fsync) leaves the journal as it was and names it"
+    )
     func failedAppendLeavesJournal() async throws {
         for rule in ["enospc@3", "eio@1", "fsync.eio@1"] {
             let directory = try TemporaryDirectory()
@@ -44,16 +47,23 @@ import Testing
                 try await journal.acknowledged([("a", "d1", "tag-a")])
             }
             let before = try contents(path)
-            let plan = try IOFaultPlan(parsing: rule.split(separator: ",").map { "\($0):\(path)" }.joined(separator: ","))
+            let plan = try IOFaultPlan(
+                parsing: rule.split(separator: ",").map { "\($0):\(path)" }.joined(separator: ","))
             #expect(throws: LarderError.self, "\(rule)") {
-                try FileSystemCalls.withFaults(plan) { _ = try UploadJournal(path: path, target: "t", nowMilliseconds: 2) }
+                try FileSystemCalls.withFaults(plan) {
+                    _ = try UploadJournal(path: path, target: "t", nowMilliseconds: 2)
+                }
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["upload.journal"], "\(rule)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["upload.journal"], "\(rule)"
+            )
             #expect(try contents(path) == before, "\(rule)")
         }
     }
 
-    @Test("larder upload whose journal append fails exits 3 naming the journal; the re-run ends with every record uploaded exactly once")
+    @Test(
+        "larder upload whose journal append fails exits 3 naming the journal; the re-run ends with every record uploaded exactly once"
+    )
     func uploadResumesAfterJournalFailure() async throws {
         guard UploadCLITests().requireBinary() else { return }
         let fixture = try await UploadCLITests.Fixture.make()
@@ -66,17 +76,21 @@ import Testing
             let journal = directory.path("\(round).journal")
             let records = TestRecords.recipes(20, seed: 300 + round)
             let input = try directory.write("input-\(round).json", TestRecords.envelope(records))
-            let arguments = [
-                "upload", input, "--journal", journal, "--dead-letters", directory.path("\(round).dead.ndjson"), "--batch-size", "5",
-                "--concurrency", "1", "--progress", "none",
-            ] + fixture.connection(zone: zone)
+            let arguments =
+                [
+                    "upload", input, "--journal", journal, "--dead-letters", directory.path("\(round).dead.ndjson"),
+                    "--batch-size", "5",
+                    "--concurrency", "1", "--progress", "none",
+                ] + fixture.connection(zone: zone)
             let faults = rule.split(separator: ",").map { "\($0):\(journal)" }.joined(separator: ",")
             let failed = try await runLarder(arguments, environment: ["LARDER_FAULT_IO": faults])
             #expect(failed.status == 3, "\(rule): \(failed.stderr)")
             #expect(failed.stderr.contains("journal \(journal)"), "\(rule): \(failed.stderr)")
             let resumed = try await runLarder(arguments)
             #expect(resumed.status == 0, "\(rule): \(resumed.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: directory.path("\(round).dead.ndjson")), "\(rule): dead letters")
+            #expect(
+                !FileManager.default.fileExists(atPath: directory.path("\(round).dead.ndjson")), "\(rule): dead letters"
+            )
             try await ResilienceTests().expectExactlyOnce(records, server: server, zone: zone)
         }
     }

@@ -4,6 +4,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 @Suite struct RecordMappingTests {
@@ -11,13 +12,16 @@ import Testing
 
     func roundTrip(_ value: Value, type: RecordType?) throws -> Value {
         let fields = try mapping.fields(of: value, type: type)
-        let record = Record(recordName: "x", recordType: type?.rawValue ?? "thing", fields: fields.mapValues(RecordField.init))
+        let record = Record(
+            recordName: "x", recordType: type?.rawValue ?? "thing", fields: fields.mapValues(RecordField.init))
         return try mapping.value(of: record, type: type)
     }
 
     @Test("every sample record comes back from CloudKit fields unchanged")
     func samplesRoundTrip() throws {
-        for (file, type) in [("recipes.json", RecordType.recipe), ("brew-logs.json", .brewLog), ("brew-recipes.json", .brewRecipe)] {
+        for (file, type) in [
+            ("recipes.json", RecordType.recipe), ("brew-logs.json", .brewLog), ("brew-recipes.json", .brewRecipe),
+        ] {
             let reader = try RecordIO.openReader(path: CLI.packageRoot.appendingPathComponent("samples/\(file)").path)
             var count = 0
             while let item = try reader.next() {
@@ -52,7 +56,10 @@ import Testing
         ]
         let fields = try mapping.fields(of: odd, type: nil)
         let hints = try #require(fields[RecordMapping.hintsField])
-        guard case .string(let text) = hints else { Issue.record("hints are not text"); return }
+        guard case .string(let text) = hints else {
+            Issue.record("hints are not text")
+            return
+        }
         #expect(text.contains("\"flag\":\"bool\""))
         #expect(text.contains("\"nothing\":\"null\""))
         #expect(text.contains("\"stampedAt\":\"text:2024-03-01T10:00:00+02:00\""))
@@ -68,7 +75,9 @@ import Testing
 
     @Test("a number the shape calls any number comes back as the integer it was")
     func integerInNumberField() throws {
-        var log = try #require(try RecordIO.openReader(path: CLI.packageRoot.appendingPathComponent("samples/brew-logs.json").path).next()).value
+        var log = try #require(
+            try RecordIO.openReader(path: CLI.packageRoot.appendingPathComponent("samples/brew-logs.json").path).next()
+        ).value
         guard case .object(var members) = log else { return }
         members["doseGrams"] = .int(15)
         log = .object(members)
@@ -85,14 +94,18 @@ import Testing
         #expect(unicode.hasPrefix("recipe-h") && unicode.count == "recipe-h".count + 32)
         #expect(try RecordMapping.recordName(for: ["id": "crème brûlée"], type: "recipe") == unicode)
         #expect(throws: MappingError.self) { try RecordMapping.recordName(for: ["title": "no id"], type: "recipe") }
-        #expect(throws: MappingError.self) { try RecordMapping.recordName(for: ["id": "a", "recordName": "bad name"], type: "recipe") }
+        #expect(throws: MappingError.self) {
+            try RecordMapping.recordName(for: ["id": "a", "recordName": "bad name"], type: "recipe")
+        }
     }
 
     @Test("refuses field names CloudKit cannot hold and the reserved hints name")
     func refusesBadFieldNames() {
         #expect(throws: MappingError.self) { try mapping.fields(of: ["id": "a", "two words": 1], type: nil) }
         #expect(throws: MappingError.self) { try mapping.fields(of: ["id": "a", "_private": 1], type: nil) }
-        #expect(throws: MappingError.self) { try mapping.fields(of: ["id": "a", RecordMapping.hintsField: "x"], type: nil) }
+        #expect(throws: MappingError.self) {
+            try mapping.fields(of: ["id": "a", RecordMapping.hintsField: "x"], type: nil)
+        }
         #expect(throws: MappingError.self) { try mapping.fields(of: ["id": "a", "n": .double(.nan)], type: nil) }
     }
 
@@ -109,15 +122,25 @@ import Testing
             "t": RecordField(value: .int(1000), type: .timestamp), "q": RecordField(value: .int(200), type: .double),
             "n": RecordField(value: .int(3), type: .int64),
         ]
-        #expect(FieldsDigest.make(recordType: "recipe", fields: ours) == FieldsDigest.make(recordType: "recipe", wireFields: wire))
-        #expect(FieldsDigest.make(recordType: "recipe", fields: ours) != FieldsDigest.make(recordType: "brewLog", fields: ours))
-        #expect(FieldsDigest.make(recordType: "r", fields: ["a": .string("x")]) != FieldsDigest.make(recordType: "r", fields: ["a": .list(elementType: .string, [.string("x")])]))
+        #expect(
+            FieldsDigest.make(recordType: "recipe", fields: ours)
+                == FieldsDigest.make(recordType: "recipe", wireFields: wire))
+        #expect(
+            FieldsDigest.make(recordType: "recipe", fields: ours)
+                != FieldsDigest.make(recordType: "brewLog", fields: ours))
+        #expect(
+            FieldsDigest.make(recordType: "r", fields: ["a": .string("x")])
+                != FieldsDigest.make(recordType: "r", fields: ["a": .list(elementType: .string, [.string("x")])]))
     }
 
     @Test("merge keeps fields one side has and takes the newer version where both differ")
     func fieldMerge() {
-        let ours: [String: FieldValue] = ["title": .string("mine"), "servings": .int64(2), "updatedAt": .timestamp(2000), "note": .string("local")]
-        let server: [String: FieldValue] = ["title": .string("theirs"), "servings": .int64(2), "updatedAt": .timestamp(1000), "rating": .int64(5)]
+        let ours: [String: FieldValue] = [
+            "title": .string("mine"), "servings": .int64(2), "updatedAt": .timestamp(2000), "note": .string("local"),
+        ]
+        let server: [String: FieldValue] = [
+            "title": .string("theirs"), "servings": .int64(2), "updatedAt": .timestamp(1000), "rating": .int64(5),
+        ]
         let merged = FieldMerge.merge(ours: ours, server: server)
         #expect(merged["title"] == .string("mine"))
         #expect(merged["note"] == .string("local"))

@@ -1,12 +1,14 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
-import LarderSamples
 import LarderDedupe
 import LarderRegistry
+import LarderSamples
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,10 +36,13 @@ import Glibc
         let directory = try TemporaryDirectory()
         let records = TestRecords.recipes(200, seed: 21)
         let input = try directory.write("recipes.json", TestRecords.envelope(records))
-        try await server.addFault(#"{"operation":"records/modify","probability":0.2,"error":"THROTTLED","retryAfter":2}"#)
+        try await server.addFault(
+            #"{"operation":"records/modify","probability":0.2,"error":"THROTTLED","retryAfter":2}"#)
         let clock = TestClock()
         func makeUpload() -> FileUpload {
-            var upload = FileUpload(client: server.client(zone: "throttled"), journalPath: directory.path("j"), deadLetterPath: directory.path("dead.ndjson"))
+            var upload = FileUpload(
+                client: server.client(zone: "throttled"), journalPath: directory.path("j"),
+                deadLetterPath: directory.path("dead.ndjson"))
             upload.clock = clock.clock
             upload.configuration.maxOperationsPerRequest = 5
             upload.configuration.retry = RetryPolicy(maxAttempts: 20)
@@ -50,7 +55,9 @@ import Glibc
         #expect(report.deadLetters == 0)
         // 40 batches: at 20% the chance of no throttling at all is 0.8^40 ≈ 0.01%.
         #expect(report.throttles > 0)
-        let throttled = try await server.loggedRequests("records/modify").filter { $0["serverErrorCode"]?.stringValue == "THROTTLED" }
+        let throttled = try await server.loggedRequests("records/modify").filter {
+            $0["serverErrorCode"]?.stringValue == "THROTTLED"
+        }
         #expect(throttled.count == report.throttles)
         #expect(clock.sleeps.filter { $0 >= 2 }.count >= report.throttles)
         try await expectExactlyOnce(records, server: server, zone: "throttled")
@@ -87,8 +94,10 @@ import Glibc
             let records = TestRecords.recipes(20, seed: 100 + round)
             let input = try directory.write("input-\(round).json", TestRecords.envelope(records))
             let arguments = [
-                "upload", input, "--endpoint", server.baseURL.absoluteString, "--emulator-config", config, "--zone", zone,
-                "--journal", directory.path("\(round).journal"), "--dead-letters", directory.path("\(round).dead.ndjson"),
+                "upload", input, "--endpoint", server.baseURL.absoluteString, "--emulator-config", config, "--zone",
+                zone,
+                "--journal", directory.path("\(round).journal"), "--dead-letters",
+                directory.path("\(round).dead.ndjson"),
                 "--batch-size", "4", "--concurrency", "2", "--progress", "lines", "--progress-interval", "0",
             ]
             // Several crashes in a row on the same upload, each resuming the last one's journal.

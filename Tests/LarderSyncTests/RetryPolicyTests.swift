@@ -1,5 +1,6 @@
 import LarderCloudKit
 import Testing
+
 @testable import LarderSync
 
 @Suite struct RetryPolicyTests {

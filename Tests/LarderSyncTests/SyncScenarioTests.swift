@@ -1,10 +1,11 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
-import LarderStore
 import LarderRegistry
+import LarderStore
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 /// Seed 003: persistent minimal tombstones across three devices A, B and C, each with its
@@ -39,7 +40,8 @@ import Testing
                 sync.clock = TestClock().clock
                 return Device(name: name, store: store, state: SyncState(store: store), sync: sync)
             }
-            return Group(server: server, directory: directory, a: try device("A"), b: try device("B"), c: try device("C"))
+            return Group(
+                server: server, directory: directory, a: try device("A"), b: try device("B"), c: try device("C"))
         }
 
         /// Cloud copy of a record, as a Larder value (nil when the zone has none).
@@ -50,7 +52,10 @@ import Testing
     }
 
     static func recipe(_ id: String, title: String) -> Value {
-        ["id": .string(id), "title": .string(title), "ingredients": [], "instructions": [], "createdAt": "2024-01-01T10:00:00Z"]
+        [
+            "id": .string(id), "title": .string(title), "ingredients": [], "instructions": [],
+            "createdAt": "2024-01-01T10:00:00Z",
+        ]
     }
 
     @discardableResult
@@ -83,7 +88,9 @@ import Testing
         #expect(try b.record("r1")?["title"] == nil)
 
         // Weeks of other changes later, C syncs for the first time since.
-        for index in 0..<5 { try b.state.save(Self.recipe("later-\(index)", title: "Later \(index)"), type: "recipe", at: Date()) }
+        for index in 0..<5 {
+            try b.state.save(Self.recipe("later-\(index)", title: "Later \(index)"), type: "recipe", at: Date())
+        }
         try await sync(b, a)
         try await sync(c)
         #expect(try c.record("r1")?["isDeleted"] == true)
@@ -216,7 +223,8 @@ import Testing
         let report = try await sync(group.a)[0]
         #expect(report.push.read == 0)
         #expect(try await group.server.loggedRequests("changes/zone").count == 1)
-        #expect(report.applied["unchanged", default: 0] + report.applied["ownDevice", default: 0] == report.remoteChanges)
+        #expect(
+            report.applied["unchanged", default: 0] + report.applied["ownDevice", default: 0] == report.remoteChanges)
     }
 }
 

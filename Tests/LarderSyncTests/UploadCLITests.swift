@@ -1,9 +1,11 @@
 import Foundation
 import LarderCore
-import LarderStore
+import LarderFormats
 import LarderRegistry
+import LarderStore
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 /// `larder upload`, `download` and `sync` as a user runs them: the built binary against an
@@ -38,13 +40,19 @@ import Testing
     @Test("usage mistakes exit 2 with a message naming the fix")
     func usageErrors() async throws {
         guard requireBinary() else { return }
-        let noEndpoint = try await runLarder(["upload", "samples/recipes.json", "--container", "iCloud.x", "--api-token", "t"])
+        let noEndpoint = try await runLarder([
+            "upload", "samples/recipes.json", "--container", "iCloud.x", "--api-token", "t",
+        ])
         #expect(noEndpoint.status == 2)
         #expect(noEndpoint.stderr.contains("--endpoint"))
-        let batch = try await runLarder(["upload", "samples/recipes.json", "--endpoint", "http://127.0.0.1:1", "--batch-size", "300"])
+        let batch = try await runLarder([
+            "upload", "samples/recipes.json", "--endpoint", "http://127.0.0.1:1", "--batch-size", "300",
+        ])
         #expect(batch.status == 2)
         #expect(batch.stderr.contains("200"))
-        let badKey = try await runLarder(["download", "--endpoint", "http://127.0.0.1:1", "--key-id", "k", "-o", "x.json"])
+        let badKey = try await runLarder([
+            "download", "--endpoint", "http://127.0.0.1:1", "--key-id", "k", "-o", "x.json",
+        ])
         #expect(badKey.status == 2)
     }
 
@@ -54,8 +62,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let result = try await runLarder(
             [
-                "upload", CLI.packageRoot.appendingPathComponent("samples/recipes.json").path, "--endpoint", "http://127.0.0.1:1",
-                "--container", "iCloud.x", "--api-token", String(repeating: "a", count: 64), "--web-auth-token", "w", "--max-attempts", "2",
+                "upload", CLI.packageRoot.appendingPathComponent("samples/recipes.json").path, "--endpoint",
+                "http://127.0.0.1:1",
+                "--container", "iCloud.x", "--api-token", String(repeating: "a", count: 64), "--web-auth-token", "w",
+                "--max-attempts", "2",
                 "--journal", directory.path("j"), "--progress", "none",
             ], in: directory.url)
         #expect(result.status == 3)
@@ -69,7 +79,8 @@ import Testing
         defer { Task { await fixture.server.stop() } }
         let input = try fixture.directory.write("in.json", TestRecords.envelope(TestRecords.recipes(2, seed: 7)))
         let result = try await runLarder(
-            ["upload", input] + fixture.connection(zone: "short") + ["--journal", "j", "--progress", "none"], in: fixture.directory.url)
+            ["upload", input] + fixture.connection(zone: "short") + ["--journal", "j", "--progress", "none"],
+            in: fixture.directory.url)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: fixture.directory.path("j")))
         #expect(try await fixture.server.zoneContents(zone: "short").records.count == 2)
@@ -80,8 +91,11 @@ import Testing
         guard requireBinary() else { return }
         let fixture = try await Fixture.make()
         defer { Task { await fixture.server.stop() } }
-        let samples = ["recipes.json", "brew-logs.json", "brew-recipes.json"].map { CLI.packageRoot.appendingPathComponent("samples/\($0)").path }
-        let common = fixture.connection(zone: "samples") + ["--journal", fixture.directory.path("j"), "--progress", "none"]
+        let samples = ["recipes.json", "brew-logs.json", "brew-recipes.json"].map {
+            CLI.packageRoot.appendingPathComponent("samples/\($0)").path
+        }
+        let common =
+            fixture.connection(zone: "samples") + ["--journal", fixture.directory.path("j"), "--progress", "none"]
         let first = try await runLarder(["upload"] + samples + common + ["--json"], in: fixture.directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let report = try JSONDecoder().decode(UploadReport.self, from: Data(first.stdout.utf8))
@@ -92,7 +106,10 @@ import Testing
         let again = try JSONDecoder().decode(UploadReport.self, from: Data(second.stdout.utf8))
         #expect(again.uploaded == 0 && again.skippedByJournal == report.read)
 
-        let download = ["download"] + fixture.connection(zone: "samples") + ["-o", fixture.directory.path("out.ndjson"), "--state", fixture.directory.path("out.state")]
+        let download =
+            ["download"] + fixture.connection(zone: "samples") + [
+                "-o", fixture.directory.path("out.ndjson"), "--state", fixture.directory.path("out.state"),
+            ]
         let fetched = try await runLarder(download, in: fixture.directory.url)
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stderr.contains("full fetch"))
@@ -122,7 +139,9 @@ import Testing
         let input = try fixture.directory.write("in.json", TestRecords.envelope(records))
         let dead = fixture.directory.path("dead.ndjson")
         let result = try await runLarder(
-            ["upload", input] + fixture.connection(zone: "dead") + ["--journal", fixture.directory.path("j"), "--dead-letters", dead, "--progress", "none"],
+            ["upload", input] + fixture.connection(zone: "dead") + [
+                "--journal", fixture.directory.path("j"), "--dead-letters", dead, "--progress", "none",
+            ],
             in: fixture.directory.url)
         #expect(result.status == 1)
         #expect(result.stderr.contains("dead letters  1"))
@@ -143,13 +162,17 @@ import Testing
         let phone = fixture.directory.path("phone.db")
         let laptop = fixture.directory.path("laptop.db")
         let store = try Store(path: phone, create: true)
-        try SyncState(store: store).save(["id": "s1", "title": "Soup", "ingredients": [], "instructions": [], "createdAt": "2024-01-01T00:00:00Z"], type: "recipe", at: Date())
+        try SyncState(store: store).save(
+            ["id": "s1", "title": "Soup", "ingredients": [], "instructions": [], "createdAt": "2024-01-01T00:00:00Z"],
+            type: "recipe", at: Date())
         _ = try Store(path: laptop, create: true)
         let connection = fixture.connection(zone: "stores") + ["--progress", "none"]
-        let push = try await runLarder(["sync", "--store", phone, "--device", "phone"] + connection, in: fixture.directory.url)
+        let push = try await runLarder(
+            ["sync", "--store", phone, "--device", "phone"] + connection, in: fixture.directory.url)
         #expect(push.status == 0, "\(push.stderr)")
         #expect(push.stderr.contains("pushed      1 of 1"))
-        let pull = try await runLarder(["sync", "--store", laptop, "--device", "laptop", "--json"] + connection, in: fixture.directory.url)
+        let pull = try await runLarder(
+            ["sync", "--store", laptop, "--device", "laptop", "--json"] + connection, in: fixture.directory.url)
         #expect(pull.status == 0, "\(pull.stderr)")
         let records = try Store(path: laptop).records(type: "recipe")
         #expect(records.first?["title"] == "Soup")
@@ -164,7 +187,9 @@ import Testing
         let phone = fixture.directory.path("phone.db")
         let laptop = fixture.directory.path("laptop.db")
         let phoneState = SyncState(store: try Store(path: phone, create: true))
-        let lines: [Value] = ["rolled oats", "milk", "honey", "blueberries"].map { ["item": .string($0), "original": .string($0)] }
+        let lines: [Value] = ["rolled oats", "milk", "honey", "blueberries"].map {
+            ["item": .string($0), "original": .string($0)]
+        }
         func recipe(_ id: String, _ flag: String, notes: String) -> Value {
             let record: Value = [
                 "id": .string(id), "title": "Overnight Oats", "ingredients": .array(lines),
@@ -175,20 +200,30 @@ import Testing
             fields[flag] = true
             return .object(fields)
         }
-        try phoneState.save(recipe("created-oats", "isCreated", notes: "mine"), type: "recipe", at: Date(timeIntervalSince1970: 1_704_067_200))
-        try phoneState.save(recipe("saved-oats", "isSaved", notes: "from a friend"), type: "recipe", at: Date(timeIntervalSince1970: 1_704_153_600))
-        try phoneState.save(["id": "lonely", "title": "Kimchi Jjigae", "ingredients": [], "instructions": [], "createdAt": "2024-01-01T00:00:00Z"], type: "recipe", at: Date())
+        try phoneState.save(
+            recipe("created-oats", "isCreated", notes: "mine"), type: "recipe",
+            at: Date(timeIntervalSince1970: 1_704_067_200))
+        try phoneState.save(
+            recipe("saved-oats", "isSaved", notes: "from a friend"), type: "recipe",
+            at: Date(timeIntervalSince1970: 1_704_153_600))
+        try phoneState.save(
+            [
+                "id": "lonely", "title": "Kimchi Jjigae", "ingredients": [], "instructions": [],
+                "createdAt": "2024-01-01T00:00:00Z",
+            ], type: "recipe", at: Date())
         _ = try Store(path: laptop, create: true)
         let connection = fixture.connection(zone: "dedupe-sync") + ["--progress", "none"]
         func sync(_ store: String, _ device: String) async throws {
-            let run = try await runLarder(["sync", "--store", store, "--device", device] + connection, in: fixture.directory.url)
+            let run = try await runLarder(
+                ["sync", "--store", store, "--device", device] + connection, in: fixture.directory.url)
             #expect(run.status == 0, "\(run.stderr)")
         }
         try await sync(phone, "phone")
         try await sync(laptop, "laptop")
         #expect(try Store(path: laptop).records(type: "recipe").count == 3)
 
-        let dedupe = try await runLarder(["dedupe", "--store", phone, "--log", fixture.directory.path("merge.json")], in: fixture.directory.url)
+        let dedupe = try await runLarder(
+            ["dedupe", "--store", phone, "--log", fixture.directory.path("merge.json")], in: fixture.directory.url)
         #expect(dedupe.status == 0, "\(dedupe.stderr)")
         #expect(try SyncState(store: Store(path: phone)).pendingCount() >= 1, "the merge is queued for the cloud")
         try await sync(phone, "phone")
@@ -205,14 +240,14 @@ import Testing
         let phoneLive = try live(phone)
         #expect(phoneLive.compactMap { $0["id"]?.stringValue } == ["created-oats", "lonely"])
         let laptopLive = try live(laptop)
-        #expect(laptopLive.map(strip) == phoneLive.map(strip), "device B holds the same merged set: \(laptopLive) vs \(phoneLive)")
+        #expect(
+            laptopLive.map(strip) == phoneLive.map(strip),
+            "device B holds the same merged set: \(laptopLive) vs \(phoneLive)")
         let tombstone = try Store(path: phone).records(type: "recipe").first { $0["id"] == "saved-oats" }
         #expect(tombstone?["isDeleted"] == .bool(true))
         #expect(tombstone?["title"] == nil && tombstone?["personalNote"] == nil, "a loser becomes a minimal tombstone")
     }
 }
-
-import LarderFormats
 
 extension RecordIO {
     /// A closure returning each record of a file, then nil.

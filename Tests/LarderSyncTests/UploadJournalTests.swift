@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderSync
 
 @Suite struct UploadJournalTests {
@@ -43,7 +44,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try directory.write("j", "{\"k\":\"run\",\"v\":1,\"target\":\"other\",\"at\":1}\n")
         #expect(throws: LarderError.self) { try UploadJournal(path: path, target: "mine", nowMilliseconds: 1) }
-        let damaged = try directory.write("k", "{\"k\":\"run\",\"v\":1,\"target\":\"mine\",\"at\":1}\nnot json\n{\"k\":\"ack\",\"n\":[],\"d\":[]}\n")
+        let damaged = try directory.write(
+            "k", "{\"k\":\"run\",\"v\":1,\"target\":\"mine\",\"at\":1}\nnot json\n{\"k\":\"ack\",\"n\":[],\"d\":[]}\n")
         #expect(throws: LarderError.self) { try UploadJournal(path: damaged, target: "mine", nowMilliseconds: 1) }
     }
 

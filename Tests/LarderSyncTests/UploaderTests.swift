@@ -3,6 +3,7 @@ import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import Testing
+
 @testable import LarderSync
 
 /// The uploader against the in-process emulator, with failures injected in front of it.
@@ -16,7 +17,9 @@ import Testing
         var configuration = UploadConfiguration()
         configuration.retry = RetryPolicy(random: { 0.5 })
         adjust(&configuration)
-        return (Uploader(client: client, configuration: configuration, delegate: delegate, clock: clock.clock), scripted)
+        return (
+            Uploader(client: client, configuration: configuration, delegate: delegate, clock: clock.clock), scripted
+        )
     }
 
     /// Every record is on the server exactly once, with our fields.
@@ -37,9 +40,12 @@ import Testing
     /// Uploads `original`, then puts a changed copy on the server behind our back (forced), and
     /// returns our own changed copy: the next upload of it conflicts.
     func diverge(
-        _ original: [Value], server: UploadTestServer, zone: String, theirs: (inout Fields) -> Void, ours: (inout Fields) -> Void
+        _ original: [Value], server: UploadTestServer, zone: String, theirs: (inout Fields) -> Void,
+        ours: (inout Fields) -> Void
     ) async throws -> [Value] {
-        _ = try await upload(try uploadItems(original), with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
+        _ = try await upload(
+            try uploadItems(original),
+            with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
         var serverCopies: [Value] = []
         var ourCopies: [Value] = []
         for record in original {
@@ -53,7 +59,8 @@ import Testing
         }
         var forced = try uploadItems(serverCopies)
         for index in forced.indices { forced[index].isForced = true }
-        _ = try await upload(forced, with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
+        _ = try await upload(
+            forced, with: makeUploader(server, zone: zone, delegate: CollectingDelegate(), clock: TestClock()).0)
         return ourCopies
     }
 
@@ -66,7 +73,9 @@ import Testing
             number <= 2 ? .whole(.throttled, status: 429, retryAfter: 3) : .pass
         }
         let delegate = CollectingDelegate()
-        let (uploader, _) = makeUploader(server, zone: "throttle", transport: scripted, delegate: delegate, clock: clock) {
+        let (uploader, _) = makeUploader(
+            server, zone: "throttle", transport: scripted, delegate: delegate, clock: clock
+        ) {
             $0.maxOperationsPerRequest = 25
         }
         let records = TestRecords.recipes(60)
@@ -102,7 +111,10 @@ import Testing
         let failing = try Array(uploadItems(records).map(\.recordName)[5..<8])
         let clock = TestClock()
         let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in
-            number == 1 ? .perRecord(Dictionary(uniqueKeysWithValues: failing.map { ($0, ServerErrorCode.tryAgainLater) }), retryAfter: 2) : .pass
+            number == 1
+                ? .perRecord(
+                    Dictionary(uniqueKeysWithValues: failing.map { ($0, ServerErrorCode.tryAgainLater) }), retryAfter: 2
+                ) : .pass
         }
         let delegate = CollectingDelegate()
         let (uploader, _) = makeUploader(server, zone: "partial", transport: scripted, delegate: delegate, clock: clock)
@@ -119,9 +131,12 @@ import Testing
     func lostAnswerIsNotWrittenTwice() async throws {
         let server = try await UploadTestServer.start()
         defer { Task { await server.stop() } }
-        let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in number == 1 ? .loseAnswer : .pass }
+        let scripted = ScriptedTransport(base: URLSessionTransport(timeout: 300)) { number, _ in
+            number == 1 ? .loseAnswer : .pass
+        }
         let delegate = CollectingDelegate()
-        let (uploader, _) = makeUploader(server, zone: "lost", transport: scripted, delegate: delegate, clock: TestClock())
+        let (uploader, _) = makeUploader(
+            server, zone: "lost", transport: scripted, delegate: delegate, clock: TestClock())
         _ = try await server.client(zone: "lost").ensureZone()
         let records = TestRecords.recipes(30)
         let statistics = try await upload(try uploadItems(records), with: uploader)
@@ -171,9 +186,12 @@ import Testing
                 ours["title"] = "ours"
             }
             let delegate = CollectingDelegate(policy: policy)
-            let statistics = try await upload(try uploadItems(ours), with: makeUploader(server, zone: zone, delegate: delegate, clock: TestClock()).0)
+            let statistics = try await upload(
+                try uploadItems(ours), with: makeUploader(server, zone: zone, delegate: delegate, clock: TestClock()).0)
             #expect(statistics.conflicts == 3, "\(policy)")
-            let stored = try await server.zoneContents(zone: zone).records.values.map { try RecordMapping().value(of: $0) }
+            let stored = try await server.zoneContents(zone: zone).records.values.map {
+                try RecordMapping().value(of: $0)
+            }
             switch policy {
             case .fail:
                 #expect(delegate.rejected().count == 3)
@@ -186,7 +204,8 @@ import Testing
                 #expect(stored.allSatisfy { $0["title"] == "ours" && $0["sourceURL"] == nil })
             case .merge:
                 // The server's version is newer: its title stays, and our fields it lacks are kept.
-                #expect(statistics.conflictResolutions["merge"] == 3 || statistics.conflictResolutions["kept-server"] == 3)
+                #expect(
+                    statistics.conflictResolutions["merge"] == 3 || statistics.conflictResolutions["kept-server"] == 3)
                 #expect(stored.allSatisfy { $0["sourceURL"] == "https://example.com/theirs" })
             }
         }
@@ -204,10 +223,18 @@ import Testing
             ours["updatedAt"] = "2024-01-05T10:00:00Z"
         }
         let statistics = try await upload(
-            try uploadItems(ours), with: makeUploader(server, zone: "merge", delegate: CollectingDelegate(policy: .merge), clock: TestClock()).0)
+            try uploadItems(ours),
+            with: makeUploader(server, zone: "merge", delegate: CollectingDelegate(policy: .merge), clock: TestClock())
+                .0)
         #expect(statistics.conflictResolutions["merge"] == 2)
-        let stored = try await server.zoneContents(zone: "merge").records.values.map { try RecordMapping().value(of: $0) }
-        #expect(stored.allSatisfy { $0["title"] == "ours" && $0["sourceURL"] == "https://example.com/theirs" && $0["updatedAt"] == "2024-01-05T10:00:00Z" })
+        let stored = try await server.zoneContents(zone: "merge").records.values.map {
+            try RecordMapping().value(of: $0)
+        }
+        #expect(
+            stored.allSatisfy {
+                $0["title"] == "ours" && $0["sourceURL"] == "https://example.com/theirs"
+                    && $0["updatedAt"] == "2024-01-05T10:00:00Z"
+            })
     }
 
     @Test("a record bigger than CloudKit's 1 MB is given up without a request")
@@ -235,7 +262,9 @@ import Testing
             target: server.target(zone: "auth"), transport: URLSessionTransport(),
             credentials: .apiToken(UploadTestServer.apiToken, webAuthToken: "wrong"))
         let uploader = Uploader(client: client, delegate: CollectingDelegate(), clock: TestClock().clock)
-        await #expect(throws: UploadStopped.self) { _ = try await upload(try uploadItems(TestRecords.recipes(2)), with: uploader) }
+        await #expect(throws: UploadStopped.self) {
+            _ = try await upload(try uploadItems(TestRecords.recipes(2)), with: uploader)
+        }
         do {
             _ = try await upload(try uploadItems(TestRecords.recipes(2)), with: uploader)
         } catch let stopped as UploadStopped {

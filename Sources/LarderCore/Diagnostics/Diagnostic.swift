@@ -17,7 +17,8 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var location: SourceLocation
 
     /// Creates a diagnostic.
-    public init(severity: Severity = .error, code: String, message: String, location: SourceLocation = SourceLocation()) {
+    public init(severity: Severity = .error, code: String, message: String, location: SourceLocation = SourceLocation())
+    {
         self.severity = severity
         self.code = code
         self.message = message

@@ -32,7 +32,11 @@ public struct FieldPath: Sendable, Hashable, Codable, CustomStringConvertible, E
         if text.hasPrefix("/") {
             for part in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
                 let key = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                if let index = Int(key), key.allSatisfy(\.isNumber) { components.append(.index(index)) } else { components.append(.key(key)) }
+                if let index = Int(key), key.allSatisfy(\.isNumber) {
+                    components.append(.index(index))
+                } else {
+                    components.append(.key(key))
+                }
             }
             self.init(components: components)
             return
@@ -91,7 +95,8 @@ public struct FieldPath: Sendable, Hashable, Codable, CustomStringConvertible, E
     public var jsonPointer: String {
         components.map { component -> String in
             switch component {
-            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            case .key(let key):
+                "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
             case .index(let index): "/\(index)"
             }
         }.joined()

@@ -50,7 +50,10 @@ public struct LarderError: Error, Sendable, CustomStringConvertible {
     public var underlying: (any Error)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, location: SourceLocation? = nil, snippet: String? = nil, underlying: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, location: SourceLocation? = nil, snippet: String? = nil,
+        underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.location = location

@@ -14,7 +14,9 @@ public struct SourceLocation: Sendable, Hashable, Codable {
     public var fieldPath: FieldPath?
 
     /// Creates a location.
-    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, recordIndex: Int? = nil, fieldPath: FieldPath? = nil) {
+    public init(
+        file: String? = nil, line: Int? = nil, column: Int? = nil, recordIndex: Int? = nil, fieldPath: FieldPath? = nil
+    ) {
         self.file = file
         self.line = line
         self.column = column

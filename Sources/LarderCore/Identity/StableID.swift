@@ -18,6 +18,7 @@ public enum StableID {
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
         let hex = bytes.hexString.uppercased()
         let h = Array(hex)
-        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-"
+            + String(h[20..<32])
     }
 }

@@ -27,7 +27,8 @@ public struct BrewLog: LarderRecord {
     public init(
         id: String, method: BrewMethod = .v60, recipeNameAtBrew: String, doseGrams: Double, targetYieldGrams: Double,
         waterTemperatureCelsius: Double? = nil, grindLabel: GrindLabel? = nil, rating: Int, tasteTags: [TasteTag] = [],
-        brewTimeSeconds: Int? = nil, note: String? = nil, createdAt: Date, recipeID: String? = nil, sync: SyncMetadata = SyncMetadata()
+        brewTimeSeconds: Int? = nil, note: String? = nil, createdAt: Date, recipeID: String? = nil,
+        sync: SyncMetadata = SyncMetadata()
     ) {
         self.id = id
         self.method = method
@@ -49,7 +50,8 @@ public struct BrewLog: LarderRecord {
         [
             "id": .string, "method": .string, "recipeNameAtBrew": .string, "doseGrams": .number,
             "targetYieldGrams": .number, "waterTemperatureCelsius": .number, "grindLabel": .string, "rating": .integer,
-            "tasteTags": .list(.string), "brewTimeSeconds": .integer, "note": .string, "createdAt": .string, "recipeID": .string,
+            "tasteTags": .list(.string), "brewTimeSeconds": .integer, "note": .string, "createdAt": .string,
+            "recipeID": .string,
         ].merging(SyncMetadata.shapeMembers) { a, _ in a })
 
     public init(value: Value) throws {
@@ -59,16 +61,20 @@ public struct BrewLog: LarderRecord {
         self.init(
             id: try r.string("id"),
             method: try r.optionalEnum("method", BrewMethod.self) ?? .v60,
-            recipeNameAtBrew: tombstone ? (try r.optionalString("recipeNameAtBrew") ?? "") : try r.string("recipeNameAtBrew"),
+            recipeNameAtBrew: tombstone
+                ? (try r.optionalString("recipeNameAtBrew") ?? "") : try r.string("recipeNameAtBrew"),
             doseGrams: tombstone ? (try r.optionalDouble("doseGrams") ?? 0) : try r.double("doseGrams"),
-            targetYieldGrams: tombstone ? (try r.optionalDouble("targetYieldGrams") ?? 0) : try r.double("targetYieldGrams"),
+            targetYieldGrams: tombstone
+                ? (try r.optionalDouble("targetYieldGrams") ?? 0) : try r.double("targetYieldGrams"),
             waterTemperatureCelsius: try r.optionalDouble("waterTemperatureCelsius"),
             grindLabel: try r.optionalEnum("grindLabel", GrindLabel.self),
             rating: tombstone ? (try r.optionalInt("rating") ?? 0) : try r.int("rating"),
             tasteTags: try r.list("tasteTags") { value, path in
                 guard case .string(let raw) = value, let tag = TasteTag(rawValue: raw) else {
                     let allowed = TasteTag.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                    throw LarderError(.malformedRecord, "expected one of \(allowed), found \(value.snippet)", location: SourceLocation(fieldPath: path))
+                    throw LarderError(
+                        .malformedRecord, "expected one of \(allowed), found \(value.snippet)",
+                        location: SourceLocation(fieldPath: path))
                 }
                 return tag
             },
@@ -109,11 +115,15 @@ public struct BrewLog: LarderRecord {
             !recipeNameAtBrew.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "recipeNameAtBrew",
             "recipe name snapshot must not be empty")
         check.require(doseGrams > 0, "doseGrams", "dose must be greater than 0, found \(doseGrams)")
-        check.require(targetYieldGrams > 0, "targetYieldGrams", "target yield must be greater than 0, found \(targetYieldGrams)")
+        check.require(
+            targetYieldGrams > 0, "targetYieldGrams", "target yield must be greater than 0, found \(targetYieldGrams)")
         if let brewTimeSeconds {
-            check.require(brewTimeSeconds >= 0, "brewTimeSeconds", "brew time must not be negative, found \(brewTimeSeconds)")
+            check.require(
+                brewTimeSeconds >= 0, "brewTimeSeconds", "brew time must not be negative, found \(brewTimeSeconds)")
         }
-        if let note { check.require(note.count <= 280, "note", "note must be at most 280 characters, found \(note.count)") }
+        if let note {
+            check.require(note.count <= 280, "note", "note must be at most 280 characters, found \(note.count)")
+        }
         return check.diagnostics
     }
 }

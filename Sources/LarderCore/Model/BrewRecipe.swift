@@ -21,7 +21,8 @@ public struct BrewRecipe: LarderRecord {
     /// Creates a brew recipe.
     public init(
         id: String, name: String, method: BrewMethod = .v60, isStarter: Bool = false, origin: RecipeOrigin = .custom,
-        doseGrams: Double, targetYieldGrams: Double, waterTemperatureCelsius: Double? = nil, grindLabel: GrindLabel? = nil,
+        doseGrams: Double, targetYieldGrams: Double, waterTemperatureCelsius: Double? = nil,
+        grindLabel: GrindLabel? = nil,
         steps: [BrewStep], createdAt: Date, updatedAt: Date? = nil, sync: SyncMetadata = SyncMetadata()
     ) {
         self.id = id
@@ -42,7 +43,8 @@ public struct BrewRecipe: LarderRecord {
     public static let shape: Shape = .object(
         [
             "id": .string, "name": .string, "method": .string, "isStarter": .boolean, "origin": .string,
-            "doseGrams": .number, "targetYieldGrams": .number, "waterTemperatureCelsius": .number, "grindLabel": .string,
+            "doseGrams": .number, "targetYieldGrams": .number, "waterTemperatureCelsius": .number,
+            "grindLabel": .string,
             "steps": .list(BrewStep.shape), "createdAt": .string, "updatedAt": .string,
         ].merging(SyncMetadata.shapeMembers) { a, _ in a })
 
@@ -58,7 +60,8 @@ public struct BrewRecipe: LarderRecord {
             isStarter: try r.bool("isStarter", default: false),
             origin: try r.optionalEnum("origin", RecipeOrigin.self) ?? .custom,
             doseGrams: tombstone ? (try r.optionalDouble("doseGrams") ?? 0) : try r.double("doseGrams"),
-            targetYieldGrams: tombstone ? (try r.optionalDouble("targetYieldGrams") ?? 0) : try r.double("targetYieldGrams"),
+            targetYieldGrams: tombstone
+                ? (try r.optionalDouble("targetYieldGrams") ?? 0) : try r.double("targetYieldGrams"),
             waterTemperatureCelsius: try r.optionalDouble("waterTemperatureCelsius"),
             grindLabel: try r.optionalEnum("grindLabel", GrindLabel.self),
             steps: try r.list("steps") { try BrewStep(value: $0, at: $1) },
@@ -93,7 +96,8 @@ public struct BrewRecipe: LarderRecord {
         var check = RuleChecker()
         check.require(!name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "name", "name must not be empty")
         check.require(doseGrams > 0, "doseGrams", "dose must be greater than 0, found \(doseGrams)")
-        check.require(targetYieldGrams > 0, "targetYieldGrams", "target yield must be greater than 0, found \(targetYieldGrams)")
+        check.require(
+            targetYieldGrams > 0, "targetYieldGrams", "target yield must be greater than 0, found \(targetYieldGrams)")
         check.require(!steps.isEmpty, "steps", "a recipe needs at least one step")
         for (index, step) in steps.enumerated() {
             if let timer = step.timerSeconds {
@@ -106,7 +110,8 @@ public struct BrewRecipe: LarderRecord {
         if !steps.isEmpty {
             check.require(
                 abs(water - targetYieldGrams) <= 1.0, "steps",
-                "water additions sum to \(Self.grams(water)) g, expected the target yield \(Self.grams(targetYieldGrams)) g (±1 g)")
+                "water additions sum to \(Self.grams(water)) g, expected the target yield \(Self.grams(targetYieldGrams)) g (±1 g)"
+            )
         }
         return check.diagnostics
     }
@@ -122,8 +127,12 @@ public struct BrewRecipe: LarderRecord {
             id: "starter-v60", name: "V60 Starter", method: .v60, isStarter: true, origin: .starter,
             doseGrams: 15, targetYieldGrams: 250, waterTemperatureCelsius: 94, grindLabel: .medium,
             steps: [
-                BrewStep(order: 1, instruction: "Rinse the paper filter with hot water and discard the rinse water", timerSeconds: 0),
-                BrewStep(order: 2, instruction: "Add 15 g of coffee, ground medium (sand; slightly finer than sea salt)", timerSeconds: 0),
+                BrewStep(
+                    order: 1, instruction: "Rinse the paper filter with hot water and discard the rinse water",
+                    timerSeconds: 0),
+                BrewStep(
+                    order: 2, instruction: "Add 15 g of coffee, ground medium (sand; slightly finer than sea salt)",
+                    timerSeconds: 0),
                 BrewStep(order: 3, instruction: "Bloom: pour 45 g of water and wait", timerSeconds: 45, waterGrams: 45),
                 BrewStep(order: 4, instruction: "Pour to 150 g by 1:30", timerSeconds: 45, waterGrams: 105),
                 BrewStep(order: 5, instruction: "Pour to 250 g by 2:15", timerSeconds: 45, waterGrams: 100),

@@ -81,7 +81,8 @@ public struct RuleChecker: Sendable {
     /// Records a violation at `path` unless `condition` holds.
     public mutating func require(_ condition: Bool, _ path: FieldPath, _ message: @autoclosure () -> String) {
         if !condition {
-            diagnostics.append(Diagnostic(code: "rule-violation", message: message(), location: SourceLocation(fieldPath: path)))
+            diagnostics.append(
+                Diagnostic(code: "rule-violation", message: message(), location: SourceLocation(fieldPath: path)))
         }
     }
 }

@@ -41,7 +41,8 @@ public struct Recipe: LarderRecord {
     /// Creates a recipe.
     public init(
         id: String, title: String, ingredients: [Ingredient] = [], instructions: [InstructionStep] = [],
-        createdAt: Date, updatedAt: Date? = nil, ownerID: String? = nil, imageRef: String? = nil, cuisine: String? = nil,
+        createdAt: Date, updatedAt: Date? = nil, ownerID: String? = nil, imageRef: String? = nil,
+        cuisine: String? = nil,
         difficulty: Difficulty? = nil, prepTime: Int? = nil, cookTime: Int? = nil, servings: Int? = nil,
         dietaryNotes: [String] = [], tags: [String] = [], isPublic: Bool = false, sourceURL: String? = nil,
         isSaved: Bool = false, isCreated: Bool = false, isFavorited: Bool = false, sync: SyncMetadata = SyncMetadata()
@@ -141,20 +142,28 @@ public struct Recipe: LarderRecord {
         guard !sync.isDeleted else { return [] }
         var check = RuleChecker()
         check.require(!id.isEmpty, "id", "id must not be empty")
-        check.require(!title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "title", "title must not be empty")
-        if let servings { check.require(servings > 0, "servings", "servings must be greater than 0, found \(servings)") }
+        check.require(
+            !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "title", "title must not be empty")
+        if let servings {
+            check.require(servings > 0, "servings", "servings must be greater than 0, found \(servings)")
+        }
         if let prepTime { check.require(prepTime >= 0, "prepTime", "prepTime must not be negative, found \(prepTime)") }
         if let cookTime { check.require(cookTime >= 0, "cookTime", "cookTime must not be negative, found \(cookTime)") }
         check.require(updatedAt >= createdAt, "updatedAt", "updatedAt must not be before createdAt")
         for (index, ingredient) in ingredients.enumerated() {
             let path = FieldPath.root.appending("ingredients").appending(index: index)
-            check.require(!ingredient.original.isEmpty || !ingredient.item.isEmpty, path, "ingredient must not be empty")
-            if let q = ingredient.quantity { check.require(q >= 0, path.appending("quantity"), "quantity must not be negative") }
+            check.require(
+                !ingredient.original.isEmpty || !ingredient.item.isEmpty, path, "ingredient must not be empty")
+            if let q = ingredient.quantity {
+                check.require(q >= 0, path.appending("quantity"), "quantity must not be negative")
+            }
         }
         for (index, step) in instructions.enumerated() {
             let path = FieldPath.root.appending("instructions").appending(index: index)
             check.require(!step.text.isEmpty, path.appending("text"), "step text must not be empty")
-            if let t = step.timerSeconds { check.require(t >= 0, path.appending("timerSeconds"), "timerSeconds must not be negative, found \(t)") }
+            if let t = step.timerSeconds {
+                check.require(t >= 0, path.appending("timerSeconds"), "timerSeconds must not be negative, found \(t)")
+            }
         }
         return check.diagnostics
     }
@@ -173,7 +182,10 @@ public struct Ingredient: Sendable, Hashable {
     public var original: String
 
     /// Creates an ingredient.
-    public init(quantity: Double? = nil, quantityMax: Double? = nil, unit: String? = nil, item: String, note: String? = nil, original: String) {
+    public init(
+        quantity: Double? = nil, quantityMax: Double? = nil, unit: String? = nil, item: String, note: String? = nil,
+        original: String
+    ) {
         self.quantity = quantity
         self.quantityMax = quantityMax
         self.unit = unit
@@ -183,7 +195,8 @@ public struct Ingredient: Sendable, Hashable {
     }
 
     public static let shape: Shape = .object([
-        "quantity": .number, "quantityMax": .number, "unit": .string, "item": .string, "note": .string, "original": .string,
+        "quantity": .number, "quantityMax": .number, "unit": .string, "item": .string, "note": .string,
+        "original": .string,
     ])
 
     /// Decodes an ingredient at `path`.

@@ -15,7 +15,10 @@ public struct SyncMetadata: Sendable, Hashable {
     public var changeTag: String?
 
     /// Creates sync metadata; a new record is cloud-enabled and live.
-    public init(recordName: String? = nil, isCloudEnabled: Bool = true, isDeleted: Bool = false, deletedAt: Date? = nil, changeTag: String? = nil) {
+    public init(
+        recordName: String? = nil, isCloudEnabled: Bool = true, isDeleted: Bool = false, deletedAt: Date? = nil,
+        changeTag: String? = nil
+    ) {
         self.recordName = recordName
         self.isCloudEnabled = isCloudEnabled
         self.isDeleted = isDeleted
@@ -28,7 +31,8 @@ public struct SyncMetadata: Sendable, Hashable {
 
     /// The shapes of the sync fields.
     public static let shapeMembers: [String: Shape] = [
-        "recordName": .string, "isCloudEnabled": .boolean, "isDeleted": .boolean, "deletedAt": .string, "changeTag": .string,
+        "recordName": .string, "isCloudEnabled": .boolean, "isDeleted": .boolean, "deletedAt": .string,
+        "changeTag": .string,
     ]
 
     /// Reads the sync fields of a record.

@@ -48,7 +48,9 @@ public enum Timestamp {
         if b[i] == 90 || b[i] == 122 {
             i += 1
         } else if b[i] == 43 || b[i] == 45 {
-            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24, om < 60 else {
+            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24,
+                om < 60
+            else {
                 return nil
             }
             offset = (oh * 3600 + om * 60) * (b[i] == 45 ? -1 : 1)
@@ -74,7 +76,8 @@ public enum Timestamp {
             let s = String(value)
             return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        var text =
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
         if millis != 0 { text += "." + pad(millis, 3) }
         return text + "Z"
     }

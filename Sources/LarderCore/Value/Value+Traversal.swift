@@ -30,7 +30,10 @@ extension Value {
                 guard let fields = current.objectValue else { return nil }
                 var found: Value?
                 for field in fields {
-                    if field.key == key { found = field.value; break }
+                    if field.key == key {
+                        found = field.value
+                        break
+                    }
                     index += field.value.nodeCount
                 }
                 guard let next = found else { return nil }

@@ -21,12 +21,14 @@ public struct ValueReader: Sendable {
 
     /// The error for a value of the wrong kind.
     public static func mismatch(_ expected: String, _ found: Value, at path: FieldPath) -> LarderError {
-        LarderError(.malformedRecord, "expected \(expected), found \(found.snippet)", location: SourceLocation(fieldPath: path))
+        LarderError(
+            .malformedRecord, "expected \(expected), found \(found.snippet)", location: SourceLocation(fieldPath: path))
     }
 
     /// The error for a missing required field.
     public func missing(_ key: String) -> LarderError {
-        LarderError(.malformedRecord, "required field is missing", location: SourceLocation(fieldPath: path.appending(key)))
+        LarderError(
+            .malformedRecord, "required field is missing", location: SourceLocation(fieldPath: path.appending(key)))
     }
 
     private func present(_ key: String) -> Value? {
@@ -118,7 +120,8 @@ public struct ValueReader: Sendable {
     }
 
     /// An optional value of a string-backed enumeration.
-    public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws -> E? where E.RawValue == String {
+    public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws -> E?
+    where E.RawValue == String {
         guard let raw = try optionalString(key) else { return nil }
         guard let value = E(rawValue: raw) else {
             let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")

@@ -88,23 +88,47 @@ package struct RecipeDigest: Sendable {
             if case .null = v { continue }
             guard let member = Member.byName[field.key] else { continue }
             switch member {
-            case .id: guard case .string(let s) = v else { return nil }; id = s
-            case .title: guard case .string(let s) = v else { return nil }; title = s
-            case .recordName: guard case .string(let s) = v else { return nil }; recordName = s
-            case .createdAt: guard let d = date(v) else { return nil }; createdAt = d
-            case .updatedAt: guard let d = date(v) else { return nil }; updatedAt = d
+            case .id:
+                guard case .string(let s) = v else { return nil }
+                id = s
+            case .title:
+                guard case .string(let s) = v else { return nil }
+                title = s
+            case .recordName:
+                guard case .string(let s) = v else { return nil }
+                recordName = s
+            case .createdAt:
+                guard let d = date(v) else { return nil }
+                createdAt = d
+            case .updatedAt:
+                guard let d = date(v) else { return nil }
+                updatedAt = d
             case .deletedAt: guard date(v) != nil else { return nil }
             case .string: guard case .string = v else { return nil }
-            case .sourceURL: guard case .string(let s) = v else { return nil }; sourceURL = s
+            case .sourceURL:
+                guard case .string(let s) = v else { return nil }
+                sourceURL = s
             case .difficulty:
                 guard case .string(let s) = v, Recipe.Difficulty(rawValue: s) != nil else { return nil }
-            case .prepTime: guard let n = int(v) else { return nil }; prepTime = n
-            case .cookTime: guard let n = int(v) else { return nil }; cookTime = n
-            case .servings: guard let n = int(v) else { return nil }; servings = n
+            case .prepTime:
+                guard let n = int(v) else { return nil }
+                prepTime = n
+            case .cookTime:
+                guard let n = int(v) else { return nil }
+                cookTime = n
+            case .servings:
+                guard let n = int(v) else { return nil }
+                servings = n
             case .bool: guard case .bool = v else { return nil }
-            case .isSaved: guard case .bool(let b) = v else { return nil }; isSaved = b
-            case .isCreated: guard case .bool(let b) = v else { return nil }; isCreated = b
-            case .isDeleted: guard case .bool(let b) = v else { return nil }; isDeleted = b
+            case .isSaved:
+                guard case .bool(let b) = v else { return nil }
+                isSaved = b
+            case .isCreated:
+                guard case .bool(let b) = v else { return nil }
+                isCreated = b
+            case .isDeleted:
+                guard case .bool(let b) = v else { return nil }
+                isDeleted = b
             case .stringList:
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard case .string = item else { return nil } }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import LarderCore
 package import LarderFormats
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A byte sink backed by an anonymous scratch file, whose bytes can be copied on later:
 /// each input's rejects collect here while inputs are read in parallel, then go to the

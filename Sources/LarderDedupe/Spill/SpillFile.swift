@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import Foundation
 package import LarderCore
 import LarderFormats
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How records are encoded in a spill file.
 package enum SpillEncoding: Sendable, Hashable {

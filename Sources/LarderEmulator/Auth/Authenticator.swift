@@ -39,29 +39,34 @@ final class Authenticator: Sendable {
     ) throws(CloudKitServerError) -> Caller {
         if let keyID = credentials.keyID {
             guard credentials.apiToken == nil else {
-                throw CloudKitServerError(.authenticationFailed, "send an API token or a server-to-server signature, not both")
+                throw CloudKitServerError(
+                    .authenticationFailed, "send an API token or a server-to-server signature, not both")
             }
             guard let key = configuration.serverKeys.first(where: { $0.keyID == keyID }) else {
                 throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown key ID")
             }
             guard let dateText = credentials.signatureDate, let date = RequestSigner.parseISO8601(dateText) else {
-                throw CloudKitServerError(.authenticationFailed, "Authentication failed: missing or malformed \(RequestSigner.dateHeader)")
+                throw CloudKitServerError(
+                    .authenticationFailed, "Authentication failed: missing or malformed \(RequestSigner.dateHeader)")
             }
             let skew = abs(date.timeIntervalSince1970 - Double(nowMilliseconds) / 1000)
             guard skew <= Double(configuration.signatureSkewSeconds) else {
                 throw CloudKitServerError(
                     .authenticationFailed,
-                    "Authentication failed: request date is \(Int(skew)) s off (limit \(configuration.signatureSkewSeconds) s)")
+                    "Authentication failed: request date is \(Int(skew)) s off (limit \(configuration.signatureSkewSeconds) s)"
+                )
             }
             guard let signature = credentials.signature,
-                RequestSigner.isValidSignature(signature, publicKeyPEM: key.publicKeyPEM, date: dateText, body: body, path: path)
+                RequestSigner.isValidSignature(
+                    signature, publicKeyPEM: key.publicKeyPEM, date: dateText, body: body, path: path)
             else {
                 throw CloudKitServerError(.authenticationFailed, "Authentication failed: bad signature")
             }
             if configuration.refuseReplays {
                 // Apple's scheme has no nonce; an exact (key, date, signature) triple is accepted once.
                 let canonical = RequestSigner.canonicalSignature(signature)?.base64EncodedString() ?? signature
-                let expires = Int64(date.timeIntervalSince1970 * 1000) + Int64(configuration.signatureSkewSeconds) * 1000
+                let expires =
+                    Int64(date.timeIntervalSince1970 * 1000) + Int64(configuration.signatureSkewSeconds) * 1000
                 let isReplay = seenSignatures.withLock { seen in
                     let key = "\(keyID) \(dateText) \(canonical)"
                     if seen.entries[key] != nil { return true }
@@ -73,21 +78,24 @@ final class Authenticator: Sendable {
                     return false
                 }
                 if isReplay {
-                    throw CloudKitServerError(.authenticationFailed, "Authentication failed: this signed request was already used (replay)")
+                    throw CloudKitServerError(
+                        .authenticationFailed, "Authentication failed: this signed request was already used (replay)")
                 }
             }
             guard scope == .public else {
                 throw CloudKitServerError(.accessDenied, "server-to-server keys can only access the public database")
             }
             return Caller(
-                userRecordName: key.userRecordName ?? configuration.users.first?.userRecordName ?? DatabaseCall.publicOwner,
+                userRecordName: key.userRecordName ?? configuration.users.first?.userRecordName
+                    ?? DatabaseCall.publicOwner,
                 isServerKey: true)
         }
         let redirect = "\(baseURL)/_emulator/signin"
         guard let apiToken = credentials.apiToken else {
             throw CloudKitServerError(.authenticationRequired, "request needs authorization", redirectURL: redirect)
         }
-        guard EmulatorConfiguration.isAPIToken(apiToken), configuration.apiTokens.contains(apiToken.lowercased())
+        guard EmulatorConfiguration.isAPIToken(apiToken),
+            configuration.apiTokens.contains(apiToken.lowercased())
                 || configuration.apiTokens.contains(apiToken)
         else {
             throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown API token")

@@ -99,7 +99,8 @@ final class FaultInjector: Sendable {
                     decision.forceTokenExpired = true
                 case .throttled, .tryAgainLater:
                     decision.error = CloudKitServerError(
-                        code, "\(code == .throttled ? "throttled" : "try again later") (emulator fault rule \(rule.id ?? ""))",
+                        code,
+                        "\(code == .throttled ? "throttled" : "try again later") (emulator fault rule \(rule.id ?? ""))",
                         retryAfter: rule.retryAfter ?? 1)
                 default:
                     decision.error = CloudKitServerError(

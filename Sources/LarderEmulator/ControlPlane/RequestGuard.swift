@@ -47,29 +47,41 @@ struct RequestGuard: RouterMiddleware {
             let isControlPlane = path == "/_emulator" || path.hasPrefix("/_emulator/")
             let hostName = authority.map(Policy.hostName(ofAuthority:))
             let isLoopbackHost = hostName.map(Policy.isLoopback(hostName:)) ?? false
-            let isConfiguredHost = !isLoopbackBinding && (isWildcardBinding || hostName == Policy.hostName(ofAuthority: host))
+            let isConfiguredHost =
+                !isLoopbackBinding && (isWildcardBinding || hostName == Policy.hostName(ofAuthority: host))
             guard isControlPlane else {
                 // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends `Host: evil.example`.
                 if isLoopbackBinding, authority != nil, !isLoopbackHost {
-                    return Refusal(status: 403, code: .accessDenied, reason: "Host '\(authority ?? "")' is not this emulator")
+                    return Refusal(
+                        status: 403, code: .accessDenied, reason: "Host '\(authority ?? "")' is not this emulator")
                 }
                 return nil
             }
             guard isLoopbackHost || isConfiguredHost else {
                 return Refusal(
                     status: 403, code: .accessDenied,
-                    reason: "the control plane answers only to a loopback Host (localhost, 127.0.0.1, [::1]); got '\(authority ?? "")'")
+                    reason:
+                        "the control plane answers only to a loopback Host (localhost, 127.0.0.1, [::1]); got '\(authority ?? "")'"
+                )
             }
             if let origin, !Policy.isLoopbackOrigin(origin) {
-                return Refusal(status: 403, code: .accessDenied, reason: "cross-origin requests to the control plane are refused (Origin '\(origin)')")
+                return Refusal(
+                    status: 403, code: .accessDenied,
+                    reason: "cross-origin requests to the control plane are refused (Origin '\(origin)')")
             }
             if let contentType {
-                let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                let mediaType = contentType.split(separator: ";").first.map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }
                 guard mediaType == "application/json" else {
-                    return Refusal(status: 415, code: .badRequest, reason: "the control plane accepts only Content-Type: application/json")
+                    return Refusal(
+                        status: 415, code: .badRequest,
+                        reason: "the control plane accepts only Content-Type: application/json")
                 }
             } else if hasBody {
-                return Refusal(status: 415, code: .badRequest, reason: "the control plane accepts only Content-Type: application/json")
+                return Refusal(
+                    status: 415, code: .badRequest,
+                    reason: "the control plane accepts only Content-Type: application/json")
             }
             let exempt = isLoopbackBinding && isLoopbackPeer && isLoopbackHost
             if !exempt {
@@ -80,7 +92,9 @@ struct RequestGuard: RouterMiddleware {
                 guard let given, Policy.constantTimeEquals(given, adminToken) else {
                     return Refusal(
                         status: 401, code: .authenticationFailed,
-                        reason: "the control plane needs the admin token (Authorization: Bearer <token> or \(Policy.adminTokenHeader)); `larder serve` prints it")
+                        reason:
+                            "the control plane needs the admin token (Authorization: Bearer <token> or \(Policy.adminTokenHeader)); `larder serve` prints it"
+                    )
                 }
             }
             return nil
@@ -126,7 +140,9 @@ struct RequestGuard: RouterMiddleware {
         }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let headers = request.headers
         let hasBody = (headers[.contentLength].flatMap { Int($0) } ?? 0) > 0 || headers[.transferEncoding] != nil
         let refusal = policy.refusal(

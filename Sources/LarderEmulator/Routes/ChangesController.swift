@@ -9,20 +9,24 @@ struct ChangesController: Sendable {
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let store = route.services.store
         router.post("\(base)/changes/database") { request, context in
-            try await route.handle("changes/database", request, context, body: DatabaseChangesRequest.self) { call, body, faults in
+            try await route.handle("changes/database", request, context, body: DatabaseChangesRequest.self) {
+                call, body, faults in
                 guard call.scope != .public else {
-                    throw call.error(.badRequest, "changes/database is available in the private and shared databases only")
+                    throw call.error(
+                        .badRequest, "changes/database is available in the private and shared databases only")
                 }
                 if faults.forceTokenExpired {
                     throw call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
                 }
                 return try await store.writer.read { db in
-                    try DatabaseChanges(call: call).run(syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
+                    try DatabaseChanges(call: call).run(
+                        syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
                 }
             }
         }
         router.post("\(base)/changes/zone") { request, context in
-            try await route.handle("changes/zone", request, context, body: ZoneChangesRequest.self) { call, body, faults in
+            try await route.handle("changes/zone", request, context, body: ZoneChangesRequest.self) {
+                call, body, faults in
                 guard call.scope != .public else {
                     throw call.error(.badRequest, "changes/zone is available in the private and shared databases only")
                 }
@@ -34,8 +38,9 @@ struct ChangesController: Sendable {
                     for options in body.zones {
                         if faults.forceTokenExpired {
                             results.append(
-                                .error(call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
-                                    .zoneError(zoneID: options.zoneID)))
+                                .error(
+                                    call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
+                                        .zoneError(zoneID: options.zoneID)))
                             continue
                         }
                         do {
@@ -45,9 +50,11 @@ struct ChangesController: Sendable {
                                 desiredKeys: options.desiredKeys ?? body.desiredKeys,
                                 recordTypes: options.desiredRecordTypes ?? body.desiredRecordTypes, db: db)
                             results.append(
-                                .changes(ZoneChanges(
-                                    zoneID: page.zone.zoneID, syncToken: page.syncToken, moreComing: page.moreComing,
-                                    records: page.records)))
+                                .changes(
+                                    ZoneChanges(
+                                        zoneID: page.zone.zoneID, syncToken: page.syncToken,
+                                        moreComing: page.moreComing,
+                                        records: page.records)))
                         } catch let error as CloudKitServerError where error.code != .authenticationRequired {
                             results.append(.error(error.zoneError(zoneID: options.zoneID)))
                         }

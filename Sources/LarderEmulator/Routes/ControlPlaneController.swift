@@ -1,5 +1,5 @@
-import GRDB
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import LarderCloudKit
@@ -20,8 +20,11 @@ struct ControlPlaneController: Sendable {
         }
         group.post("reset") { _, _ in
             try services.store.reset()
-            try await services.store.writer.write { db in try DefaultZones.ensure(configuration: services.configuration, db: db) }
-            try services.store.seed(schema: services.configuration.schema, containers: services.configuration.containers)
+            try await services.store.writer.write { db in
+                try DefaultZones.ensure(configuration: services.configuration, db: db)
+            }
+            try services.store.seed(
+                schema: services.configuration.schema, containers: services.configuration.containers)
             services.requestLog.clear()
             services.faults.remove(id: nil)
             return JSONResponse.make(Data(#"{"reset":true}"#.utf8))
@@ -40,7 +43,8 @@ struct ControlPlaneController: Sendable {
         }
         group.get("requests") { request, _ in
             let limit = QueryString.parse(request.uri.query)["limit"].flatMap(Int.init)
-            return JSONResponse.make(try JSONResponse.encoder.encode(["requests": services.requestLog.entries(limit: limit)]))
+            return JSONResponse.make(
+                try JSONResponse.encoder.encode(["requests": services.requestLog.entries(limit: limit)]))
         }
         group.delete("requests") { _, _ in
             services.requestLog.clear()
@@ -94,8 +98,10 @@ struct ControlPlaneController: Sendable {
                 throw CloudKitServerError(
                     .notFound, "pass ?user=<name, email or userRecordName>; users: \(names.joined(separator: ", "))")
             }
-            let token = services.authenticator.mint(for: user.userRecordName, nowMilliseconds: services.clock.nowMilliseconds())
-            return JSONResponse.make(try JSONResponse.encoder.encode(["ckWebAuthToken": token, "userRecordName": user.userRecordName]))
+            let token = services.authenticator.mint(
+                for: user.userRecordName, nowMilliseconds: services.clock.nowMilliseconds())
+            return JSONResponse.make(
+                try JSONResponse.encoder.encode(["ckWebAuthToken": token, "userRecordName": user.userRecordName]))
         }
     }
 }

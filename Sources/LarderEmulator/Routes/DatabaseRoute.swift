@@ -1,5 +1,5 @@
-import GRDB
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import LarderCloudKit
@@ -73,8 +73,11 @@ struct DatabaseRoute: Sendable {
                 return try WireDecoder(name: "request body").decode(Body.self, from: bytes)
             }
         } catch let error as LarderError {
-            let position = error.location.flatMap { location in location.line.map { "line \($0), column \(location.column ?? 1)" } }
-            throw CloudKitServerError.badRequest("malformed JSON body: \(error.message)\(position.map { " at \($0)" } ?? "")")
+            let position = error.location.flatMap { location in
+                location.line.map { "line \($0), column \(location.column ?? 1)" }
+            }
+            throw CloudKitServerError.badRequest(
+                "malformed JSON body: \(error.message)\(position.map { " at \($0)" } ?? "")")
         } catch let error as DecodingError {
             throw CloudKitServerError.badRequest("invalid \(operation) request: \(DecodingErrorText.describe(error))")
         }
@@ -87,7 +90,8 @@ struct DatabaseRoute: Sendable {
         var headers = HTTPFields()
         if let user = caller.userRecordName { headers[DatabaseRoute.userHeader] = user }
         if let user = caller.userRecordName, !caller.isServerKey {
-            headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(for: user, nowMilliseconds: now)
+            headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(
+                for: user, nowMilliseconds: now)
         }
         return JSONResponse.make(try JSONResponse.encode(answer), headers: headers)
     }

@@ -9,7 +9,8 @@ struct RecordsController: Sendable {
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let store = route.services.store
         router.post("\(base)/records/modify") { request, context in
-            try await route.handle("records/modify", request, context, body: ModifyRecordsRequest.self) { call, body, faults in
+            try await route.handle("records/modify", request, context, body: ModifyRecordsRequest.self) {
+                call, body, faults in
                 try await store.writer.write { db in
                     var operation = ModifyRecords(call: call, request: body)
                     operation.forcedConflict = faults.forceConflict
@@ -24,12 +25,14 @@ struct RecordsController: Sendable {
             }
         }
         router.post("\(base)/records/lookup") { request, context in
-            try await route.handle("records/lookup", request, context, body: LookupRecordsRequest.self) { call, body, _ in
+            try await route.handle("records/lookup", request, context, body: LookupRecordsRequest.self) {
+                call, body, _ in
                 try await store.writer.read { db in try LookupRecords(call: call, request: body).run(db: db) }
             }
         }
         router.post("\(base)/records/changes") { request, context in
-            try await route.handle("records/changes", request, context, body: RecordChangesRequest.self) { call, body, faults in
+            try await route.handle("records/changes", request, context, body: RecordChangesRequest.self) {
+                call, body, faults in
                 guard call.scope != .public else {
                     throw call.error(.badRequest, "records/changes is not available in the public database")
                 }

@@ -26,15 +26,18 @@ struct ZonesController: Sendable {
             }
         }
         router.post("\(base)/zones/changes") { request, context in
-            try await route.handle("zones/changes", request, context, body: DatabaseChangesRequest.self) { call, body, faults in
+            try await route.handle("zones/changes", request, context, body: DatabaseChangesRequest.self) {
+                call, body, faults in
                 guard call.scope != .shared else {
-                    throw call.error(.badRequest, "zones/changes is not available in the shared database; use changes/database")
+                    throw call.error(
+                        .badRequest, "zones/changes is not available in the shared database; use changes/database")
                 }
                 if faults.forceTokenExpired {
                     throw call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
                 }
                 return try await store.writer.read { db in
-                    try DatabaseChanges(call: call).run(syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
+                    try DatabaseChanges(call: call).run(
+                        syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
                 }
             }
         }

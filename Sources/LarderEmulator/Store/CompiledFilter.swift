@@ -45,7 +45,10 @@ struct CompiledFilter {
         } else {
             switch type {
             case .string:
-                allowed = CompiledFilter.scalarComparators + [.beginsWith, .notBeginsWith, .containsAllTokens, .containsAnyTokens]
+                allowed =
+                    CompiledFilter.scalarComparators + [
+                        .beginsWith, .notBeginsWith, .containsAllTokens, .containsAnyTokens,
+                    ]
             case .int64, .double, .timestamp: allowed = CompiledFilter.scalarComparators
             case .reference, .bytes: allowed = [.equals, .notEquals, .in, .notIn]
             case .location: allowed = [.near]
@@ -54,7 +57,8 @@ struct CompiledFilter {
             operandType = comparator == .in || comparator == .notIn ? type.listType : type
         }
         guard allowed.contains(comparator) else {
-            throw fail("comparator \(comparator.rawValue) does not apply to the \(type.rawValue) field '\(filter.fieldName)'")
+            throw fail(
+                "comparator \(comparator.rawValue) does not apply to the \(type.rawValue) field '\(filter.fieldName)'")
         }
         var value = filter.fieldValue.value
         if type.isList, operandType.isList, value.arrayValue == nil { value = .array([value]) }
@@ -68,7 +72,8 @@ struct CompiledFilter {
             guard let meters = filter.distance, meters >= 0 else { throw fail("NEAR needs a distance in metres") }
             distance = meters
         }
-        sql = CompiledFilter.makeSQL(comparator: comparator, operand: operand, type: type, field: filter.fieldName, system: system)
+        sql = CompiledFilter.makeSQL(
+            comparator: comparator, operand: operand, type: type, field: filter.fieldName, system: system)
     }
 
     private static func bind(_ value: FieldValue) -> (any DatabaseValueConvertible)? {
@@ -110,7 +115,10 @@ struct CompiledFilter {
             let length = prefix.unicodeScalars.count
             if comparator == .beginsWith {
                 // A range, so an index on the field applies; the upper bound is the prefix + U+10FFFF.
-                return ("(\(expression) >= ? AND \(expression) < ? AND substr(\(expression), 1, ?) = ?)", [prefix, prefix + "\u{10FFFF}", length, prefix])
+                return (
+                    "(\(expression) >= ? AND \(expression) < ? AND substr(\(expression), 1, ?) = ?)",
+                    [prefix, prefix + "\u{10FFFF}", length, prefix]
+                )
             }
             return (
                 "(\(expression) IS NULL OR substr(\(expression), 1, ?) != ?)",
@@ -153,7 +161,8 @@ struct CompiledFilter {
             guard case .string(let text) = value, case .string(let query) = operand else { return false }
             let have = Set(CompiledFilter.tokens(text))
             let want = CompiledFilter.tokens(query)
-            return comparator == .containsAllTokens ? want.allSatisfy(have.contains) : want.contains(where: have.contains)
+            return comparator == .containsAllTokens
+                ? want.allSatisfy(have.contains) : want.contains(where: have.contains)
         case .listContains, .notListContains:
             let found = CompiledFilter.elements(value).map(CompiledFilter.key).contains(CompiledFilter.key(operand))
             return found == (comparator == .listContains)
@@ -180,8 +189,10 @@ struct CompiledFilter {
     }
 
     private var isNegative: Bool {
-        [.notEquals, .notIn, .notBeginsWith, .notListContains, .notListContainsAll, .notListContainsAny,
-         .notListMemberBeginsWith].contains(comparator)
+        [
+            .notEquals, .notIn, .notBeginsWith, .notListContains, .notListContainsAll, .notListContainsAny,
+            .notListMemberBeginsWith,
+        ].contains(comparator)
     }
 
     private static func elements(_ value: FieldValue) -> [FieldValue] {
@@ -210,7 +221,9 @@ struct CompiledFilter {
             }
         }
         if let left = number(lhs), let right = number(rhs) { return left < right ? -1 : left > right ? 1 : 0 }
-        if case .string(let left) = lhs, case .string(let right) = rhs { return left < right ? -1 : left > right ? 1 : 0 }
+        if case .string(let left) = lhs, case .string(let right) = rhs {
+            return left < right ? -1 : left > right ? 1 : 0
+        }
         return nil
     }
 

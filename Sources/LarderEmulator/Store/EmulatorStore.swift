@@ -52,7 +52,8 @@ package struct EmulatorStore: Sendable {
                 for environment in ["development", "production"] {
                     for (recordType, fields) in schema {
                         try db.execute(
-                            sql: "INSERT OR IGNORE INTO schemaRecordType (container, environment, recordType) VALUES (?, ?, ?)",
+                            sql:
+                                "INSERT OR IGNORE INTO schemaRecordType (container, environment, recordType) VALUES (?, ?, ?)",
                             arguments: [container, environment, recordType])
                         for (field, type) in fields {
                             try db.execute(

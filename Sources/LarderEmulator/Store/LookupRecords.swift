@@ -10,7 +10,8 @@ struct LookupRecords {
     func run(db: Database) throws -> RecordsResponse {
         guard request.records.count <= call.limits.maxRecordsPerPage else {
             throw call.error(
-                .badRequest, "\(request.records.count) records in one lookup; the limit is \(call.limits.maxRecordsPerPage)")
+                .badRequest,
+                "\(request.records.count) records in one lookup; the limit is \(call.limits.maxRecordsPerPage)")
         }
         let access = try ZoneAccess.resolve(request.zoneID, call: call, db: db)
         let renderer = RecordRenderer(call: call)
@@ -21,10 +22,12 @@ struct LookupRecords {
                     recordName: row.name, parent: row.parent, isShare: row.isShare, createdBy: row.createdBy,
                     caller: call.caller, db: db) != .none
             else {
-                results.append(.error(call.error(.notFound, "Record not found").recordError(recordName: entry.recordName)))
+                results.append(
+                    .error(call.error(.notFound, "Record not found").recordError(recordName: entry.recordName)))
                 continue
             }
-            results.append(.record(renderer.record(row, zone: access.zone, desiredKeys: entry.desiredKeys ?? request.desiredKeys)))
+            results.append(
+                .record(renderer.record(row, zone: access.zone, desiredKeys: entry.desiredKeys ?? request.desiredKeys)))
         }
         return RecordsResponse(records: results)
     }

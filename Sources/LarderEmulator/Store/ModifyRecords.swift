@@ -18,13 +18,16 @@ struct ModifyRecords {
         guard request.operations.count <= call.limits.maxOperationsPerRequest else {
             throw call.error(
                 .badRequest,
-                "\(request.operations.count) operations in one request; the limit is \(call.limits.maxOperationsPerRequest)")
+                "\(request.operations.count) operations in one request; the limit is \(call.limits.maxOperationsPerRequest)"
+            )
         }
         _ = try call.requireUser()
         if forcedConflict {
             return RecordsResponse(
                 records: request.operations.map {
-                    .error(call.error(.conflict, "conflict forced by an emulator fault rule").recordError(recordName: $0.record.recordName))
+                    .error(
+                        call.error(.conflict, "conflict forced by an emulator fault rule").recordError(
+                            recordName: $0.record.recordName))
                 })
         }
         let session = WriteSession(call: call, db: db)
@@ -44,7 +47,8 @@ struct ModifyRecords {
                     if let error = result.error { return .error(error) }
                     let name = result.record?.recordName
                     return .error(
-                        call.error(.atomicError, "another operation of this atomic request failed").recordError(recordName: name))
+                        call.error(.atomicError, "another operation of this atomic request failed").recordError(
+                            recordName: name))
                 }
             }
         } else {
@@ -96,14 +100,16 @@ struct ModifyRecords {
         guard OperationType.all.contains(type) else {
             throw call.error(
                 .badRequest,
-                "operations[\(index)].operationType '\(type.rawValue)' is not one of \(OperationType.all.map(\.rawValue).joined(separator: ", "))")
+                "operations[\(index)].operationType '\(type.rawValue)' is not one of \(OperationType.all.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let incoming = operation.record
         guard let name = incoming.recordName ?? (type == .create ? call.makeID() : nil) else {
             throw call.error(.badRequest, "operations[\(index)].record.recordName is required for \(type.rawValue)")
         }
         guard Names.isValidRecordName(name) else {
-            throw call.error(.badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
+            throw call.error(
+                .badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
         }
         guard seen.insert("\(access.zone.id)/\(name)").inserted else {
             throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
@@ -142,7 +148,9 @@ struct ModifyRecords {
             if type.checksChangeTag || isShare {
                 guard let tag = incoming.recordChangeTag else {
                     throw call.error(
-                        .badRequest, "\(type.rawValue) of '\(name)' needs its recordChangeTag (force\(type.rawValue.prefix(1).uppercased() + type.rawValue.dropFirst()) skips the check)")
+                        .badRequest,
+                        "\(type.rawValue) of '\(name)' needs its recordChangeTag (force\(type.rawValue.prefix(1).uppercased() + type.rawValue.dropFirst()) skips the check)"
+                    )
                 }
                 guard tag == live.changeTag else { throw call.error(.conflict, "client oplock error updating record") }
             }
@@ -156,7 +164,9 @@ struct ModifyRecords {
         } else {
             if type == .update || type == .replace {
                 throw call.error(
-                    .notFound, incoming.recordChangeTag == nil ? "Record not found" : "recordChangeTag specified, but record not found")
+                    .notFound,
+                    incoming.recordChangeTag == nil
+                        ? "Record not found" : "recordChangeTag specified, but record not found")
             }
             guard let given = incoming.recordType, !given.isEmpty else {
                 throw call.error(.badRequest, "operations[\(index)].record.recordType is required to create '\(name)'")
@@ -179,7 +189,8 @@ struct ModifyRecords {
         guard fieldsJSON.utf8.count <= call.limits.maxRecordBytes else {
             throw call.error(
                 .badRequest,
-                "record '\(name)' is \(fieldsJSON.utf8.count) bytes; the limit is \(call.limits.maxRecordBytes) bytes per record")
+                "record '\(name)' is \(fieldsJSON.utf8.count) bytes; the limit is \(call.limits.maxRecordBytes) bytes per record"
+            )
         }
         if isHidden { throw call.error(.exists, "record to insert already exists") }
         if isShare {
@@ -225,7 +236,8 @@ struct ModifyRecords {
             }
             if let live, let moved = incoming.parent?.recordName, moved != live.parent,
                 try access.permission(
-                    recordName: name, parent: moved, isShare: false, createdBy: live.createdBy, caller: call.caller, db: db)
+                    recordName: name, parent: moved, isShare: false, createdBy: live.createdBy, caller: call.caller,
+                    db: db)
                     != .readWrite
             {
                 throw call.error(.accessDenied, "the new parent '\(moved)' is not shared with you")
@@ -236,7 +248,9 @@ struct ModifyRecords {
     private func typedFields(of row: RecordRow, renderer: RecordRenderer) -> [String: FieldValue] {
         var typed: [String: FieldValue] = [:]
         for (name, field) in renderer.fields(of: row) {
-            if let type = field.type, let value = try? FieldValue(value: field.value, type: type) { typed[name] = value }
+            if let type = field.type, let value = try? FieldValue(value: field.value, type: type) {
+                typed[name] = value
+            }
         }
         return typed
     }
@@ -289,7 +303,9 @@ struct ModifyRecords {
         name: String, incoming: Record, live: RecordRow?, existing: RecordRow?, fieldsJSON: String, access: ZoneAccess,
         session: WriteSession, db: Database
     ) throws -> RecordRow {
-        guard case .owner = access.mode else { throw call.error(.accessDenied, "only the owner of a share can change it") }
+        guard case .owner = access.mode else {
+            throw call.error(.accessDenied, "only the owner of a share can change it")
+        }
         guard !access.zone.isDefault else {
             throw call.error(.badRequest, "shares cannot live in the default zone; create a custom zone first")
         }
@@ -297,22 +313,32 @@ struct ModifyRecords {
         let isZoneWide = name == Record.zoneWideShareName
         var rootName: String? = nil
         if isZoneWide {
-            let recordShares = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM record WHERE zoneId = ? AND isDeleted = 0 AND type = ? AND name != ?",
-                arguments: [access.zone.id, Record.shareRecordType, name]) ?? 0
-            if recordShares > 0 { throw call.error(.badRequest, "the zone already has record shares; it cannot be shared zone-wide") }
+            let recordShares =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM record WHERE zoneId = ? AND isDeleted = 0 AND type = ? AND name != ?",
+                    arguments: [access.zone.id, Record.shareRecordType, name]) ?? 0
+            if recordShares > 0 {
+                throw call.error(.badRequest, "the zone already has record shares; it cannot be shared zone-wide")
+            }
         } else {
-            if try RecordRow.fetch(zoneId: access.zone.id, name: Record.zoneWideShareName, in: db).map({ !$0.isDeleted }) == true {
+            if try RecordRow.fetch(zoneId: access.zone.id, name: Record.zoneWideShareName, in: db).map({ !$0.isDeleted }
+            ) == true {
                 throw call.error(.badRequest, "the zone is shared zone-wide; its records cannot be shared one by one")
             }
             guard let root = incoming.forRecord?.recordName ?? previous?.rootRecordName else {
-                throw call.error(.badRequest, "a share needs forRecord {recordName} (or the name \(Record.zoneWideShareName) for a zone-wide share)")
+                throw call.error(
+                    .badRequest,
+                    "a share needs forRecord {recordName} (or the name \(Record.zoneWideShareName) for a zone-wide share)"
+                )
             }
-            guard let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: root, in: db), !rootRow.isDeleted else {
+            guard let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: root, in: db), !rootRow.isDeleted
+            else {
                 throw call.error(.notFound, "the share's root record '\(root)' does not exist in this zone")
             }
             if let tag = incoming.forRecord?.recordChangeTag, tag != rootRow.changeTag, previous == nil {
-                throw call.error(.conflict, "the root record '\(root)' has changed (recordChangeTag \(rootRow.changeTag))")
+                throw call.error(
+                    .conflict, "the root record '\(root)' has changed (recordChangeTag \(rootRow.changeTag))")
             }
             if let current = rootRow.shareName, current != name {
                 throw call.error(.badRequest, "record '\(root)' is already shared by '\(current)'")
@@ -321,12 +347,14 @@ struct ModifyRecords {
         }
         let publicPermission = incoming.publicPermission ?? previous?.publicPermission ?? .none
         guard publicPermission.isKnown else {
-            throw call.error(.badRequest, "publicPermission '\(publicPermission.rawValue)' is not NONE, READ_ONLY or READ_WRITE")
+            throw call.error(
+                .badRequest, "publicPermission '\(publicPermission.rawValue)' is not NONE, READ_ONLY or READ_WRITE")
         }
         let participants = try resolveParticipants(
             incoming.participants ?? previous?.participants ?? [], previous: previous?.participants ?? [],
             owner: access.zone.owner)
-        let stored = StoredShare(rootRecordName: rootName, publicPermission: publicPermission, participants: participants)
+        let stored = StoredShare(
+            rootRecordName: rootName, publicPermission: publicPermission, participants: participants)
         let shortGUID = live?.shortGUID ?? ShortGUID.make()
         let row = try session.write(
             zone: access.zone, name: name, type: Record.shareRecordType, fieldsJSON: fieldsJSON, existing: existing,
@@ -367,7 +395,8 @@ struct ModifyRecords {
             else {
                 throw call.error(
                     .badRequest,
-                    "participants[\(index)]: no user with \(email.map { "email \($0)" } ?? recordName.map { "userRecordName \($0)" } ?? "that identity")")
+                    "participants[\(index)]: no user with \(email.map { "email \($0)" } ?? recordName.map { "userRecordName \($0)" } ?? "that identity")"
+                )
             }
             if user.userRecordName == owner { continue }
             let permission = participant.permission ?? .readOnly

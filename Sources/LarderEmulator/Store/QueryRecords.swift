@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import GRDB
 import LarderCloudKit
 import LarderCore
+import Synchronization
 
 /// `records/query`: filters and sorts one record type, a page at a time.
 ///
@@ -29,7 +29,8 @@ struct QueryRecords {
             try CompiledFilter(filter, index: index, recordType: query.recordType, schema: schema, call: call)
         }
         let offset = try decodeMarker()
-        var sql = "SELECT r.id, r.zoneId, r.name, r.type, r.changeTag, r.changeSeq, r.isDeleted, r.fields, r.createdAt, "
+        var sql =
+            "SELECT r.id, r.zoneId, r.name, r.type, r.changeTag, r.changeSeq, r.isDeleted, r.fields, r.createdAt, "
         sql += "r.createdBy, r.createdDevice, r.modifiedAt, r.modifiedBy, r.modifiedDevice, r.parent, r.shareName, "
         sql += "r.shortGUID, r.share FROM record r WHERE "
         sql += zones.count == 1 ? "r.zoneId = ?" : "r.zoneId IN (\(zones.map { _ in "?" }.joined(separator: ",")))"
@@ -51,7 +52,9 @@ struct QueryRecords {
                 continue
             }
             guard let type = schema.fieldType(query.recordType, sort.fieldName) else {
-                throw call.error(.badRequest, "sortBy[\(index)]: field '\(sort.fieldName)' is not in the schema of '\(query.recordType)'")
+                throw call.error(
+                    .badRequest,
+                    "sortBy[\(index)]: field '\(sort.fieldName)' is not in the schema of '\(query.recordType)'")
             }
             if type == .location {
                 guard let relative = sort.relativeLocation, let location = try? Location(value: relative.value) else {
@@ -67,7 +70,8 @@ struct QueryRecords {
         }
         order.append("r.id")
         sql += " ORDER BY " + order.joined(separator: ", ")
-        let needsSwift = filters.contains { $0.sql == nil } || zones.contains { $0.filtersRecords } || !swiftSort.isEmpty
+        let needsSwift =
+            filters.contains { $0.sql == nil } || zones.contains { $0.filtersRecords } || !swiftSort.isEmpty
         if !needsSwift {
             sql += " LIMIT ? OFFSET ?"
             arguments.append(limit + 1)
@@ -84,7 +88,8 @@ struct QueryRecords {
                 guard let access = zonesByID[record.zoneId] else { continue }
                 if access.filtersRecords {
                     let permission = try access.permission(
-                        recordName: record.name, parent: record.parent, isShare: record.isShare, createdBy: record.createdBy,
+                        recordName: record.name, parent: record.parent, isShare: record.isShare,
+                        createdBy: record.createdBy,
                         caller: call.caller, db: db)
                     if permission == .none { continue }
                 }
@@ -127,7 +132,8 @@ struct QueryRecords {
                 let user = try call.requireUser()
                 let names = try String.fetchAll(
                     db,
-                    sql: "SELECT name FROM zone WHERE container = ? AND environment = ? AND database = 'private' AND owner = ? AND isDeleted = 0",
+                    sql:
+                        "SELECT name FROM zone WHERE container = ? AND environment = ? AND database = 'private' AND owner = ? AND isDeleted = 0",
                     arguments: [call.container, call.environment, user])
                 return try names.map { try ZoneAccess.resolve(RecordZoneID(zoneName: $0), call: call, db: db) }
             }
@@ -141,7 +147,9 @@ struct QueryRecords {
         let keyed = rows.map { row -> (RecordRow, [Double]) in
             let fields = renderer.fields(of: row)
             let keys = sorts.map { sort -> Double in
-                guard let field = fields[sort.field], let location = try? Location(value: field.value) else { return .infinity }
+                guard let field = fields[sort.field], let location = try? Location(value: field.value) else {
+                    return .infinity
+                }
                 return location.distance(to: sort.from)
             }
             return (row, keys)

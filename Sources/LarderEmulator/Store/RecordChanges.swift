@@ -54,7 +54,8 @@ struct RecordChanges {
             let record = RecordRow(row: row)
             if access.filtersRecords {
                 let permission = try access.permission(
-                    recordName: record.name, parent: record.parent, isShare: record.isShare, createdBy: record.createdBy,
+                    recordName: record.name, parent: record.parent, isShare: record.isShare,
+                    createdBy: record.createdBy,
                     caller: call.caller, db: db)
                 if permission == .none { continue }
             }
@@ -78,7 +79,8 @@ struct DatabaseChanges {
     func run(syncToken: String?, resultsLimit: Int?, db: Database) throws -> DatabaseChangesResponse {
         let user = try call.requireUser()
         let epoch = try Counter.current("storeEpoch", in: db)
-        let scopeKey = Int64(truncatingIfNeeded: StableHash.of("\(call.container)/\(call.environment)/\(call.scope.rawValue)/\(user)"))
+        let scopeKey = Int64(
+            truncatingIfNeeded: StableHash.of("\(call.container)/\(call.environment)/\(call.scope.rawValue)/\(user)"))
         var since: Int64 = 0
         if let syncToken, !syncToken.isEmpty {
             guard let token = ChangeToken.decode(syncToken), token.kind == .database, token.scope == scopeKey else {
@@ -103,8 +105,11 @@ struct DatabaseChanges {
                     """,
                 arguments: [call.container, call.environment, database, owner, since, limit + 1])
             changed = rows.map(ZoneRow.init(row:)).map { zone in
-                (Zone(zoneID: zone.zoneID, syncToken: zone.isDeleted ? nil : zone.token(at: zone.changeSeq),
-                      atomic: !zone.isDefault, deleted: zone.isDeleted ? true : nil), zone.databaseSeq)
+                (
+                    Zone(
+                        zoneID: zone.zoneID, syncToken: zone.isDeleted ? nil : zone.token(at: zone.changeSeq),
+                        atomic: !zone.isDefault, deleted: zone.isDeleted ? true : nil), zone.databaseSeq
+                )
             }
         case .shared:
             let rows = try Row.fetchAll(
@@ -127,8 +132,11 @@ struct DatabaseChanges {
                 guard sequence > since, visible || removed else { continue }
                 let gone = zone.isDeleted || !visible
                 changed.append(
-                    (Zone(zoneID: zone.zoneID, syncToken: gone ? nil : zone.token(at: zone.changeSeq), atomic: true,
-                          deleted: gone ? true : nil), sequence))
+                    (
+                        Zone(
+                            zoneID: zone.zoneID, syncToken: gone ? nil : zone.token(at: zone.changeSeq), atomic: true,
+                            deleted: gone ? true : nil), sequence
+                    ))
             }
             changed.sort { $0.sequence < $1.sequence }
         }

@@ -7,11 +7,15 @@ struct RecordRenderer {
 
     func fields(of row: RecordRow) -> [String: RecordField] {
         var text = row.fields
-        return text.withUTF8 { (try? WireDecoder().decode([String: RecordField].self, from: UnsafeRawBufferPointer($0))) ?? [:] }
+        return text.withUTF8 {
+            (try? WireDecoder().decode([String: RecordField].self, from: UnsafeRawBufferPointer($0))) ?? [:]
+        }
     }
 
     /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
-    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil) -> Record {
+    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil)
+        -> Record
+    {
         if row.isDeleted { return Record.tombstone(recordName: row.name, zoneID: zone.zoneID) }
         var fields = knownFields ?? fields(of: row)
         if let desiredKeys {
@@ -26,7 +30,8 @@ struct RecordRenderer {
         var record = Record(
             recordName: row.name, recordType: row.type, recordChangeTag: row.changeTag, fields: fields,
             zoneID: zone.zoneID)
-        record.created = RecordStamp(timestamp: row.createdAt, userRecordName: row.createdBy, deviceID: row.createdDevice)
+        record.created = RecordStamp(
+            timestamp: row.createdAt, userRecordName: row.createdBy, deviceID: row.createdDevice)
         record.modified = RecordStamp(
             timestamp: row.modifiedAt, userRecordName: row.modifiedBy, deviceID: row.modifiedDevice)
         record.pluginFields = [:]

@@ -57,7 +57,6 @@ struct RecordRow: Sendable {
     var shortGUID: String?
     var share: String?
 
-
     var isShare: Bool { type == Record.shareRecordType }
 
     static let columns = """
@@ -77,7 +76,8 @@ extension RecordRow {
     init(row: Row) {
         self.init(
             id: row["id"], zoneId: row["zoneId"], name: row["name"], type: row["type"], changeTag: row["changeTag"],
-            changeSeq: row["changeSeq"], isDeleted: row["isDeleted"], fields: row["fields"], createdAt: row["createdAt"],
+            changeSeq: row["changeSeq"], isDeleted: row["isDeleted"], fields: row["fields"],
+            createdAt: row["createdAt"],
             createdBy: row["createdBy"], createdDevice: row["createdDevice"], modifiedAt: row["modifiedAt"],
             modifiedBy: row["modifiedBy"], modifiedDevice: row["modifiedDevice"], parent: row["parent"],
             shareName: row["shareName"], shortGUID: row["shortGUID"], share: row["share"])
@@ -96,7 +96,9 @@ extension StoredShare: WireEncodable {
     /// Reads the stored state of a share row (nil when `json` is not one), in place with the wire decoder.
     init?(json: String) {
         var text = json
-        guard let share = text.withUTF8({ try? WireDecoder().decode(StoredShare.self, from: UnsafeRawBufferPointer($0)) }) else {
+        guard
+            let share = text.withUTF8({ try? WireDecoder().decode(StoredShare.self, from: UnsafeRawBufferPointer($0)) })
+        else {
             return nil
         }
         self = share

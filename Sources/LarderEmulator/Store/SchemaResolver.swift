@@ -73,7 +73,8 @@ struct SchemaResolver {
                 if let schemaType, schemaType != type {
                     throw call.error(
                         .badRequest,
-                        "field '\(name)' of record type '\(recordType)' is \(schemaType.rawValue) in the schema; got \(type.rawValue)")
+                        "field '\(name)' of record type '\(recordType)' is \(schemaType.rawValue) in the schema; got \(type.rawValue)"
+                    )
                 }
             } else if let schemaType {
                 type = schemaType
@@ -81,7 +82,8 @@ struct SchemaResolver {
                 type = inferred.canonical
             } else {
                 throw call.error(
-                    .badRequest, "field '\(name)': cannot tell the type of \(field.value.snippet); send {\"value\": …, \"type\": …}")
+                    .badRequest,
+                    "field '\(name)': cannot tell the type of \(field.value.snippet); send {\"value\": …, \"type\": …}")
             }
             let value: FieldValue
             do {
@@ -89,14 +91,16 @@ struct SchemaResolver {
             } catch {
                 var reason = "field '\(name)': \(error.message)"
                 if field.type == nil, schemaType != nil {
-                    reason += " (the schema has '\(name)' as \(type.rawValue); send an explicit type or declare the field)"
+                    reason +=
+                        " (the schema has '\(name)' as \(type.rawValue); send an explicit type or declare the field)"
                 }
                 throw call.error(.badRequest, reason)
             }
             if schemaType == nil {
                 guard !isProduction else {
                     throw call.error(
-                        .badRequest, "field '\(name)' does not exist on record type '\(recordType)' in the production schema")
+                        .badRequest,
+                        "field '\(name)' does not exist on record type '\(recordType)' in the production schema")
                 }
                 do {
                     try db.execute(

@@ -14,7 +14,8 @@ struct ShareOperations {
         var results: [ShareMetadataResult] = []
         for entry in request.shortGUIDs {
             do {
-                results.append(.metadata(try one(entry, user: user, accept: accept, session: session, renderer: renderer, db: db)))
+                results.append(
+                    .metadata(try one(entry, user: user, accept: accept, session: session, renderer: renderer, db: db)))
             } catch let error as CloudKitServerError {
                 results.append(.error(error.recordError(recordName: nil)))
             }
@@ -24,23 +25,28 @@ struct ShareOperations {
     }
 
     private func one(
-        _ entry: ShortGUIDsRequest.ShortGUID, user: String, accept: Bool, session: WriteSession, renderer: RecordRenderer,
+        _ entry: ShortGUIDsRequest.ShortGUID, user: String, accept: Bool, session: WriteSession,
+        renderer: RecordRenderer,
         db: Database
     ) throws -> ShareMetadata {
         let notFound = call.error(.notFound, "no share with shortGUID '\(entry.value)'")
-        guard let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT r.id AS recordId, z.id, z.database, z.owner, z.name, z.epoch, z.changeSeq, z.databaseSeq, z.isDeleted
-                FROM record r JOIN zone z ON z.id = r.zoneId
-                WHERE r.shortGUID = ? AND r.type = ? AND r.isDeleted = 0 AND z.isDeleted = 0
-                AND z.container = ? AND z.environment = ?
-                """,
-            arguments: [entry.value, Record.shareRecordType, call.container, call.environment])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT r.id AS recordId, z.id, z.database, z.owner, z.name, z.epoch, z.changeSeq, z.databaseSeq, z.isDeleted
+                    FROM record r JOIN zone z ON z.id = r.zoneId
+                    WHERE r.shortGUID = ? AND r.type = ? AND r.isDeleted = 0 AND z.isDeleted = 0
+                    AND z.container = ? AND z.environment = ?
+                    """,
+                arguments: [entry.value, Record.shareRecordType, call.container, call.environment])
         else { throw notFound }
         let zone = ZoneRow(row: row)
         let shareID: Int64 = row["recordId"]
-        guard var share = try Row.fetchOne(db, sql: "SELECT \(RecordRow.columns) FROM record WHERE id = ?", arguments: [shareID])
+        guard
+            var share = try Row.fetchOne(
+                db, sql: "SELECT \(RecordRow.columns) FROM record WHERE id = ?", arguments: [shareID]
+            )
             .map(RecordRow.init(row:)),
             let text = share.share, var stored = StoredShare(json: text)
         else { throw notFound }
@@ -55,7 +61,8 @@ struct ShareOperations {
                 ShareParticipant(
                     userIdentity: UserIdentity(
                         userRecordName: user, lookupInfo: LookupInfo(emailAddress: configured?.emailAddress),
-                        nameComponents: NameComponents(givenName: configured?.firstName, familyName: configured?.lastName)),
+                        nameComponents: NameComponents(
+                            givenName: configured?.firstName, familyName: configured?.lastName)),
                     type: "PUBLIC_USER", permission: stored.publicPermission, acceptanceStatus: "PENDING"))
             index = stored.participants.count - 1
         }
@@ -63,9 +70,11 @@ struct ShareOperations {
             stored.participants[index].acceptanceStatus = "ACCEPTED"
             share = try session.write(
                 zone: zone, name: share.name, type: share.type, fieldsJSON: share.fields,
-                existing: share, parent: nil, shareName: nil, shortGUID: share.shortGUID, share: try session.encode(stored))
+                existing: share, parent: nil, shareName: nil, shortGUID: share.shortGUID,
+                share: try session.encode(stored))
             try session.setMembers(
-                zone: zone, shareName: share.name, rootRecordName: stored.rootRecordName, participants: stored.participants)
+                zone: zone, shareName: share.name, rootRecordName: stored.rootRecordName,
+                participants: stored.participants)
         }
         let participant = index.map { stored.participants[$0] }
         var metadata = ShareMetadata(

@@ -71,7 +71,8 @@ package enum StateArchive {
                     var arguments: [DatabaseValue] = []
                     for field in fields {
                         guard columns.contains(field.key) else {
-                            throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)].\(field.key) is not a column")
+                            throw LarderError(
+                                .malformedRecord, "emulator state: \(table)[\(index)].\(field.key) is not a column")
                         }
                         switch field.value {
                         case .null: arguments.append(.null)
@@ -80,14 +81,16 @@ package enum StateArchive {
                         case .double(let double): arguments.append(double.databaseValue)
                         case .string(let string): arguments.append(string.databaseValue)
                         default:
-                            throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)].\(field.key) must be a scalar")
+                            throw LarderError(
+                                .malformedRecord, "emulator state: \(table)[\(index)].\(field.key) must be a scalar")
                         }
                     }
                     let names = fields.keys.map { "\"\($0)\"" }.joined(separator: ", ")
                     let marks = fields.keys.map { _ in "?" }.joined(separator: ", ")
                     do {
                         try db.execute(
-                            sql: "INSERT INTO \(table) (\(names)) VALUES (\(marks))", arguments: StatementArguments(arguments))
+                            sql: "INSERT INTO \(table) (\(names)) VALUES (\(marks))",
+                            arguments: StatementArguments(arguments))
                     } catch {
                         throw LarderError(.malformedRecord, "emulator state: \(table)[\(index)]: \(error)")
                     }

@@ -1,7 +1,7 @@
 import Foundation
-import LarderCore
 import GRDB
 import LarderCloudKit
+import LarderCore
 
 /// The writes of one request: hands out each zone's next change sequence number, writes record
 /// rows and share memberships, and bumps the zones' sequences once at the end.
@@ -104,12 +104,14 @@ final class WriteSession {
     func touch(zone: ZoneRow, rowID: Int64, shareName: String?, shortGUID: String?) throws {
         let sequence = nextSequence(in: zone)
         try db.execute(
-            sql: "UPDATE record SET changeSeq = ?, changeTag = ?, shareName = ?, shortGUID = ?, modifiedAt = ? WHERE id = ?",
+            sql:
+                "UPDATE record SET changeSeq = ?, changeTag = ?, shareName = ?, shortGUID = ?, modifiedAt = ? WHERE id = ?",
             arguments: [sequence, Names.changeTag(for: sequence), shareName, shortGUID, call.nowMilliseconds, rowID])
     }
 
     /// Records who may see `zone` through `shareName` (one row per participant but the owner).
-    func setMembers(zone: ZoneRow, shareName: String, rootRecordName: String?, participants: [ShareParticipant]) throws {
+    func setMembers(zone: ZoneRow, shareName: String, rootRecordName: String?, participants: [ShareParticipant]) throws
+    {
         let sequence = try Counter.next("databaseSeq", in: db)
         var keep: [String] = []
         for participant in participants where participant.type != "OWNER" {
@@ -143,7 +145,8 @@ final class WriteSession {
     func removeMembers(zone: ZoneRow, shareName: String) throws {
         let sequence = try Counter.next("databaseSeq", in: db)
         try db.execute(
-            sql: "UPDATE shareMember SET status = 'REMOVED', seq = ? WHERE zoneId = ? AND shareName = ? AND status != 'REMOVED'",
+            sql:
+                "UPDATE shareMember SET status = 'REMOVED', seq = ? WHERE zoneId = ? AND shareName = ? AND status != 'REMOVED'",
             arguments: [sequence, zone.id, shareName])
     }
 

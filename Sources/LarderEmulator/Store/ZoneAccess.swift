@@ -25,7 +25,8 @@ struct ZoneAccess: Sendable {
         switch call.scope {
         case .public:
             guard zoneID.isDefaultZone,
-                let zone = try fetchZone(call: call, database: "public", owner: DatabaseCall.publicOwner, name: zoneID.zoneName, db: db)
+                let zone = try fetchZone(
+                    call: call, database: "public", owner: DatabaseCall.publicOwner, name: zoneID.zoneName, db: db)
             else { throw notFound }
             return ZoneAccess(zone: zone, mode: .publicDatabase)
         case .private:
@@ -44,7 +45,8 @@ struct ZoneAccess: Sendable {
             else { throw notFound }
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT shareName, rootRecordName, permission FROM shareMember WHERE zoneId = ? AND userRecordName = ? AND status = 'ACCEPTED'",
+                sql:
+                    "SELECT shareName, rootRecordName, permission FROM shareMember WHERE zoneId = ? AND userRecordName = ? AND status = 'ACCEPTED'",
                 arguments: [zone.id, user])
             guard !rows.isEmpty else { throw notFound }
             var zoneWide: SharePermission?
@@ -64,7 +66,9 @@ struct ZoneAccess: Sendable {
         }
     }
 
-    static func fetchZone(call: DatabaseCall, database: String, owner: String, name: String, db: Database) throws -> ZoneRow? {
+    static func fetchZone(call: DatabaseCall, database: String, owner: String, name: String, db: Database) throws
+        -> ZoneRow?
+    {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: """
@@ -76,7 +80,9 @@ struct ZoneAccess: Sendable {
     }
 
     /// The caller's permission on an existing record (or on a new record under `parent`).
-    func permission(recordName: String, parent: String?, isShare: Bool, createdBy: String?, caller: Caller, db: Database) throws
+    func permission(
+        recordName: String, parent: String?, isShare: Bool, createdBy: String?, caller: Caller, db: Database
+    ) throws
         -> SharePermission
     {
         switch mode {
@@ -128,18 +134,25 @@ enum DefaultZones {
     static func ensure(configuration: EmulatorConfiguration, db: Database) throws {
         for container in configuration.containers {
             for environment in ["development", "production"] {
-                try ensure(container: container, environment: environment, database: "public", owner: DatabaseCall.publicOwner, db: db)
+                try ensure(
+                    container: container, environment: environment, database: "public", owner: DatabaseCall.publicOwner,
+                    db: db)
                 for user in configuration.users {
-                    try ensure(container: container, environment: environment, database: "private", owner: user.userRecordName, db: db)
+                    try ensure(
+                        container: container, environment: environment, database: "private", owner: user.userRecordName,
+                        db: db)
                 }
             }
         }
     }
 
     static func ensure(container: String, environment: String, database: String, owner: String, db: Database) throws {
-        let exists = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM zone WHERE container = ? AND environment = ? AND database = ? AND owner = ? AND name = ?",
-            arguments: [container, environment, database, owner, RecordZoneID.defaultZoneName]) ?? false
+        let exists =
+            try Bool.fetchOne(
+                db,
+                sql:
+                    "SELECT 1 FROM zone WHERE container = ? AND environment = ? AND database = ? AND owner = ? AND name = ?",
+                arguments: [container, environment, database, owner, RecordZoneID.defaultZoneName]) ?? false
         guard !exists else { return }
         let epoch = try Counter.next("databaseSeq", in: db)
         try db.execute(

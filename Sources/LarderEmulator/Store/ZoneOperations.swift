@@ -41,7 +41,9 @@ struct ZoneOperations {
 
     func lookup(_ request: ZonesLookupRequest, db: Database) throws -> ZonesResponse {
         guard request.zones.count <= call.limits.maxRecordsPerPage else {
-            throw call.error(.badRequest, "\(request.zones.count) zones in one lookup; the limit is \(call.limits.maxRecordsPerPage)")
+            throw call.error(
+                .badRequest, "\(request.zones.count) zones in one lookup; the limit is \(call.limits.maxRecordsPerPage)"
+            )
         }
         var results: [ZoneResult] = []
         for reference in request.zones {
@@ -61,7 +63,8 @@ struct ZoneOperations {
         guard request.operations.count <= call.limits.maxOperationsPerRequest else {
             throw call.error(
                 .badRequest,
-                "\(request.operations.count) operations in one request; the limit is \(call.limits.maxOperationsPerRequest)")
+                "\(request.operations.count) operations in one request; the limit is \(call.limits.maxOperationsPerRequest)"
+            )
         }
         let user = try call.requireUser()
         var seen = Set<String>()
@@ -70,7 +73,8 @@ struct ZoneOperations {
             let zoneID = operation.zone.zoneID
             do {
                 guard seen.insert(zoneID.zoneName).inserted else {
-                    throw call.error(.badRequest, "one operation per zone per request: '\(zoneID.zoneName)' appears twice")
+                    throw call.error(
+                        .badRequest, "one operation per zone per request: '\(zoneID.zoneName)' appears twice")
                 }
                 if let owner = zoneID.ownerRecordName, owner != user, owner != "__defaultOwner__" {
                     throw call.error(.accessDenied, "zones can only be changed in your own private database")
@@ -83,10 +87,14 @@ struct ZoneOperations {
                     results.append(.zone(zoneDictionary(try create(zoneID.zoneName, owner: user, db: db))))
                 case "delete":
                     try delete(zoneID.zoneName, owner: user, db: db)
-                    results.append(.zone(Zone(zoneID: RecordZoneID(zoneName: zoneID.zoneName, ownerRecordName: user), deleted: true)))
+                    results.append(
+                        .zone(
+                            Zone(zoneID: RecordZoneID(zoneName: zoneID.zoneName, ownerRecordName: user), deleted: true))
+                    )
                 default:
                     throw call.error(
-                        .badRequest, "operations[\(index)].operationType '\(operation.operationType)' is not create or delete")
+                        .badRequest,
+                        "operations[\(index)].operationType '\(operation.operationType)' is not create or delete")
                 }
             } catch let error as CloudKitServerError {
                 results.append(.error(error.zoneError(zoneID: zoneID)))
@@ -97,11 +105,13 @@ struct ZoneOperations {
 
     private func create(_ name: String, owner: String, db: Database) throws -> ZoneRow {
         guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("_"), Names.isValidRecordName(name) else {
-            throw call.error(.badRequest, "zone name '\(name)' is not valid (1-255 printable ASCII, not starting with _)")
+            throw call.error(
+                .badRequest, "zone name '\(name)' is not valid (1-255 printable ASCII, not starting with _)")
         }
         let existing = try Row.fetchOne(
             db,
-            sql: "SELECT \(ZoneRow.columns) FROM zone WHERE container = ? AND environment = ? AND database = 'private' AND owner = ? AND name = ?",
+            sql:
+                "SELECT \(ZoneRow.columns) FROM zone WHERE container = ? AND environment = ? AND database = 'private' AND owner = ? AND name = ?",
             arguments: [call.container, call.environment, owner, name]
         ).map(ZoneRow.init(row:))
         if let existing, !existing.isDeleted { return existing }
@@ -118,15 +128,19 @@ struct ZoneOperations {
                     """,
                 arguments: [call.container, call.environment, owner, name, sequence, sequence])
         }
-        guard let zone = try ZoneAccess.fetchZone(call: call, database: "private", owner: owner, name: name, db: db) else {
+        guard let zone = try ZoneAccess.fetchZone(call: call, database: "private", owner: owner, name: name, db: db)
+        else {
             throw call.error(.internalError, "zone '\(name)' vanished while being created")
         }
         return zone
     }
 
     private func delete(_ name: String, owner: String, db: Database) throws {
-        guard name != RecordZoneID.defaultZoneName else { throw call.error(.badRequest, "the default zone cannot be deleted") }
-        guard let zone = try ZoneAccess.fetchZone(call: call, database: "private", owner: owner, name: name, db: db) else {
+        guard name != RecordZoneID.defaultZoneName else {
+            throw call.error(.badRequest, "the default zone cannot be deleted")
+        }
+        guard let zone = try ZoneAccess.fetchZone(call: call, database: "private", owner: owner, name: name, db: db)
+        else {
             throw call.error(.zoneNotFound, "Zone '\(name)' does not exist")
         }
         let sequence = try Counter.next("databaseSeq", in: db)

@@ -1,10 +1,11 @@
+internal import CLibZ
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CLibZ
-public import LarderCore
 
 /// A destination for bytes: buffered, so writers can append small pieces cheaply.
 public protocol ByteSink: AnyObject {
@@ -81,7 +82,9 @@ public final class FileByteSink: ByteSink {
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             let opened = open(path, O_WRONLY | O_CLOEXEC)
             guard opened >= 0 else {
-                throw LarderError(.io, "cannot open for writing: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+                throw LarderError(
+                    .io, "cannot open for writing: \(String(cString: strerror(errno)))",
+                    location: SourceLocation(file: path))
             }
             fd = opened
             destination = nil
@@ -98,7 +101,8 @@ public final class FileByteSink: ByteSink {
         var template = Array("\(directory)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
         let (opened, temporary) = TemporaryFiles.create(&template)
         guard opened >= 0, let temporary else {
-            throw LarderError(.io, "cannot create output: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+            throw LarderError(
+                .io, "cannot create output: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
         }
         fchmod(opened, mode_t(mode))
         fd = opened
@@ -130,7 +134,8 @@ public final class FileByteSink: ByteSink {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         let failure = FileSystemCalls.writeAll(fd, bytes, path: name)
         guard failure == 0 else {
-            throw LarderError(.io, "write failed: \(String(cString: strerror(failure)))", location: SourceLocation(file: name))
+            throw LarderError(
+                .io, "write failed: \(String(cString: strerror(failure)))", location: SourceLocation(file: name))
         }
     }
 
@@ -149,12 +154,16 @@ public final class FileByteSink: ByteSink {
         if Glibc.close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporaryPath)
-            throw LarderError(.io, "cannot finish writing: \(String(cString: strerror(failure)))", location: SourceLocation(file: destination))
+            throw LarderError(
+                .io, "cannot finish writing: \(String(cString: strerror(failure)))",
+                location: SourceLocation(file: destination))
         }
         if FileSystemCalls.rename(temporaryPath, destination) != 0 {
             failure = errno
             unlink(temporaryPath)
-            throw LarderError(.io, "cannot move output into place: \(String(cString: strerror(failure)))", location: SourceLocation(file: destination))
+            throw LarderError(
+                .io, "cannot move output into place: \(String(cString: strerror(failure)))",
+                location: SourceLocation(file: destination))
         }
     }
 

@@ -1,9 +1,10 @@
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import LarderCore
 
 /// A source of bytes read in chunks: a file, standard input, or a decompressor over either.
 ///
@@ -33,7 +34,9 @@ public final class FileByteSource: ByteSource {
         }
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else {
-            throw LarderError(.io, "cannot open for reading: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+            throw LarderError(
+                .io, "cannot open for reading: \(String(cString: strerror(errno)))",
+                location: SourceLocation(file: path))
         }
         var info = stat()
         if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -54,7 +57,8 @@ public final class FileByteSource: ByteSource {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
-            throw LarderError(.io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+            throw LarderError(
+                .io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
         }
     }
 }

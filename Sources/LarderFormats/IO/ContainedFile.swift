@@ -1,10 +1,11 @@
+import Foundation
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-public import LarderCore
 
 /// Files whose names come from content (a recipe id, an `imageRef`), kept inside one folder.
 ///
@@ -20,7 +21,8 @@ package enum ContainedFile {
         var scalars = String.UnicodeScalarView()
         var bytes = 0
         for scalar in raw.unicodeScalars {
-            let bad = scalar == "/" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
+            let bad =
+                scalar == "/" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
                 || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
             let kept: Unicode.Scalar = bad ? "_" : scalar
             if scalars.isEmpty && (kept == "." || kept == " ") { continue }
@@ -40,7 +42,9 @@ package enum ContainedFile {
     /// target and never replaces anything.
     /// - Returns: the file name used.
     /// - Throws: ``LarderError`` `io-error` naming the path when the file cannot be created or written.
-    package static func createNew(in directory: String, stem: String, fileExtension: String, bytes: [UInt8]) throws -> String {
+    package static func createNew(in directory: String, stem: String, fileExtension: String, bytes: [UInt8]) throws
+        -> String
+    {
         let safeStem = safeComponent(stem)
         let ext = safeComponent(fileExtension, maxLength: 10)
         for attempt in 1...1000 {
@@ -49,28 +53,38 @@ package enum ContainedFile {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd < 0 {
                 if errno == EEXIST { continue }
-                throw LarderError(.io, "cannot create the file: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+                throw LarderError(
+                    .io, "cannot create the file: \(String(cString: strerror(errno)))",
+                    location: SourceLocation(file: path))
             }
             var failure = bytes.withUnsafeBytes { FileSystemCalls.writeAll(fd, $0, path: path) }
             if close(fd) != 0 && failure == 0 { failure = errno }
             if failure != 0 {
                 unlink(path)
-                throw LarderError(.io, "cannot write the file: \(String(cString: strerror(failure)))", location: SourceLocation(file: path))
+                throw LarderError(
+                    .io, "cannot write the file: \(String(cString: strerror(failure)))",
+                    location: SourceLocation(file: path))
             }
             return name
         }
-        throw LarderError(.io, "no free file name for \(safeStem).\(ext) after 1000 tries", location: SourceLocation(file: directory))
+        throw LarderError(
+            .io, "no free file name for \(safeStem).\(ext) after 1000 tries", location: SourceLocation(file: directory))
     }
 
     /// The real path of `reference` (relative to `base`) when it is relative, has no `..`
     /// component, and resolves (after symlinks) to a regular file inside `folder` (relative to
     /// `base`); otherwise why not.
-    package static func resolveInside(_ reference: String, base: String, folder: String) -> Result<String, RefusalReason> {
+    package static func resolveInside(_ reference: String, base: String, folder: String) -> Result<
+        String, RefusalReason
+    > {
         if reference.hasPrefix("/") { return .failure(.absolute) }
-        if reference.split(separator: "/", omittingEmptySubsequences: false).contains("..") || reference.contains("\\") {
+        if reference.split(separator: "/", omittingEmptySubsequences: false).contains("..") || reference.contains("\\")
+        {
             return .failure(.parentComponent)
         }
-        guard let root = realPath(base + "/" + folder), let resolved = realPath(base + "/" + reference) else { return .failure(.missing) }
+        guard let root = realPath(base + "/" + folder), let resolved = realPath(base + "/" + reference) else {
+            return .failure(.missing)
+        }
         guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return .failure(.outside(root)) }
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
@@ -103,7 +117,9 @@ package enum ContainedFile {
     package static func isNonEmpty(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        if isDirectory.boolValue { return !((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).isEmpty }
+        if isDirectory.boolValue {
+            return !((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).isEmpty
+        }
         return ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
     }
 

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// The low-level calls Larder's file writes go through (``FileByteSink``, image files, the upload
 /// journal), and where an ``IOFaultPlan`` makes them fail.

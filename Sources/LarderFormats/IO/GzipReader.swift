@@ -21,7 +21,9 @@ public final class GzipReader: ByteSource {
         let status = larder_inflateInit2(&stream, 15 + 32)  // +32: accept gzip or zlib headers
         guard status == Z_OK else {
             input.deallocate()
-            throw LarderError(.io, "zlib could not start (inflateInit2 returned \(status))", location: SourceLocation(file: base.name))
+            throw LarderError(
+                .io, "zlib could not start (inflateInit2 returned \(status))", location: SourceLocation(file: base.name)
+            )
         }
     }
 
@@ -45,7 +47,9 @@ public final class GzipReader: ByteSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard !finished, buffer.count > 0, let out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return 0 }
+        guard !finished, buffer.count > 0, let out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self) else {
+            return 0
+        }
         stream.next_out = out
         stream.avail_out = uInt(buffer.count)
         while stream.avail_out > 0 {

@@ -1,9 +1,10 @@
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import LarderCore
 
 /// Failures to inject into Larder's file writes, for the fault-injection tests: `ENOSPC` or
 /// `EIO` at the N-th write, fsync, rename or store commit (optionally only for paths matching a
@@ -52,7 +53,9 @@ package struct IOFaultPlan: Sendable, Hashable, CustomStringConvertible {
         package var pattern: String?
 
         /// Creates a rule.
-        package init(_ call: Call = .write, _ failure: Failure, at: Int, isPersistent: Bool = false, pattern: String? = nil) {
+        package init(
+            _ call: Call = .write, _ failure: Failure, at: Int, isPersistent: Bool = false, pattern: String? = nil
+        ) {
             self.call = call
             self.failure = failure
             self.at = at
@@ -76,7 +79,9 @@ package struct IOFaultPlan: Sendable, Hashable, CustomStringConvertible {
         self.rules = rules
     }
 
-    private static let kinds: [(String, Failure)] = [("enospc", .error(ENOSPC)), ("eio", .error(EIO)), ("eintr", .error(EINTR)), ("short", .short)]
+    private static let kinds: [(String, Failure)] = [
+        ("enospc", .error(ENOSPC)), ("eio", .error(EIO)), ("eintr", .error(EINTR)), ("short", .short),
+    ]
 
     /// Parses the `LARDER_FAULT_IO` form (see the type's discussion).
     /// - Throws: ``LarderError`` `usage-error` naming the rule that does not parse.
@@ -86,7 +91,9 @@ package struct IOFaultPlan: Sendable, Hashable, CustomStringConvertible {
             let spec = piece.trimmingWhitespace
             guard let rule = Self.rule(spec) else {
                 throw LarderError(
-                    .usage, "LARDER_FAULT_IO: cannot read the rule \"\(spec)\"; expected [write.|fsync.|rename.|commit.]enospc|eio|eintr|short@N[+][:GLOB]")
+                    .usage,
+                    "LARDER_FAULT_IO: cannot read the rule \"\(spec)\"; expected [write.|fsync.|rename.|commit.]enospc|eio|eintr|short@N[+][:GLOB]"
+                )
             }
             rules.append(rule)
         }

@@ -6,7 +6,9 @@ public enum ImageKind {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
         if head.starts(with: Array("GIF8".utf8)) { return "gif" }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "webp" }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return "webp"
+        }
         if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "heic" }
         return "bin"
     }

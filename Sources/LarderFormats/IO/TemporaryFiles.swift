@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The temporary outputs this process has in flight (``FileByteSink``'s `.NAME.tmp-PID-XXXXXX`
 /// files), so that an interrupted run can remove them, and the removal of ones a killed run
@@ -17,7 +18,9 @@ package enum TemporaryFiles {
     /// `XXXXXX`) and registers it. Returns the descriptor (-1 on failure, `errno` set) and the path.
     package static func create(_ template: inout [CChar]) -> (Int32, String?) {
         live.withLock { paths in
-            let opened = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            let opened = template.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress.map { mkstemp($0) } ?? -1
+            }
             guard opened >= 0 else { return (opened, nil) }
             let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } }
             if let path { paths.insert(path) }
@@ -66,7 +69,9 @@ package enum TemporaryFiles {
         func isAlphanumeric(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
         let random = name.suffix(6)
         var head = name.dropLast(6)
-        guard name.hasPrefix("."), random.count == 6, random.allSatisfy(isAlphanumeric), head.hasSuffix("-") else { return nil }
+        guard name.hasPrefix("."), random.count == 6, random.allSatisfy(isAlphanumeric), head.hasSuffix("-") else {
+            return nil
+        }
         head = head.dropLast()
         let digits = head.reversed().prefix { $0.isASCII && $0.isNumber }.count
         guard digits > 0, let pid = pid_t(head.suffix(digits)), pid > 0 else { return nil }

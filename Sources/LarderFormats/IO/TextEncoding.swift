@@ -77,10 +77,13 @@ public enum TextEncoding: String, Sendable, Hashable {
     /// byte that is not valid UTF-8 read as windows-1252.
     /// - Returns: the text and whether the windows-1252 fallback was needed.
     public static func decode(_ bytes: [UInt8], declared: TextEncoding? = nil) -> (text: String, usedFallback: Bool) {
-        let source = TranscodingByteSource(MemoryByteSource(bytes), encoding: declared ?? sniff(Array(bytes.prefix(4096))))
+        let source = TranscodingByteSource(
+            MemoryByteSource(bytes), encoding: declared ?? sniff(Array(bytes.prefix(4096))))
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while let n = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 { out.append(contentsOf: chunk[0..<n]) }
+        while let n = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 {
+            out.append(contentsOf: chunk[0..<n])
+        }
         return (String(decoding: out, as: UTF8.self), source.usedFallback)
     }
 }
@@ -159,7 +162,9 @@ public final class TranscodingByteSource: ByteSource {
             let little = encoding == .utf16LittleEndian
             var units: [UInt16] = []
             while i + 1 < input.count {
-                units.append(little ? UInt16(input[i]) | UInt16(input[i + 1]) << 8 : UInt16(input[i]) << 8 | UInt16(input[i + 1]))
+                units.append(
+                    little ? UInt16(input[i]) | UInt16(input[i + 1]) << 8 : UInt16(input[i]) << 8 | UInt16(input[i + 1])
+                )
                 i += 2
             }
             // Keep a trailing high surrogate for the next chunk.

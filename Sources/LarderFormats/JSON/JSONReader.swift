@@ -1,8 +1,9 @@
 import Foundation
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-public import LarderCore
 
 /// Streams records out of JSON: a top-level array, a single object, an envelope
 /// `{"schema", "version", "records": [...]}`, or objects one after another (NDJSON).
@@ -34,7 +35,11 @@ public final class JSONReader: RecordReader {
     private var markLine = 1
     private var markColumn = 1
 
-    private enum State { case start, topArray(envelope: Bool), topObject, afterTop, done }
+    private enum State {
+        case start
+        case topArray(envelope: Bool)
+        case topObject, afterTop, done
+    }
     private var state = State.start
     private var envelopeFields = Fields()
     private var sawRecordsKey = false
@@ -72,7 +77,8 @@ public final class JSONReader: RecordReader {
     ///   - source: the bytes (already decompressed).
     ///   - lineMode: NDJSON: one record per line, and a malformed line does not stop the rest.
     ///   - lenient: tolerate trailing commas and raw newlines or tabs in strings.
-    public init(source: any ByteSource, lineMode: Bool = false, lenient: Bool = false, limits: ReaderLimits = .default) {
+    public init(source: any ByteSource, lineMode: Bool = false, lenient: Bool = false, limits: ReaderLimits = .default)
+    {
         self.source = source
         self.name = source.name
         self.lineMode = lineMode
@@ -85,7 +91,6 @@ public final class JSONReader: RecordReader {
     deinit { buffer.deallocate() }
 
     public var canRecover: Bool { lineMode }
-
 
     // MARK: Buffer
 
@@ -168,7 +173,8 @@ public final class JSONReader: RecordReader {
     private func syntaxError(_ message: String, at offset: Int? = nil) -> LarderError {
         let (line, column) = lineColumn(at: offset ?? pos)
         return LarderError(
-            .syntax, message, location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount),
+            .syntax, message,
+            location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount),
             snippet: snippet(at: offset ?? pos, column: column))
     }
 
@@ -184,9 +190,12 @@ public final class JSONReader: RecordReader {
         while lineStart > 0, lineStart > offset - 200, buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
         var lineEnd = offset
         while lineEnd < end, lineEnd < offset + 200, buffer[lineEnd] != 0x0A { lineEnd += 1 }
-        let text = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart), as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart), as: UTF8.self)
         guard !text.isEmpty else { return nil }
-        let caretColumn = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: offset - lineStart), as: UTF8.self).count
+        let caretColumn = String(
+            decoding: UnsafeBufferPointer(start: buffer + lineStart, count: offset - lineStart), as: UTF8.self
+        ).count
         return text + "\n" + String(repeating: " ", count: caretColumn) + "^"
     }
 
@@ -197,11 +206,17 @@ public final class JSONReader: RecordReader {
     /// the (decompressed) input, when the reader still holds it; `nil` otherwise (a record
     /// read from a top-level object). The bytes are valid only inside `body`. Lets a caller
     /// keep or find again a record's text without serializing its value.
-    public func withLastRecordText<R>(_ body: (_ text: UnsafeRawBufferPointer, _ offset: Int) throws -> R) rethrows -> R? {
-        guard recordBytesValid, let range = lastRecordBytes, range.lowerBound >= bufferBase, range.upperBound - bufferBase <= end else {
+    public func withLastRecordText<R>(_ body: (_ text: UnsafeRawBufferPointer, _ offset: Int) throws -> R) rethrows
+        -> R?
+    {
+        guard recordBytesValid, let range = lastRecordBytes, range.lowerBound >= bufferBase,
+            range.upperBound - bufferBase <= end
+        else {
             return nil
         }
-        return try body(UnsafeRawBufferPointer(start: buffer + (range.lowerBound - bufferBase), count: range.count), range.lowerBound)
+        return try body(
+            UnsafeRawBufferPointer(start: buffer + (range.lowerBound - bufferBase), count: range.count),
+            range.lowerBound)
     }
 
     public func next() throws -> RecordItem? {
@@ -223,7 +238,9 @@ public final class JSONReader: RecordReader {
                 }
                 try beginTopValue()
             case .topArray(let isEnvelope):
-                guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside the records array") }
+                guard try skipWhitespaceAtTop(skipBOM: false) else {
+                    throw syntaxError("unexpected end of input inside the records array")
+                }
                 if buffer[pos] == UInt8(ascii: "]") {
                     pos += 1
                     if isEnvelope {
@@ -236,10 +253,13 @@ public final class JSONReader: RecordReader {
                 }
                 if !firstInArray {
                     guard buffer[pos] == UInt8(ascii: ",") else {
-                        throw syntaxError("expected ',' or ']' after record \(recordCount - 1), found \(describeByte(pos))")
+                        throw syntaxError(
+                            "expected ',' or ']' after record \(recordCount - 1), found \(describeByte(pos))")
                     }
                     pos += 1
-                    guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside the records array") }
+                    guard try skipWhitespaceAtTop(skipBOM: false) else {
+                        throw syntaxError("unexpected end of input inside the records array")
+                    }
                     if buffer[pos] == UInt8(ascii: "]") {
                         if !lenient { throw syntaxError("trailing comma before ']'") }
                         continue
@@ -299,15 +319,19 @@ public final class JSONReader: RecordReader {
     /// records array, or the end of the object (which yields the object itself as a record
     /// when it had no `records`).
     private func readTopObjectMember() throws -> RecordItem? {
-        guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside an object") }
+        guard try skipWhitespaceAtTop(skipBOM: false) else {
+            throw syntaxError("unexpected end of input inside an object")
+        }
         if buffer[pos] == UInt8(ascii: "}") {
             pos += 1
             state = .afterTop
             if sawRecordsKey {
-                header = EnvelopeHeader(schema: envelopeFields["schema"]?.stringValue, version: envelopeFields["version"].flatMap { v -> Int? in
-                    if case .int(let i) = v { return Int(i) }
-                    return nil
-                })
+                header = EnvelopeHeader(
+                    schema: envelopeFields["schema"]?.stringValue,
+                    version: envelopeFields["version"].flatMap { v -> Int? in
+                        if case .int(let i) = v { return Int(i) }
+                        return nil
+                    })
                 return nil
             }
             // A plain object at the top level is one record.
@@ -322,9 +346,13 @@ public final class JSONReader: RecordReader {
                 location: SourceLocation(file: name, line: line, column: column, recordIndex: index))
         }
         if topObjectNeedsComma {
-            guard buffer[pos] == UInt8(ascii: ",") else { throw syntaxError("expected ',' or '}', found \(describeByte(pos))") }
+            guard buffer[pos] == UInt8(ascii: ",") else {
+                throw syntaxError("expected ',' or '}', found \(describeByte(pos))")
+            }
             pos += 1
-            guard try skipWhitespaceAtTop(skipBOM: false) else { throw syntaxError("unexpected end of input inside an object") }
+            guard try skipWhitespaceAtTop(skipBOM: false) else {
+                throw syntaxError("unexpected end of input inside an object")
+            }
             if buffer[pos] == UInt8(ascii: "}") && lenient { return nil }
         }
         // Parse `"key": ` and then either the records array or a whole value, restarting on refill.
@@ -341,7 +369,8 @@ public final class JSONReader: RecordReader {
                     s.skipWhitespace()
                     try s.need(1)
                     guard s.buffer[s.pos] == UInt8(ascii: ":") else {
-                        throw ScanError(message: "expected ':' after a key, found \(s.describeByte(s.pos))", offset: s.pos)
+                        throw ScanError(
+                            message: "expected ':' after a key, found \(s.describeByte(s.pos))", offset: s.pos)
                     }
                     s.pos += 1
                     s.skipWhitespace()
@@ -351,10 +380,12 @@ public final class JSONReader: RecordReader {
                 if startsRecords {
                     pos += 1
                     sawRecordsKey = true
-                    header = EnvelopeHeader(schema: envelopeFields["schema"]?.stringValue, version: envelopeFields["version"].flatMap { v -> Int? in
-                        if case .int(let i) = v { return Int(i) }
-                        return nil
-                    })
+                    header = EnvelopeHeader(
+                        schema: envelopeFields["schema"]?.stringValue,
+                        version: envelopeFields["version"].flatMap { v -> Int? in
+                            if case .int(let i) = v { return Int(i) }
+                            return nil
+                        })
                     state = .topArray(envelope: true)
                     firstInArray = true
                     topObjectNeedsComma = true
@@ -362,7 +393,9 @@ public final class JSONReader: RecordReader {
                 }
                 nodeOffsets.removeAll(keepingCapacity: true)
                 let value = try scan { try $0.parseValue(depth: 1) }
-                if !sawRecordsKey, bufferBase + pos - topObjectStart.0 > limits.maxRecordSize { throw topObjectTooLarge() }
+                if !sawRecordsKey, bufferBase + pos - topObjectStart.0 > limits.maxRecordSize {
+                    throw topObjectTooLarge()
+                }
                 envelopeFields[key] = value
                 topObjectNeedsComma = true
                 return nil
@@ -370,7 +403,9 @@ public final class JSONReader: RecordReader {
                 parseRestarts += 1
                 let offset = memberStart
                 // A plain object is one record: stop reading once it passes the size limit.
-                if !sawRecordsKey, bufferBase + end - topObjectStart.0 > limits.maxRecordSize { throw topObjectTooLarge() }
+                if !sawRecordsKey, bufferBase + end - topObjectStart.0 > limits.maxRecordSize {
+                    throw topObjectTooLarge()
+                }
                 guard try fill(keeping: offset) else { throw syntaxError("unexpected end of input inside an object") }
                 continue
             }
@@ -381,13 +416,15 @@ public final class JSONReader: RecordReader {
     private func topObjectTooLarge() -> LarderError {
         state = .done
         let (line, column) = topObjectStart.1
-        return limits.recordTooLarge(at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
+        return limits.recordTooLarge(
+            at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
     }
 
     /// The size-limit error for the record starting at buffer offset `start`.
     private func recordTooLarge(at start: Int) -> LarderError {
         let (line, column) = lineColumn(at: start)
-        return limits.recordTooLarge(at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
+        return limits.recordTooLarge(
+            at: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
     }
 
     /// In line mode: refuses the line starting at `start` for its size, discarding the rest of it
@@ -526,7 +563,8 @@ public final class JSONReader: RecordReader {
                 let (line, column) = lineColumn(at: offset)
                 warnings.append(
                     Diagnostic(
-                        severity: .warning, code: "lone-surrogate", message: "lone surrogate \(escape) in a string read as U+FFFD (it encodes no character)",
+                        severity: .warning, code: "lone-surrogate",
+                        message: "lone surrogate \(escape) in a string read as U+FFFD (it encodes no character)",
                         location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount)))
             }
             return result
@@ -540,7 +578,8 @@ public final class JSONReader: RecordReader {
     // MARK: Locations
 
     public func location(of path: FieldPath) -> SourceLocation? {
-        guard recordBytesValid, let item = lastValueForLocation(), let index = item.preorderIndex(of: path), index < nodeOffsets.count
+        guard recordBytesValid, let item = lastValueForLocation(), let index = item.preorderIndex(of: path),
+            index < nodeOffsets.count
         else { return nil }
         let offset = nodeOffsets[index] - bufferBase
         guard offset >= 0, offset <= end else { return nil }
@@ -549,7 +588,8 @@ public final class JSONReader: RecordReader {
     }
 
     public func snippet(of path: FieldPath) -> String? {
-        guard recordBytesValid, let value = lastValue, let index = value.preorderIndex(of: path), index < nodeOffsets.count
+        guard recordBytesValid, let value = lastValue, let index = value.preorderIndex(of: path),
+            index < nodeOffsets.count
         else { return nil }
         let offset = nodeOffsets[index] - bufferBase
         guard offset >= 0, offset <= end else { return nil }
@@ -579,7 +619,6 @@ package struct JSONScanner {
     /// Lenient mode: lone surrogate escapes read as U+FFFD (buffer offset, the escape's text).
     var loneSurrogates: [(Int, String)] = []
 
-
     @inline(__always) mutating func need(_ count: Int) throws {
         if limit - pos < count { throw NeedMore() }
     }
@@ -601,7 +640,9 @@ package struct JSONScanner {
     mutating func finishLine() throws {
         while pos < limit {
             let c = buffer[pos]
-            if c == 0x20 || c == 0x0D || c == 0x09 { pos += 1 } else {
+            if c == 0x20 || c == 0x0D || c == 0x09 {
+                pos += 1
+            } else {
                 throw ScanError(message: "expected a newline after the record, found \(describeByte(pos))", offset: pos)
             }
         }
@@ -630,7 +671,9 @@ package struct JSONScanner {
             while true {
                 skipWhitespace()
                 try need(1)
-                guard buffer[pos] == UInt8(ascii: "\"") else { throw ScanError(message: "expected a quoted key, found \(describeByte(pos))", offset: pos) }
+                guard buffer[pos] == UInt8(ascii: "\"") else {
+                    throw ScanError(message: "expected a quoted key, found \(describeByte(pos))", offset: pos)
+                }
                 let keyOffset = pos
                 let key = try parseString()
                 let keyLength = pos - keyOffset
@@ -646,7 +689,8 @@ package struct JSONScanner {
                 skipWhitespace()
                 try need(1)
                 guard buffer[pos] == UInt8(ascii: ":") else {
-                    throw ScanError(message: "expected ':' after key \"\(key)\", found \(describeByte(pos))", offset: pos)
+                    throw ScanError(
+                        message: "expected ':' after key \"\(key)\", found \(describeByte(pos))", offset: pos)
                 }
                 pos += 1
                 let value = try parseValue(depth: depth + 1)
@@ -658,7 +702,8 @@ package struct JSONScanner {
                 if d == UInt8(ascii: "}") { break }
                 guard d == UInt8(ascii: ",") else {
                     pos -= 1
-                    throw ScanError(message: "expected ',' or '}' after a field, found \(describeByte(pos))", offset: pos)
+                    throw ScanError(
+                        message: "expected ',' or '}' after a field, found \(describeByte(pos))", offset: pos)
                 }
                 if lenient {
                     skipWhitespace()
@@ -728,7 +773,9 @@ package struct JSONScanner {
         guard matches else { throw ScanError(message: "expected a value, found \(describeByte(pos))", offset: pos) }
         pos += count
         // A literal must not run on into letters (`trueish`).
-        if pos < limit, isIdentifierByte(buffer[pos]) { throw ScanError(message: "expected a value, found \(describeByte(pos - count))", offset: pos - count) }
+        if pos < limit, isIdentifierByte(buffer[pos]) {
+            throw ScanError(message: "expected a value, found \(describeByte(pos - count))", offset: pos - count)
+        }
         if pos == limit && !atEnd { throw NeedMore() }
     }
 
@@ -745,7 +792,9 @@ package struct JSONScanner {
         while i < limit, buffer[i] >= 0x30, buffer[i] <= 0x39 { i += 1 }
         if i == limit && !atEnd { throw NeedMore() }
         guard i > digitsStart else { throw ScanError(message: "expected a digit, found \(describeByte(i))", offset: i) }
-        if buffer[digitsStart] == 0x30 && i - digitsStart > 1 { throw ScanError(message: "numbers must not have leading zeros", offset: start) }
+        if buffer[digitsStart] == 0x30 && i - digitsStart > 1 {
+            throw ScanError(message: "numbers must not have leading zeros", offset: start)
+        }
         if i < limit && buffer[i] == UInt8(ascii: ".") {
             isInteger = false
             i += 1
@@ -776,7 +825,9 @@ package struct JSONScanner {
         }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: i - start), as: UTF8.self)
         if isInteger, let exact = Int64(text) { return .int(exact) }
-        guard let double = Double(text), double.isFinite else { throw ScanError(message: "number out of range", offset: start) }
+        guard let double = Double(text), double.isFinite else {
+            throw ScanError(message: "number out of range", offset: start)
+        }
         return .double(double)
     }
 
@@ -792,7 +843,8 @@ package struct JSONScanner {
             let word = UnsafeRawPointer(buffer + i).loadUnaligned(as: UInt64.self)
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
             if special & highs != 0 { break }
             wideHigh |= word
             i += 8
@@ -811,7 +863,8 @@ package struct JSONScanner {
             if c == UInt8(ascii: "\\") { return try parseEscapedString() }
             if c < 0x20 {
                 if lenient { return try parseEscapedString() }
-                throw ScanError(message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
+                throw ScanError(
+                    message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
             }
             high |= c
             i += 1
@@ -863,10 +916,12 @@ package struct JSONScanner {
                     }
                     if isLone {
                         // RFC 8259 §8.2: a string with a lone surrogate is not interoperable.
-                        let escape = String(decoding: UnsafeBufferPointer(start: buffer + escapeOffset, count: 6), as: UTF8.self)
+                        let escape = String(
+                            decoding: UnsafeBufferPointer(start: buffer + escapeOffset, count: 6), as: UTF8.self)
                         guard lenient else {
                             throw ScanError(
-                                message: "lone surrogate \(escape) in a string: it encodes no character (RFC 8259 §8.2); "
+                                message:
+                                    "lone surrogate \(escape) in a string: it encodes no character (RFC 8259 §8.2); "
                                     + "pair it with a \(scalar < 0xDC00 ? "low" : "high") surrogate or remove it",
                                 offset: escapeOffset)
                         }
@@ -876,12 +931,14 @@ package struct JSONScanner {
                     let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
                     bytes.append(contentsOf: String(Character(character)).utf8)
                 default:
-                    throw ScanError(message: "invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", offset: i - 2)
+                    throw ScanError(
+                        message: "invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", offset: i - 2)
                 }
                 continue
             }
             if c < 0x20 && !lenient {
-                throw ScanError(message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
+                throw ScanError(
+                    message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
             }
             bytes.append(c)
             i += 1

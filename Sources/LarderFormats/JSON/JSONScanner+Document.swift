@@ -37,14 +37,18 @@ extension JSONScanner {
             let value = try scanner.parseValue(depth: 1)
             scanner.skipWhitespace()
             guard scanner.pos == count else {
-                throw ScanError(message: "expected the end of input after the value, found \(scanner.describeByte(scanner.pos))", offset: scanner.pos)
+                throw ScanError(
+                    message: "expected the end of input after the value, found \(scanner.describeByte(scanner.pos))",
+                    offset: scanner.pos)
             }
             return value
         } catch let error as ScanError {
             throw located(error.message, at: error.offset, refused: error.refused, in: buffer, count: count, name: name)
         } catch {
             // `NeedMore`: the scanner ran into the end of the bytes.
-            throw located("unexpected end of input inside the value", at: count, refused: false, in: buffer, count: count, name: name)
+            throw located(
+                "unexpected end of input inside the value", at: count, refused: false, in: buffer, count: count,
+                name: name)
         }
     }
 
@@ -64,7 +68,8 @@ extension JSONScanner {
             }
         }
         return LarderError(
-            refused ? .refusedInput : .syntax, message, location: SourceLocation(file: name, line: line, column: column),
+            refused ? .refusedInput : .syntax, message,
+            location: SourceLocation(file: name, line: line, column: column),
             snippet: JSONReader.snippet(in: buffer, count: count, at: offset))
     }
 }

@@ -25,7 +25,11 @@ public final class JSONWriter: RecordWriter {
         guard !lineMode else { return }
         if let envelope = options.envelope {
             out.append("{\"schema\":")
-            if let schema = envelope.schema { JSONWriter.serialize(string: schema, into: &out) } else { out.append("null") }
+            if let schema = envelope.schema {
+                JSONWriter.serialize(string: schema, into: &out)
+            } else {
+                out.append("null")
+            }
             if let version = envelope.version {
                 out.append(",\"version\":")
                 JSONWriter.serialize(integer: Int64(version), into: &out)
@@ -195,7 +199,9 @@ public final class JSONWriter: RecordWriter {
                     let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
                     let quote = word ^ (ones &* 0x22)
                     let backslash = word ^ (ones &* 0x5C)
-                    let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    let special =
+                        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                        | ((word &- ones &* 0x20) & ~word)
                     if special & highs != 0 { break }
                     i += 8
                 }

@@ -76,7 +76,8 @@ public struct ConversionPipeline {
 
     /// Creates a pipeline.
     public init(
-        inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil, check: RecordCheck = .structure,
+        inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil,
+        check: RecordCheck = .structure,
         keepGoing: Bool = false, limits: ReaderLimits = .default, progress: ((Summary) -> Void)? = nil
     ) {
         self.inputs = inputs
@@ -105,7 +106,8 @@ public struct ConversionPipeline {
             summary.rejected += 1
         }
         for input in inputs {
-            let reader = try RecordIO.openReader(path: input, format: inputFormat, recordType: recordType, limits: limits)
+            let reader = try RecordIO.openReader(
+                path: input, format: inputFormat, recordType: recordType, limits: limits)
             while true {
                 let item: RecordItem?
                 do {

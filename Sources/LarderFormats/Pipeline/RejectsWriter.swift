@@ -57,7 +57,11 @@ extension Value {
         case .double(let d) where !d.isFinite: return .string(d.isNaN ? ".nan" : d < 0 ? "-.inf" : ".inf")
         case .array(let elements): return .array(elements.map { $0.replacingNonFiniteNumbers() })
         case .object(let fields):
-            return .object(Fields(uncheckedUniqueElements: fields.map { Field(key: $0.key, value: $0.value.replacingNonFiniteNumbers()) }))
+            return .object(
+                Fields(
+                    uncheckedUniqueElements: fields.map {
+                        Field(key: $0.key, value: $0.value.replacingNonFiniteNumbers())
+                    }))
         default: return self
         }
     }

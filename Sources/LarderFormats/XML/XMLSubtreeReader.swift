@@ -67,13 +67,16 @@ package final class XMLSubtreeReader {
             guard let context, let buffer else { return -1 }
             let input = Unmanaged<Input>.fromOpaque(context).takeUnretainedValue()
             do {
-                return Int32(try input.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+                return Int32(
+                    try input.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
             } catch {
                 input.error = error
                 return -1
             }
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOCDATA.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOCDATA.rawValue)
         guard let reader = xmlReaderForIO(read, nil, retained.toOpaque(), nil, nil, options) else {
             retained.release()
             throw LarderError(.io, "libxml2 could not start reading", location: SourceLocation(file: source.name))
@@ -123,7 +126,12 @@ package final class XMLSubtreeReader {
         var stack = [root]
         while let current = stack.last {
             let status = xmlTextReaderRead(reader)
-            guard status == 1 else { throw status == 0 ? LarderError(.syntax, "the document ends inside <\(root.name)>", location: SourceLocation(file: name)) : failure() }
+            guard status == 1 else {
+                throw status == 0
+                    ? LarderError(
+                        .syntax, "the document ends inside <\(root.name)>", location: SourceLocation(file: name))
+                    : failure()
+            }
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 let child = element()
@@ -131,7 +139,8 @@ package final class XMLSubtreeReader {
                 if xmlTextReaderIsEmptyElement(reader) != 1 { stack.append(child) }
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
                 stack.removeLast()
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+                Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
                 Int32(XML_READER_TYPE_WHITESPACE.rawValue):
                 current.ownText += string(xmlTextReaderConstValue(reader))
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
@@ -145,10 +154,13 @@ package final class XMLSubtreeReader {
     }
 
     private func element() -> XMLElementNode {
-        let node = XMLElementNode(name: string(xmlTextReaderConstLocalName(reader)).lowercased(), line: Int(xmlTextReaderGetParserLineNumber(reader)))
+        let node = XMLElementNode(
+            name: string(xmlTextReaderConstLocalName(reader)).lowercased(),
+            line: Int(xmlTextReaderGetParserLineNumber(reader)))
         if xmlTextReaderHasAttributes(reader) == 1 {
             while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                node.attributes[string(xmlTextReaderConstLocalName(reader)).lowercased()] = string(xmlTextReaderConstValue(reader))
+                node.attributes[string(xmlTextReaderConstLocalName(reader)).lowercased()] = string(
+                    xmlTextReaderConstValue(reader))
             }
             xmlTextReaderMoveToElement(reader)
         }

@@ -53,7 +53,9 @@ public enum XSDValidator {
         var bytes = Array(xsd.utf8)
         let parser = bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlSchemaNewMemParserCtxt($0, Int32(buffer.count)) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    xmlSchemaNewMemParserCtxt($0, Int32(buffer.count))
+                }
             } ?? nil
         }
         guard let parser else { throw LarderError(.schema, "\(name): cannot create an XSD parser") }
@@ -66,7 +68,9 @@ public enum XSDValidator {
         return schema
     }
 
-    private static func read(path: String, schema: xmlSchemaPtr?, limit: Int, stopAfterRoot: Bool = false) throws -> Result {
+    private static func read(path: String, schema: xmlSchemaPtr?, limit: Int, stopAfterRoot: Bool = false) throws
+        -> Result
+    {
         let raw: any ByteSource = path == "-" ? try FileByteSource(path: "/dev/stdin") : try FileByteSource(path: path)
         let (source, _) = try RecordIO.sniff(raw)
         let name = path == "-" ? "<stdin>" : path
@@ -108,7 +112,8 @@ public enum XSDValidator {
                     collector.errors.append(
                         LarderError(
                             .syntax, "malformed XML: the document is not well-formed (truncated?)",
-                            location: SourceLocation(file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil)))
+                            location: SourceLocation(
+                                file: name, line: line > 0 ? line : nil, column: column > 0 ? column : nil)))
                 }
                 break
             }
@@ -127,9 +132,13 @@ public enum XSDValidator {
         }
         if let error = input.error { throw error }
         if schema != nil, !stopAfterRoot, collector.errors.isEmpty, xmlTextReaderIsValid(reader) != 1 {
-            collector.errors.append(LarderError(.malformedRecord, "the document does not match the XSD", location: SourceLocation(file: name)))
+            collector.errors.append(
+                LarderError(
+                    .malformedRecord, "the document does not match the XSD", location: SourceLocation(file: name)))
         }
-        return Result(records: records, errors: collector.errors, declaredSchema: declaredSchema, declaredVersion: declaredVersion)
+        return Result(
+            records: records, errors: collector.errors, declaredSchema: declaredSchema, declaredVersion: declaredVersion
+        )
     }
 
     private static func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {
@@ -178,7 +187,8 @@ public enum XSDValidator {
 
     private static let closeInput: xmlInputCloseCallback = { _ in 0 }
 
-    private static let genericMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { context, message in
+    private static let genericMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = {
+        context, message in
         guard let context, let message else { return }
         let collector = Unmanaged<ErrorCollector>.fromOpaque(context).takeUnretainedValue()
         if collector.libraryMessages.count < 100 { collector.libraryMessages.append(String(cString: message)) }
@@ -194,7 +204,9 @@ public enum XSDValidator {
         while message.hasSuffix("\n") { message.removeLast() }
         let line = e.line > 0 ? Int(e.line) : nil
         var column = e.int2 > 0 ? Int(e.int2) : nil
-        if column == nil, let reader = collector.reader, let line, xmlTextReaderGetParserLineNumber(reader) == Int32(line) {
+        if column == nil, let reader = collector.reader, let line,
+            xmlTextReaderGetParserLineNumber(reader) == Int32(line)
+        {
             let parserColumn = xmlTextReaderGetParserColumnNumber(reader)
             if parserColumn > 0 { column = Int(parserColumn) }
         }
@@ -202,6 +214,8 @@ public enum XSDValidator {
         collector.errors.append(
             LarderError(
                 isSchema ? .malformedRecord : .syntax, message,
-                location: SourceLocation(file: collector.name, line: line, column: column, recordIndex: isSchema ? collector.recordIndex : nil)))
+                location: SourceLocation(
+                    file: collector.name, line: line, column: column,
+                    recordIndex: isSchema ? collector.recordIndex : nil)))
     }
 }

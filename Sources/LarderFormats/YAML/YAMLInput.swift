@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import LarderCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Feeds libyaml's parser from a ``ByteSource`` in chunks, and keeps the last 64 KiB it handed
 /// over so that an error's source line can be quoted with a caret under the column.

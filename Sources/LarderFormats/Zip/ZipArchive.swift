@@ -1,10 +1,11 @@
+internal import CLibZ
+public import LarderCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CLibZ
-public import LarderCore
 
 /// Limits that keep a hostile archive from exhausting memory or disk.
 public struct ZipLimits: Sendable, Hashable {
@@ -51,7 +52,9 @@ public struct ZipEntry: Sendable, Hashable {
     /// hidden files (any path component starting with `.`, such as `.DS_Store`).
     public var isIgnorable: Bool {
         if isDirectory { return true }
-        return path.split(separator: "/").contains { $0 == "__MACOSX" || ($0.hasPrefix(".") && $0 != "." && $0 != "..") }
+        return path.split(separator: "/").contains {
+            $0 == "__MACOSX" || ($0.hasPrefix(".") && $0 != "." && $0 != "..")
+        }
     }
 
     /// The path normalised for use on disk, refusing paths that would escape the folder an
@@ -100,7 +103,8 @@ public final class ZipArchive {
 
     /// Whether `bytes` start like a zip archive (`PK\u{3}\u{4}`, or an empty archive's `PK\u{5}\u{6}`).
     public static func isZip(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 4 && bytes[0] == 0x50 && bytes[1] == 0x4B && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6))
+        bytes.count >= 4 && bytes[0] == 0x50 && bytes[1] == 0x4B
+            && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6))
     }
 
     /// Opens the archive at `path` and reads its end-of-central-directory record.
@@ -111,7 +115,9 @@ public final class ZipArchive {
         self.limits = limits
         let opened = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else {
-            throw LarderError(.io, "cannot open for reading: \(String(cString: strerror(errno)))", location: SourceLocation(file: path))
+            throw LarderError(
+                .io, "cannot open for reading: \(String(cString: strerror(errno)))",
+                location: SourceLocation(file: path))
         }
         fd = opened
         var info = stat()
@@ -123,8 +129,15 @@ public final class ZipArchive {
         do {
             let tailLength = Int(min(size, 65_557))
             let tail = try Self.read(fd: fd, at: size - UInt64(tailLength), count: tailLength, name: path)
-            guard let eocd = (0...max(0, tail.count - 22)).reversed().first(where: { tail.count >= $0 + 22 && Self.u32(tail, $0) == 0x0605_4B50 })
-            else { throw LarderError(.syntax, "not a zip archive (no end-of-central-directory record)", location: SourceLocation(file: path)) }
+            guard
+                let eocd = (0...max(0, tail.count - 22)).reversed().first(where: {
+                    tail.count >= $0 + 22 && Self.u32(tail, $0) == 0x0605_4B50
+                })
+            else {
+                throw LarderError(
+                    .syntax, "not a zip archive (no end-of-central-directory record)",
+                    location: SourceLocation(file: path))
+            }
             var count = UInt64(Self.u16(tail, eocd + 10))
             var cdSize = UInt64(Self.u32(tail, eocd + 12))
             var cdOffset = UInt64(Self.u32(tail, eocd + 16))
@@ -134,14 +147,17 @@ public final class ZipArchive {
                 let recordOffset = Self.u64(tail, locator + 8)
                 let record = try Self.read(fd: fd, at: recordOffset, count: 56, name: path)
                 guard Self.u32(record, 0) == 0x0606_4B50 else {
-                    throw LarderError(.syntax, "damaged zip64 end-of-central-directory record", location: SourceLocation(file: path))
+                    throw LarderError(
+                        .syntax, "damaged zip64 end-of-central-directory record", location: SourceLocation(file: path))
                 }
                 count = Self.u64(record, 32)
                 cdSize = Self.u64(record, 40)
                 cdOffset = Self.u64(record, 48)
             }
             guard cdOffset + cdSize <= size else {
-                throw LarderError(.syntax, "the zip central directory lies past the end of the file (truncated archive?)", location: SourceLocation(file: path))
+                throw LarderError(
+                    .syntax, "the zip central directory lies past the end of the file (truncated archive?)",
+                    location: SourceLocation(file: path))
             }
             entryCount = count
             directoryOffset = cdOffset
@@ -160,7 +176,8 @@ public final class ZipArchive {
         guard UInt64(nextIndex) < entryCount, directoryOffset < directoryEnd else { return nil }
         let header = try Self.read(fd: fd, at: directoryOffset, count: 46, name: name)
         guard Self.u32(header, 0) == 0x0201_4B50 else {
-            throw LarderError(.syntax, "damaged zip central directory at entry \(nextIndex)", location: SourceLocation(file: name))
+            throw LarderError(
+                .syntax, "damaged zip central directory at entry \(nextIndex)", location: SourceLocation(file: name))
         }
         let flags = Self.u16(header, 8)
         let nameLength = Int(Self.u16(header, 28))
@@ -188,7 +205,9 @@ public final class ZipArchive {
                     entry.compressedSize = Self.u64(variable, p)
                     p += 8
                 }
-                if entry.localHeaderOffset == 0xFFFF_FFFF, p + 8 <= variable.count { entry.localHeaderOffset = Self.u64(variable, p) }
+                if entry.localHeaderOffset == 0xFFFF_FFFF, p + 8 <= variable.count {
+                    entry.localHeaderOffset = Self.u64(variable, p)
+                }
             }
             e += 4 + length
         }
@@ -202,16 +221,22 @@ public final class ZipArchive {
     ///   compression methods, `syntax-error` for a damaged local header.
     public func open(_ entry: ZipEntry) throws -> any ByteSource {
         let location = SourceLocation(file: "\(name)!\(entry.path)")
-        if entry.isEncrypted { throw LarderError(.refusedInput, "the entry is encrypted; Larder cannot read it", location: location) }
+        if entry.isEncrypted {
+            throw LarderError(.refusedInput, "the entry is encrypted; Larder cannot read it", location: location)
+        }
         guard entry.method == 0 || entry.method == 8 else {
-            throw LarderError(.refusedInput, "the entry uses compression method \(entry.method); only stored (0) and deflate (8) are supported", location: location)
+            throw LarderError(
+                .refusedInput,
+                "the entry uses compression method \(entry.method); only stored (0) and deflate (8) are supported",
+                location: location)
         }
         let local = try Self.read(fd: fd, at: entry.localHeaderOffset, count: 30, name: name)
         guard Self.u32(local, 0) == 0x0403_4B50 else {
             throw LarderError(.syntax, "damaged zip local header", location: location)
         }
         let dataOffset = entry.localHeaderOffset + 30 + UInt64(Self.u16(local, 26)) + UInt64(Self.u16(local, 28))
-        return try ZipEntrySource(fd: fd, archive: self, entry: entry, dataOffset: dataOffset, limits: limits, name: location.file ?? name)
+        return try ZipEntrySource(
+            fd: fd, archive: self, entry: entry, dataOffset: dataOffset, limits: limits, name: location.file ?? name)
     }
 
     // MARK: Bytes
@@ -226,9 +251,12 @@ public final class ZipArchive {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LarderError(.io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+                throw LarderError(
+                    .io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
             }
-            if n == 0 { throw LarderError(.syntax, "the zip archive is truncated", location: SourceLocation(file: name)) }
+            if n == 0 {
+                throw LarderError(.syntax, "the zip archive is truncated", location: SourceLocation(file: name))
+            }
             done += n
         }
         return bytes
@@ -288,9 +316,12 @@ final class ZipEntrySource: ByteSource {
             let n = pread(fd, input + done, count - done, off_t(inputOffset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LarderError(.io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
+                throw LarderError(
+                    .io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
             }
-            if n == 0 { throw LarderError(.syntax, "the zip archive is truncated", location: SourceLocation(file: name)) }
+            if n == 0 {
+                throw LarderError(.syntax, "the zip archive is truncated", location: SourceLocation(file: name))
+            }
             done += n
         }
         inputOffset += UInt64(count)
@@ -306,7 +337,9 @@ final class ZipEntrySource: ByteSource {
             throw refused("the entry inflates past \(limits.maxEntrySize) bytes; refused as a zip bomb")
         }
         if produced > limits.ratioGrace, produced > max(entry.compressedSize, 1) * limits.maxExpansionRatio {
-            throw refused("the entry expands more than \(limits.maxExpansionRatio):1 (\(entry.compressedSize) compressed bytes); refused as a zip bomb")
+            throw refused(
+                "the entry expands more than \(limits.maxExpansionRatio):1 (\(entry.compressedSize) compressed bytes); refused as a zip bomb"
+            )
         }
         if entry.flags & 8 == 0, entry.uncompressedSize != 0xFFFF_FFFF, produced > entry.uncompressedSize {
             throw refused("the entry inflates past its declared size of \(entry.uncompressedSize) bytes; refused")
@@ -330,7 +363,9 @@ final class ZipEntrySource: ByteSource {
             while stream.avail_out > 0 {
                 if stream.avail_in == 0 {
                     guard inputRemaining > 0 else {
-                        throw LarderError(.syntax, "the entry's compressed data ends early (damaged archive)", location: SourceLocation(file: name))
+                        throw LarderError(
+                            .syntax, "the entry's compressed data ends early (damaged archive)",
+                            location: SourceLocation(file: name))
                     }
                     let want = Int(min(UInt64(inputCapacity), inputRemaining))
                     try fillInput(want)
@@ -344,7 +379,9 @@ final class ZipEntrySource: ByteSource {
                 }
                 guard status == Z_OK || status == Z_BUF_ERROR else {
                     let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                    throw LarderError(.syntax, "the entry's compressed data is corrupt: \(reason)", location: SourceLocation(file: name))
+                    throw LarderError(
+                        .syntax, "the entry's compressed data is corrupt: \(reason)",
+                        location: SourceLocation(file: name))
                 }
             }
             n = buffer.count - Int(stream.avail_out)
@@ -353,7 +390,8 @@ final class ZipEntrySource: ByteSource {
         try checkExpansion()
         if n > 0 { crc = CLibZ.crc32(crc, out.assumingMemoryBound(to: Bytef.self), uInt(n)) }
         if finished, UInt32(truncatingIfNeeded: crc) != entry.crc32 {
-            throw LarderError(.syntax, "the entry's CRC-32 does not match (damaged archive)", location: SourceLocation(file: name))
+            throw LarderError(
+                .syntax, "the entry's CRC-32 does not match (damaged archive)", location: SourceLocation(file: name))
         }
         return n
     }

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CLibZ
+public import Foundation
 public import LarderCore
 
 /// Writes a zip archive to a sink, entry by entry.
@@ -32,11 +32,14 @@ public final class ZipWriter {
     ///   - modified: the timestamp recorded for the entry.
     /// - Throws: ``LarderError`` `unrepresentable` for a duplicate path or an archive past 4 GiB,
     ///   `io-error` when writing fails.
-    public func add(path: String, bytes: [UInt8], deflate: Bool = true, modified: Date = Date(timeIntervalSince1970: 1_704_067_200)) throws {
+    public func add(
+        path: String, bytes: [UInt8], deflate: Bool = true, modified: Date = Date(timeIntervalSince1970: 1_704_067_200)
+    ) throws {
         guard paths.insert(path).inserted else {
             throw LarderError(.unrepresentable, "duplicate archive entry \"\(path)\"")
         }
-        let crc = UInt32(truncatingIfNeeded: bytes.withUnsafeBufferPointer { CLibZ.crc32(0, $0.baseAddress, uInt($0.count)) })
+        let crc = UInt32(
+            truncatingIfNeeded: bytes.withUnsafeBufferPointer { CLibZ.crc32(0, $0.baseAddress, uInt($0.count)) })
         let data = deflate ? try Self.deflateRaw(bytes) : bytes
         let method: UInt16 = deflate ? 8 : 0
         let name = Array(path.utf8)

@@ -53,7 +53,9 @@ public final class CooklangExporter: RecipeExporter {
             try zip.add(path: name + ".cook", bytes: Array(text.utf8))
         case .single(let sink), .stdout(let sink):
             if written > 0 {
-                throw LarderError(.usage, "a .cook file holds one recipe; give a folder or a .zip to -o for several", location: SourceLocation(file: path))
+                throw LarderError(
+                    .usage, "a .cook file holds one recipe; give a folder or a .zip to -o for several",
+                    location: SourceLocation(file: path))
             }
             try sink.write(text)
         }
@@ -85,10 +87,13 @@ public final class CooklangExporter: RecipeExporter {
         meta("cook time", recipe.cookTime.map { "\($0) minutes" })
         out += "---\n\n"
         if !recipe.ingredients.isEmpty {
-            out += recipe.ingredients.map { "@" + safe($0.original.isEmpty ? $0.item : $0.original) + "{}" }.joined(separator: "\n") + "\n\n"
+            out +=
+                recipe.ingredients.map { "@" + safe($0.original.isEmpty ? $0.item : $0.original) + "{}" }.joined(
+                    separator: "\n") + "\n\n"
         }
         for step in recipe.instructions {
-            var line = safe(step.text).replacingAll("@", with: "at ").replacingAll("#", with: "no. ").replacingAll("~", with: "about ")
+            var line = safe(step.text).replacingAll("@", with: "at ").replacingAll("#", with: "no. ").replacingAll(
+                "~", with: "about ")
             if let timer = step.timerSeconds {
                 line += timer % 60 == 0 ? " ~{\(timer / 60)%minutes}" : " ~{\(timer)%seconds}"
             }
@@ -98,6 +103,7 @@ public final class CooklangExporter: RecipeExporter {
     }
 
     private static func safe(_ text: String) -> String {
-        text.replacingAll("{", with: "(").replacingAll("}", with: ")").replacingAll("\n", with: " ").replacingAll("--", with: "–")
+        text.replacingAll("{", with: "(").replacingAll("}", with: ")").replacingAll("\n", with: " ").replacingAll(
+            "--", with: "–")
     }
 }

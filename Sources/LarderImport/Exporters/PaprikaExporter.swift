@@ -27,7 +27,8 @@ public final class PaprikaExporter: RecipeExporter {
             name = Self.fileName(item.recipe.title) + " (\(n))"
             n += 1
         }
-        try zip.add(path: name + ".paprikarecipe", bytes: compressed.bytes, deflate: false, modified: item.recipe.updatedAt)
+        try zip.add(
+            path: name + ".paprikarecipe", bytes: compressed.bytes, deflate: false, modified: item.recipe.updatedAt)
     }
 
     public func finish() throws {
@@ -36,26 +37,31 @@ public final class PaprikaExporter: RecipeExporter {
 
     /// A file name from a title: no path separators or control characters, at most 100 characters.
     static func fileName(_ title: String) -> String {
-        let cleaned = String(title.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }.prefix(100)).trimmingWhitespace
+        let cleaned = String(title.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }.prefix(100))
+            .trimmingWhitespace
         return cleaned.isEmpty ? "Recipe" : cleaned
     }
 
     /// The Paprika JSON object for a recipe.
     public static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
-        func minutes(_ m: Int?) -> Value { .string(m.map { $0 >= 60 ? "\($0 / 60) hr\($0 % 60 == 0 ? "" : " \($0 % 60) min")" : "\($0) min" } ?? "") }
+        func minutes(_ m: Int?) -> Value {
+            .string(m.map { $0 >= 60 ? "\($0 / 60) hr\($0 % 60 == 0 ? "" : " \($0 % 60) min")" : "\($0) min" } ?? "")
+        }
         let ingredients = recipe.ingredients.map { $0.original.isEmpty ? $0.item : $0.original }.joined(separator: "\n")
         let directions = recipe.instructions.map(\.text).joined(separator: "\n")
         let total = recipe.prepTime.flatMap { p in recipe.cookTime.map { p + $0 } }
         let photo = image.map { Data($0).base64EncodedString() }
         let photoName = image.map { "\(recipe.id).\(ImageKind.fileExtension(for: Array($0.prefix(16))))" }
-        let hash = SHA256.hash(Array((recipe.title + "\n" + ingredients + "\n" + directions).utf8)).hexString.uppercased()
+        let hash = SHA256.hash(Array((recipe.title + "\n" + ingredients + "\n" + directions).utf8)).hexString
+            .uppercased()
         var f = Fields()
         f["uid"] = .string(recipe.id)
         f["name"] = .string(recipe.title)
         f["directions"] = .string(directions)
         f["servings"] = .string(recipe.servings.map(String.init) ?? "")
         f["rating"] = .int(0)
-        f["difficulty"] = .string(recipe.difficulty.map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() } ?? "")
+        f["difficulty"] = .string(
+            recipe.difficulty.map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() } ?? "")
         f["ingredients"] = .string(ingredients)
         f["notes"] = .string("")
         f["created"] = .string(RecipeDate.paprikaString(recipe.createdAt))

@@ -98,7 +98,9 @@ public struct ExportSession {
                         location.recordIndex = item.index
                         location.fieldPath = "imageRef"
                         let message = "\"\(recipe.imageRef ?? "")\" is \(reason); exported without its image"
-                        summary.warnings.append(Diagnostic(severity: .warning, code: "refused-input", message: message, location: location).description)
+                        summary.warnings.append(
+                            Diagnostic(severity: .warning, code: "refused-input", message: message, location: location)
+                                .description)
                         summary.imagesLeftOut += 1
                     }
                     try exporter.write(ExportItem(recipe: recipe, image: image))

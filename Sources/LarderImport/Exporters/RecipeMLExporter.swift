@@ -50,7 +50,8 @@ public final class RecipeMLExporter: RecipeExporter {
         if let servings = recipe.servings { x += "      <yield>\(servings)</yield>\n" }
         for (type, minutes) in [("Preparation", recipe.prepTime), ("Cooking", recipe.cookTime)] {
             if let minutes {
-                x += "      <preptime type=\"\(type)\"><time><qty>\(minutes)</qty><timeunit>minutes</timeunit></time></preptime>\n"
+                x +=
+                    "      <preptime type=\"\(type)\"><time><qty>\(minutes)</qty><timeunit>minutes</timeunit></time></preptime>\n"
             }
         }
         if let url = recipe.sourceURL { x += "      <source><srcitem>\(escape(url))</srcitem></source>\n" }
@@ -58,7 +59,8 @@ public final class RecipeMLExporter: RecipeExporter {
         for ingredient in recipe.ingredients {
             let line = ingredient.original.isEmpty ? ingredient.item : ingredient.original
             // Structured only when the parts say exactly what the line says; else the line as written.
-            let parts = [ingredient.quantity.map(Self.number), ingredient.unit, ingredient.item].compactMap { $0 }.joined(separator: " ")
+            let parts = [ingredient.quantity.map(Self.number), ingredient.unit, ingredient.item].compactMap { $0 }
+                .joined(separator: " ")
             let rebuilt = parts + (ingredient.note.map { ", " + $0 } ?? "")
             if let quantity = ingredient.quantity, rebuilt == line {
                 var amount = "<amt><qty>\(Self.number(quantity))</qty>"

@@ -1,4 +1,5 @@
 import LarderFormats
+
 /// HTML text as recipe sites publish it: character references to decode, tags to strip,
 /// whitespace to collapse.
 public enum HTMLText {
@@ -178,7 +179,9 @@ public enum HTMLText {
             """
         for entry in entries.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = entry.split(separator: ":")
-            guard parts.count == 2, let code = UInt32(parts[1], radix: 16), let scalar = Unicode.Scalar(code) else { continue }
+            guard parts.count == 2, let code = UInt32(parts[1], radix: 16), let scalar = Unicode.Scalar(code) else {
+                continue
+            }
             table[String(parts[0])] = scalar
         }
         return table

@@ -1,4 +1,5 @@
 import LarderFormats
+
 /// Durations as recipe formats write them: ISO 8601 (`PT1H30M`, `P0DT0H45M`), broken ISO
 /// (`PTundefinedM`, `PT-5M`), and text (`1 hour 30 mins`, `12-15 minutes`, `1½ hrs`).
 public enum RecipeTime {
@@ -65,8 +66,12 @@ public enum RecipeTime {
     /// minutes`, `10 to 12 min`) take the upper end.
     static func textMinutes(_ text: String) -> Int? {
         var s = Substring(text.lowercased())
-        if let dash = s.firstIndex(where: { $0 == "-" || $0 == "–" }), s[..<dash].contains(where: \.isNumber) { s = s[s.index(after: dash)...] }
-        if let to = s.firstRange(of: " to "), s[..<to.lowerBound].contains(where: \.isNumber) { s = s[to.upperBound...] }
+        if let dash = s.firstIndex(where: { $0 == "-" || $0 == "–" }), s[..<dash].contains(where: \.isNumber) {
+            s = s[s.index(after: dash)...]
+        }
+        if let to = s.firstRange(of: " to "), s[..<to.lowerBound].contains(where: \.isNumber) {
+            s = s[to.upperBound...]
+        }
         let scalars = Array(s)
         var i = 0
         var total = 0.0
@@ -93,10 +98,12 @@ public enum RecipeTime {
             }
             switch word {
             case "d", "day", "days", "tag", "tage", "dag", "dagen", "jour", "jours": total += value * 1440
-            case "h", "hr", "hrs", "hour", "hours", "óra", "std", "stunde", "stunden", "heure", "heures", "uur", "ora", "ore", "hora", "horas", "timer", "time", "tim", "timmar":
+            case "h", "hr", "hrs", "hour", "hours", "óra", "std", "stunde", "stunden", "heure", "heures", "uur", "ora",
+                "ore", "hora", "horas", "timer", "time", "tim", "timmar":
                 total += value * 60
                 lastUnit = "h"
-            case "m", "min", "mins", "minute", "minutes", "minuten", "minuut", "minuti", "minutos", "perc", "minutter", "minuter", "minut", "minuty":
+            case "m", "min", "mins", "minute", "minutes", "minuten", "minuut", "minuti", "minutos", "perc", "minutter",
+                "minuter", "minut", "minuty":
                 total += value
                 lastUnit = "m"
             case "s", "sec", "secs", "second", "seconds", "sekunden": total += value / 60
@@ -105,7 +112,13 @@ public enum RecipeTime {
                 total += lastUnit == "h" || !found ? value : 0
                 lastUnit = "m"
             default:
-                if word.hasPrefix("min") { total += value } else if word.hasPrefix("h") { total += value * 60 } else { continue }
+                if word.hasPrefix("min") {
+                    total += value
+                } else if word.hasPrefix("h") {
+                    total += value * 60
+                } else {
+                    continue
+                }
             }
             found = true
         }
@@ -119,7 +132,9 @@ public enum RecipeTime {
     static func readNumber(_ c: [Character], _ start: Int) -> (Double, Int)? {
         var i = start
         var digits = ""
-        while i < c.count, c[i].isASCII, c[i].isNumber || ((c[i] == "." || c[i] == ",") && !digits.isEmpty && i + 1 < c.count && c[i + 1].isNumber) {
+        while i < c.count, c[i].isASCII,
+            c[i].isNumber || ((c[i] == "." || c[i] == ",") && !digits.isEmpty && i + 1 < c.count && c[i + 1].isNumber)
+        {
             digits.append(c[i] == "," ? "." : c[i])
             i += 1
         }
@@ -161,7 +176,8 @@ public enum RecipeTime {
     /// Unicode vulgar fractions and their values.
     public static let vulgarFractions: [Character: Double] = [
         "½": 0.5, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "¼": 0.25, "¾": 0.75, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6, "⅘": 0.8,
-        "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875, "⅐": 1.0 / 7, "⅑": 1.0 / 9, "⅒": 0.1,
+        "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875, "⅐": 1.0 / 7, "⅑": 1.0 / 9,
+        "⅒": 0.1,
     ]
 
     /// `PT1H30M` for 90 minutes (`PT0M` for 0).

@@ -1,4 +1,5 @@
 import LarderFormats
+
 /// Recipe yields as published: `8`, `"4 servings"`, `"Makes 12 cookies"`, `"4-6"`, lists.
 public enum RecipeYield {
     /// The yield in the form `<n> servings` or `<n> <items>` (`12 cookies`, `1 loaf`, `2 dozen`).
@@ -14,12 +15,20 @@ public enum RecipeYield {
         var best: (length: Int, text: String)?
         for (singular, plural) in itemKinds {
             let length: Int
-            if lower.contains(singular) { length = singular.count } else if lower.contains(plural) { length = plural.count } else { continue }
+            if lower.contains(singular) {
+                length = singular.count
+            } else if lower.contains(plural) {
+                length = plural.count
+            } else {
+                continue
+            }
             if length > (best?.length ?? 0) { best = (length, "\(number) \(number == 1 ? singular : plural)") }
         }
         if let best { return best.text }
         let words = Set(lower.split(whereSeparator: { !$0.isLetter }).map(String.init))
-        if !words.isDisjoint(with: ["sandwiches", "tacquitos", "makes", "cups", "appetizer", "porzioni", "cookies", "buns"]) {
+        if !words.isDisjoint(with: [
+            "sandwiches", "tacquitos", "makes", "cups", "appetizer", "porzioni", "cookies", "buns",
+        ]) {
             return "\(number) item\(number == 1 ? "" : "s")"
         }
         return "\(number) serving\(number == 1 ? "" : "s")"
@@ -75,8 +84,14 @@ public enum RecipeYield {
             current = ""
         }
         for c in text {
-            if c.isLetter || c.isNumber || ((c == "." || c == ",") && current.last?.isNumber == true) || (c == "-" && !current.isEmpty && current.last?.isNumber == true) {
-                if c == "-" { flush(); out.append("-"); continue }
+            if c.isLetter || c.isNumber || ((c == "." || c == ",") && current.last?.isNumber == true)
+                || (c == "-" && !current.isEmpty && current.last?.isNumber == true)
+            {
+                if c == "-" {
+                    flush()
+                    out.append("-")
+                    continue
+                }
                 current.append(c)
             } else {
                 flush()
@@ -89,14 +104,19 @@ public enum RecipeYield {
     }
 
     private static let servingWords: Set<String> = [
-        "serving", "servings", "serves", "serve", "portion", "portions", "portionen", "portion(en)", "people", "persons", "person",
-        "personen", "persone", "personas", "porzioni", "porzione", "pax", "adults", "personnes", "personne", "porties", "porcje",
-        "porce", "adag", "porsjoner", "portioner", "annosta", "kişilik", "personer", "port", "porcie", "porções", "porção", "főre",
+        "serving", "servings", "serves", "serve", "portion", "portions", "portionen", "portion(en)", "people",
+        "persons", "person",
+        "personen", "persone", "personas", "porzioni", "porzione", "pax", "adults", "personnes", "personne", "porties",
+        "porcje",
+        "porce", "adag", "porsjoner", "portioner", "annosta", "kişilik", "personer", "port", "porcie", "porções",
+        "porção", "főre",
     ]
 
     private static let functionWords: Set<String> = ["as", "or", "and", "up", "for", "to", "of", "x"]
 
-    private static let sizeWords: Set<String> = ["large", "small", "medium", "big", "mini", "about", "approximately", "approx", "generous"]
+    private static let sizeWords: Set<String> = [
+        "large", "small", "medium", "big", "mini", "about", "approximately", "approx", "generous",
+    ]
 
     /// The number of servings a yield text gives (its first whole number, the lower end of a
     /// range), or `nil` when it has none or it is zero.

@@ -1,4 +1,5 @@
 import LarderFormats
+
 /// Repairs for damage recipe text commonly carries on its way through CMS plugins.
 public enum TextRepair {
     /// Undoes UTF-8 that was decoded as windows-1252 (`cupÂ orange`, `crÃ¨me`, `donâ€™t`).
@@ -19,7 +20,9 @@ public enum TextRepair {
                         guard let b = windows1252Byte(scalars[i + j]), b >= 0x80, b <= 0xBF else { break }
                         bytes.append(b)
                     }
-                    if bytes.count == length, let decoded = String(validating: bytes, as: UTF8.self), decoded.unicodeScalars.count == 1 {
+                    if bytes.count == length, let decoded = String(validating: bytes, as: UTF8.self),
+                        decoded.unicodeScalars.count == 1
+                    {
                         out.append(contentsOf: decoded.unicodeScalars)
                         i += length
                         continue
@@ -50,7 +53,9 @@ public enum TextRepair {
     public static func ingredientLine(_ line: String) -> String {
         var text = line
         var searchStart = text.startIndex
-        while let open = text[searchStart...].firstRange(of: "(("), let close = text[open.upperBound...].firstRange(of: "))") {
+        while let open = text[searchStart...].firstRange(of: "(("),
+            let close = text[open.upperBound...].firstRange(of: "))")
+        {
             let inner = text[open.upperBound..<close.lowerBound]
             // Only a plain doubled wrapper: the inside must not open or close parentheses itself.
             guard !inner.contains("(") && !inner.contains(")") else {
@@ -77,7 +82,9 @@ public enum TextRepair {
             var depth = 0
             var close: Int?
             for j in i..<chars.count {
-                if chars[j] == "(" { depth += 1 } else if chars[j] == ")" {
+                if chars[j] == "(" {
+                    depth += 1
+                } else if chars[j] == ")" {
                     depth -= 1
                     if depth == 0 {
                         close = j
@@ -97,7 +104,9 @@ public enum TextRepair {
 
     /// Drops a trailing page-title suffix that only says "recipe" (`Banketstaaf – recept`).
     public static func title(_ title: String) -> String {
-        let words: Set<String> = ["recipe", "recept", "rezept", "receta", "ricetta", "recette", "opskrift", "oppskrift", "resepti", "przepis"]
+        let words: Set<String> = [
+            "recipe", "recept", "rezept", "receta", "ricetta", "recette", "opskrift", "oppskrift", "resepti", "przepis",
+        ]
         for separator in [" – ", " - ", " | ", " — "] {
             guard let range = title.lastRange(of: separator) else { continue }
             let tail = String(title[range.upperBound...]).trimmingWhitespace.lowercased()

@@ -71,11 +71,15 @@ public struct CompatibilityChecker {
             for step in transition.steps {
                 if case .rename(let from, let to) = step.kind {
                     let (source, target) = older <= newer ? (from, to) : (to, from)
-                    renames["/" + source.description.replacingOccurrences(of: ".", with: "/")] = ("/" + target.description.replacingOccurrences(of: ".", with: "/"), step.id)
+                    renames["/" + source.description.replacingOccurrences(of: ".", with: "/")] = (
+                        "/" + target.description.replacingOccurrences(of: ".", with: "/"), step.id
+                    )
                 }
                 if case .convert(let field, let to?, _, false, _) = step.kind {
                     let (source, target) = older <= newer ? (field, to) : (to, field)
-                    renames["/" + source.description.replacingOccurrences(of: ".", with: "/")] = ("/" + target.description.replacingOccurrences(of: ".", with: "/"), step.id)
+                    renames["/" + source.description.replacingOccurrences(of: ".", with: "/")] = (
+                        "/" + target.description.replacingOccurrences(of: ".", with: "/"), step.id
+                    )
                 }
             }
         }
@@ -100,7 +104,9 @@ public struct CompatibilityChecker {
         return verdicts
     }
 
-    private func verdict(_ changes: [SchemaChange], older: Int, newer: Int, mode: CompatibilityMode) -> CompatibilityVerdict {
+    private func verdict(_ changes: [SchemaChange], older: Int, newer: Int, mode: CompatibilityMode)
+        -> CompatibilityVerdict
+    {
         var reasons: [(String, String)] = []
         var worst = SchemaChange.Effect.fine
         func consider(_ effect: SchemaChange.Effect, _ change: SchemaChange, _ reason: String?) {
@@ -118,16 +124,23 @@ public struct CompatibilityChecker {
                 let reason = change.backward >= change.forward ? change.backwardReason : change.forwardReason
                 consider(effect, change, reason)
             case .cloudKitProduction:
-                if change.breaksCloudKit { consider(.breaks, change, "\(change.description): CloudKit's production schema only grows") }
+                if change.breaksCloudKit {
+                    consider(.breaks, change, "\(change.description): CloudKit's production schema only grows")
+                }
             }
         }
-        let outcome: CompatibilityVerdict.Outcome = worst == .breaks ? .incompatible : worst == .unknown ? .unknown : .compatible
-        return CompatibilityVerdict(older: older, newer: newer, mode: mode, outcome: outcome, reasons: reasons, changes: changes)
+        let outcome: CompatibilityVerdict.Outcome =
+            worst == .breaks ? .incompatible : worst == .unknown ? .unknown : .compatible
+        return CompatibilityVerdict(
+            older: older, newer: newer, mode: mode, outcome: outcome, reasons: reasons, changes: changes)
     }
 
     // MARK: Comparing shapes
 
-    private func compare(_ a: SchemaShape, _ b: SchemaShape, path: String, into changes: inout [SchemaChange], renames: [String: (to: String, step: String)]) {
+    private func compare(
+        _ a: SchemaShape, _ b: SchemaShape, path: String, into changes: inout [SchemaChange],
+        renames: [String: (to: String, step: String)]
+    ) {
         let display = path.isEmpty ? "/" : path
         // Types.
         let oldTypes = Self.normalizedTypes(a)
@@ -139,8 +152,10 @@ public struct CompatibilityChecker {
             changes.append(
                 SchemaChange(
                     path: display, description: "type \(a.typeText) → \(b.typeText)",
-                    backward: widened ? .fine : .breaks, backwardReason: "values of type \(a.typeText) no longer accepted",
-                    forward: narrowed ? .fine : .breaks, forwardReason: "the older version does not accept \(b.typeText)", breaksCloudKit: retyped))
+                    backward: widened ? .fine : .breaks,
+                    backwardReason: "values of type \(a.typeText) no longer accepted",
+                    forward: narrowed ? .fine : .breaks,
+                    forwardReason: "the older version does not accept \(b.typeText)", breaksCloudKit: retyped))
         }
         // Enumerations.
         if let oldValues = a.enumValues ?? nil, let newValues = b.enumValues {
@@ -150,50 +165,63 @@ public struct CompatibilityChecker {
                 let list = removed.map { $0.compactText(limit: 20) }.joined(separator: ", ")
                 changes.append(
                     SchemaChange(
-                        path: display, description: "values removed: \(list)", backward: .breaks, backwardReason: "older data may hold \(list)",
+                        path: display, description: "values removed: \(list)", backward: .breaks,
+                        backwardReason: "older data may hold \(list)",
                         forward: .fine, forwardReason: nil, breaksCloudKit: false))
             }
             if !added.isEmpty {
                 let list = added.map { $0.compactText(limit: 20) }.joined(separator: ", ")
                 changes.append(
                     SchemaChange(
-                        path: display, description: "values added: \(list)", backward: .fine, backwardReason: nil, forward: .breaks,
+                        path: display, description: "values added: \(list)", backward: .fine, backwardReason: nil,
+                        forward: .breaks,
                         forwardReason: "the older version rejects \(list)", breaksCloudKit: false))
             }
         } else if a.enumValues == nil, let newValues = b.enumValues, !a.types.isEmpty {
             changes.append(
                 SchemaChange(
                     path: display, description: "now restricted to \(newValues.count) values", backward: .breaks,
-                    backwardReason: "older free values outside the list are rejected", forward: .fine, forwardReason: nil, breaksCloudKit: false))
+                    backwardReason: "older free values outside the list are rejected", forward: .fine,
+                    forwardReason: nil, breaksCloudKit: false))
         }
         // Bounds and formats.
         for key in SchemaShape.constraintKeys where a.constraints[key] != b.constraints[key] {
             let old = a.constraints[key]
             let new = b.constraints[key]
             let tighter = Self.isTighter(key, old: old, new: new)
-            let text = "\(key) \(old.map { $0.compactText(limit: 30) } ?? "none") → \(new.map { $0.compactText(limit: 30) } ?? "none")"
+            let text =
+                "\(key) \(old.map { $0.compactText(limit: 30) } ?? "none") → \(new.map { $0.compactText(limit: 30) } ?? "none")"
             let backward: SchemaChange.Effect = tighter == nil ? .unknown : tighter == true ? .breaks : .fine
             let forward: SchemaChange.Effect = tighter == nil ? .unknown : tighter == true ? .fine : .breaks
             changes.append(
                 SchemaChange(
-                    path: display, description: text, backward: backward, backwardReason: "\(text): older values may fall outside",
-                    forward: forward, forwardReason: "\(text): newer values may fall outside the older bound", breaksCloudKit: false))
+                    path: display, description: text, backward: backward,
+                    backwardReason: "\(text): older values may fall outside",
+                    forward: forward, forwardReason: "\(text): newer values may fall outside the older bound",
+                    breaksCloudKit: false))
         }
         if a.opaque != b.opaque {
             changes.append(
                 SchemaChange(
-                    path: display, description: "\(Set(a.opaque).symmetricDifference(b.opaque).sorted().joined(separator: ", ")) changed",
-                    backward: .unknown, backwardReason: "alternatives changed", forward: .unknown, forwardReason: "alternatives changed", breaksCloudKit: false))
+                    path: display,
+                    description:
+                        "\(Set(a.opaque).symmetricDifference(b.opaque).sorted().joined(separator: ", ")) changed",
+                    backward: .unknown, backwardReason: "alternatives changed", forward: .unknown,
+                    forwardReason: "alternatives changed", breaksCloudKit: false))
         }
         // Members, when both sides are objects (a value that became an object is one change, above).
-        let bothObjects = (a.types.isEmpty || a.types.contains("object")) && (b.types.isEmpty || b.types.contains("object"))
+        let bothObjects =
+            (a.types.isEmpty || a.types.contains("object")) && (b.types.isEmpty || b.types.contains("object"))
         if bothObjects, !a.properties.isEmpty || !b.properties.isEmpty {
             if a.isClosed != b.isClosed {
                 changes.append(
                     SchemaChange(
-                        path: display, description: b.isClosed ? "no longer accepts other fields" : "now accepts other fields",
-                        backward: b.isClosed ? .unknown : .fine, backwardReason: "older data may hold fields the newer version refuses",
-                        forward: b.isClosed ? .fine : .unknown, forwardReason: "newer data may hold fields the older version refuses",
+                        path: display,
+                        description: b.isClosed ? "no longer accepts other fields" : "now accepts other fields",
+                        backward: b.isClosed ? .unknown : .fine,
+                        backwardReason: "older data may hold fields the newer version refuses",
+                        forward: b.isClosed ? .fine : .unknown,
+                        forwardReason: "newer data may hold fields the older version refuses",
                         breaksCloudKit: false))
             }
             var handledAdditions: Set<String> = []
@@ -205,46 +233,64 @@ public struct CompatibilityChecker {
                     if !wasRequired && isRequired {
                         changes.append(
                             SchemaChange(
-                                path: memberPath, description: "now required\(new.hasDefault ? " (with a default)" : "")",
-                                backward: new.hasDefault ? .fine : .breaks, backwardReason: "older data may lack it, and it has no default",
+                                path: memberPath,
+                                description: "now required\(new.hasDefault ? " (with a default)" : "")",
+                                backward: new.hasDefault ? .fine : .breaks,
+                                backwardReason: "older data may lack it, and it has no default",
                                 forward: .fine, forwardReason: nil, breaksCloudKit: false))
                     } else if wasRequired && !isRequired {
                         changes.append(
                             SchemaChange(
-                                path: memberPath, description: "no longer required", backward: .fine, backwardReason: nil,
-                                forward: old.hasDefault ? .fine : .breaks, forwardReason: "the older version requires it, and newer data may lack it",
+                                path: memberPath, description: "no longer required", backward: .fine,
+                                backwardReason: nil,
+                                forward: old.hasDefault ? .fine : .breaks,
+                                forwardReason: "the older version requires it, and newer data may lack it",
                                 breaksCloudKit: false))
                     }
                     compare(old, new, path: memberPath, into: &changes, renames: renames)
-                } else if let rename = renames[memberPath], rename.to.hasPrefix(path + "/"), b.property(String(rename.to.dropFirst(path.count + 1))) != nil {
+                } else if let rename = renames[memberPath], rename.to.hasPrefix(path + "/"),
+                    b.property(String(rename.to.dropFirst(path.count + 1))) != nil
+                {
                     handledAdditions.insert(rename.to)
                     changes.append(
                         SchemaChange(
                             path: memberPath, description: "renamed to \(rename.to) (migration step \(rename.step))",
-                            backward: b.isClosed ? .breaks : .fine, backwardReason: "renamed to \(rename.to): the newer version refuses \(name) (step \(rename.step) moves it)",
+                            backward: b.isClosed ? .breaks : .fine,
+                            backwardReason:
+                                "renamed to \(rename.to): the newer version refuses \(name) (step \(rename.step) moves it)",
                             forward: a.required.contains(name) || a.isClosed ? .breaks : .fine,
-                            forwardReason: "renamed to \(rename.to): the older version \(a.required.contains(name) ? "requires \(name)" : "refuses \(rename.to)")",
+                            forwardReason:
+                                "renamed to \(rename.to): the older version \(a.required.contains(name) ? "requires \(name)" : "refuses \(rename.to)")",
                             breaksCloudKit: true))
                 } else {
                     let required = a.required.contains(name)
                     changes.append(
                         SchemaChange(
-                            path: memberPath, description: "removed (was \(required ? "required " : "")\(old.typeText))",
-                            backward: b.isClosed ? .breaks : .fine, backwardReason: "removed, and the newer version refuses older data that has it",
-                            forward: required && !old.hasDefault ? .breaks : .fine, forwardReason: "removed, but the older version requires it",
+                            path: memberPath,
+                            description: "removed (was \(required ? "required " : "")\(old.typeText))",
+                            backward: b.isClosed ? .breaks : .fine,
+                            backwardReason: "removed, and the newer version refuses older data that has it",
+                            forward: required && !old.hasDefault ? .breaks : .fine,
+                            forwardReason: "removed, but the older version requires it",
                             breaksCloudKit: true))
                 }
             }
-            for (name, new) in b.properties where a.property(name) == nil && !handledAdditions.contains(path + "/" + name) {
+            for (name, new) in b.properties
+            where a.property(name) == nil && !handledAdditions.contains(path + "/" + name) {
                 let required = b.required.contains(name)
-                let backward: SchemaChange.Effect = required ? (new.hasDefault ? .fine : .breaks) : (a.isClosed ? .fine : .unknown)
+                let backward: SchemaChange.Effect =
+                    required ? (new.hasDefault ? .fine : .breaks) : (a.isClosed ? .fine : .unknown)
                 changes.append(
                     SchemaChange(
                         path: path + "/" + name,
-                        description: "added (\(required ? "required" : "optional")\(new.hasDefault ? ", with a default" : ""), \(new.typeText))",
+                        description:
+                            "added (\(required ? "required" : "optional")\(new.hasDefault ? ", with a default" : ""), \(new.typeText))",
                         backward: backward,
-                        backwardReason: required ? "added as required without a default: older data lacks it" : "older data was open and may hold \(name) with another type",
-                        forward: a.isClosed ? .breaks : .fine, forwardReason: "added, and the older version refuses other fields", breaksCloudKit: false))
+                        backwardReason: required
+                            ? "added as required without a default: older data lacks it"
+                            : "older data was open and may hold \(name) with another type",
+                        forward: a.isClosed ? .breaks : .fine,
+                        forwardReason: "added, and the older version refuses other fields", breaksCloudKit: false))
             }
         }
         // List elements.

@@ -24,7 +24,8 @@ public final class SchemaShape: Sendable {
     public let opaque: [String]
 
     init(
-        types: Set<String>, enumValues: [Value]?, properties: [(String, SchemaShape)], required: Set<String>, isClosed: Bool, items: SchemaShape?,
+        types: Set<String>, enumValues: [Value]?, properties: [(String, SchemaShape)], required: Set<String>,
+        isClosed: Bool, items: SchemaShape?,
         hasDefault: Bool, constraints: [String: Value], opaque: [String]
     ) {
         self.types = types
@@ -51,12 +52,18 @@ public final class SchemaShape: Sendable {
 
     /// `string`, `integer|null`, `list of object`.
     public var typeText: String {
-        if let enumValues { return "one of " + enumValues.prefix(6).map { $0.compactText(limit: 20) }.joined(separator: ", ") }
+        if let enumValues {
+            return "one of " + enumValues.prefix(6).map { $0.compactText(limit: 20) }.joined(separator: ", ")
+        }
         if types.isEmpty { return "anything" }
-        return types.sorted().map { $0 == "array" ? "list of \(items?.typeText ?? "anything")" : $0 }.joined(separator: "|")
+        return types.sorted().map { $0 == "array" ? "list of \(items?.typeText ?? "anything")" : $0 }.joined(
+            separator: "|")
     }
 
-    static let constraintKeys = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "format", "multipleOf"]
+    static let constraintKeys = [
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems",
+        "pattern", "format", "multipleOf",
+    ]
 
     /// Flattens `schema`.
     public static func make(from schema: Value) -> SchemaShape {
@@ -87,7 +94,9 @@ public final class SchemaShape: Sendable {
             }
             if let parts = fields.removeValue(forKey: "allOf")?.arrayValue {
                 for part in parts {
-                    for field in merged(part, depth: depth + 1) where fields[field.key] == nil { fields[field.key] = field.value }
+                    for field in merged(part, depth: depth + 1) where fields[field.key] == nil {
+                        fields[field.key] = field.value
+                    }
                 }
             }
             return fields
@@ -133,7 +142,8 @@ public final class SchemaShape: Sendable {
             let items = fields["items"].map { shape($0, depth: depth + 1) }
             return SchemaShape(
                 types: types, enumValues: enumValues, properties: properties, required: required,
-                isClosed: fields["additionalProperties"] == .bool(false), items: items, hasDefault: fields["default"] != nil,
+                isClosed: fields["additionalProperties"] == .bool(false), items: items,
+                hasDefault: fields["default"] != nil,
                 constraints: constraints, opaque: opaque)
         }
 

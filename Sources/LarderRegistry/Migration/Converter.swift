@@ -31,7 +31,8 @@ public struct Converter: Sendable {
                 case let v?: return .array([v])
                 }
             },
-            Converter(id: "single-element", summary: "a one-element list becomes its element; fails on two or more") { value in
+            Converter(id: "single-element", summary: "a one-element list becomes its element; fails on two or more") {
+                value in
                 guard let value, !value.isNull else { return nil }
                 guard let list = value.arrayValue else { return value }
                 guard list.count <= 1 else { throw ConversionFailure("has \(list.count) elements; only one fits") }
@@ -49,12 +50,15 @@ public struct Converter: Sendable {
             Converter(id: "to-integer", summary: "text or an integral number becomes an integer") { value in
                 switch value {
                 case .string(let s)?:
-                    guard let i = Int64(s.trimmingCharacters(in: .whitespaces)) else { throw ConversionFailure("\"\(s)\" is not an integer") }
+                    guard let i = Int64(s.trimmingCharacters(in: .whitespaces)) else {
+                        throw ConversionFailure("\"\(s)\" is not an integer")
+                    }
                     return .int(i)
                 case .double(let d)?:
                     guard d.rounded() == d, abs(d) < 9.0e15 else { throw ConversionFailure("\(d) is not an integer") }
                     return .int(Int64(d))
-                case .array?, .object?, .bool?: throw ConversionFailure("\(value?.kindDescription ?? "") cannot become an integer")
+                case .array?, .object?, .bool?:
+                    throw ConversionFailure("\(value?.kindDescription ?? "") cannot become an integer")
                 default: return value
                 }
             },
@@ -73,7 +77,10 @@ public struct Converter: Sendable {
                 guard let value, !value.isNull else { return nil }
                 return .int(Int64((try ReaderNumber.double(value) / 60).rounded()))
             },
-            Converter(id: "duration-seconds", summary: "a duration in text (\"bake for 25 minutes\") becomes seconds; none leaves it absent") { value in
+            Converter(
+                id: "duration-seconds",
+                summary: "a duration in text (\"bake for 25 minutes\") becomes seconds; none leaves it absent"
+            ) { value in
                 guard case .string(let text)? = value else { return nil }
                 return DurationText.seconds(in: text).map { .int(Int64($0)) }
             },
@@ -129,7 +136,10 @@ enum DurationText {
         var lower = bytes
         for i in lower.indices where lower[i] >= 65 && lower[i] <= 90 { lower[i] += 32 }
         let hasMarker = markers.contains { marker in
-            lower.count >= marker.count && (0...(lower.count - marker.count)).contains { start in lower[start..<(start + marker.count)].elementsEqual(marker) }
+            lower.count >= marker.count
+                && (0...(lower.count - marker.count)).contains { start in
+                    lower[start..<(start + marker.count)].elementsEqual(marker)
+                }
         }
         let hasShortUnit = lower.contains { $0 == 104 || $0 == 109 || $0 == 115 }  // h, m, s after a number: "25m"
         guard hasMarker || hasShortUnit else { return nil }
@@ -201,7 +211,8 @@ enum DurationText {
     }
 
     private static func number(_ token: String) -> Double? {
-        guard let first = token.utf8.first, (first >= 48 && first <= 57) || first == 46 || first >= 0xC0 || first == 97 || first == 111 || first == 116
+        guard let first = token.utf8.first,
+            (first >= 48 && first <= 57) || first == 46 || first >= 0xC0 || first == 97 || first == 111 || first == 116
         else { return nil }  // digits, ".", ½ ¼ ¾, a/an, one, two/three
         switch token {
         case "½": return 0.5

@@ -19,7 +19,9 @@ public final class FileImageStore: ImageStore {
     private var written: [String] = []
 
     /// Creates a store writing to `baseDirectory/folder`.
-    public init(baseDirectory: String, folder: String = "images", isDryRun: Bool = false, searchDirectories: [String] = []) {
+    public init(
+        baseDirectory: String, folder: String = "images", isDryRun: Bool = false, searchDirectories: [String] = []
+    ) {
         self.baseDirectory = baseDirectory
         self.folder = folder
         self.isDryRun = isDryRun
@@ -30,7 +32,8 @@ public final class FileImageStore: ImageStore {
     public var writtenCount: Int { written.count }
 
     public func save(_ bytes: [UInt8], recordID: String, fileExtension: String) throws -> String {
-        let safe = String(recordID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }.prefix(120))
+        let safe = String(
+            recordID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }.prefix(120))
         let reference = "\(folder)/\(safe.isEmpty ? "image" : safe).\(fileExtension)"
         guard !isDryRun else { return reference }
         let directory = (baseDirectory as NSString).appendingPathComponent(folder)
@@ -60,7 +63,10 @@ public final class FileImageStore: ImageStore {
             case .failure(.missing), .failure(.notRegularFile):
                 continue
             case .failure(let reason):
-                if case .outside = reason { outside = reason; continue }
+                if case .outside = reason {
+                    outside = reason
+                    continue
+                }
                 throw LarderError(.refusedInput, "\(reason); not read")
             }
         }

@@ -45,7 +45,8 @@ public struct FileMigration {
 
     /// Creates a migration.
     public init(
-        migrator: Migrator, inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil, fromVersion: Int? = nil,
+        migrator: Migrator, inputs: [String], inputFormat: DataFormat? = nil, recordType: RecordType? = nil,
+        fromVersion: Int? = nil,
         targetVersion: Int? = nil, keepGoing: Bool = false
     ) {
         self.migrator = migrator
@@ -95,10 +96,12 @@ public struct FileMigration {
                 report.detected["\(type.rawValue) v\(detected)", default: 0] += 1
             } else {
                 report.undetected += 1
-                let schema = try registry.jsonSchema(type: type.rawValue, version: try registry.type(type.rawValue).latest)
+                let schema = try registry.jsonSchema(
+                    type: type.rawValue, version: try registry.type(type.rawValue).latest)
                 let newest = SchemaCheckFailure.error(schema: schema, violations: schema.validate(record, limit: 3))
                 throw LarderError(
-                    .malformedRecord, "no version of \(type.rawValue) accepts this record, and its file declares none; against the newest: \(newest.message)",
+                    .malformedRecord,
+                    "no version of \(type.rawValue) accepts this record, and its file declares none; against the newest: \(newest.message)",
                     location: newest.location)
             }
             if from == target {
@@ -114,7 +117,8 @@ public struct FileMigration {
                 plan = try migration.migrator.plan(type: type.rawValue, from: from, to: target)
                 plans[key] = plan
             }
-            return try migration.migrator.migrate(record, plan: plan, environment: environmentFor(type.rawValue), report: report)
+            return try migration.migrator.migrate(
+                record, plan: plan, environment: environmentFor(type.rawValue), report: report)
         }
     }
 
@@ -126,7 +130,8 @@ public struct FileMigration {
         let images = FileImageStore(baseDirectory: FileManager.default.currentDirectoryPath, isDryRun: true)
         let transformer = Transformer(migration: self, report: report, images: images)
         var pipeline = ConversionPipeline(
-            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: true, limits: limits)
+            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: true,
+            limits: limits)
         pipeline.transform = transformer.transform
         _ = try pipeline.run(
             makeWriter: { _, _ in NullRecordWriter() },
@@ -162,7 +167,8 @@ public struct FileMigration {
         let report = MigrationReport(collectsSamples: false)
         let transformer = Transformer(migration: self, report: report, images: images)
         var pipeline = ConversionPipeline(
-            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing, limits: limits,
+            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing,
+            limits: limits,
             progress: progress)
         pipeline.transform = transformer.transform
         do {
@@ -170,7 +176,8 @@ public struct FileMigration {
                 makeWriter: { header, type in
                     let resolvedType = recordType ?? header?.recordType ?? type
                     let version = try resolvedType.map { try target(for: $0) } ?? targetVersion
-                    let envelope = outputFormat == .ndjson ? nil : EnvelopeHeader(schema: resolvedType?.rawValue, version: version)
+                    let envelope =
+                        outputFormat == .ndjson ? nil : EnvelopeHeader(schema: resolvedType?.rawValue, version: version)
                     return try RecordIO.openWriter(
                         path: output, format: outputFormat, gzip: gzip,
                         options: WriterOptions(envelope: envelope, recordType: resolvedType, pretty: pretty))

@@ -15,19 +15,25 @@ public struct FieldChange: Sendable, Hashable {
     }
 
     /// The deepest differences between `before` and `after`, at most `limit`.
-    static func differences(_ before: Value?, _ after: Value?, at path: FieldPath = .root, limit: Int = 4) -> [FieldChange] {
+    static func differences(_ before: Value?, _ after: Value?, at path: FieldPath = .root, limit: Int = 4)
+        -> [FieldChange]
+    {
         var result: [FieldChange] = []
         collect(before, after, path, &result, limit)
         return result
     }
 
-    private static func collect(_ before: Value?, _ after: Value?, _ path: FieldPath, _ out: inout [FieldChange], _ limit: Int) {
+    private static func collect(
+        _ before: Value?, _ after: Value?, _ path: FieldPath, _ out: inout [FieldChange], _ limit: Int
+    ) {
         guard out.count < limit else { return }
         if let before, let after, before == after { return }
         switch (before, after) {
         case (.object(let a)?, .object(let b)?):
             for field in a { collect(field.value, b[field.key], path.appending(field.key), &out, limit) }
-            for field in b where !a.contains(key: field.key) { collect(nil, field.value, path.appending(field.key), &out, limit) }
+            for field in b where !a.contains(key: field.key) {
+                collect(nil, field.value, path.appending(field.key), &out, limit)
+            }
         case (.array(let a)?, .array(let b)?) where a.count == b.count && !a.isEmpty:
             // The first element that changed stands for the rest.
             if let index = a.indices.first(where: { a[$0] != b[$0] }) {
@@ -83,7 +89,9 @@ public final class MigrationReport {
     }
 
     func statistics(for plan: MigrationPlan) -> PlanStatistics {
-        if let existing = plans.first(where: { $0.plan.type == plan.type && $0.plan.from == plan.from && $0.plan.to == plan.to }) {
+        if let existing = plans.first(where: {
+            $0.plan.type == plan.type && $0.plan.from == plan.from && $0.plan.to == plan.to
+        }) {
             return existing
         }
         let created = PlanStatistics(plan: plan)
@@ -96,18 +104,27 @@ public final class MigrationReport {
         var lines: [String] = [title]
         if !detected.isEmpty {
             for (key, count) in detected.sorted(by: { $0.key < $1.key }) {
-                lines.append("  no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(key) (the newest version that fits)")
+                lines.append(
+                    "  no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(key) (the newest version that fits)"
+                )
             }
         }
-        if undetected > 0 { lines.append("  \(undetected) record\(undetected == 1 ? "" : "s") match no version of the schema (rejected)") }
-        if unchanged > 0 { lines.append("  \(unchanged) record\(unchanged == 1 ? " is" : "s are") already at the target version") }
+        if undetected > 0 {
+            lines.append(
+                "  \(undetected) record\(undetected == 1 ? "" : "s") match no version of the schema (rejected)")
+        }
+        if unchanged > 0 {
+            lines.append("  \(unchanged) record\(unchanged == 1 ? " is" : "s are") already at the target version")
+        }
         for stats in plans where !stats.plan.isEmpty {
             let plan = stats.plan
             lines.append(
-                "  \(plan.type) v\(plan.from) → v\(plan.to) (\(plan.versions.map { "v\($0)" }.joined(separator: " → "))): \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"), \(stats.records) record\(stats.records == 1 ? "" : "s")")
+                "  \(plan.type) v\(plan.from) → v\(plan.to) (\(plan.versions.map { "v\($0)" }.joined(separator: " → "))): \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"), \(stats.records) record\(stats.records == 1 ? "" : "s")"
+            )
             for (index, step) in plan.steps.enumerated() {
                 let number = String(index + 1).leftPadded(to: 3)
-                lines.append("  \(number). \(step.label.rightPadded(to: 28)) \(step.summary)  [\(stats.touched[index]) touched]")
+                lines.append(
+                    "  \(number). \(step.label.rightPadded(to: 28)) \(step.summary)  [\(stats.touched[index]) touched]")
                 for change in stats.samples[index] ?? [] { lines.append("         e.g. \(change.text)") }
             }
             lines.append(
@@ -120,9 +137,13 @@ public final class MigrationReport {
 
 extension String {
     /// The text with spaces before it up to `width` characters.
-    package func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    package func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
     /// The text with spaces after it up to `width` characters.
-    package func rightPadded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    package func rightPadded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
 }
 
 extension Migrator {
@@ -130,7 +151,9 @@ extension Migrator {
     /// report collects them, a sample change), then validates the result against the target.
     /// - Throws: ``LarderError`` as ``migrate(_:plan:environment:validate:touched:)`` does; the
     ///   failure is counted in the report first.
-    public func migrate(_ record: Value, plan: MigrationPlan, environment: StepEnvironment, report: MigrationReport) throws -> Value {
+    public func migrate(_ record: Value, plan: MigrationPlan, environment: StepEnvironment, report: MigrationReport)
+        throws -> Value
+    {
         let stats = report.statistics(for: plan)
         stats.records += 1
         var value = record
@@ -147,7 +170,8 @@ extension Migrator {
             stats.rejected += 1
             if stats.firstFailures.count < 3 {
                 let id = record["id"]?.stringValue.map { "id \($0): " } ?? ""
-                stats.firstFailures.append("rejected \(id)\(error.location?.fieldPath.map { "\($0): " } ?? "")\(error.message)")
+                stats.firstFailures.append(
+                    "rejected \(id)\(error.location?.fieldPath.map { "\($0): " } ?? "")\(error.message)")
             }
             throw error
         }

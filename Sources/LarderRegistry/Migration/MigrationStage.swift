@@ -63,7 +63,9 @@ public struct MigrationStage: Sendable {
     /// Fields' `key` as an object, failing with the path when it is not one.
     static func fields(_ record: Value) throws -> Fields {
         guard let fields = record.objectValue else {
-            throw LarderError(.malformedRecord, "expected an object, found \(record.kindDescription)", location: SourceLocation(fieldPath: .root))
+            throw LarderError(
+                .malformedRecord, "expected an object, found \(record.kindDescription)",
+                location: SourceLocation(fieldPath: .root))
         }
         return fields
     }
@@ -73,12 +75,15 @@ extension MigrationStage {
     /// `ingredient-lines`: each ingredient line becomes `{quantity, quantityMax, unit, item, note,
     /// original}` through ``IngredientLineParser``; the original line is always kept.
     static let ingredientLines = MigrationStage(
-        id: "ingredient-lines", implementationVersion: 2, summary: "each ingredient line becomes {quantity, unit, item, note, original}"
+        id: "ingredient-lines", implementationVersion: 2,
+        summary: "each ingredient line becomes {quantity, unit, item, note, original}"
     ) { record, _ in
         var fields = try fields(record)
         guard let lines = fields["ingredients"], !lines.isNull else { return false }
         guard let list = lines.arrayValue else {
-            throw LarderError(.invalidRecord, "expected a list of ingredient lines, found \(lines.kindDescription)", location: SourceLocation(fieldPath: "ingredients"))
+            throw LarderError(
+                .invalidRecord, "expected a list of ingredient lines, found \(lines.kindDescription)",
+                location: SourceLocation(fieldPath: "ingredients"))
         }
         var changed = false
         var parsed: [Value] = []
@@ -93,7 +98,8 @@ extension MigrationStage {
             default:
                 throw LarderError(
                     .invalidRecord, "expected an ingredient line, found \(line.kindDescription)",
-                    location: SourceLocation(fieldPath: FieldPath.root.appending("ingredients").appending(index: index)))
+                    location: SourceLocation(fieldPath: FieldPath.root.appending("ingredients").appending(index: index))
+                )
             }
         }
         guard changed else { return false }
@@ -123,7 +129,8 @@ extension MigrationStage {
 
     /// `image-move`: inline base64 `imageData` becomes a stored image and an `imageRef`.
     static let imageMove = MigrationStage(
-        id: "image-move", summary: "inline base64 imageData moves out to a file (or the store's images table); imageRef points at it"
+        id: "image-move",
+        summary: "inline base64 imageData moves out to a file (or the store's images table); imageRef points at it"
     ) { record, context in
         var fields = try fields(record)
         guard fields.contains(key: "imageData") else { return false }
@@ -131,13 +138,18 @@ extension MigrationStage {
         if case .string(let text)? = data, !text.isEmpty {
             let cleaned = text.filter { !$0.isWhitespace }
             guard let bytes = Data(base64Encoded: cleaned), !bytes.isEmpty else {
-                throw LarderError(.invalidRecord, "imageData is not valid base64 (\(text.count) characters)", location: SourceLocation(fieldPath: "imageData"))
+                throw LarderError(
+                    .invalidRecord, "imageData is not valid base64 (\(text.count) characters)",
+                    location: SourceLocation(fieldPath: "imageData"))
             }
             let id = fields["id"]?.stringValue ?? "image"
-            let reference = try context.images.save(Array(bytes), recordID: id, fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16))))
+            let reference = try context.images.save(
+                Array(bytes), recordID: id, fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16))))
             fields["imageRef"] = .string(reference)
         } else if let data, !data.isNull, data.stringValue == nil {
-            throw LarderError(.invalidRecord, "expected base64 text, found \(data.kindDescription)", location: SourceLocation(fieldPath: "imageData"))
+            throw LarderError(
+                .invalidRecord, "expected base64 text, found \(data.kindDescription)",
+                location: SourceLocation(fieldPath: "imageData"))
         }
         record = .object(fields)
         return true
@@ -154,7 +166,8 @@ extension MigrationStage {
             do {
                 bytes = try context.images.load(ref)
             } catch {
-                throw LarderError(.invalidRecord, "imageRef \"\(ref)\": \(error)", location: SourceLocation(fieldPath: "imageRef"))
+                throw LarderError(
+                    .invalidRecord, "imageRef \"\(ref)\": \(error)", location: SourceLocation(fieldPath: "imageRef"))
             }
             fields["imageData"] = .string(Data(bytes).base64EncodedString())
         }

@@ -65,7 +65,8 @@ public struct Migrator: Sendable {
 
     /// The environment steps run in.
     public func environment(images: any ImageStore, type: String) -> StepEnvironment {
-        StepEnvironment(converters: converters, stages: stages, stageContext: StageContext(images: images, recordType: type))
+        StepEnvironment(
+            converters: converters, stages: stages, stageContext: StageContext(images: images, recordType: type))
     }
 
     // MARK: Planning
@@ -87,7 +88,8 @@ public struct Migrator: Sendable {
                 if let lossy = edge.transition.steps.first(where: { $0.lossyReason != nil }) {
                     throw LarderError(
                         .schema,
-                        "cannot migrate \(type) from v\(from) down to v\(to): step \(lossy.id) (\(lossy.summary), v\(edge.transition.from) → v\(edge.transition.to)) is lossy: \(lossy.lossyReason ?? "")")
+                        "cannot migrate \(type) from v\(from) down to v\(to): step \(lossy.id) (\(lossy.summary), v\(edge.transition.from) → v\(edge.transition.to)) is lossy: \(lossy.lossyReason ?? "")"
+                    )
                 }
             }
         }
@@ -110,7 +112,9 @@ public struct Migrator: Sendable {
             if node == to { break }
             var edges: [Edge] = []
             for transition in entry.migrations {
-                if transition.from == node { edges.append(Edge(transition: transition, direction: .up, target: transition.to)) }
+                if transition.from == node {
+                    edges.append(Edge(transition: transition, direction: .up, target: transition.to))
+                }
                 if transition.to == node, allowLossy || transition.steps.allSatisfy({ $0.lossyReason == nil }) {
                     edges.append(Edge(transition: transition, direction: .down, target: transition.from))
                 }
@@ -135,11 +139,14 @@ public struct Migrator: Sendable {
         var result: [PlannedStep] = []
         for edge in route {
             let ordered = edge.direction == .up ? edge.transition.steps : edge.transition.steps.reversed()
-            let (start, end) = edge.direction == .up ? (edge.transition.from, edge.transition.to) : (edge.transition.to, edge.transition.from)
+            let (start, end) =
+                edge.direction == .up
+                ? (edge.transition.from, edge.transition.to) : (edge.transition.to, edge.transition.from)
             for (index, step) in ordered.enumerated() {
                 result.append(
                     PlannedStep(
-                        step: step, direction: edge.direction, fromVersion: start, toVersion: end, endsTransition: index == ordered.count - 1,
+                        step: step, direction: edge.direction, fromVersion: start, toVersion: end,
+                        endsTransition: index == ordered.count - 1,
                         position: index + 1, transitionLength: ordered.count))
             }
             if ordered.isEmpty, var last = result.popLast() {
@@ -178,7 +185,8 @@ public struct Migrator: Sendable {
     /// - Throws: ``LarderError`` `invalid-record` from a step, or `malformed-record` when the
     ///   result does not match the target schema (with the violation's path).
     public func migrate(
-        _ record: Value, plan: MigrationPlan, environment: StepEnvironment, validate: Bool = true, touched: ((Int) -> Void)? = nil
+        _ record: Value, plan: MigrationPlan, environment: StepEnvironment, validate: Bool = true,
+        touched: ((Int) -> Void)? = nil
     ) throws -> Value {
         var value = record
         for (index, step) in plan.steps.enumerated() where try step.apply(to: &value, environment: environment) {

@@ -4,7 +4,10 @@ extension Value {
     /// Runs `body` on every object `path` reaches, in place; returns whether any call changed something.
     ///
     /// `.each` reaches each element of a list. Missing members are skipped.
-    mutating func updateObjects(at path: ArraySlice<StepPathComponent>, _ body: (inout Fields, FieldPath) throws -> Bool, at here: FieldPath = .root)
+    mutating func updateObjects(
+        at path: ArraySlice<StepPathComponent>, _ body: (inout Fields, FieldPath) throws -> Bool,
+        at here: FieldPath = .root
+    )
         rethrows -> Bool
     {
         guard let first = path.first else {
@@ -27,7 +30,9 @@ extension Value {
             self = .null
             var changed = false
             for index in elements.indices {
-                if try elements[index].updateObjects(at: path.dropFirst(), body, at: here.appending(index: index)) { changed = true }
+                if try elements[index].updateObjects(at: path.dropFirst(), body, at: here.appending(index: index)) {
+                    changed = true
+                }
             }
             self = .array(elements)
             return changed
@@ -112,10 +117,13 @@ extension PlannedStep {
         case (.map(let field, _, _, _, let inverse), .down):
             return try map(&record, field, inverse ?? [], ignoreCase: false, otherwise: .reject)
         case (.convert(let field, let to, let converter, let keepSource, _), .up):
-            return try convert(&record, from: field, to: to ?? field, converterID: converter, removeSource: to != nil && !keepSource, environment)
+            return try convert(
+                &record, from: field, to: to ?? field, converterID: converter, removeSource: to != nil && !keepSource,
+                environment)
         case (.convert(let field, let to, _, let keepSource, let inverse), .down):
             if keepSource, let to { return remove(&record, to) }
-            return try convert(&record, from: to ?? field, to: field, converterID: inverse ?? "", removeSource: to != nil, environment)
+            return try convert(
+                &record, from: to ?? field, to: field, converterID: inverse ?? "", removeSource: to != nil, environment)
         case (.nest(let field?, _, let into), .up): return try wrapEach(&record, field, into)
         case (.nest(let field?, _, let into), .down): return try unwrapEach(&record, field, into)
         case (.nest(nil, let names, let into), .up): return nest(&record, names, into)
@@ -160,7 +168,10 @@ extension PlannedStep {
         }
     }
 
-    private func map(_ record: inout Value, _ field: StepPath, _ table: [(String, Value)], ignoreCase: Bool, otherwise: MigrationStep.Otherwise) throws -> Bool {
+    private func map(
+        _ record: inout Value, _ field: StepPath, _ table: [(String, Value)], ignoreCase: Bool,
+        otherwise: MigrationStep.Otherwise
+    ) throws -> Bool {
         let key = field.leaf
         return try record.updateObjects(at: field.parent[...]) { fields, path in
             guard let current = fields[key], !current.isNull else { return false }
@@ -188,13 +199,16 @@ extension PlannedStep {
                 return true
             case .reject:
                 let known = table.prefix(8).map { "\"\($0.0)\"" }.joined(separator: ", ")
-                throw failure("\(current.snippet) is not in the map (\(known)\(table.count > 8 ? ", …" : ""))", at: path.appending(key))
+                throw failure(
+                    "\(current.snippet) is not in the map (\(known)\(table.count > 8 ? ", …" : ""))",
+                    at: path.appending(key))
             }
         }
     }
 
     private func convert(
-        _ record: inout Value, from: StepPath, to: StepPath, converterID: String, removeSource: Bool, _ environment: StepEnvironment
+        _ record: inout Value, from: StepPath, to: StepPath, converterID: String, removeSource: Bool,
+        _ environment: StepEnvironment
     ) throws -> Bool {
         guard let converter = environment.converters[converterID] else {
             throw failure("unknown converter \"\(converterID)\"", at: .root)
@@ -227,7 +241,9 @@ extension PlannedStep {
         let name = field.leaf
         return try record.updateObjects(at: field.parent[...]) { fields, path in
             guard let current = fields[name], !current.isNull else { return false }
-            guard let elements = current.arrayValue else { throw failure("expected a list, found \(current.kindDescription)", at: path.appending(name)) }
+            guard let elements = current.arrayValue else {
+                throw failure("expected a list, found \(current.kindDescription)", at: path.appending(name))
+            }
             var changed = false
             let wrapped: [Value] = elements.map { element in
                 if case .object = element { return element }
@@ -282,9 +298,15 @@ extension PlannedStep {
     private func unnest(_ record: inout Value, _ names: [String], _ into: String) throws -> Bool {
         try record.updateObjects(at: []) { fields, _ in
             guard let inner = fields[into] else { return false }
-            guard let members = inner.objectValue else { throw failure("expected an object, found \(inner.kindDescription)", at: FieldPath.root.appending(into)) }
+            guard let members = inner.objectValue else {
+                throw failure("expected an object, found \(inner.kindDescription)", at: FieldPath.root.appending(into))
+            }
             let extra = members.keys.filter { !names.contains($0) }
-            guard extra.isEmpty else { throw failure("cannot flatten \(into): it has \(extra.joined(separator: ", "))", at: FieldPath.root.appending(into)) }
+            guard extra.isEmpty else {
+                throw failure(
+                    "cannot flatten \(into): it has \(extra.joined(separator: ", "))",
+                    at: FieldPath.root.appending(into))
+            }
             fields.removeValue(forKey: into)
             for member in members { fields[member.key] = member.value }
             return true

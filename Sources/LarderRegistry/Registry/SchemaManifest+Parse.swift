@@ -23,7 +23,9 @@ struct ManifestParser {
     }
 
     func object(_ value: Value?, _ pointer: String, allowed: Set<String>) throws -> Fields {
-        guard let fields = value?.objectValue else { throw error(pointer, "expected a mapping, found \(value?.kindDescription ?? "nothing")") }
+        guard let fields = value?.objectValue else {
+            throw error(pointer, "expected a mapping, found \(value?.kindDescription ?? "nothing")")
+        }
         for key in fields.keys where !allowed.contains(key) {
             let known = allowed.sorted().joined(separator: ", ")
             throw error(pointer + "/" + key, "unknown key \"\(key)\" (known: \(known))")
@@ -32,13 +34,17 @@ struct ManifestParser {
     }
 
     func string(_ fields: Fields, _ key: String, _ pointer: String) throws -> String {
-        guard let value = try optionalString(fields, key, pointer) else { throw error(pointer + "/" + key, "required key is missing") }
+        guard let value = try optionalString(fields, key, pointer) else {
+            throw error(pointer + "/" + key, "required key is missing")
+        }
         return value
     }
 
     func optionalString(_ fields: Fields, _ key: String, _ pointer: String) throws -> String? {
         guard let value = fields[key], !value.isNull else { return nil }
-        guard let text = value.stringValue else { throw error(pointer + "/" + key, "expected text, found \(value.kindDescription)") }
+        guard let text = value.stringValue else {
+            throw error(pointer + "/" + key, "expected text, found \(value.kindDescription)")
+        }
         return text
     }
 
@@ -69,14 +75,18 @@ struct ManifestParser {
 
     func list(_ value: Value?, _ pointer: String) throws -> [Value] {
         guard let value, !value.isNull else { return [] }
-        guard let array = value.arrayValue else { throw error(pointer, "expected a list, found \(value.kindDescription)") }
+        guard let array = value.arrayValue else {
+            throw error(pointer, "expected a list, found \(value.kindDescription)")
+        }
         return array
     }
 
     mutating func manifest(_ document: Value) throws -> SchemaManifest {
         let root = try object(document, "", allowed: ["format", "types", "description"])
         let format = try int(root, "format", "")
-        guard format == 1 else { throw error("/format", "manifest format \(format) is newer than this larder understands (1)") }
+        guard format == 1 else {
+            throw error("/format", "manifest format \(format) is newer than this larder understands (1)")
+        }
         let types = try object(root["types"], "/types", allowed: Set(root["types"]?.objectValue?.keys ?? []))
         var entries: [SchemaManifest.TypeEntry] = []
         var stepIDs: [String: String] = [:]
@@ -108,7 +118,9 @@ struct ManifestParser {
             let v = try object(item, at, allowed: ["version", "jsonSchema", "xsd", "description"])
             let number = try int(v, "version", at)
             if let last = versions.last, number <= last.version {
-                throw error(at + "/version", "versions must be listed oldest first, each once (\(number) after \(last.version))")
+                throw error(
+                    at + "/version", "versions must be listed oldest first, each once (\(number) after \(last.version))"
+                )
             }
             versions.append(
                 SchemaManifest.Version(
@@ -122,10 +134,13 @@ struct ManifestParser {
             let t = try object(item, at, allowed: ["from", "to", "steps", "description"])
             let from = try int(t, "from", at)
             let to = try int(t, "to", at)
-            for (key, number) in [("from", from), ("to", to)] where !versions.contains(where: { $0.version == number }) {
+            for (key, number) in [("from", from), ("to", to)] where !versions.contains(where: { $0.version == number })
+            {
                 throw error(at + "/" + key, "\(name) has no version \(number)")
             }
-            guard from < to else { throw error(at, "a migration goes up, from an older version to a newer one (\(from) → \(to))") }
+            guard from < to else {
+                throw error(at, "a migration goes up, from an older version to a newer one (\(from) → \(to))")
+            }
             var steps: [MigrationStep] = []
             for (j, stepValue) in try list(t["steps"], at + "/steps").enumerated() {
                 steps.append(try step(stepValue, "\(at)/steps/\(j)"))
@@ -133,7 +148,8 @@ struct ManifestParser {
             transitions.append(SchemaManifest.Transition(from: from, to: to, steps: steps))
         }
         return SchemaManifest.TypeEntry(
-            name: name, description: try optionalString(fields, "description", pointer), compatibility: mode, versions: versions,
+            name: name, description: try optionalString(fields, "description", pointer), compatibility: mode,
+            versions: versions,
             migrations: transitions)
     }
 
@@ -150,7 +166,10 @@ struct ManifestParser {
         let id = try string(fields, "id", pointer)
         let kinds = fields.keys.filter { Self.stepKinds.contains($0) }
         guard kinds.count == 1, let kindName = kinds.first else {
-            throw error(pointer, "a step has exactly one of \(Self.stepKinds.sorted().joined(separator: ", ")); found \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
+            throw error(
+                pointer,
+                "a step has exactly one of \(Self.stepKinds.sorted().joined(separator: ", ")); found \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))"
+            )
         }
         let at = pointer + "/" + kindName
         let kind: MigrationStep.Kind
@@ -158,22 +177,29 @@ struct ManifestParser {
             guard let stage = fields["stage"]?.stringValue else { throw error(at, "expected a stage id") }
             kind = .stage(id: stage, inverse: try optionalString(fields, "inverse", pointer))
         } else {
-            guard fields["inverse"] == nil else { throw error(pointer + "/inverse", "only stage steps take inverse here; put it inside \(kindName)") }
+            guard fields["inverse"] == nil else {
+                throw error(pointer + "/inverse", "only stage steps take inverse here; put it inside \(kindName)")
+            }
             switch kindName {
             case "rename":
                 let body = try object(fields[kindName], at, allowed: ["field", "to"])
                 let from = try path(body, "field", at)
                 let to = try path(body, "to", at)
-                guard from.parent == to.parent else { throw error(at, "a rename stays in the same object (\(from) → \(to)); use nest to move fields") }
+                guard from.parent == to.parent else {
+                    throw error(at, "a rename stays in the same object (\(from) → \(to)); use nest to move fields")
+                }
                 kind = .rename(from: from, to: to)
             case "default":
                 let body = try object(fields[kindName], at, allowed: ["field", "value", "from"])
                 guard let source = try source(body, at) else { throw error(at, "default needs value or from") }
                 kind = .defaultValue(field: try path(body, "field", at), source: source)
             case "map":
-                let body = try object(fields[kindName], at, allowed: ["field", "values", "ignoreCase", "otherwise", "inverse"])
+                let body = try object(
+                    fields[kindName], at, allowed: ["field", "values", "ignoreCase", "otherwise", "inverse"])
                 let ignoreCase = try bool(body, "ignoreCase", at)
-                guard let table = body["values"]?.objectValue, !table.isEmpty else { throw error(at + "/values", "expected a non-empty mapping of old → new values") }
+                guard let table = body["values"]?.objectValue, !table.isEmpty else {
+                    throw error(at + "/values", "expected a non-empty mapping of old → new values")
+                }
                 let values = table.map { (ignoreCase ? MapKey.normalize($0.key) : $0.key, $0.value) }
                 var otherwise = MigrationStep.Otherwise.reject
                 switch body["otherwise"] {
@@ -181,21 +207,31 @@ struct ManifestParser {
                 case .string("keep")?: otherwise = .keep
                 case .string("drop")?: otherwise = .drop
                 case .object(let o)? where o.count == 1 && o["value"] != nil: otherwise = .value(o["value"] ?? .null)
-                case let other?: throw error(at + "/otherwise", "expected keep, drop, reject or {value: X}, found \(other.snippet)")
+                case let other?:
+                    throw error(at + "/otherwise", "expected keep, drop, reject or {value: X}, found \(other.snippet)")
                 }
                 var inverse: [(String, Value)]?
                 if let table = body["inverse"] {
-                    guard let members = table.objectValue else { throw error(at + "/inverse", "expected a mapping of new → old values") }
+                    guard let members = table.objectValue else {
+                        throw error(at + "/inverse", "expected a mapping of new → old values")
+                    }
                     inverse = members.map { ($0.key, $0.value) }
                 }
-                kind = .map(field: try path(body, "field", at), values: values, ignoreCase: ignoreCase, otherwise: otherwise, inverse: inverse)
+                kind = .map(
+                    field: try path(body, "field", at), values: values, ignoreCase: ignoreCase, otherwise: otherwise,
+                    inverse: inverse)
             case "convert":
-                let body = try object(fields[kindName], at, allowed: ["field", "to", "converter", "keepSource", "inverse"])
+                let body = try object(
+                    fields[kindName], at, allowed: ["field", "to", "converter", "keepSource", "inverse"])
                 let field = try path(body, "field", at)
                 let to = try body["to"] == nil ? nil : path(body, "to", at)
-                if let to, to.parent != field.parent { throw error(at + "/to", "convert writes into the same object (\(field) → \(to))") }
+                if let to, to.parent != field.parent {
+                    throw error(at + "/to", "convert writes into the same object (\(field) → \(to))")
+                }
                 let keepSource = try bool(body, "keepSource", at)
-                if keepSource && to == nil { throw error(at + "/keepSource", "keepSource needs a different target field in to") }
+                if keepSource && to == nil {
+                    throw error(at + "/keepSource", "keepSource needs a different target field in to")
+                }
                 kind = .convert(
                     field: field, to: to, converter: try string(body, "converter", at), keepSource: keepSource,
                     inverse: try optionalString(body, "inverse", at))
@@ -221,13 +257,15 @@ struct ManifestParser {
         var definition = fields
         definition.removeValue(forKey: "description")
         return MigrationStep(
-            id: id, description: try optionalString(fields, "description", pointer), kind: kind, definition: .object(definition), pointer: pointer)
+            id: id, description: try optionalString(fields, "description", pointer), kind: kind,
+            definition: .object(definition), pointer: pointer)
     }
 }
 
 /// How `map` with `ignoreCase` compares values: lowercased, trimmed, inner whitespace collapsed.
 enum MapKey {
     static func normalize(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "_" || $0 == "-" }).joined(separator: " ")
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "_" || $0 == "-" })
+            .joined(separator: " ")
     }
 }

@@ -112,7 +112,9 @@ public struct MigrationStep: Sendable, Hashable {
         /// Adds a field when it is absent (its inverse drops it).
         case defaultValue(field: StepPath, source: Source)
         /// Maps values through a table; `inverse` maps them back (none: the step is lossy).
-        case map(field: StepPath, values: [(String, Value)], ignoreCase: Bool, otherwise: Otherwise, inverse: [(String, Value)]?)
+        case map(
+            field: StepPath, values: [(String, Value)], ignoreCase: Bool, otherwise: Otherwise,
+            inverse: [(String, Value)]?)
         /// Converts a field's value with a named converter, optionally into another field.
         case convert(field: StepPath, to: StepPath?, converter: String, keepSource: Bool, inverse: String?)
         /// Moves sibling fields into a new object (`fields` → `into`), or wraps each element of a

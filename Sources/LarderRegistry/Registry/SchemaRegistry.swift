@@ -37,20 +37,26 @@ public final class SchemaRegistry: Sendable {
                 let file = source.displayPath(version.jsonSchema)
                 let value = try parseDocument(try source.text(version.jsonSchema), name: file)
                 do {
-                    schemas[key(type.name, version.version)] = try JSONSchema(value: value, name: "\(type.name) v\(version.version)")
+                    schemas[key(type.name, version.version)] = try JSONSchema(
+                        value: value, name: "\(type.name) v\(version.version)")
                 } catch let error as LarderError {
                     throw LarderError(.schema, error.message, location: SourceLocation(file: file))
                 }
                 values[key(type.name, version.version)] = value
                 if let xsd = version.xsd, !source.exists(xsd) {
-                    throw LarderError(.io, "\(source.displayPath(xsd)): missing (named by \(type.name) v\(version.version) in \(manifest.file))")
+                    throw LarderError(
+                        .io,
+                        "\(source.displayPath(xsd)): missing (named by \(type.name) v\(version.version) in \(manifest.file))"
+                    )
                 }
             }
         }
         return SchemaRegistry(source: source, manifest: manifest, schemas: schemas, schemaValues: values)
     }
 
-    private init(source: SchemaSource, manifest: SchemaManifest, schemas: [String: JSONSchema], schemaValues: [String: Value]) {
+    private init(
+        source: SchemaSource, manifest: SchemaManifest, schemas: [String: JSONSchema], schemaValues: [String: Value]
+    ) {
         self.source = source
         self.manifest = manifest
         self.schemas = schemas
@@ -61,7 +67,9 @@ public final class SchemaRegistry: Sendable {
     package static func parseDocument(_ text: String, name: String) throws -> Value {
         let isYAML = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
         let reader = try RecordIO.openReader(source: MemoryByteSource(text, name: name), format: isYAML ? .yaml : .json)
-        guard let item = try reader.next() else { throw LarderError(.schema, "empty document", location: SourceLocation(file: name)) }
+        guard let item = try reader.next() else {
+            throw LarderError(.schema, "empty document", location: SourceLocation(file: name))
+        }
         guard try reader.next() == nil else {
             throw LarderError(.schema, "expected one document, found several", location: SourceLocation(file: name))
         }
@@ -72,7 +80,9 @@ public final class SchemaRegistry: Sendable {
     /// - Throws: ``LarderError`` `usage-error` listing the known types.
     public func type(_ name: String) throws -> SchemaManifest.TypeEntry {
         guard let entry = manifest.type(name) else {
-            throw LarderError(.usage, "unknown record type \"\(name)\" (known: \(manifest.types.map(\.name).joined(separator: ", ")))")
+            throw LarderError(
+                .usage, "unknown record type \"\(name)\" (known: \(manifest.types.map(\.name).joined(separator: ", ")))"
+            )
         }
         return entry
     }
@@ -81,7 +91,10 @@ public final class SchemaRegistry: Sendable {
     public func version(type name: String, _ version: Int) throws -> SchemaManifest.Version {
         let entry = try type(name)
         guard let found = entry.version(version) else {
-            throw LarderError(.usage, "\(name) has no version \(version) (versions: \(entry.versions.map { String($0.version) }.joined(separator: ", ")))")
+            throw LarderError(
+                .usage,
+                "\(name) has no version \(version) (versions: \(entry.versions.map { String($0.version) }.joined(separator: ", ")))"
+            )
         }
         return found
     }
@@ -89,7 +102,9 @@ public final class SchemaRegistry: Sendable {
     /// The compiled JSON Schema of `type` at `version`.
     public func jsonSchema(type: String, version: Int) throws -> JSONSchema {
         _ = try self.version(type: type, version)
-        guard let schema = schemas[Self.key(type, version)] else { throw LarderError(.schema, "\(type) v\(version) has no schema") }
+        guard let schema = schemas[Self.key(type, version)] else {
+            throw LarderError(.schema, "\(type) v\(version) has no schema")
+        }
         return schema
     }
 
@@ -102,14 +117,17 @@ public final class SchemaRegistry: Sendable {
     /// The XSD text of `type` at `version`.
     public func xsdText(type: String, version: Int) throws -> String {
         let entry = try self.version(type: type, version)
-        guard let xsd = entry.xsd else { throw LarderError(.schema, "\(type) v\(version) has no XSD in \(manifest.file)") }
+        guard let xsd = entry.xsd else {
+            throw LarderError(.schema, "\(type) v\(version) has no XSD in \(manifest.file)")
+        }
         return try source.text(xsd)
     }
 
     /// The newest version of `type` whose JSON Schema accepts `record`, if any.
     public func newestValidVersion(type: String, of record: Value) -> Int? {
         guard let entry = manifest.type(type) else { return nil }
-        for version in entry.versions.reversed() where schemas[Self.key(type, version.version)]?.isValid(record) == true {
+        for version in entry.versions.reversed() where schemas[Self.key(type, version.version)]?.isValid(record) == true
+        {
             return version.version
         }
         return nil
@@ -127,24 +145,30 @@ public final class SchemaRegistry: Sendable {
             }
             if entry.latest != recordType.currentVersion {
                 problems.append(
-                    "\(manifest.file): \(recordType.rawValue)'s newest version is \(entry.latest), but this larder's model implements \(recordType.currentVersion)")
+                    "\(manifest.file): \(recordType.rawValue)'s newest version is \(entry.latest), but this larder's model implements \(recordType.currentVersion)"
+                )
             }
         }
         for type in manifest.types {
             for (a, b) in zip(type.versions, type.versions.dropFirst()) {
                 let reachable = type.migrations.contains { $0.from <= a.version && $0.to >= b.version }
-                if !reachable { problems.append("\(manifest.file): \(type.name) has no migration from v\(a.version) to v\(b.version)") }
+                if !reachable {
+                    problems.append(
+                        "\(manifest.file): \(type.name) has no migration from v\(a.version) to v\(b.version)")
+                }
             }
             for transition in type.migrations {
                 for step in transition.steps {
                     switch step.kind {
                     case .convert(_, _, let converter, _, let inverse):
                         for id in [converter] + (inverse.map { [$0] } ?? []) where converters[id] == nil {
-                            problems.append("\(manifest.file): \(step.pointer): step \(step.id) names unknown converter \"\(id)\"")
+                            problems.append(
+                                "\(manifest.file): \(step.pointer): step \(step.id) names unknown converter \"\(id)\"")
                         }
                     case .stage(let id, let inverse):
                         for stage in [id] + (inverse.map { [$0] } ?? []) where stages[stage] == nil {
-                            problems.append("\(manifest.file): \(step.pointer): step \(step.id) names unknown stage \"\(stage)\"")
+                            problems.append(
+                                "\(manifest.file): \(step.pointer): step \(step.id) names unknown stage \"\(stage)\"")
                         }
                     default: break
                     }

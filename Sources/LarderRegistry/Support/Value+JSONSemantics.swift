@@ -65,8 +65,9 @@ extension Value {
 
 /// `sha256:` and the hex SHA-256 of `text`'s UTF-8: the checksums the ledger records.
 package func sha256Checksum(_ text: String) -> String {
-    "sha256:" + SHA256.hash(Array(text.utf8)).map { byte in
-        let hex = String(byte, radix: 16)
-        return byte < 16 ? "0" + hex : hex
-    }.joined()
+    "sha256:"
+        + SHA256.hash(Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
 }

@@ -29,14 +29,16 @@ enum FormatCheck {
     }
 
     private static func datePrefix(_ b: [UInt8]) -> Bool {
-        guard let year = number(b, 0, 4), b[4] == 45, let month = number(b, 5, 2), b[7] == 45, let day = number(b, 8, 2) else { return false }
+        guard let year = number(b, 0, 4), b[4] == 45, let month = number(b, 5, 2), b[7] == 45, let day = number(b, 8, 2)
+        else { return false }
         return year > 0 && (1...12).contains(month) && day >= 1 && day <= daysIn(month: month, year: year)
     }
 
     /// RFC 3339 `date-time` (`T` and `Z` in either case), seconds 00-59, any fraction, `Z` or `±HH:MM`.
     static func isDateTime(_ b: [UInt8]) -> Bool {
         guard b.count >= 20, datePrefix(b), b[10] == 84 || b[10] == 116,
-            let hour = number(b, 11, 2), b[13] == 58, let minute = number(b, 14, 2), b[16] == 58, let second = number(b, 17, 2),
+            let hour = number(b, 11, 2), b[13] == 58, let minute = number(b, 14, 2), b[16] == 58,
+            let second = number(b, 17, 2),
             hour < 24, minute < 60, second < 60
         else { return false }
         var i = 19
@@ -48,7 +50,9 @@ enum FormatCheck {
         }
         guard i < b.count else { return false }
         if b[i] == 90 || b[i] == 122 { return i + 1 == b.count }
-        guard b[i] == 43 || b[i] == 45, b.count == i + 6, let oh = number(b, i + 1, 2), b[i + 3] == 58, let om = number(b, i + 4, 2) else {
+        guard b[i] == 43 || b[i] == 45, b.count == i + 6, let oh = number(b, i + 1, 2), b[i + 3] == 58,
+            let om = number(b, i + 4, 2)
+        else {
             return false
         }
         return oh < 24 && om < 60
@@ -88,7 +92,8 @@ enum FormatCheck {
             let allowed =
                 isAlpha(c) || isDigit(c) || c == 45 || c == 46 || c == 95 || c == 126  // unreserved
                 || c == 58 || c == 47 || c == 63 || c == 35 || c == 91 || c == 93 || c == 64  // gen-delims
-                || c == 33 || c == 36 || c == 38 || c == 39 || c == 40 || c == 41 || c == 42 || c == 43 || c == 44 || c == 59 || c == 61  // sub-delims
+                || c == 33 || c == 36 || c == 38 || c == 39 || c == 40 || c == 41 || c == 42 || c == 43 || c == 44
+                || c == 59 || c == 61  // sub-delims
             guard allowed else { return false }
             j += 1
         }
@@ -98,7 +103,8 @@ enum FormatCheck {
             var end = i + 2
             while end < b.count, b[end] != 47, b[end] != 63, b[end] != 35 { end += 1 }
             let authority = Array(b[(i + 2)..<end])
-            let host = authority.split(separator: 64, omittingEmptySubsequences: false).last.map(Array.init) ?? authority
+            let host =
+                authority.split(separator: 64, omittingEmptySubsequences: false).last.map(Array.init) ?? authority
             if host.first != 91, let colon = host.lastIndex(of: 58) {
                 for c in host[(colon + 1)...] where !isDigit(c) { return false }
             }

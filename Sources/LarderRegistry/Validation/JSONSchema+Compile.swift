@@ -55,7 +55,8 @@ struct TypeSet: Sendable, Hashable, CustomStringConvertible {
             default: return "a \(name)"
             }
         }
-        return words.count <= 1 ? (words.first ?? "nothing") : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+        return words.count <= 1
+            ? (words.first ?? "nothing") : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
     }
 }
 
@@ -163,12 +164,17 @@ final class SchemaNode: Sendable {
         anyOf = s.anyOf
         oneOf = s.oneOf
         not = s.not
-        hasNumericBounds = s.minimum != nil || s.maximum != nil || s.exclusiveMinimum != nil || s.exclusiveMaximum != nil || s.multipleOf != nil
+        hasNumericBounds =
+            s.minimum != nil || s.maximum != nil || s.exclusiveMinimum != nil || s.exclusiveMaximum != nil
+            || s.multipleOf != nil
         hasStringChecks = s.minLength != nil || s.maxLength != nil || s.pattern != nil || s.format != nil
-        hasArrayChecks = s.minItems != nil || s.maxItems != nil || s.uniqueItems || s.items != nil || !s.prefixItems.isEmpty
+        hasArrayChecks =
+            s.minItems != nil || s.maxItems != nil || s.uniqueItems || s.items != nil || !s.prefixItems.isEmpty
         var additionalMatters = true
         if case .allowed = s.additional { additionalMatters = false }
-        hasObjectChecks = !s.properties.isEmpty || !s.required.isEmpty || additionalMatters || s.minProperties != nil || s.maxProperties != nil
+        hasObjectChecks =
+            !s.properties.isEmpty || !s.required.isEmpty || additionalMatters || s.minProperties != nil
+            || s.maxProperties != nil
         summary = s.summary
     }
 }
@@ -282,15 +288,21 @@ struct SchemaCompiler {
 
     private func count(_ fields: Fields, _ key: String, _ pointer: String) throws -> Int? {
         guard let d = try number(fields, key, pointer) else { return nil }
-        guard d >= 0, d.rounded() == d, d < 1e15 else { throw error("\(key) must be a non-negative integer", at: pointer + "/" + key) }
+        guard d >= 0, d.rounded() == d, d < 1e15 else {
+            throw error("\(key) must be a non-negative integer", at: pointer + "/" + key)
+        }
         return Int(d)
     }
 
     private mutating func list(_ fields: Fields, _ key: String, _ pointer: String) throws -> [Int] {
         guard let value = fields[key] else { return [] }
-        guard let array = value.arrayValue, !array.isEmpty else { throw error("\(key) must be a non-empty list of schemas", at: pointer + "/" + key) }
+        guard let array = value.arrayValue, !array.isEmpty else {
+            throw error("\(key) must be a non-empty list of schemas", at: pointer + "/" + key)
+        }
         var result: [Int] = []
-        for (i, element) in array.enumerated() { result.append(try compile(element, pointer: "\(pointer)/\(key)/\(i)")) }
+        for (i, element) in array.enumerated() {
+            result.append(try compile(element, pointer: "\(pointer)/\(key)/\(i)"))
+        }
         return result
     }
 
@@ -326,11 +338,15 @@ struct SchemaCompiler {
         spec.exclusiveMinimum = try number(fields, "exclusiveMinimum", pointer)
         spec.exclusiveMaximum = try number(fields, "exclusiveMaximum", pointer)
         spec.multipleOf = try number(fields, "multipleOf", pointer)
-        if let step = spec.multipleOf, step <= 0 { throw error("multipleOf must be greater than 0", at: pointer + "/multipleOf") }
+        if let step = spec.multipleOf, step <= 0 {
+            throw error("multipleOf must be greater than 0", at: pointer + "/multipleOf")
+        }
         spec.minLength = try count(fields, "minLength", pointer)
         spec.maxLength = try count(fields, "maxLength", pointer)
         if let pattern = fields["pattern"] {
-            guard let text = pattern.stringValue else { throw error("pattern must be a string", at: pointer + "/pattern") }
+            guard let text = pattern.stringValue else {
+                throw error("pattern must be a string", at: pointer + "/pattern")
+            }
             do {
                 spec.pattern = try SchemaPattern(text)
             } catch {
@@ -344,23 +360,31 @@ struct SchemaCompiler {
         spec.minItems = try count(fields, "minItems", pointer)
         spec.maxItems = try count(fields, "maxItems", pointer)
         if let unique = fields["uniqueItems"] {
-            guard case .bool(let b) = unique else { throw error("uniqueItems must be a boolean", at: pointer + "/uniqueItems") }
+            guard case .bool(let b) = unique else {
+                throw error("uniqueItems must be a boolean", at: pointer + "/uniqueItems")
+            }
             spec.uniqueItems = b
         }
         if let items = fields["items"] {
-            if items.arrayValue != nil { throw error("items must be a schema (use prefixItems for tuples)", at: pointer + "/items") }
+            if items.arrayValue != nil {
+                throw error("items must be a schema (use prefixItems for tuples)", at: pointer + "/items")
+            }
             spec.items = try compile(items, pointer: pointer + "/items")
         }
         if fields["prefixItems"] != nil { spec.prefixItems = try list(fields, "prefixItems", pointer) }
         if let properties = fields["properties"] {
-            guard let members = properties.objectValue else { throw error("properties must be an object", at: pointer + "/properties") }
+            guard let members = properties.objectValue else {
+                throw error("properties must be an object", at: pointer + "/properties")
+            }
             for member in members {
-                spec.properties[member.key] = try compile(member.value, pointer: pointer + "/properties/" + Self.escape(member.key))
+                spec.properties[member.key] = try compile(
+                    member.value, pointer: pointer + "/properties/" + Self.escape(member.key))
                 spec.propertyOrder.append(member.key)
             }
         }
         if let required = fields["required"] {
-            guard let names = required.arrayValue?.compactMap(\.stringValue), names.count == required.arrayValue?.count else {
+            guard let names = required.arrayValue?.compactMap(\.stringValue), names.count == required.arrayValue?.count
+            else {
                 throw error("required must be a list of strings", at: pointer + "/required")
             }
             spec.required = names
@@ -377,14 +401,17 @@ struct SchemaCompiler {
         spec.maxProperties = try count(fields, "maxProperties", pointer)
         for container in ["$defs", "definitions"] {
             guard let defs = fields[container] else { continue }
-            guard let members = defs.objectValue else { throw error("\(container) must be an object", at: pointer + "/" + container) }
+            guard let members = defs.objectValue else {
+                throw error("\(container) must be an object", at: pointer + "/" + container)
+            }
             for member in members {
                 _ = try compile(member.value, pointer: pointer + "/" + container + "/" + Self.escape(member.key))
             }
         }
         if let ref = fields["$ref"] {
             guard let text = ref.stringValue else { throw error("$ref must be a string", at: pointer + "/$ref") }
-            pendingRefs.append((node: specs.count > 0 ? indexByPointer[pointer] ?? 0 : 0, ref: text, at: pointer + "/$ref"))
+            pendingRefs.append(
+                (node: specs.count > 0 ? indexByPointer[pointer] ?? 0 : 0, ref: text, at: pointer + "/$ref"))
             summaries.append("$ref \(text)")
         }
         spec.allOf = try list(fields, "allOf", pointer)

@@ -140,7 +140,8 @@ public final class JSONSchema: Sendable {
             if matches != 1 {
                 guard ctx.collect else { return false }
                 if matches == 0 {
-                    ok = reportClosest(node.oneOf, value, "oneOf", "matches none of the \(node.oneOf.count) alternatives", &ctx)
+                    ok = reportClosest(
+                        node.oneOf, value, "oneOf", "matches none of the \(node.oneOf.count) alternatives", &ctx)
                 } else {
                     ok = ctx.fail("oneOf", "\(value.schemaSnippet) matches more than one of the oneOf alternatives")
                 }
@@ -160,7 +161,9 @@ public final class JSONSchema: Sendable {
 
     /// Reports the violations of the alternative with the fewest, so a record missing one field
     /// hears about that field rather than "matches no alternative".
-    private func reportClosest(_ alternatives: [Int], _ value: Value, _ keyword: String, _ message: String, _ ctx: inout ValidationContext) -> Bool {
+    private func reportClosest(
+        _ alternatives: [Int], _ value: Value, _ keyword: String, _ message: String, _ ctx: inout ValidationContext
+    ) -> Bool {
         var best: [SchemaViolation]?
         for alternative in alternatives {
             var sub = ValidationContext(collect: true, limit: 20)
@@ -170,14 +173,19 @@ public final class JSONSchema: Sendable {
         }
         if let best, !best.isEmpty, alternatives.count > 1 {
             for violation in best {
-                ctx.append(SchemaViolation(path: violation.path, keyword: keyword, message: violation.message + " (\(keyword): closest of \(alternatives.count) alternatives)"))
+                ctx.append(
+                    SchemaViolation(
+                        path: violation.path, keyword: keyword,
+                        message: violation.message + " (\(keyword): closest of \(alternatives.count) alternatives)"))
             }
             return false
         }
         return ctx.fail(keyword, message)
     }
 
-    private func checkNumber(_ node: SchemaNode, _ d: Double, exactInteger: Int64?, _ value: Value, _ ctx: inout ValidationContext) -> Bool {
+    private func checkNumber(
+        _ node: SchemaNode, _ d: Double, exactInteger: Int64?, _ value: Value, _ ctx: inout ValidationContext
+    ) -> Bool {
         var ok = true
         if let minimum = node.minimum, d < minimum {
             guard ctx.collect else { return false }
@@ -226,7 +234,11 @@ public final class JSONSchema: Sendable {
             }
             if let minimum = node.minLength, bytes < minimum || (bytes < minimum * 4 && length() < minimum) {
                 guard ctx.collect else { return false }
-                ok = ctx.fail("minLength", minimum == 1 ? "must not be empty" : "\(Value.string(s).schemaSnippet) is shorter than \(minimum) characters")
+                ok = ctx.fail(
+                    "minLength",
+                    minimum == 1
+                        ? "must not be empty" : "\(Value.string(s).schemaSnippet) is shorter than \(minimum) characters"
+                )
             }
             if let maximum = node.maxLength, bytes > maximum, length() > maximum {
                 guard ctx.collect else { return false }
@@ -248,7 +260,8 @@ public final class JSONSchema: Sendable {
         var ok = true
         if let minimum = node.minItems, elements.count < minimum {
             guard ctx.collect else { return false }
-            ok = ctx.fail("minItems", minimum == 1 ? "must not be empty" : "has \(elements.count) items, fewer than \(minimum)")
+            ok = ctx.fail(
+                "minItems", minimum == 1 ? "must not be empty" : "has \(elements.count) items, fewer than \(minimum)")
         }
         if let maximum = node.maxItems, elements.count > maximum {
             guard ctx.collect else { return false }

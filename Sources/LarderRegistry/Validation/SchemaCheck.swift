@@ -48,7 +48,8 @@ public final class SchemaCheck: Sendable {
                 let schema = try registry.jsonSchema(type: name, version: latest)
                 let failure = SchemaCheckFailure.error(schema: schema, violations: schema.validate(record, limit: 10))
                 throw LarderError(
-                    failure.code, "no version of \(name) accepts this record; against the newest, v\(latest): \(failure.message)",
+                    failure.code,
+                    "no version of \(name) accepts this record; against the newest, v\(latest): \(failure.message)",
                     location: failure.location)
             }
             if domainRules, !rulesChecked, version == type.currentVersion {

@@ -36,7 +36,8 @@ public struct RecordGenerator: Sendable {
             let s = String(v, radix: 16)
             return String(repeating: "0", count: max(0, n - s.count)) + s.suffix(n)
         }
-        return "\(hex(a >> 32, 8))-\(hex(a >> 16 & 0xFFFF, 4))-4\(hex(a & 0xFFF, 3))-8\(hex(b >> 52, 3))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
+        return
+            "\(hex(a >> 32, 8))-\(hex(a >> 16 & 0xFFFF, 4))-4\(hex(a & 0xFFF, 3))-8\(hex(b >> 52, 3))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
     }
 
     /// A cooking recipe.
@@ -54,7 +55,9 @@ public struct RecordGenerator: Sendable {
             let q = quantity.rounded() == quantity ? String(Int(quantity)) : String(quantity)
             let note = g.next() % 4 == 0 ? Vocabulary.notes[Int(g.next() % UInt64(Vocabulary.notes.count))] : nil
             let original = "\(q) \(unit.isEmpty ? "" : unit + " ")\(item)\(note.map { ", " + $0 } ?? "")"
-            ingredients.append(Ingredient(quantity: quantity, unit: unit.isEmpty ? nil : unit, item: item, note: note, original: original))
+            ingredients.append(
+                Ingredient(
+                    quantity: quantity, unit: unit.isEmpty ? nil : unit, item: item, note: note, original: original))
         }
         let stepCount = 3 + Int(g.next() % 6)
         var steps: [InstructionStep] = []
@@ -62,7 +65,11 @@ public struct RecordGenerator: Sendable {
             let verb = Vocabulary.verbs[Int(g.next() % UInt64(Vocabulary.verbs.count))]
             let thing = ingredients[Int(g.next() % UInt64(ingredients.count))].item
             let timer: Int? = g.next() % 3 == 0 ? Int(60 * (1 + g.next() % 30)) : nil
-            steps.append(InstructionStep(text: "Step \(s + 1): \(verb) the \(thing) \(Vocabulary.manners[Int(g.next() % UInt64(Vocabulary.manners.count))]).", timerSeconds: timer))
+            steps.append(
+                InstructionStep(
+                    text:
+                        "Step \(s + 1): \(verb) the \(thing) \(Vocabulary.manners[Int(g.next() % UInt64(Vocabulary.manners.count))]).",
+                    timerSeconds: timer))
         }
         let created = Self.base.addingTimeInterval(Double(g.next() % 60_000_000))
         let updated = created.addingTimeInterval(Double(g.next() % 5_000_000))
@@ -71,7 +78,8 @@ public struct RecordGenerator: Sendable {
         let id = Self.id("r", &g)
         return Recipe(
             id: id, title: "\(style) \(dish)", ingredients: ingredients, instructions: steps, createdAt: created,
-            updatedAt: updated, ownerID: "_user\(g.next() % 5000)", imageRef: g.next() % 2 == 0 ? "images/\(id).jpg" : nil,
+            updatedAt: updated, ownerID: "_user\(g.next() % 5000)",
+            imageRef: g.next() % 2 == 0 ? "images/\(id).jpg" : nil,
             cuisine: cuisine, difficulty: Recipe.Difficulty.allCases[Int(g.next() % 3)],
             prepTime: Int(5 + g.next() % 40), cookTime: Int(g.next() % 120), servings: Int(1 + g.next() % 8),
             dietaryNotes: diets, tags: Array(Set(tags)).sorted(), isPublic: g.next() % 2 == 0,
@@ -90,20 +98,32 @@ public struct RecordGenerator: Sendable {
         let bloom = (dose * 3).rounded()
         let pours = 1 + Int(g.next() % 3)
         var steps = [BrewStep(order: 1, instruction: "Rinse the filter and preheat", timerSeconds: 0)]
-        steps.append(BrewStep(order: 2, instruction: "Bloom with \(Int(bloom)) g of water", timerSeconds: 30 + Int(g.next() % 16), waterGrams: bloom))
+        steps.append(
+            BrewStep(
+                order: 2, instruction: "Bloom with \(Int(bloom)) g of water", timerSeconds: 30 + Int(g.next() % 16),
+                waterGrams: bloom))
         var remaining = yield - bloom
         for p in 0..<pours {
             let amount = p == pours - 1 ? remaining : (remaining / Double(pours - p)).rounded()
             remaining -= amount
-            steps.append(BrewStep(order: steps.count + 1, instruction: "Pour \(Int(amount)) g in slow circles", timerSeconds: 30 + Int(g.next() % 30), waterGrams: amount))
+            steps.append(
+                BrewStep(
+                    order: steps.count + 1, instruction: "Pour \(Int(amount)) g in slow circles",
+                    timerSeconds: 30 + Int(g.next() % 30), waterGrams: amount))
         }
-        steps.append(BrewStep(order: steps.count + 1, instruction: "Let it draw down", timerSeconds: 45 + Int(g.next() % 45)))
+        steps.append(
+            BrewStep(order: steps.count + 1, instruction: "Let it draw down", timerSeconds: 45 + Int(g.next() % 45)))
         let created = Self.base.addingTimeInterval(Double(g.next() % 60_000_000))
         let id = Self.id("b", &g)
         return BrewRecipe(
-            id: id, name: "\(Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))]) \(method.rawValue) #\(index)", method: method,
-            isStarter: false, origin: g.next() % 10 == 0 ? .conflictedCopy : .custom, doseGrams: dose, targetYieldGrams: yield,
-            waterTemperatureCelsius: Double(88 + g.next() % 9), grindLabel: GrindLabel.allCases[Int(g.next() % 7)], steps: steps,
+            id: id,
+            name:
+                "\(Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))]) \(method.rawValue) #\(index)",
+            method: method,
+            isStarter: false, origin: g.next() % 10 == 0 ? .conflictedCopy : .custom, doseGrams: dose,
+            targetYieldGrams: yield,
+            waterTemperatureCelsius: Double(88 + g.next() % 9), grindLabel: GrindLabel.allCases[Int(g.next() % 7)],
+            steps: steps,
             createdAt: created, updatedAt: created.addingTimeInterval(Double(g.next() % 100_000)),
             sync: SyncMetadata(recordName: "brewRecipe-\(id)"))
     }
@@ -113,16 +133,20 @@ public struct RecordGenerator: Sendable {
         var g = rng(index)
         let dose = Double(12 + g.next() % 10)
         let created = Self.base.addingTimeInterval(Double(g.next() % 60_000_000))
-        let tags = (0..<Int(g.next() % 3)).map { _ in TasteTag.allCases[Int(g.next() % UInt64(TasteTag.allCases.count))] }
+        let tags = (0..<Int(g.next() % 3)).map { _ in TasteTag.allCases[Int(g.next() % UInt64(TasteTag.allCases.count))]
+        }
         let id = Self.id("l", &g)
         return BrewLog(
             id: id, method: BrewMethod.allCases[Int(g.next() % 10)],
-            recipeNameAtBrew: "\(Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))]) pour-over", doseGrams: dose,
+            recipeNameAtBrew: "\(Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))]) pour-over",
+            doseGrams: dose,
             targetYieldGrams: (dose * 16).rounded(), waterTemperatureCelsius: Double(88 + g.next() % 9),
-            grindLabel: GrindLabel.allCases[Int(g.next() % 7)], rating: Int(1 + g.next() % 5), tasteTags: Array(Set(tags)).sorted { $0.rawValue < $1.rawValue },
+            grindLabel: GrindLabel.allCases[Int(g.next() % 7)], rating: Int(1 + g.next() % 5),
+            tasteTags: Array(Set(tags)).sorted { $0.rawValue < $1.rawValue },
             brewTimeSeconds: g.next() % 2 == 0 ? Int(150 + g.next() % 90) : nil,
             note: g.next() % 2 == 0 ? Vocabulary.brewNotes[Int(g.next() % UInt64(Vocabulary.brewNotes.count))] : nil,
-            createdAt: created, recipeID: g.next() % 2 == 0 ? "starter-v60" : nil, sync: SyncMetadata(recordName: "brewLog-\(id)"))
+            createdAt: created, recipeID: g.next() % 2 == 0 ? "starter-v60" : nil,
+            sync: SyncMetadata(recordName: "brewLog-\(id)"))
     }
 }
 
@@ -137,7 +161,10 @@ enum Vocabulary {
         "Classic", "Easy", "Weeknight", "Grandma's", "Smoky", "Spicy", "Vegan", "One-Pot", "Crispy", "Creamy",
         "Quick", "Slow-Cooker", "Rustic", "Lemony", "Herby", "Sheet-Pan",
     ]
-    static let cuisines = ["Italian", "Indian", "French", "Mexican", "Thai", "Japanese", "Greek", "Spanish", "Korean", "American", "Middle Eastern"]
+    static let cuisines = [
+        "Italian", "Indian", "French", "Mexican", "Thai", "Japanese", "Greek", "Spanish", "Korean", "American",
+        "Middle Eastern",
+    ]
     static let ingredients = [
         "all-purpose flour", "sugar", "unsalted butter", "eggs", "whole milk", "olive oil", "garlic", "yellow onion",
         "carrots", "celery", "canned tomatoes", "chicken thighs", "ground beef", "red lentils", "basmati rice",
@@ -147,15 +174,25 @@ enum Vocabulary {
         "bell pepper", "zucchini", "eggplant", "mushrooms", "spinach", "coconut milk", "vegetable stock", "honey",
     ]
     static let units = ["g", "kg", "ml", "cup", "tablespoon", "teaspoon", "", "clove", "can", "pinch", "oz", "lb"]
-    static let notes = ["finely chopped", "at room temperature", "divided", "plus more to taste", "drained and rinsed", "thinly sliced", "melted"]
-    static let verbs = ["Whisk", "Simmer", "Roast", "Fold in", "Sauté", "Season", "Stir", "Bake", "Chop", "Toast", "Blend", "Marinate"]
+    static let notes = [
+        "finely chopped", "at room temperature", "divided", "plus more to taste", "drained and rinsed", "thinly sliced",
+        "melted",
+    ]
+    static let verbs = [
+        "Whisk", "Simmer", "Roast", "Fold in", "Sauté", "Season", "Stir", "Bake", "Chop", "Toast", "Blend", "Marinate",
+    ]
     static let manners = [
         "until golden", "for a few minutes", "over medium heat", "until fragrant", "gently", "until smooth",
         "until just combined", "in batches", "until tender", "and set aside",
     ]
-    static let tags = ["dinner", "breakfast", "dessert", "quick", "meal-prep", "family", "comfort", "summer", "holiday", "budget"]
+    static let tags = [
+        "dinner", "breakfast", "dessert", "quick", "meal-prep", "family", "comfort", "summer", "holiday", "budget",
+    ]
     static let diets = ["vegetarian", "vegan", "gluten-free", "dairy-free", "nut-free", "low-carb"]
-    static let origins = ["Ethiopia Yirgacheffe", "Colombia Huila", "Kenya Nyeri", "Guatemala Antigua", "Brazil Cerrado", "Rwanda Nyamasheke", "Costa Rica Tarrazú"]
+    static let origins = [
+        "Ethiopia Yirgacheffe", "Colombia Huila", "Kenya Nyeri", "Guatemala Antigua", "Brazil Cerrado",
+        "Rwanda Nyamasheke", "Costa Rica Tarrazú",
+    ]
     static let brewNotes = [
         "Bright and clean, a little sour at the end", "Grind one step finer next time", "Sweet, syrupy body",
         "Drawdown stalled at 3:45", "Great balance", "Too bitter, lower the temperature", "Juicy, notes of blueberry",

@@ -1,8 +1,9 @@
+import GRDB
+import LarderFormats
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GRDB
-import LarderFormats
 
 /// The store's side of the fault-injection seam: with a `commit` rule in force
 /// (`LARDER_FAULT_IO="commit.enospc@1:*.db"`, see ``IOFaultPlan``), a commit of the store fails
@@ -34,7 +35,8 @@ final class CommitFault: TransactionObserver {
     func databaseWillCommit() throws {
         guard let code = scope.commitError(path: path) else { return }
         let resultCode: ResultCode = code == ENOSPC ? .SQLITE_FULL : .SQLITE_IOERR
-        throw DatabaseError(resultCode: resultCode, message: "\(String(cString: strerror(code))) (injected by LARDER_FAULT_IO)")
+        throw DatabaseError(
+            resultCode: resultCode, message: "\(String(cString: strerror(code))) (injected by LARDER_FAULT_IO)")
     }
 
     func databaseDidCommit(_ db: Database) {}

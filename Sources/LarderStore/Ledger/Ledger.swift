@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 public import LarderCore
-public import LarderRegistry
 public import LarderFormats
+public import LarderRegistry
 
 /// The store's migrations, with their ledger: migrate (one transaction per step, resuming after
 /// the last committed step), dry runs, imports, ledger validation, repair and baseline.
@@ -32,20 +32,26 @@ public struct Ledger {
     func refuseTooNew(_ states: [SchemaState]) throws {
         for state in states {
             guard let entry = registry.manifest.type(state.type) else {
-                throw LarderError(.store, "\(store.path) holds \(state.type) records, a type \(registry.manifest.file) does not define")
+                throw LarderError(
+                    .store,
+                    "\(store.path) holds \(state.type) records, a type \(registry.manifest.file) does not define")
             }
             for version in [state.version, state.pendingTo].compactMap({ $0 }) where version > entry.latest {
                 throw LarderError(
                     .store,
-                    "\(store.path) holds \(state.type) records at schema version \(version), newer than \(registry.manifest.file) knows (newest: \(entry.latest)); use a newer larder or pass --schemas with the registry that wrote it")
+                    "\(store.path) holds \(state.type) records at schema version \(version), newer than \(registry.manifest.file) knows (newest: \(entry.latest)); use a newer larder or pass --schemas with the registry that wrote it"
+                )
             }
         }
     }
 
     /// The types with records or state, in manifest order.
     public func types() throws -> [String] {
-        let stored = try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records UNION SELECT type FROM schema_state") }
-        return registry.manifest.types.map(\.name).filter(stored.contains) + stored.filter { registry.manifest.type($0) == nil }
+        let stored = try store.readDatabase { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records UNION SELECT type FROM schema_state")
+        }
+        return registry.manifest.types.map(\.name).filter(stored.contains)
+            + stored.filter { registry.manifest.type($0) == nil }
     }
 
     // MARK: Import
@@ -63,7 +69,8 @@ public struct Ledger {
     /// - Throws: ``LarderError``: the first bad record without `keepGoing` (nothing is imported),
     ///   `usage-error` when the records' version differs from the store's for their type.
     public func importRecords(
-        inputs: [String], format: DataFormat? = nil, recordType: RecordType? = nil, version: Int? = nil, keepGoing: Bool = false,
+        inputs: [String], format: DataFormat? = nil, recordType: RecordType? = nil, version: Int? = nil,
+        keepGoing: Bool = false,
         onReject: (Value?, LarderError) throws -> Void = { _, _ in }
     ) throws -> ImportSummary {
         let started = clock.now()
@@ -75,7 +82,8 @@ public struct Ledger {
             // Whether the store holds records of a type: asked once per type, then kept up to date
             // here (a count per record would scan the type's rows each time: quadratic).
             var typeHasRecords: [String: Bool] = [:]
-            var pipeline = ConversionPipeline(inputs: inputs, inputFormat: format, recordType: recordType, check: .none, keepGoing: keepGoing)
+            var pipeline = ConversionPipeline(
+                inputs: inputs, inputFormat: format, recordType: recordType, check: .none, keepGoing: keepGoing)
             pipeline.transform = { record, type, declared in
                 let name = type.rawValue
                 let existing = stateByType[name]
@@ -84,23 +92,29 @@ public struct Ledger {
                 if let known = typeHasRecords[name] {
                     storeHasRecords = known
                 } else {
-                    storeHasRecords = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE type = ?)", arguments: [name]) ?? false
+                    storeHasRecords =
+                        try Bool.fetchOne(
+                            db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE type = ?)", arguments: [name]) ?? false
                     typeHasRecords[name] = storeHasRecords
                 }
                 if let resolved, let current = existing?.version, resolved != current {
                     throw LarderError(
                         .usage,
-                        "these \(name) records are v\(resolved) but the store holds v\(current): migrate the file first (larder migrate FILE --to \(current)) or the store (larder migrate --store \(store.path) --type \(name) --to \(resolved))")
+                        "these \(name) records are v\(resolved) but the store holds v\(current): migrate the file first (larder migrate FILE --to \(current)) or the store (larder migrate --store \(store.path) --type \(name) --to \(resolved))"
+                    )
                 }
                 if let resolved, existing?.version == nil, storeHasRecords {
                     throw LarderError(
-                        .usage, "the store holds \(name) records without a schema version: adopt them first with larder schema baseline --type \(name) --version N --store \(store.path)")
+                        .usage,
+                        "the store holds \(name) records without a schema version: adopt them first with larder schema baseline --type \(name) --version N --store \(store.path)"
+                    )
                 }
                 if let resolved {
                     _ = try registry.version(type: name, resolved)
                     try migrator.check(record, type: name, version: resolved)
                     if existing == nil {
-                        let state = SchemaState(type: name, version: resolved, pendingFrom: nil, pendingTo: nil, stepsDone: 0)
+                        let state = SchemaState(
+                            type: name, version: resolved, pendingFrom: nil, pendingTo: nil, stepsDone: 0)
                         try Store.setState(db, state, now: Timestamp.format(clock.now()))
                         stateByType[name] = state
                     }
@@ -120,7 +134,8 @@ public struct Ledger {
             summary.imported = result.written
             summary.rejected = result.rejected
             try Store.recordHistory(
-                db, kind: .import, source: inputs.joined(separator: ", "), appliedAt: started, duration: clock.now().timeIntervalSince(started),
+                db, kind: .import, source: inputs.joined(separator: ", "), appliedAt: started,
+                duration: clock.now().timeIntervalSince(started),
                 recordsTouched: result.written, success: true, details: "\(result.rejected) rejected")
             return summary
         }
@@ -148,19 +163,27 @@ public struct Ledger {
         guard let state = states.first(where: { $0.type == type }) else {
             if try store.recordCount(type: type) > 0 {
                 throw LarderError(
-                    .usage, "\(store.path) holds \(type) records without a schema version: adopt them with larder schema baseline --type \(type) --version N")
+                    .usage,
+                    "\(store.path) holds \(type) records without a schema version: adopt them with larder schema baseline --type \(type) --version N"
+                )
             }
             throw LarderError(.usage, "\(store.path) holds no \(type) records")
         }
         guard let version = state.version else {
-            throw LarderError(.usage, "\(store.path): \(type) has no schema version: adopt it with larder schema baseline --type \(type) --version N")
+            throw LarderError(
+                .usage,
+                "\(store.path): \(type) has no schema version: adopt it with larder schema baseline --type \(type) --version N"
+            )
         }
         let goal = try target ?? registry.type(type).latest
         if let pendingFrom = state.pendingFrom, let pendingTo = state.pendingTo {
             // Finish the interrupted transition first, then go on to the goal.
             let first = try migrator.plan(type: type, from: pendingFrom, to: pendingTo)
             let rest = try migrator.plan(type: type, from: pendingTo, to: goal)
-            return (MigrationPlan(type: type, from: pendingFrom, to: goal, steps: first.steps + rest.steps), state.stepsDone, state)
+            return (
+                MigrationPlan(type: type, from: pendingFrom, to: goal, steps: first.steps + rest.steps),
+                state.stepsDone, state
+            )
         }
         return (try migrator.plan(type: type, from: version, to: goal), 0, state)
     }
@@ -173,12 +196,14 @@ public struct Ledger {
     /// failure is recorded in the history (success = 0), and the next run resumes there.
     /// - Parameter onReject: receives records rejected under `keepGoing` (moved to the rejects table).
     public func migrate(
-        type: String, to target: Int? = nil, keepGoing: Bool = false, onReject: (Value, LarderError) throws -> Void = { _, _ in }
+        type: String, to target: Int? = nil, keepGoing: Bool = false,
+        onReject: (Value, LarderError) throws -> Void = { _, _ in }
     ) throws -> MigrationOutcome {
         let (plan, skip, state) = try self.plan(type: type, to: target)
         var outcome = MigrationOutcome()
         if skip > 0, let from = state.pendingFrom, let to = state.pendingTo {
-            outcome.resumedFrom = "resuming \(type) v\(from) → v\(to) after step \(skip) of \(plan.steps.first?.transitionLength ?? 0)"
+            outcome.resumedFrom =
+                "resuming \(type) v\(from) → v\(to) after step \(skip) of \(plan.steps.first?.transitionLength ?? 0)"
         }
         outcome.finalVersion = state.version
         for index in skip..<plan.steps.count {
@@ -195,14 +220,18 @@ public struct Ledger {
                 do {
                     try store.writeDatabase { db in
                         try Store.recordHistory(
-                            db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
-                            toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
-                            duration: clock.now().timeIntervalSince(started), recordsTouched: 0, success: false, details: error.description)
+                            db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue,
+                            fromVersion: step.fromVersion,
+                            toVersion: step.toVersion, checksum: migrator.checksum(of: step.step),
+                            source: registry.manifest.file, appliedAt: started,
+                            duration: clock.now().timeIntervalSince(started), recordsTouched: 0, success: false,
+                            details: error.description)
                     }
                 } catch let historyError {
                     // The step's own error is what the caller needs; say that its record is missing too.
                     var unrecorded = error
-                    unrecorded.message += " (the failed run could not be recorded in the history either: \(historyError))"
+                    unrecorded.message +=
+                        " (the failed run could not be recorded in the history either: \(historyError))"
                     throw unrecorded
                 }
                 throw error
@@ -213,7 +242,8 @@ public struct Ledger {
 
     /// One step over every record of the type, inside the caller's transaction.
     private func apply(
-        _ step: PlannedStep, type: String, db: Database, keepGoing: Bool, started: Date, onReject: (Value, LarderError) throws -> Void
+        _ step: PlannedStep, type: String, db: Database, keepGoing: Bool, started: Date,
+        onReject: (Value, LarderError) throws -> Void
     ) throws -> (touched: Int, rejected: Int) {
         let environment = migrator.environment(images: StoreImageStore(db: db, type: type), type: type)
         let schema = step.endsTransition ? try registry.jsonSchema(type: type, version: step.toVersion) : nil
@@ -226,7 +256,8 @@ public struct Ledger {
                 arguments: [type, lastRowID, Self.batchSize])
             guard let last = rows.last else { break }
             lastRowID = last["rowid"]
-            let values = try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
+            let values = try RecordBodies.parse(
+                batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
             for (row, original) in zip(rows, values) {
                 let rowID: Int64 = row["rowid"]
                 let id: String = row["id"]
@@ -244,12 +275,17 @@ public struct Ledger {
                     let located = error.locatedAt(SourceLocation(file: store.path))
                     guard keepGoing else {
                         throw LarderError(
-                            located.code, "\(type) \(id): \(located.message) (step \(step.step.id) rolled back; the store is as after the step before)",
+                            located.code,
+                            "\(type) \(id): \(located.message) (step \(step.step.id) rolled back; the store is as after the step before)",
                             location: located.location)
                     }
                     try db.execute(
-                        sql: "INSERT INTO rejects (type, id, version, body, reason, step_id, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [type, id, step.fromVersion, try JSONWriter.string(original), located.description, step.step.id, Timestamp.format(clock.now())])
+                        sql:
+                            "INSERT INTO rejects (type, id, version, body, reason, step_id, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            type, id, step.fromVersion, try JSONWriter.string(original), located.description,
+                            step.step.id, Timestamp.format(clock.now()),
+                        ])
                     try db.execute(sql: "DELETE FROM records WHERE rowid = ?", arguments: [rowID])
                     try onReject(original, located)
                     rejected += 1
@@ -270,9 +306,12 @@ public struct Ledger {
         }
         try Store.setState(db, state, now: Timestamp.format(clock.now()))
         try Store.recordHistory(
-            db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue, fromVersion: step.fromVersion,
-            toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file, appliedAt: started,
-            duration: clock.now().timeIntervalSince(started), recordsTouched: touched, success: true, details: rejected > 0 ? "\(rejected) rejected" : nil)
+            db, kind: .migration, type: type, stepID: step.step.id, direction: step.direction.rawValue,
+            fromVersion: step.fromVersion,
+            toVersion: step.toVersion, checksum: migrator.checksum(of: step.step), source: registry.manifest.file,
+            appliedAt: started,
+            duration: clock.now().timeIntervalSince(started), recordsTouched: touched, success: true,
+            details: rejected > 0 ? "\(rejected) rejected" : nil)
         return (touched, rejected)
     }
 
@@ -281,9 +320,11 @@ public struct Ledger {
     public func dryRun(type: String, to target: Int? = nil) throws -> (MigrationReport, MigrationPlan, skip: Int) {
         let (plan, skip, _) = try self.plan(type: type, to: target)
         let report = MigrationReport(collectsSamples: true)
-        let remaining = MigrationPlan(type: type, from: plan.from, to: plan.to, steps: Array(plan.steps.dropFirst(skip)))
+        let remaining = MigrationPlan(
+            type: type, from: plan.from, to: plan.to, steps: Array(plan.steps.dropFirst(skip)))
         try store.readDatabase { db in
-            let environment = migrator.environment(images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
+            let environment = migrator.environment(
+                images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
             var lastRowID: Int64 = 0
             while true {
                 let rows = try Row.fetchAll(
@@ -291,7 +332,9 @@ public struct Ledger {
                     arguments: [type, lastRowID, Self.batchSize])
                 guard let last = rows.last else { break }
                 lastRowID = last["rowid"]
-                for value in try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }) {
+                for value in try RecordBodies.parse(
+                    batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
+                {
                     do {
                         _ = try migrator.migrate(value, plan: remaining, environment: environment, report: report)
                     } catch is LarderError {
@@ -327,12 +370,18 @@ public struct Ledger {
             guard let id = entry.stepID else { continue }
             guard entry.isSuccess else {
                 problems.append(
-                    Problem(message: "step \(id) failed at \(entry.appliedAt) (\(entry.details ?? "no details")); clear it with larder schema repair"))
+                    Problem(
+                        message:
+                            "step \(id) failed at \(entry.appliedAt) (\(entry.details ?? "no details")); clear it with larder schema repair"
+                    ))
                 continue
             }
             guard let declared = steps[id] else {
                 problems.append(
-                    Problem(message: "applied step \(id) (checksum \(entry.checksum ?? "none")) is no longer in \(registry.manifest.file); realign with larder schema repair"))
+                    Problem(
+                        message:
+                            "applied step \(id) (checksum \(entry.checksum ?? "none")) is no longer in \(registry.manifest.file); realign with larder schema repair"
+                    ))
                 continue
             }
             let current = migrator.checksum(of: declared.step)
@@ -346,8 +395,12 @@ public struct Ledger {
         }
         for state in states {
             if let from = state.pendingFrom, let to = state.pendingTo {
-                notes.append("\(state.type) is between v\(from) and v\(to) after \(state.stepsDone) step(s): larder migrate --store \(store.path) --type \(state.type) finishes it")
-            } else if let version = state.version, let latest = registry.manifest.type(state.type)?.latest, version < latest {
+                notes.append(
+                    "\(state.type) is between v\(from) and v\(to) after \(state.stepsDone) step(s): larder migrate --store \(store.path) --type \(state.type) finishes it"
+                )
+            } else if let version = state.version, let latest = registry.manifest.type(state.type)?.latest,
+                version < latest
+            {
                 notes.append("\(state.type) is at v\(version); the newest is v\(latest)")
             } else if state.version == nil {
                 notes.append("\(state.type) has no schema version yet (larder schema baseline)")
@@ -365,7 +418,9 @@ public struct Ledger {
         let steps = registry.manifest.stepsByID
         return try store.writeDatabase { db in
             var actions: [String] = []
-            let entries = try Row.fetchAll(db, sql: "SELECT * FROM history WHERE kind = 'migration' AND is_removed = 0 ORDER BY rank").map(HistoryEntry.init(row:))
+            let entries = try Row.fetchAll(
+                db, sql: "SELECT * FROM history WHERE kind = 'migration' AND is_removed = 0 ORDER BY rank"
+            ).map(HistoryEntry.init(row:))
             for entry in entries {
                 guard let id = entry.stepID else { continue }
                 if !entry.isSuccess {
@@ -374,7 +429,8 @@ public struct Ledger {
                 } else if let declared = steps[id] {
                     let current = migrator.checksum(of: declared.step)
                     if current != entry.checksum {
-                        try db.execute(sql: "UPDATE history SET checksum = ? WHERE rank = ?", arguments: [current, entry.rank])
+                        try db.execute(
+                            sql: "UPDATE history SET checksum = ? WHERE rank = ?", arguments: [current, entry.rank])
                         actions.append("step \(id): checksum \(entry.checksum ?? "none") → \(current)")
                     }
                 } else {
@@ -384,7 +440,8 @@ public struct Ledger {
             }
             if !actions.isEmpty {
                 try Store.recordHistory(
-                    db, kind: .repair, source: registry.manifest.file, appliedAt: started, duration: clock.now().timeIntervalSince(started),
+                    db, kind: .repair, source: registry.manifest.file, appliedAt: started,
+                    duration: clock.now().timeIntervalSince(started),
                     recordsTouched: 0, success: true, details: actions.joined(separator: "\n"))
             }
             return actions
@@ -402,35 +459,56 @@ public struct Ledger {
         let checksum = sha256Checksum(try registry.jsonSchemaValue(type: type, version: version).canonicalJSON)
         return try store.writeDatabase { db in
             if let state = try Store.state(db, type: type), let current = state.version {
-                throw LarderError(.usage, "\(store.path): \(type) is already at v\(current); baseline adopts only unversioned records")
+                throw LarderError(
+                    .usage, "\(store.path): \(type) is already at v\(current); baseline adopts only unversioned records"
+                )
             }
-            let migrations = try Int.fetchOne(db, sql: "SELECT count(*) FROM history WHERE kind = 'migration' AND type = ? AND is_removed = 0", arguments: [type]) ?? 0
-            if migrations > 0 { throw LarderError(.usage, "\(store.path): \(type) already has \(migrations) applied migration step(s); baseline is for stores without history") }
+            let migrations =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM history WHERE kind = 'migration' AND type = ? AND is_removed = 0",
+                    arguments: [type]) ?? 0
+            if migrations > 0 {
+                throw LarderError(
+                    .usage,
+                    "\(store.path): \(type) already has \(migrations) applied migration step(s); baseline is for stores without history"
+                )
+            }
             var count = 0
             var failures: [String] = []
             var lastRowID: Int64 = 0
             while true {
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?", arguments: [type, lastRowID, Self.batchSize])
+                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+                    arguments: [type, lastRowID, Self.batchSize])
                 guard let last = rows.last else { break }
                 lastRowID = last["rowid"]
-                for (row, value) in zip(rows, try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })) {
+                for (row, value) in zip(
+                    rows,
+                    try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }))
+                {
                     count += 1
                     if !schema.isValid(value), failures.count < 5 {
                         let id: String = row["id"]
-                        failures.append("\(id): \(SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 3)).message)")
+                        failures.append(
+                            "\(id): \(SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 3)).message)"
+                        )
                     }
                 }
             }
             guard failures.isEmpty else {
                 throw LarderError(
-                    .malformedRecord, "cannot baseline \(type) at v\(version): records do not validate against it:\n  " + failures.joined(separator: "\n  "))
+                    .malformedRecord,
+                    "cannot baseline \(type) at v\(version): records do not validate against it:\n  "
+                        + failures.joined(separator: "\n  "))
             }
             try db.execute(sql: "UPDATE records SET version = ? WHERE type = ?", arguments: [version, type])
-            try Store.setState(db, SchemaState(type: type, version: version, stepsDone: 0), now: Timestamp.format(clock.now()))
+            try Store.setState(
+                db, SchemaState(type: type, version: version, stepsDone: 0), now: Timestamp.format(clock.now()))
             try Store.recordHistory(
-                db, kind: .baseline, type: type, toVersion: version, checksum: checksum, source: registry.source.displayPath(try registry.version(type: type, version).jsonSchema),
-                appliedAt: started, duration: clock.now().timeIntervalSince(started), recordsTouched: count, success: true)
+                db, kind: .baseline, type: type, toVersion: version, checksum: checksum,
+                source: registry.source.displayPath(try registry.version(type: type, version).jsonSchema),
+                appliedAt: started, duration: clock.now().timeIntervalSince(started), recordsTouched: count,
+                success: true)
             return count
         }
     }

@@ -61,7 +61,8 @@ enum RecordBodies {
 
     /// One body through its own reader.
     private static func parseOne(_ stored: StoredBody) -> Result<Value, LarderError> {
-        let reader = JSONReader(source: MemoryByteSource(Array(stored.body.utf8) + [0x0A], name: "store"), lineMode: true)
+        let reader = JSONReader(
+            source: MemoryByteSource(Array(stored.body.utf8) + [0x0A], name: "store"), lineMode: true)
         let problem: LarderError
         do {
             if let first = try reader.next() {

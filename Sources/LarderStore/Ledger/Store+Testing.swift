@@ -8,7 +8,8 @@ extension Store {
     /// Runs raw SQL (one or more statements) outside any transaction, with `arguments` bound to
     /// its `?` placeholders (text; SQLite converts it for integer columns).
     func executeRaw(_ sql: String, arguments: [String?] = []) throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: sql, arguments: StatementArguments(arguments)) }
+        try database.writeWithoutTransaction { db in try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        }
     }
 
     /// Runs raw SQL on the SQLite file at `path`, which need not be a Larder store (nor exist).
@@ -20,7 +21,9 @@ extension Store {
 
     /// The number of rows of `table`.
     func rowCount(table: String) throws -> Int {
-        try readDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 }
+        try readDatabase { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+        }
     }
 
     /// Calls `onStatement` with every statement the store runs from now on, arguments expanded.

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 public import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// What kind of run a history row records. The store-maintenance commands record their runs
 /// here too (`compaction`, `prune`), next to the migrations.
@@ -148,11 +148,16 @@ public final class Store: Sendable {
                 return (isForeign ? false : try migrator.hasBeenSuperseded(db), isForeign)
             }
             if isForeign {
-                throw LarderError(.store, "\(path) is not a Larder store (an SQLite database of another program; its tables were left as they are)")
+                throw LarderError(
+                    .store,
+                    "\(path) is not a Larder store (an SQLite database of another program; its tables were left as they are)"
+                )
             }
             if isSuperseded {
                 throw LarderError(
-                    .store, "\(path) was written by a newer larder (its tables have revisions this one does not know); upgrade larder to use it")
+                    .store,
+                    "\(path) was written by a newer larder (its tables have revisions this one does not know); upgrade larder to use it"
+                )
             }
             try migrator.migrate(database)
             CommitFault.install(on: database, path: path)
@@ -173,10 +178,13 @@ public final class Store: Sendable {
         let message: String
         switch database.resultCode {
         case .SQLITE_NOTADB: message = "\(path) is not a Larder store (not an SQLite database)"
-        case .SQLITE_CORRUPT: message = "\(path) is damaged: SQLite finds its contents malformed; restore it from a backup\(detail)"
-        case .SQLITE_CANTOPEN: message = "\(path): the store cannot be opened (a missing folder, or no permission)\(detail)"
+        case .SQLITE_CORRUPT:
+            message = "\(path) is damaged: SQLite finds its contents malformed; restore it from a backup\(detail)"
+        case .SQLITE_CANTOPEN:
+            message = "\(path): the store cannot be opened (a missing folder, or no permission)\(detail)"
         case .SQLITE_READONLY: message = "\(path): the store is read-only; larder needs to write to it\(detail)"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: message = "\(path): the store is locked by another process; try again when it is done\(detail)"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            message = "\(path): the store is locked by another process; try again when it is done\(detail)"
         case .SQLITE_FULL: message = "\(path): the disk is full\(detail)"
         case .SQLITE_IOERR: message = "\(path): reading or writing the store failed\(detail)"
         default: message = "\(path): \(action)\(detail)"
@@ -232,7 +240,9 @@ public final class Store: Sendable {
 
     static func states(_ db: Database) throws -> [SchemaState] {
         try Row.fetchAll(db, sql: "SELECT * FROM schema_state ORDER BY type").map {
-            SchemaState(type: $0["type"], version: $0["version"], pendingFrom: $0["pending_from"], pendingTo: $0["pending_to"], stepsDone: $0["steps_done"])
+            SchemaState(
+                type: $0["type"], version: $0["version"], pendingFrom: $0["pending_from"], pendingTo: $0["pending_to"],
+                stepsDone: $0["steps_done"])
         }
     }
 
@@ -252,7 +262,9 @@ public final class Store: Sendable {
 
     /// The history, oldest first.
     public func history() throws -> [HistoryEntry] {
-        try readDatabase { db in try Row.fetchAll(db, sql: "SELECT * FROM history ORDER BY rank").map(HistoryEntry.init(row:)) }
+        try readDatabase { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM history ORDER BY rank").map(HistoryEntry.init(row:))
+        }
     }
 
     /// The table migrations applied to this file (`larder-store-1`, …).
@@ -263,8 +275,10 @@ public final class Store: Sendable {
     /// Appends a history row (in the caller's transaction); see
     /// ``StoreTransaction/recordHistory(kind:type:stepID:direction:fromVersion:toVersion:checksum:source:appliedAt:duration:recordsTouched:success:details:)``.
     static func recordHistory(
-        _ db: Database, kind: HistoryKind, type: String? = nil, stepID: String? = nil, direction: String? = nil, fromVersion: Int? = nil,
-        toVersion: Int? = nil, checksum: String? = nil, source: String? = nil, appliedAt: Date, duration: TimeInterval, recordsTouched: Int,
+        _ db: Database, kind: HistoryKind, type: String? = nil, stepID: String? = nil, direction: String? = nil,
+        fromVersion: Int? = nil,
+        toVersion: Int? = nil, checksum: String? = nil, source: String? = nil, appliedAt: Date, duration: TimeInterval,
+        recordsTouched: Int,
         success: Bool, details: String? = nil
     ) throws {
         try db.execute(
@@ -273,7 +287,8 @@ public final class Store: Sendable {
                 duration_ms, records_touched, success, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                kind.rawValue, type, stepID, direction, fromVersion, toVersion, checksum, source, Timestamp.format(appliedAt),
+                kind.rawValue, type, stepID, direction, fromVersion, toVersion, checksum, source,
+                Timestamp.format(appliedAt),
                 Int((duration * 1000).rounded()), recordsTouched, success, details,
             ])
     }
@@ -283,7 +298,8 @@ public final class Store: Sendable {
     /// Inserts or replaces a record, keeping the sync columns in step with its body.
     static func upsert(_ db: Database, type: String, record: Value, version: Int?) throws {
         guard let id = record["id"]?.stringValue ?? record["id"].map({ $0.compactText(limit: 100) }) else {
-            throw LarderError(.malformedRecord, "a stored record needs an id", location: SourceLocation(fieldPath: "id"))
+            throw LarderError(
+                .malformedRecord, "a stored record needs an id", location: SourceLocation(fieldPath: "id"))
         }
         try db.execute(
             sql: """
@@ -299,7 +315,8 @@ public final class Store: Sendable {
     static func syncColumns(type: String, id: String, version: Int?, record: Value) throws -> StatementArguments {
         [
             type, id, version, try JSONWriter.string(record), record["recordName"]?.stringValue,
-            record["isCloudEnabled"] != .bool(false), record["isDeleted"] == .bool(true), record["deletedAt"]?.stringValue,
+            record["isCloudEnabled"] != .bool(false), record["isDeleted"] == .bool(true),
+            record["deletedAt"]?.stringValue,
             record["changeTag"]?.stringValue, record["updatedAt"]?.stringValue,
         ]
     }
@@ -318,7 +335,9 @@ public final class Store: Sendable {
     /// The number of records of `type` (every type when `nil`).
     public func recordCount(type: String? = nil) throws -> Int {
         try readDatabase { db in
-            if let type { return try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE type = ?", arguments: [type]) ?? 0 }
+            if let type {
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE type = ?", arguments: [type]) ?? 0
+            }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0
         }
     }
@@ -328,7 +347,8 @@ public final class Store: Sendable {
     /// - Throws: ``LarderError`` naming the record (type and id) whose stored body does not parse.
     public func records(type: String) throws -> [Value] {
         try readDatabase { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, body FROM records WHERE type = ? ORDER BY id", arguments: [type])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, body FROM records WHERE type = ? ORDER BY id", arguments: [type])
             return try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
         }
     }
@@ -348,7 +368,8 @@ public final class Store: Sendable {
     public func forEachStoredRecord(type: String? = nil, _ body: (StoredRecord) throws -> Void) throws {
         try readDatabase { db in
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE ? IS NULL OR type = ? ORDER BY type, id", arguments: [type, type])
+                db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE ? IS NULL OR type = ? ORDER BY type, id",
+                arguments: [type, type])
             while let row = try cursor.next() { try body(StoredRecord(row: row)) }
         }
     }
@@ -376,7 +397,8 @@ final class StoreImageStore: ImageStore {
     }
 
     func load(_ reference: String) throws -> [UInt8] {
-        guard let data = try Data.fetchOne(db, sql: "SELECT data FROM images WHERE ref = ?", arguments: [reference]) else {
+        guard let data = try Data.fetchOne(db, sql: "SELECT data FROM images WHERE ref = ?", arguments: [reference])
+        else {
             throw LarderError(.io, "no image \(reference) in the store")
         }
         return Array(data)

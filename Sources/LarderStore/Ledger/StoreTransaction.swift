@@ -29,7 +29,9 @@ public struct StoreTransaction {
     /// What identifies the current state of the records of `type` (see ``RecordsSnapshot``).
     /// O(records of the type).
     public func snapshot(type: String) throws -> RecordsSnapshot {
-        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(rowid), 0), total(length(body)) FROM records WHERE type = ?", arguments: [type])
+        let row = try Row.fetchOne(
+            db, sql: "SELECT count(*), coalesce(max(rowid), 0), total(length(body)) FROM records WHERE type = ?",
+            arguments: [type])
         return RecordsSnapshot(count: row?[0] ?? 0, lastRowID: row?[1] ?? 0, bodyLength: Int64(row?[2] ?? 0.0))
     }
 
@@ -38,13 +40,17 @@ public struct StoreTransaction {
     /// Store maintenance records its runs through this with kind `compaction` or `prune`, and
     /// dedupe with kind `dedupe`, with its report as `details` (JSON).
     public func recordHistory(
-        kind: HistoryKind, type: String? = nil, stepID: String? = nil, direction: String? = nil, fromVersion: Int? = nil, toVersion: Int? = nil,
-        checksum: String? = nil, source: String? = nil, appliedAt: Date, duration: TimeInterval, recordsTouched: Int, success: Bool,
+        kind: HistoryKind, type: String? = nil, stepID: String? = nil, direction: String? = nil,
+        fromVersion: Int? = nil, toVersion: Int? = nil,
+        checksum: String? = nil, source: String? = nil, appliedAt: Date, duration: TimeInterval, recordsTouched: Int,
+        success: Bool,
         details: String? = nil
     ) throws {
         try Store.recordHistory(
-            db, kind: kind, type: type, stepID: stepID, direction: direction, fromVersion: fromVersion, toVersion: toVersion, checksum: checksum,
-            source: source, appliedAt: appliedAt, duration: duration, recordsTouched: recordsTouched, success: success, details: details)
+            db, kind: kind, type: type, stepID: stepID, direction: direction, fromVersion: fromVersion,
+            toVersion: toVersion, checksum: checksum,
+            source: source, appliedAt: appliedAt, duration: duration, recordsTouched: recordsTouched, success: success,
+            details: details)
     }
 
     /// Inserts or replaces a record without queueing anything for the cloud (imports, tests);

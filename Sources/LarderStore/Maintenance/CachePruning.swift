@@ -51,7 +51,10 @@ public struct CacheEntryInfo: Sendable, Hashable {
     public var title: String?
 
     /// Creates entry facts.
-    public init(id: String, fetchedAt: Int64?, lastAccess: Int64?, bytes: Int, hits: Int? = nil, isPinned: Bool = false, title: String? = nil) {
+    public init(
+        id: String, fetchedAt: Int64?, lastAccess: Int64?, bytes: Int, hits: Int? = nil, isPinned: Bool = false,
+        title: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.fetchedAt = fetchedAt
@@ -112,7 +115,9 @@ public enum CachePruning {
     ///   - defaultFetchedAt: the cache-wide fetch time (SnapChef's `cacheTimestamp`) for entries
     ///     that carry none.
     ///   - cacheTTL: the cache's own TTL, used when the policy sets none.
-    public static func plan(_ entries: [CacheEntryInfo], defaultFetchedAt: Int64? = nil, cacheTTL: TimeInterval? = nil, policy: CachePolicy) -> PrunePlan {
+    public static func plan(
+        _ entries: [CacheEntryInfo], defaultFetchedAt: Int64? = nil, cacheTTL: TimeInterval? = nil, policy: CachePolicy
+    ) -> PrunePlan {
         var plan = PrunePlan()
         plan.ttl = policy.ttl ?? cacheTTL ?? CachePolicy.defaultTTL
         let now = policy.now.milliseconds
@@ -161,7 +166,8 @@ public enum CachePruning {
             if overEntries() || overBytes() {
                 plan.capNotMet =
                     "the \(plan.pinned) pinned entr\(plan.pinned == 1 ? "y" : "ies") (\(plan.pinnedBytes) bytes) alone exceed "
-                    + (overEntries() ? "--max-entries \(policy.maxEntries ?? 0)" : "--max-bytes \(policy.maxBytes ?? 0)")
+                    + (overEntries()
+                        ? "--max-entries \(policy.maxEntries ?? 0)" : "--max-bytes \(policy.maxBytes ?? 0)")
             }
         }
         plan.entriesAfter = count
@@ -188,9 +194,12 @@ public struct CachePruneResult: Sendable {
     /// The totals, for reports and the history row.
     public var summary: Summary {
         Summary(
-            isDryRun: isDryRun, ttlSeconds: plan.ttl, entriesBefore: plan.entriesBefore, entriesAfter: plan.entriesAfter,
-            bytesBefore: plan.bytesBefore, bytesAfter: plan.bytesAfter, evicted: plan.evictions.count, expired: count(.expired),
-            overEntries: count(.overEntries), overBytes: count(.overBytes), pinned: plan.pinned, pinnedExpired: plan.pinnedExpired,
+            isDryRun: isDryRun, ttlSeconds: plan.ttl, entriesBefore: plan.entriesBefore,
+            entriesAfter: plan.entriesAfter,
+            bytesBefore: plan.bytesBefore, bytesAfter: plan.bytesAfter, evicted: plan.evictions.count,
+            expired: count(.expired),
+            overEntries: count(.overEntries), overBytes: count(.overBytes), pinned: plan.pinned,
+            pinnedExpired: plan.pinnedExpired,
             hits: hits, misses: misses, capNotMet: plan.capNotMet)
     }
 
@@ -216,7 +225,9 @@ public struct CachePruneResult: Sendable {
 
 extension CachePruning {
     /// Decides what to evict from a cache with `header`'s fetch time and TTL.
-    public static func plan(_ entries: [CacheEntryInfo], header: RecipeCacheFile.Header, policy: CachePolicy) -> PrunePlan {
+    public static func plan(_ entries: [CacheEntryInfo], header: RecipeCacheFile.Header, policy: CachePolicy)
+        -> PrunePlan
+    {
         plan(entries, defaultFetchedAt: header.fetchedAt?.milliseconds, cacheTTL: header.ttl, policy: policy)
     }
 }
@@ -233,7 +244,8 @@ extension RecipeCacheFile {
         let started = clock.monotonicSeconds()
         let scan = try scan(path: path)
         let plan = CachePruning.plan(scan.entries, header: scan.header, policy: policy)
-        let result = CachePruneResult(plan: plan, entries: scan.entries, hits: scan.header.hits, misses: scan.header.misses, isDryRun: isDryRun)
+        let result = CachePruneResult(
+            plan: plan, entries: scan.entries, hits: scan.header.hits, misses: scan.header.misses, isDryRun: isDryRun)
         guard !isDryRun else { return result }
         if !plan.evictions.isEmpty {
             try rewrite(path: path, scan: scan, evicted: Set(plan.evictions.map(\.index)))

@@ -1,7 +1,7 @@
 public import Foundation
 import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// The recipe cache as a JSON file (seed 000: SnapChef keeps its fetched recipes, the fetch
 /// timestamp and a 30-minute TTL; Larder adds per-entry fetch and access times and hit counts).
@@ -65,7 +65,10 @@ public enum RecipeCacheFile {
     static func read(path: String, body: (Value, CacheEntryInfo, Range<Int>) throws -> Void) throws -> Header {
         let (source, format) = try RecordIO.sniff(FileByteSource(path: path))
         guard format == .json else {
-            throw LarderError(.malformedRecord, "a recipe cache is a JSON object with a records array, this looks like \(format.rawValue)", location: SourceLocation(file: path))
+            throw LarderError(
+                .malformedRecord,
+                "a recipe cache is a JSON object with a records array, this looks like \(format.rawValue)",
+                location: SourceLocation(file: path))
         }
         let reader = JSONReader(source: source)
         var first = true
@@ -142,22 +145,30 @@ public enum RecipeCacheFile {
 
     private static func notACache(_ path: String) -> LarderError {
         LarderError(
-            .malformedRecord, "not a recipe cache: expected a JSON object with a \"records\" array of entries ({\"id\", \"fetchedAt\", \"lastAccess\", \"recipe\"})",
+            .malformedRecord,
+            "not a recipe cache: expected a JSON object with a \"records\" array of entries ({\"id\", \"fetchedAt\", \"lastAccess\", \"recipe\"})",
             location: SourceLocation(file: path))
     }
 
     private static func entryInfo(_ item: RecordItem, reader: JSONReader) throws -> CacheEntryInfo {
         func fail(_ path: FieldPath, _ message: String) -> LarderError {
-            let location = (reader.location(of: path) ?? item.location).merged(with: SourceLocation(recordIndex: item.index, fieldPath: path))
+            let location = (reader.location(of: path) ?? item.location).merged(
+                with: SourceLocation(recordIndex: item.index, fieldPath: path))
             return LarderError(.malformedRecord, message, location: location, snippet: reader.snippet(of: path))
         }
-        guard let fields = item.value.objectValue else { throw fail(.root, "a cache entry must be an object, found \(item.value.kindDescription)") }
+        guard let fields = item.value.objectValue else {
+            throw fail(.root, "a cache entry must be an object, found \(item.value.kindDescription)")
+        }
         guard let recipe = fields["recipe"], recipe.objectValue != nil else {
-            throw fail(fields["recipe"] == nil ? .root : "recipe", "a cache entry needs its recipe as an object under \"recipe\"")
+            throw fail(
+                fields["recipe"] == nil ? .root : "recipe",
+                "a cache entry needs its recipe as an object under \"recipe\"")
         }
         let id: String
         if let value = fields["id"] {
-            guard let text = value.stringValue, !text.isEmpty else { throw fail("id", "expected the recipe id as a string, found \(value.snippet)") }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw fail("id", "expected the recipe id as a string, found \(value.snippet)")
+            }
             id = text
         } else if let text = recipe["id"]?.stringValue, !text.isEmpty {
             id = text
@@ -173,23 +184,30 @@ public enum RecipeCacheFile {
         }
         var hits: Int?
         if let value = fields["hits"], !value.isNull {
-            guard case .int(let count) = value, count >= 0 else { throw fail("hits", "expected a count (integer ≥ 0), found \(value.snippet)") }
+            guard case .int(let count) = value, count >= 0 else {
+                throw fail("hits", "expected a count (integer ≥ 0), found \(value.snippet)")
+            }
             hits = Int(count)
         }
         let isPinned = recipe["isSaved"] == .bool(true) || recipe["isCreated"] == .bool(true)
         let bytes = reader.lastRecordByteRange?.count ?? 0
         return CacheEntryInfo(
-            id: id, fetchedAt: try time("fetchedAt"), lastAccess: try time("lastAccess"), bytes: bytes, hits: hits, isPinned: isPinned,
+            id: id, fetchedAt: try time("fetchedAt"), lastAccess: try time("lastAccess"), bytes: bytes, hits: hits,
+            isPinned: isPinned,
             title: recipe["title"]?.stringValue)
     }
 
     private static func header(_ members: Fields, path: String) throws -> Header {
         func fail(_ key: String, _ message: String) -> LarderError {
-            LarderError(.malformedRecord, message, location: SourceLocation(file: path, fieldPath: FieldPath(stringLiteral: key)))
+            LarderError(
+                .malformedRecord, message,
+                location: SourceLocation(file: path, fieldPath: FieldPath(stringLiteral: key)))
         }
         var header = Header()
         if let value = members["cache"], !value.isNull {
-            guard let name = value.stringValue else { throw fail("cache", "expected the cache's name as a string, found \(value.snippet)") }
+            guard let name = value.stringValue else {
+                throw fail("cache", "expected the cache's name as a string, found \(value.snippet)")
+            }
             header.name = name
         }
         if let value = members["fetchedAt"], !value.isNull {
@@ -206,21 +224,31 @@ public enum RecipeCacheFile {
             }
         }
         if let stats = members["stats"], !stats.isNull {
-            guard stats.objectValue != nil else { throw fail("stats", "expected {\"hits\": N, \"misses\": N}, found \(stats.snippet)") }
+            guard stats.objectValue != nil else {
+                throw fail("stats", "expected {\"hits\": N, \"misses\": N}, found \(stats.snippet)")
+            }
             for key in ["hits", "misses"] {
                 guard let value = stats[key], !value.isNull else { continue }
-                guard case .int(let count) = value, count >= 0 else { throw fail("stats.\(key)", "expected a count, found \(value.snippet)") }
+                guard case .int(let count) = value, count >= 0 else {
+                    throw fail("stats.\(key)", "expected a count, found \(value.snippet)")
+                }
                 if key == "hits" { header.hits = Int(count) } else { header.misses = Int(count) }
             }
         }
         if let pinned = members["pinned"], !pinned.isNull {
-            guard pinned.objectValue != nil else { throw fail("pinned", "expected {\"saved\": [ids], \"created\": [ids]}, found \(pinned.snippet)") }
+            guard pinned.objectValue != nil else {
+                throw fail("pinned", "expected {\"saved\": [ids], \"created\": [ids]}, found \(pinned.snippet)")
+            }
             for key in ["saved", "created"] {
                 guard let value = pinned[key], !value.isNull else { continue }
-                guard let list = value.arrayValue else { throw fail("pinned.\(key)", "expected a list of recipe ids, found \(value.snippet)") }
+                guard let list = value.arrayValue else {
+                    throw fail("pinned.\(key)", "expected a list of recipe ids, found \(value.snippet)")
+                }
                 var ids: [String] = []
                 for (index, element) in list.enumerated() {
-                    guard let id = element.stringValue else { throw fail("pinned.\(key)[\(index)]", "expected a recipe id, found \(element.snippet)") }
+                    guard let id = element.stringValue else {
+                        throw fail("pinned.\(key)[\(index)]", "expected a recipe id, found \(element.snippet)")
+                    }
                     ids.append(id)
                 }
                 if key == "saved" { header.pinnedSaved = ids } else { header.pinnedCreated = ids }

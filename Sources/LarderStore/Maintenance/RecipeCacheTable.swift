@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 public import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// The recipe cache as tables of the store: `recipe_cache` (one row per entry: the recipe body,
 /// fetch and access times, hits, size, pinned), `recipe_cache_pins` (the user's saved and created
@@ -28,30 +28,40 @@ public struct RecipeCacheTable: Sendable {
         let date = clock.now()
         let started = clock.monotonicSeconds()
         return try store.writeDatabase { db in
-            try db.execute(sql: "DELETE FROM recipe_cache; DELETE FROM recipe_cache_pins; DELETE FROM recipe_cache_meta")
+            try db.execute(
+                sql: "DELETE FROM recipe_cache; DELETE FROM recipe_cache_pins; DELETE FROM recipe_cache_meta")
             let insert = try db.makeStatement(
-                sql: "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT OR REPLACE INTO recipe_cache (id, body, fetched_at, last_access, hits, bytes, is_pinned, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            )
             var count = 0
             let header = try RecipeCacheFile.read(path: path) { value, info, _ in
                 let body = try JSONWriter.string(value["recipe"] ?? .null)
-                try insert.execute(arguments: [info.id, body, info.fetchedAt, info.lastAccess, info.hits, body.utf8.count, info.isPinned, info.title])
+                try insert.execute(arguments: [
+                    info.id, body, info.fetchedAt, info.lastAccess, info.hits, body.utf8.count, info.isPinned,
+                    info.title,
+                ])
                 count += 1
             }
             for (list, ids) in [("saved", header.pinnedSaved), ("created", header.pinnedCreated)] {
                 for id in ids {
-                    try db.execute(sql: "INSERT OR IGNORE INTO recipe_cache_pins (id, list) VALUES (?, ?)", arguments: [id, list])
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO recipe_cache_pins (id, list) VALUES (?, ?)", arguments: [id, list])
                 }
             }
             try db.execute(sql: "UPDATE recipe_cache SET is_pinned = 1 WHERE id IN (SELECT id FROM recipe_cache_pins)")
             let meta: [(String, String?)] = [
-                ("name", header.name), ("fetched_at", header.fetchedAt.map { String($0.milliseconds) }), ("ttl_seconds", header.ttl.map { String($0) }),
+                ("name", header.name), ("fetched_at", header.fetchedAt.map { String($0.milliseconds) }),
+                ("ttl_seconds", header.ttl.map { String($0) }),
                 ("hits", header.hits.map(String.init)), ("misses", header.misses.map(String.init)),
             ]
             for case (let key, let value?) in meta {
-                try db.execute(sql: "INSERT INTO recipe_cache_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+                try db.execute(
+                    sql: "INSERT INTO recipe_cache_meta (key, value) VALUES (?, ?)", arguments: [key, value])
             }
             try Store.recordHistory(
-                db, kind: .import, source: "cache import \(path)", appliedAt: date, duration: clock.monotonicSeconds() - started, recordsTouched: count,
+                db, kind: .import, source: "cache import \(path)", appliedAt: date,
+                duration: clock.monotonicSeconds() - started, recordsTouched: count,
                 success: true, details: "recipe cache")
             return count
         }
@@ -64,7 +74,9 @@ public struct RecipeCacheTable: Sendable {
 
     static func header(_ db: Database) throws -> RecipeCacheFile.Header {
         let meta = Dictionary(
-            try Row.fetchAll(db, sql: "SELECT key, value FROM recipe_cache_meta").map { ($0["key"] as String, $0["value"] as String) },
+            try Row.fetchAll(db, sql: "SELECT key, value FROM recipe_cache_meta").map {
+                ($0["key"] as String, $0["value"] as String)
+            },
             uniquingKeysWith: { a, _ in a })
         var header = RecipeCacheFile.Header()
         header.name = meta["name"]
@@ -72,8 +84,10 @@ public struct RecipeCacheTable: Sendable {
         header.ttl = meta["ttl_seconds"].flatMap(Double.init)
         header.hits = meta["hits"].flatMap(Int.init)
         header.misses = meta["misses"].flatMap(Int.init)
-        header.pinnedSaved = try String.fetchAll(db, sql: "SELECT id FROM recipe_cache_pins WHERE list = 'saved' ORDER BY id")
-        header.pinnedCreated = try String.fetchAll(db, sql: "SELECT id FROM recipe_cache_pins WHERE list = 'created' ORDER BY id")
+        header.pinnedSaved = try String.fetchAll(
+            db, sql: "SELECT id FROM recipe_cache_pins WHERE list = 'saved' ORDER BY id")
+        header.pinnedCreated = try String.fetchAll(
+            db, sql: "SELECT id FROM recipe_cache_pins WHERE list = 'created' ORDER BY id")
         return header
     }
 
@@ -89,21 +103,25 @@ public struct RecipeCacheTable: Sendable {
         while let row = try cursor.next() {
             entries.append(
                 CacheEntryInfo(
-                    id: row[0], fetchedAt: row[1], lastAccess: row[2], bytes: row[3], hits: row[4], isPinned: row[5], title: row[6]))
+                    id: row[0], fetchedAt: row[1], lastAccess: row[2], bytes: row[3], hits: row[4], isPinned: row[5],
+                    title: row[6]))
         }
         return entries
     }
 
     /// Prunes the cache table under `policy` in one transaction (a read transaction for a dry
     /// run), recording the run in the history (not for a dry run).
-    public func prune(policy: CachePolicy, isDryRun: Bool = false, clock: LarderClock = .system) throws -> CachePruneResult {
+    public func prune(policy: CachePolicy, isDryRun: Bool = false, clock: LarderClock = .system) throws
+        -> CachePruneResult
+    {
         let startedAt = clock.now()
         let started = clock.monotonicSeconds()
         let body: (Database) throws -> CachePruneResult = { db in
             let header = try Self.header(db)
             let entries = try Self.entries(db)
             let plan = CachePruning.plan(entries, header: header, policy: policy)
-            let result = CachePruneResult(plan: plan, entries: entries, hits: header.hits, misses: header.misses, isDryRun: isDryRun)
+            let result = CachePruneResult(
+                plan: plan, entries: entries, hits: header.hits, misses: header.misses, isDryRun: isDryRun)
             guard !isDryRun else { return result }
             let delete = try db.makeStatement(sql: "DELETE FROM recipe_cache WHERE id = ?")
             for eviction in plan.evictions {
@@ -111,7 +129,8 @@ public struct RecipeCacheTable: Sendable {
                 FaultInjection.step()
             }
             try Store.recordHistory(
-                db, kind: .prune, source: "cache prune --store", appliedAt: startedAt, duration: clock.monotonicSeconds() - started,
+                db, kind: .prune, source: "cache prune --store", appliedAt: startedAt,
+                duration: clock.monotonicSeconds() - started,
                 recordsTouched: plan.evictions.count, success: true, details: try result.summary.jsonText())
             FaultInjection.step()
             return result

@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 public import LarderCore
-import LarderRegistry
 public import LarderFormats
+import LarderRegistry
 
 /// Counts that describe a store: records per type (live, local-only, tombstones and how many
 /// still carry data), pending changes, devices, the recipe cache and the history.
@@ -47,12 +47,14 @@ public struct StoreStats: Sendable, Hashable, Codable {
         do {
             fileBytes = try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int ?? 0
         } catch {
-            throw LarderError(.io, "\(store.path): cannot read the file's size: \(error.localizedDescription)", underlying: error)
+            throw LarderError(
+                .io, "\(store.path): cannot read the file's size: \(error.localizedDescription)", underlying: error)
         }
         let minimal = Tombstone.localFieldNames.sorted().map { "'\($0)'" }.joined(separator: ", ")
         var stats = self
         try store.readDatabase { db in
-            let versions = Dictionary(try Store.states(db).map { ($0.type, $0.version) }, uniquingKeysWith: { a, _ in a })
+            let versions = Dictionary(
+                try Store.states(db).map { ($0.type, $0.version) }, uniquingKeysWith: { a, _ in a })
             for row in try Row.fetchAll(
                 db,
                 sql: """
@@ -72,7 +74,9 @@ public struct StoreStats: Sendable, Hashable, Codable {
                 counts.fatTombstones = row["fat"]
                 stats.types.append(counts)
             }
-            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM pending_changes GROUP BY kind") { stats.pending[row["kind"]] = row["n"] }
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM pending_changes GROUP BY kind") {
+                stats.pending[row["kind"]] = row["n"]
+            }
             stats.devices = try SyncState.devices(db)
             let header = try RecipeCacheTable.header(db)
             let entries = try RecipeCacheTable.entries(db)
@@ -83,7 +87,9 @@ public struct StoreStats: Sendable, Hashable, Codable {
             stats.cacheExpired = plan.evictions.count + plan.pinnedExpired
             stats.cacheHits = header.hits
             stats.cacheMisses = header.misses
-            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n, max(applied_at) AS last FROM history GROUP BY kind") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT kind, count(*) AS n, max(applied_at) AS last FROM history GROUP BY kind")
+            {
                 stats.history[row["kind"]] = row["n"]
                 stats.lastRun[row["kind"]] = row["last"]
             }
@@ -98,7 +104,9 @@ public enum StoreExport {
     /// Streams the records of `type` to `writer` (which it finishes).
     /// - Parameter includeTombstones: also write tombstones (as their minimal bodies).
     /// - Returns: the number of records written.
-    public static func write(store: Store, type: String, to writer: any RecordWriter, includeTombstones: Bool = true) throws -> Int {
+    public static func write(store: Store, type: String, to writer: any RecordWriter, includeTombstones: Bool = true)
+        throws -> Int
+    {
         // One read transaction: the export is a consistent snapshot.
         let count = try store.readDatabase { db in
             var count = 0
@@ -113,7 +121,9 @@ public enum StoreExport {
                     arguments: [type, lastID, lastID])
                 guard let last = rows.last else { break }
                 lastID = last["id"]
-                for value in try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }) {
+                for value in try RecordBodies.parse(
+                    batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
+                {
                     try writer.write(value)
                     count += 1
                 }

@@ -68,7 +68,8 @@ public struct TombstoneCompaction: Sendable {
             case .pending(let kind, let seq): return "pending change #\(seq) (\(kind)) refers to it"
             case .device(let device, let others):
                 let mark = device.watermark.map { "watermark \(Timestamp.format($0))" } ?? "never synced"
-                return "device \(device.label) has not synced past it (\(mark))" + (others > 0 ? " and \(others) more device\(others == 1 ? "" : "s")" : "")
+                return "device \(device.label) has not synced past it (\(mark))"
+                    + (others > 0 ? " and \(others) more device\(others == 1 ? "" : "s")" : "")
             }
         }
     }
@@ -128,7 +129,8 @@ public struct TombstoneCompaction: Sendable {
             if !isDryRun {
                 try Store.recordHistory(
                     db, kind: .compaction, source: "tombstones compact --horizon \(Int(horizon))s", appliedAt: now,
-                    duration: clock.monotonicSeconds() - started, recordsTouched: summary.changes, success: true, details: try summary.jsonText())
+                    duration: clock.monotonicSeconds() - started, recordsTouched: summary.changes, success: true,
+                    details: try summary.jsonText())
                 FaultInjection.step()
             }
             return summary
@@ -137,7 +139,9 @@ public struct TombstoneCompaction: Sendable {
     }
 
     /// Marks devices unseen past the horizon as expired; returns the live ones, furthest behind first.
-    private func expireDevices(_ db: Database, now: Date, summary: inout Summary, onEvent: (Event) throws -> Void) throws -> [Device] {
+    private func expireDevices(_ db: Database, now: Date, summary: inout Summary, onEvent: (Event) throws -> Void)
+        throws -> [Device]
+    {
         let cutoff = now.addingTimeInterval(-horizon)
         var live: [Device] = []
         for var device in try SyncState.devices(db) where !device.isSelf {
@@ -148,7 +152,9 @@ public struct TombstoneCompaction: Sendable {
                 device.isExpired = true
                 device.expiredAt = now
                 if !isDryRun {
-                    try db.execute(sql: "UPDATE devices SET is_expired = 1, expired_at = ? WHERE id = ?", arguments: [now.milliseconds, device.id])
+                    try db.execute(
+                        sql: "UPDATE devices SET is_expired = 1, expired_at = ? WHERE id = ?",
+                        arguments: [now.milliseconds, device.id])
                     FaultInjection.step()
                 }
                 summary.newlyExpired.append(device.id)
@@ -174,7 +180,9 @@ public struct TombstoneCompaction: Sendable {
         var pendingKind: String?
     }
 
-    private func compactTombstones(_ db: Database, now: Date, live: [Device], summary: inout Summary, onEvent: (Event) throws -> Void) throws {
+    private func compactTombstones(
+        _ db: Database, now: Date, live: [Device], summary: inout Summary, onEvent: (Event) throws -> Void
+    ) throws {
         let marks = live.map { $0.watermark?.milliseconds ?? .min }
         let registryTag = try SyncState.registryTag(db)
         let nowMilliseconds = now.milliseconds
@@ -196,7 +204,8 @@ public struct TombstoneCompaction: Sendable {
                 SELECT type, id, coalesce(recordName, type || '-' || id), 'purge', NULL, cloudAckTag, ?, ?
                 FROM records WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid
                 """)
-        let deleteRows = try db.makeStatement(sql: "DELETE FROM records WHERE rowid IN (SELECT value FROM json_each(?))")
+        let deleteRows = try db.makeStatement(
+            sql: "DELETE FROM records WHERE rowid IN (SELECT value FROM json_each(?))")
         var lastRowID: Int64 = 0
         var batch: [Candidate] = []
         batch.reserveCapacity(Self.batchSize)
@@ -211,9 +220,11 @@ public struct TombstoneCompaction: Sendable {
                     Candidate(
                         rowID: row[0],
                         reference: TombstoneReference(
-                            type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]), deletedAt: row[4],
+                            type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]),
+                            deletedAt: row[4],
                             acknowledgedAt: ackAt.map(Date.init(milliseconds:))),
-                        updatedAt: row[5], tag: row[6], ackAt: ackAt, bodyBytes: row[8], isFat: row[9], pendingSeq: row[10], pendingKind: row[11]))
+                        updatedAt: row[5], tag: row[6], ackAt: ackAt, bodyBytes: row[8], isFat: row[9],
+                        pendingSeq: row[10], pendingKind: row[11]))
             }
             guard let last = batch.last else { break }
             lastRowID = last.rowID
@@ -249,7 +260,8 @@ public struct TombstoneCompaction: Sendable {
                 if candidate.isFat {
                     let reference = candidate.reference
                     let minimal = try Tombstone.localBodyText(
-                        id: reference.id, recordName: reference.recordName, deletedAt: reference.deletedAt, updatedAt: candidate.updatedAt,
+                        id: reference.id, recordName: reference.recordName, deletedAt: reference.deletedAt,
+                        updatedAt: candidate.updatedAt,
                         changeTag: candidate.tag)
                     saved = candidate.bodyBytes - minimal.utf8.count
                     if !isDryRun {

@@ -1,9 +1,9 @@
+import Crypto
 import Foundation
 import LarderCloudKit
 import LarderCore
-public import LarderStore
 import LarderRegistry
-import Crypto
+public import LarderStore
 
 /// Syncs one device's Larder store with a CloudKit zone, both ways, through the store's sync
 /// state (``SyncState``: pending changes, cloud acknowledgements, minimal tombstones, devices).
@@ -82,14 +82,17 @@ public struct StoreSync: Sendable {
             let outcomes = applied.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append(
                 "  pulled      \(remoteChanges) change\(remoteChanges == 1 ? "" : "s") in \(pages) page\(pages == 1 ? "" : "s")"
-                    + (fullFetch ? " (full fetch\(tokenExpired ? ": the token had expired" : ""))" : "") + (outcomes.isEmpty ? "" : ": \(outcomes)"))
+                    + (fullFetch ? " (full fetch\(tokenExpired ? ": the token had expired" : ""))" : "")
+                    + (outcomes.isEmpty ? "" : ": \(outcomes)"))
             lines.append(
                 "  pushed      \(push.uploaded) of \(push.read) pending change\(push.read == 1 ? "" : "s")"
                     + (push.unchanged > 0 ? ", \(push.unchanged) already there" : "")
                     + (push.conflicts > 0 ? ", \(push.conflicts) conflict\(push.conflicts == 1 ? "" : "s")" : "")
                     + (push.deadLetters > 0 ? ", \(push.deadLetters) failed (kept pending)" : "")
                     + (purgesRefused > 0 ? ", \(purgesRefused) purge\(purgesRefused == 1 ? "" : "s") refused" : ""))
-            lines.append("  devices     \(devicesSeen) known; watermark \(watermark.map { Timestamp.format(Date(timeIntervalSince1970: Double($0) / 1000)) } ?? "none")")
+            lines.append(
+                "  devices     \(devicesSeen) known; watermark \(watermark.map { Timestamp.format(Date(timeIntervalSince1970: Double($0) / 1000)) } ?? "none")"
+            )
             lines.append(String(format: "  requests    %d in %.2f s", requests, seconds))
             return lines.joined(separator: "\n")
         }
@@ -103,14 +106,16 @@ public struct StoreSync: Sendable {
     public func run(progress: (@Sendable (UploadProgress) -> Void)? = nil) async throws -> Report {
         let started = clock.now()
         let device = try resolvedDeviceID()
-        _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in try await client.ensureZone() }
+        _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in try await client.ensureZone()
+        }
         var report = Report(device: device, push: UploadReport(target: client.target.identity))
         let maxModified = try await pull(into: &report)
         report.push = try await push(progress: progress, refusedPurges: &report.purgesRefused)
         let now = Date(timeIntervalSince1970: Double(clock.wallMilliseconds()) / 1000)
         let previous = try syncState.devices().first { $0.id == device }?.watermark
         let watermark = maxModified.map { Date(timeIntervalSince1970: Double($0 - 1) / 1000) }
-        _ = try syncState.recordDeviceSync(id: device, name: deviceName, watermark: watermark, seenAt: now, isSelf: true)
+        _ = try syncState.recordDeviceSync(
+            id: device, name: deviceName, watermark: watermark, seenAt: now, isSelf: true)
         let current = try syncState.devices().first { $0.id == device }
         report.watermark = (current?.watermark ?? previous).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
         try await publishDevice(current ?? Device(id: device, name: deviceName ?? device, lastSeen: now, isSelf: true))
@@ -176,11 +181,16 @@ public struct StoreSync: Sendable {
     }
 
     /// Applies one remote change; returns its outcome's name for the report.
-    func apply(_ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String) throws -> String {
-        let modified = Date(timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.wallMilliseconds()) / 1000)
+    func apply(_ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String) throws
+        -> String
+    {
+        let modified = Date(
+            timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.wallMilliseconds()) / 1000)
         if record.deleted == true {
             guard let stored = try syncState.record(named: name), !stored.isDeleted else { return "ignoredDelete" }
-            return try syncState.applyRemoteTombstone(type: stored.type, id: stored.id, recordName: name, changeTag: "", at: modified).rawValue
+            return try syncState.applyRemoteTombstone(
+                type: stored.type, id: stored.id, recordName: name, changeTag: "", at: modified
+            ).rawValue
         }
         let type = record.recordType ?? ""
         if type == Self.deviceRecordType {
@@ -189,11 +199,13 @@ public struct StoreSync: Sendable {
             let watermark = value["watermark"]?.stringValue.flatMap(Timestamp.parse)
             let seen = value["lastSeen"]?.stringValue.flatMap(Timestamp.parse) ?? modified
             let epoch: Int = if case .int(let number)? = value["epoch"] { Int(number) } else { 0 }
-            _ = try syncState.recordDeviceSync(id: id, name: value["name"]?.stringValue, watermark: watermark, seenAt: seen, epoch: epoch)
+            _ = try syncState.recordDeviceSync(
+                id: id, name: value["name"]?.stringValue, watermark: watermark, seenAt: seen, epoch: epoch)
             return "device"
         }
         guard let tag = record.recordChangeTag else { return "ignored" }
-        return try syncState.applyRemote(try mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified).rawValue
+        return try syncState.applyRemote(try mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified)
+            .rawValue
     }
 
     private func mapped(_ record: LarderCloudKit.Record, mapping: RecordMapping) throws -> Value {
@@ -241,7 +253,9 @@ public struct StoreSync: Sendable {
                 }
                 bySeq[change.seq] = change
                 items.append(
-                    UploadItem(recordName: change.recordName, recordType: change.type, fields: [:], baseTag: change.baseTag, action: .delete, context: change.seq))
+                    UploadItem(
+                        recordName: change.recordName, recordType: change.type, fields: [:], baseTag: change.baseTag,
+                        action: .delete, context: change.seq))
                 continue
             }
             guard let payload = change.payload else { continue }
@@ -250,23 +264,29 @@ public struct StoreSync: Sendable {
                 bySeq[change.seq] = change
                 items.append(
                     UploadItem(
-                        recordName: change.recordName, recordType: change.type, fields: fields, baseTag: change.baseTag, record: payload,
+                        recordName: change.recordName, recordType: change.type, fields: fields, baseTag: change.baseTag,
+                        record: payload,
                         origin: "\(change.type) \(change.id)", context: change.seq))
             } catch {
                 failures.append("\(change.type) \(change.id): \(error.description)")
             }
         }
         if !items.isEmpty {
-            _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in try await client.ensureZone() }
+            _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in
+                try await client.ensureZone()
+            }
         }
         let delegate = StoreDelegate(syncState: syncState, changes: bySeq, policy: conflictPolicy, clock: clock)
         let total = items.count
         let clock = self.clock
         var onBatch: (@Sendable (UploadStatistics) -> Void)?
         if let progress {
-            onBatch = { statistics in progress(UploadProgress(total: total, done: statistics.settled, elapsed: clock.now() - started)) }
+            onBatch = { statistics in
+                progress(UploadProgress(total: total, done: statistics.settled, elapsed: clock.now() - started))
+            }
         }
-        let uploader = Uploader(client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
+        let uploader = Uploader(
+            client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
         var remaining = items[...]
         let statistics = try await uploader.run {
             guard let item = remaining.first else { return nil }
@@ -275,7 +295,9 @@ public struct StoreSync: Sendable {
         }
         report.add(statistics)
         report.deadLetters = statistics.rejected + failures.count
-        if report.deadLetters > 0 { report.deadLettersByStage = ["upload": statistics.rejected, "map": failures.count].filter { $0.value > 0 } }
+        if report.deadLetters > 0 {
+            report.deadLettersByStage = ["upload": statistics.rejected, "map": failures.count].filter { $0.value > 0 }
+        }
         report.requests = client.requestCount - requestsBefore
         report.bytesSent = client.bodyBytesSent - bytesBefore
         report.seconds = clock.now() - started
@@ -291,9 +313,12 @@ public struct StoreSync: Sendable {
             "deviceID": .string(device.id), "name": .string(device.name), "epoch": .int64(Int64(device.epoch)),
             "lastSeen": .timestamp((device.lastSeen.timeIntervalSince1970 * 1000).rounded()),
         ]
-        if let watermark = device.watermark { fields["watermark"] = .timestamp((watermark.timeIntervalSince1970 * 1000).rounded()) }
+        if let watermark = device.watermark {
+            fields["watermark"] = .timestamp((watermark.timeIntervalSince1970 * 1000).rounded())
+        }
         let item = UploadItem(
-            recordName: "\(Self.deviceRecordType)-\(device.id)", recordType: Self.deviceRecordType, fields: fields, isForced: true)
+            recordName: "\(Self.deviceRecordType)-\(device.id)", recordType: Self.deviceRecordType, fields: fields,
+            isForced: true)
         let uploader = Uploader(client: client, configuration: configuration, delegate: DeviceDelegate(), clock: clock)
         var pending: UploadItem? = item
         _ = try await uploader.run {
@@ -317,7 +342,9 @@ struct StoreDelegate: UploadDelegate {
 
     func willSend(_ items: [UploadItem]) async throws {}
 
-    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: LarderCloudKit.Record) async throws -> ConflictResolution {
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: LarderCloudKit.Record) async throws
+        -> ConflictResolution
+    {
         guard let change = changes[item.context] else { return .keepServer }
         switch change.kind {
         case .tombstone, .enableCloud:
@@ -343,7 +370,8 @@ struct StoreDelegate: UploadDelegate {
                 } catch {
                     throw LarderError(.malformedRecord, "server record \(item.recordName): \(error.description)")
                 }
-                _ = try syncState.applyRemote(value, type: change.type, changeTag: tag, at: date(server.modified?.timestamp))
+                _ = try syncState.applyRemote(
+                    value, type: change.type, changeTag: tag, at: date(server.modified?.timestamp))
             case .rejected:
                 continue  // stays pending: the next sync tries again
             }
@@ -358,7 +386,9 @@ struct StoreDelegate: UploadDelegate {
 /// The device record needs no bookkeeping.
 struct DeviceDelegate: UploadDelegate {
     func willSend(_ items: [UploadItem]) async throws {}
-    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: LarderCloudKit.Record) async throws -> ConflictResolution { .write(ours) }
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: LarderCloudKit.Record) async throws
+        -> ConflictResolution
+    { .write(ours) }
     func didFinish(_ results: [(item: UploadItem, outcome: UploadOutcome)]) async throws {
         for (item, outcome) in results {
             if case .rejected(let reason, _) = outcome {

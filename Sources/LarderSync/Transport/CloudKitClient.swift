@@ -57,12 +57,15 @@ public final class CloudKitClient: Sendable {
         var headers = ["Content-Type": "application/json; charset=utf-8"]
         if case .serverKey(let signer) = credentials {
             do {
-                for (name, value) in try signer.headers(body: body, path: target.endpoint.path(operation)) { headers[name] = value }
+                for (name, value) in try signer.headers(body: body, path: target.endpoint.path(operation)) {
+                    headers[name] = value
+                }
             } catch {
                 throw CloudKitFailure(code: .authenticationFailed, reason: "cannot sign the request: \(error)")
             }
         }
-        let request = TransportRequest(method: method, url: url(operation), headers: headers, body: method == "GET" ? Data() : body)
+        let request = TransportRequest(
+            method: method, url: url(operation), headers: headers, body: method == "GET" ? Data() : body)
         requests.add(1, ordering: .relaxed)
         bytesSent.add(body.count, ordering: .relaxed)
         let response: TransportResponse
@@ -97,7 +100,8 @@ public final class CloudKitClient: Sendable {
             default: .badRequest
             }
         return CloudKitFailure(
-            code: code, status: response.status, reason: "\(operation): HTTP \(response.status) \(snippet)", retryAfter: headerRetry)
+            code: code, status: response.status, reason: "\(operation): HTTP \(response.status) \(snippet)",
+            retryAfter: headerRetry)
     }
 
     /// Decodes an answer with the wire decoder the emulator shares, reading `data` in place.
@@ -134,13 +138,15 @@ public final class CloudKitClient: Sendable {
         let found = try decode(ZonesResponse.self, from: lookup, operation: "zones/lookup").zones.first
         if found?.zone != nil { return false }
         if let error = found?.error, error.serverErrorCode != .zoneNotFound, error.serverErrorCode != .notFound {
-            throw CloudKitFailure(code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
+            throw CloudKitFailure(
+                code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
         }
         let create = ZonesModifyRequest(operations: [.init(operationType: "create", zoneID: zoneID)])
         let answer = try await call("zones/modify", body: Self.json(create))
         let result = try decode(ZonesResponse.self, from: answer, operation: "zones/modify").zones.first
         if let error = result?.error, error.serverErrorCode != .exists {
-            throw CloudKitFailure(code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
+            throw CloudKitFailure(
+                code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
         }
         return true
     }
@@ -148,8 +154,11 @@ public final class CloudKitClient: Sendable {
     /// One page of `changes/zone` for the target zone.
     /// - Throws: ``CloudKitFailure`` for a whole-request error or the zone's own error
     ///   (`CHANGE_TOKEN_EXPIRED`, `ZONE_NOT_FOUND`, …).
-    public func zoneChanges(syncToken: String?, resultsLimit: Int? = nil, recordTypes: [String]? = nil) async throws(CloudKitFailure) -> ZoneChanges {
-        var options = ZoneChangesRequest.Options(zoneID: target.zoneID, syncToken: syncToken, resultsLimit: resultsLimit)
+    public func zoneChanges(syncToken: String?, resultsLimit: Int? = nil, recordTypes: [String]? = nil)
+        async throws(CloudKitFailure) -> ZoneChanges
+    {
+        var options = ZoneChangesRequest.Options(
+            zoneID: target.zoneID, syncToken: syncToken, resultsLimit: resultsLimit)
         options.desiredRecordTypes = recordTypes
         let data = try await call("changes/zone", body: Self.json(ZoneChangesRequest(zones: [options])))
         let response = try decode(ZoneChangesResponse.self, from: data, operation: "changes/zone")
@@ -157,7 +166,8 @@ public final class CloudKitClient: Sendable {
         switch first {
         case .success(let changes): return changes
         case .failure(let error):
-            throw CloudKitFailure(code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
+            throw CloudKitFailure(
+                code: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter.map(Double.init))
         }
     }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder cache`: the SnapChef-style recipe cache, as a JSON file or a store table.
 struct CacheCommand: ParsableCommand {
@@ -19,11 +19,15 @@ struct CacheLocationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The recipe cache JSON file (gzip allowed).", valueName: "file"))
     var cache: String?
 
-    @Option(name: .long, help: ArgumentHelp("A Larder store whose cache table to use (instead of --cache).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A Larder store whose cache table to use (instead of --cache).", valueName: "path"))
     var store: String?
 
     func validate() throws {
-        if (cache == nil) == (store == nil) { throw ValidationError("give the cache as --cache FILE or --store PATH (one of them)") }
+        if (cache == nil) == (store == nil) {
+            throw ValidationError("give the cache as --cache FILE or --store PATH (one of them)")
+        }
     }
 }
 
@@ -53,7 +57,8 @@ struct CachePruneCommand: ParsableCommand {
 
     @OptionGroup var location: CacheLocationOptions
 
-    @Option(name: .long, help: ArgumentHelp("How long a fetched entry stays fresh (30m, 2h, 1d).", valueName: "duration"))
+    @Option(
+        name: .long, help: ArgumentHelp("How long a fetched entry stays fresh (30m, 2h, 1d).", valueName: "duration"))
     var ttl: DurationArgument?
 
     @Option(name: .long, help: ArgumentHelp("Most bytes the entries may take (512k, 10MB).", valueName: "size"))
@@ -75,16 +80,21 @@ struct CachePruneCommand: ParsableCommand {
 
     func validate() throws {
         if let maxEntries, maxEntries < 0 { throw ValidationError("--max-entries must be 0 or more") }
-        if historyStore != nil && location.cache == nil { throw ValidationError("--history-store goes with --cache (a store prune records itself)") }
+        if historyStore != nil && location.cache == nil {
+            throw ValidationError("--history-store goes with --cache (a store prune records itself)")
+        }
     }
 
     func run() throws {
-        let policy = CachePolicy(ttl: ttl?.seconds, maxBytes: maxBytes?.bytes, maxEntries: maxEntries, now: nowOption.date)
+        let policy = CachePolicy(
+            ttl: ttl?.seconds, maxBytes: maxBytes?.bytes, maxEntries: maxEntries, now: nowOption.date)
         let result: CachePruneResult
         let name: String
         if let path = location.cache {
             name = path
-            result = try RecipeCacheFile.prune(path: path, policy: policy, isDryRun: dryRun, history: try historyStore.map { try Store(path: $0) }, clock: nowOption.clock)
+            result = try RecipeCacheFile.prune(
+                path: path, policy: policy, isDryRun: dryRun, history: try historyStore.map { try Store(path: $0) },
+                clock: nowOption.clock)
         } else {
             let store = try Store(path: location.store ?? "larder.db")
             name = store.path
@@ -95,7 +105,8 @@ struct CachePruneCommand: ParsableCommand {
         if !json {
             try spool.line(
                 "cache prune\(dryRun ? " (dry run: nothing changes)" : ""): \(name), now \(Timestamp.format(policy.now)), ttl \(ReportFormat.duration(result.plan.ttl))"
-                    + (maxEntries.map { ", max \(ReportFormat.count($0)) entries" } ?? "") + (maxBytes.map { ", max \(ReportFormat.bytes($0.bytes))" } ?? ""))
+                    + (maxEntries.map { ", max \(ReportFormat.count($0)) entries" } ?? "")
+                    + (maxBytes.map { ", max \(ReportFormat.bytes($0.bytes))" } ?? ""))
         }
         for eviction in result.plan.evictions {
             let entry = result.entries[eviction.index]
@@ -111,12 +122,15 @@ struct CachePruneCommand: ParsableCommand {
                 object.set("hits", entry.hits)
                 try spool.line(try JSONWriter.string(object.value))
             } else {
-                try spool.line(Self.text(entry, eviction.reason, verb: dryRun ? "evict  " : "evicted", ttl: result.plan.ttl))
+                try spool.line(
+                    Self.text(entry, eviction.reason, verb: dryRun ? "evict  " : "evicted", ttl: result.plan.ttl))
             }
         }
         let summary = result.summary
         if json {
-            try spool.line("{\"summary\":" + String(decoding: try TombstonesCompactCommand.encoder.encode(summary), as: UTF8.self) + "}")
+            try spool.line(
+                "{\"summary\":" + String(decoding: try TombstonesCompactCommand.encoder.encode(summary), as: UTF8.self)
+                    + "}")
         } else {
             try spool.line(
                 "summary: \(ReportFormat.count(summary.evicted)) \(dryRun ? "to evict" : "evicted") (\(ReportFormat.count(summary.expired)) expired, "
@@ -125,11 +139,16 @@ struct CachePruneCommand: ParsableCommand {
                     + "\(ReportFormat.bytes(summary.bytesBefore)) → \(ReportFormat.bytes(summary.bytesAfter))")
             try spool.line(
                 "         pinned (saved or created, never evicted): \(ReportFormat.count(summary.pinned))"
-                    + (summary.pinnedExpired > 0 ? ", \(ReportFormat.count(summary.pinnedExpired)) of them past the TTL" : ""))
+                    + (summary.pinnedExpired > 0
+                        ? ", \(ReportFormat.count(summary.pinnedExpired)) of them past the TTL" : ""))
             if let hits = summary.hits ?? nil, let misses = summary.misses ?? nil, hits + misses > 0 {
-                try spool.line("         cache hits \(ReportFormat.count(hits)), misses \(ReportFormat.count(misses)) (hit rate \(String(format: "%.1f", 100 * Double(hits) / Double(hits + misses)))%)")
+                try spool.line(
+                    "         cache hits \(ReportFormat.count(hits)), misses \(ReportFormat.count(misses)) (hit rate \(String(format: "%.1f", 100 * Double(hits) / Double(hits + misses)))%)"
+                )
             } else if summary.hits != nil || summary.misses != nil {
-                try spool.line("         cache hits \(summary.hits.map(ReportFormat.count) ?? "?"), misses \(summary.misses.map(ReportFormat.count) ?? "?")")
+                try spool.line(
+                    "         cache hits \(summary.hits.map(ReportFormat.count) ?? "?"), misses \(summary.misses.map(ReportFormat.count) ?? "?")"
+                )
             }
             if let capNotMet = summary.capNotMet { try spool.line("warning: cannot get under the caps: \(capNotMet)") }
         }
@@ -138,10 +157,13 @@ struct CachePruneCommand: ParsableCommand {
 
     static func text(_ entry: CacheEntryInfo, _ reason: EvictionReason, verb: String, ttl: TimeInterval) -> String {
         let name = entry.id + (entry.title.map { " \"\($0)\"" } ?? "")
-        let used = "last used \(ReportFormat.time(entry.lastAccess))" + (entry.hits.map { ", \($0) hit\($0 == 1 ? "" : "s")" } ?? "")
+        let used =
+            "last used \(ReportFormat.time(entry.lastAccess))"
+            + (entry.hits.map { ", \($0) hit\($0 == 1 ? "" : "s")" } ?? "")
         switch reason {
         case .expired:
-            return "\(verb) \(name) (expired: fetched \(ReportFormat.time(entry.fetchedAt)), older than the \(ReportFormat.duration(ttl)) TTL; \(used))"
+            return
+                "\(verb) \(name) (expired: fetched \(ReportFormat.time(entry.fetchedAt)), older than the \(ReportFormat.duration(ttl)) TTL; \(used))"
         case .overEntries:
             return "\(verb) \(name) (over entries: least recently used, \(used); \(entry.bytes) bytes)"
         case .overBytes:
@@ -165,7 +187,8 @@ struct CacheImportCommand: ParsableCommand {
     func run() throws {
         let store = try Store(path: storeOptions.store, create: true)
         let count = try RecipeCacheTable(store: store).importFile(path: file)
-        Stderr.print("larder: \(ReportFormat.count(count)) cache entr\(count == 1 ? "y" : "ies") loaded into \(store.path)")
+        Stderr.print(
+            "larder: \(ReportFormat.count(count)) cache entr\(count == 1 ? "y" : "ies") loaded into \(store.path)")
     }
 }
 
@@ -190,10 +213,18 @@ struct CacheStatsCommand: ParsableCommand {
             (entries, header) = (try table.entries(), try table.header())
         }
         let plan = CachePruning.plan(entries, header: header, policy: CachePolicy(now: nowOption.date))
-        print(TerminalText.escaped("cache: \(location.cache ?? location.store ?? "")\(header.name.map { " (\($0))" } ?? "")"))
+        print(
+            TerminalText.escaped(
+                "cache: \(location.cache ?? location.store ?? "")\(header.name.map { " (\($0))" } ?? "")"))
         print("entries: \(ReportFormat.count(entries.count)), \(ReportFormat.bytes(plan.bytesBefore))")
-        print("pinned: \(ReportFormat.count(plan.pinned)) (saved \(header.pinnedSaved.count), created \(header.pinnedCreated.count) listed)")
-        print("fetched: \(header.fetchedAt.map(Timestamp.format) ?? "unknown"); ttl \(ReportFormat.duration(plan.ttl)); expired now: \(ReportFormat.count(plan.evictions.count + plan.pinnedExpired))")
-        print("hits: \(header.hits.map(ReportFormat.count) ?? "not counted"), misses: \(header.misses.map(ReportFormat.count) ?? "not counted")")
+        print(
+            "pinned: \(ReportFormat.count(plan.pinned)) (saved \(header.pinnedSaved.count), created \(header.pinnedCreated.count) listed)"
+        )
+        print(
+            "fetched: \(header.fetchedAt.map(Timestamp.format) ?? "unknown"); ttl \(ReportFormat.duration(plan.ttl)); expired now: \(ReportFormat.count(plan.evictions.count + plan.pinnedExpired))"
+        )
+        print(
+            "hits: \(header.hits.map(ReportFormat.count) ?? "not counted"), misses: \(header.misses.map(ReportFormat.count) ?? "not counted")"
+        )
     }
 }

@@ -26,7 +26,8 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml.")
     var to: DataFormat
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
     @Flag(name: .long, help: "Compress the output with gzip.")
@@ -41,20 +42,26 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Schema version to declare in the output envelope (default: the input's, else current).")
     var declareVersion: Int?
 
-    @Flag(name: .long, help: "Write each record in its model's canonical form: fields in schema order, absent optionals left out, lists always present (current schema versions only).")
+    @Flag(
+        name: .long,
+        help:
+            "Write each record in its model's canonical form: fields in schema order, absent optionals left out, lists always present (current schema versions only)."
+    )
     var normalize = false
 
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var recordLimits: RecordLimitOptions
 
     func run() throws {
-        let transform: ((Value, RecordType, Int?) throws -> Value)? = normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
+        let transform: ((Value, RecordType, Int?) throws -> Value)? =
+            normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
         let summary = try RecordRun.convert(
             input: input, rejects: rejects, check: .structure, limits: recordLimits.limits,
             transform: transform,
             makeWriter: { header, type in
                 let schema = (input.type ?? header?.recordType ?? type)?.rawValue ?? header?.schema
-                let version = declareVersion ?? header?.version ?? (input.type ?? header?.recordType ?? type)?.currentVersion
+                let version =
+                    declareVersion ?? header?.version ?? (input.type ?? header?.recordType ?? type)?.currentVersion
                 let wantsEnvelope = envelope || to == .xml || (header != nil && to != .ndjson)
                 let options = WriterOptions(
                     envelope: wantsEnvelope ? EnvelopeHeader(schema: schema, version: version) : nil,

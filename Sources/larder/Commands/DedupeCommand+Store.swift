@@ -1,9 +1,9 @@
 import Foundation
 import LarderCore
-import LarderStore
 import LarderDedupe
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 extension DedupeCommand {
     /// `larder dedupe --store PATH`: dedupe the store's recipes in place, in one transaction.
@@ -19,12 +19,15 @@ extension DedupeCommand {
         if let state = try store.schemaStates().first(where: { $0.type == type.rawValue }) {
             if let from = state.pendingFrom, let to = state.pendingTo {
                 throw LarderError(
-                    .store, "\(path) is halfway through migrating recipes from v\(from) to v\(to): finish it with larder migrate --store \(path) first")
+                    .store,
+                    "\(path) is halfway through migrating recipes from v\(from) to v\(to): finish it with larder migrate --store \(path) first"
+                )
             }
             if let version = state.version, version != type.currentVersion {
                 throw LarderError(
                     .store,
-                    "\(path) holds recipe v\(version) records and dedupe writes v\(type.currentVersion): migrate the store first (larder migrate --store \(path) --type recipe)")
+                    "\(path) holds recipe v\(version) records and dedupe writes v\(type.currentVersion): migrate the store first (larder migrate --store \(path) --type recipe)"
+                )
             }
         }
         let snapshot = try store.read { transaction in try transaction.snapshot(type: type.rawValue) }
@@ -43,15 +46,19 @@ extension DedupeCommand {
         // A run killed by SIGKILL leaves its (empty) temporary log: each run's log has a new name,
         // so remove any dedupe log temporaries of this store whose process is gone.
         let storeName = path.split(separator: "/").last.map(String.init) ?? path
-        TemporaryFiles.removeStale(in: PathParts.directory(of: path)) { $0.hasPrefix(storeName + ".dedupe-") && $0.hasSuffix(".json") }
-        let logWriter = try MergeLogWriter(sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
+        TemporaryFiles.removeStale(in: PathParts.directory(of: path)) {
+            $0.hasPrefix(storeName + ".dedupe-") && $0.hasSuffix(".json")
+        }
+        let logWriter = try MergeLogWriter(
+            sink: try FileByteSink(path: logPath), threshold: threshold, inputs: [(path, "store")])
         let clock = LarderClock.system
         let startedAt = clock.now()
         let started = clock.monotonicSeconds()
         var retired = 0
         try store.write { transaction in
             guard try transaction.snapshot(type: type.rawValue) == snapshot else {
-                throw LarderError(.store, "\(path) changed while dedupe was reading it; nothing was written, run dedupe again")
+                throw LarderError(
+                    .store, "\(path) changed while dedupe was reading it; nothing was written, run dedupe again")
             }
             // Through the sync state, like any local edit: the rewritten survivor and each retired
             // member (a minimal tombstone, seed 003) are queued for the cloud, so the merge reaches
@@ -59,11 +66,14 @@ extension DedupeCommand {
             try analysis.applyMerges(log: logWriter, logRecords: true) { cluster in
                 guard cluster.record["isDeleted"] != .bool(true) else {
                     throw LarderError(
-                        .store, "\(path): the survivor \(cluster.survivorID) of a cluster is deleted; nothing was written")
+                        .store,
+                        "\(path): the survivor \(cluster.survivorID) of a cluster is deleted; nothing was written")
                 }
                 try transaction.saveIfChanged(cluster.record, type: type.rawValue, at: startedAt)
                 for member in cluster.members where member.id != cluster.survivorID {
-                    if try transaction.delete(type: type.rawValue, id: member.id, at: startedAt) == .changed { retired += 1 }
+                    if try transaction.delete(type: type.rawValue, id: member.id, at: startedAt) == .changed {
+                        retired += 1
+                    }
                 }
             }
             let summary = analysis.summary
@@ -73,13 +83,16 @@ extension DedupeCommand {
                 details: try JSONWriter.string(summary.value))
         }
         report(analysis.summary, analysis: analysis, logPath: logPath)
-        Stderr.print("larder dedupe: \(retired) duplicate record\(retired == 1 ? "" : "s") in \(path) became tombstones; their records are in \(logPath)")
+        Stderr.print(
+            "larder dedupe: \(retired) duplicate record\(retired == 1 ? "" : "s") in \(path) became tombstones; their records are in \(logPath)"
+        )
         if analysis.summary.rejected > 0 { throw DataErrorsExit() }
     }
 
     /// `PATH.dedupe-20240501T101500Z.json`, with a counter when that exists already.
     static func newLogPath(for store: String) -> String {
-        let stamp = Timestamp.format(LarderClock.system.now()).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let stamp = Timestamp.format(LarderClock.system.now()).replacingOccurrences(of: "-", with: "")
+            .replacingOccurrences(of: ":", with: "")
         var candidate = "\(store).dedupe-\(stamp).json"
         var n = 2
         while FileManager.default.fileExists(atPath: candidate) {

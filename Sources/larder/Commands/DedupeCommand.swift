@@ -101,7 +101,9 @@ struct DedupeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let store {
-            try await runStore(store, configuration: try makeConfiguration(format: .json, outputDirectory: PathParts.directory(of: store)))
+            try await runStore(
+                store,
+                configuration: try makeConfiguration(format: .json, outputDirectory: PathParts.directory(of: store)))
             return
         }
         var inputs: [DedupeInput] = []
@@ -171,14 +173,17 @@ struct DedupeCommand: AsyncParsableCommand {
         }
         .joined(separator: ", ")
         Stderr.print(
-            "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records")
+            "larder dedupe: time: \(phases); features \(analysis.featureBytes / 1_048_576) MiB for \(analysis.recordCount) records"
+        )
         Stderr.print(
-            "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))")
+            "larder dedupe: candidate pairs by band: \(summary.candidatePairsByBand.map(String.init).joined(separator: " "))"
+        )
     }
 
     /// The format of a file's content, or `nil` for standard input or an unreadable file.
     static func sniffFormat(_ path: String) -> DataFormat? {
-        guard path != "-", let source = try? FileByteSource(path: path), let (_, format) = try? RecordIO.sniff(source, path: path)
+        guard path != "-", let source = try? FileByteSource(path: path),
+            let (_, format) = try? RecordIO.sniff(source, path: path)
         else {
             return nil
         }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderSamples
 import LarderDedupe
 import LarderFormats
+import LarderSamples
 
 /// `larder dedupe-generate` (hidden): writes labelled saved/created test sets for measuring dedupe.
 struct DedupeGenerateCommand: ParsableCommand {

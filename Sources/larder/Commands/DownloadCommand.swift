@@ -25,16 +25,21 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var cloudKit: CloudKitOptions
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-': standard output, without --state). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long],
+        help: "Output file ('-': standard output, without --state). A .gz name compresses.")
     var output: String
 
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: from the name, else json).")
     var format: DataFormat?
 
-    @Option(name: .long, help: "State file (sync token and the output's record names); without it every run fetches everything.")
+    @Option(
+        name: .long,
+        help: "State file (sync token and the output's record names); without it every run fetches everything.")
     var state: String?
 
-    @Option(name: .long, help: "Only records of this type: recipe, brewRecipe or brewLog (also names it in the envelope).")
+    @Option(
+        name: .long, help: "Only records of this type: recipe, brewRecipe or brewLog (also names it in the envelope).")
     var type: RecordType?
 
     @Flag(name: .long, help: "Keep minimal tombstones (isDeleted: true) in the output.")
@@ -47,7 +52,9 @@ struct DownloadCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if output == "-", state != nil { throw ValidationError("--state needs an output file: the next run merges the changes into it") }
+        if output == "-", state != nil {
+            throw ValidationError("--state needs an output file: the next run merges the changes into it")
+        }
     }
 
     func run() async throws {

@@ -46,13 +46,15 @@ struct UsersCommand: ParsableCommand {
             print("userRecordName\tname\temail\tckWebAuthToken (percent-encoded)")
             for user in configuration.users {
                 print(
-                    "\(user.userRecordName)\t\(user.firstName ?? "")\t\(user.emailAddress ?? "")\t\(ServeCommand.percentEncode(user.webAuthToken))")
+                    "\(user.userRecordName)\t\(user.firstName ?? "")\t\(user.emailAddress ?? "")\t\(ServeCommand.percentEncode(user.webAuthToken))"
+                )
             }
         }
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a user with a fresh record name and web-auth token.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a user with a fresh record name and web-auth token.")
         @OptionGroup var location: EmulatorConfigOptions
         @Argument(help: "The user's first name.") var name: String
         @Option(name: .long, help: "The user's email (used to invite them to shares).") var email: String?
@@ -104,13 +106,15 @@ struct KeysCommand: ParsableCommand {
             }
             let pair = RequestSigner.makeKeyPair()
             let keyID = Secrets.hex(bytes: 32)
-            let path = out ?? file.deletingLastPathComponent().appendingPathComponent("server-key-\(keyID.prefix(8)).pem").path
+            let path =
+                out ?? file.deletingLastPathComponent().appendingPathComponent("server-key-\(keyID.prefix(8)).pem").path
             do {
                 try Data(pair.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 throw LarderError(.io, "cannot write \(path): \(error.localizedDescription)")
             }
-            configuration.serverKeys.append(ServerKey(keyID: keyID, publicKeyPEM: pair.publicKeyPEM, userRecordName: user))
+            configuration.serverKeys.append(
+                ServerKey(keyID: keyID, publicKeyPEM: pair.publicKeyPEM, userRecordName: user))
             try configuration.write(to: file)
             print("\(keyID)\t\(path)")
             Stderr.print("larder: added key \(keyID) (private key \(path)); restart `larder serve` to use it")

@@ -39,7 +39,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-        let session = ExportSession(inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
+        let session = ExportSession(
+            inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
         let summary = try session.run { record, error in
             Stderr.print(error.description)
             try rejectsWriter?.reject(record, error.diagnostic)
@@ -48,7 +49,8 @@ struct ExportCommand: ParsableCommand {
         for warning in summary.warnings { Stderr.print(warning) }
         var line = "larder: \(summary.exported.count) exported, \(summary.rejected.count) rejected"
         if summary.imagesLeftOut > 0 {
-            line += ", \(summary.imagesLeftOut) image\(summary.imagesLeftOut == 1 ? "" : "s") left out (outside the records file's folder)"
+            line +=
+                ", \(summary.imagesLeftOut) image\(summary.imagesLeftOut == 1 ? "" : "s") left out (outside the records file's folder)"
         }
         if let output { line += " → \(output)" }
         Stderr.print(line)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import LarderCore
-import LarderSamples
 import LarderFormats
+import LarderSamples
 
 /// `larder generate`: a deterministic synthetic corpus, for benchmarks and load tests.
 struct GenerateCommand: ParsableCommand {
@@ -23,7 +23,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml.")
     var to: DataFormat = .json
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
     @Flag(name: .long, help: "Wrap JSON or YAML output in an envelope.")

@@ -8,7 +8,8 @@ import LarderImport
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML and Beanconqueror.",
+        abstract:
+            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML and Beanconqueror.",
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
             --from). Archives are streamed entry by entry; entries that would escape the archive \
@@ -66,7 +67,8 @@ struct ImportCommand: ParsableCommand {
         let format = to ?? output.flatMap { DataFormat.guess(fromPath: $0) } ?? .json
         let session = try ImportSession(
             options: ImportSession.Options(
-                outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing, rejectsPath: rejects.resolvedRejectsPath,
+                outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing,
+                rejectsPath: rejects.resolvedRejectsPath,
                 imagesDirectory: images, limits: recordLimits.limits))
         let result: ImportSession.Report
         do {
@@ -74,7 +76,9 @@ struct ImportCommand: ParsableCommand {
         } catch let error as LarderError where error.code != .io && error.code != .usage {
             for warning in session.report.warnings { Stderr.print(warning) }
             Stderr.print("larder: " + error.description)
-            Stderr.print("larder: import stopped; nothing was written (use --keep-going to import the rest and reject this item)")
+            Stderr.print(
+                "larder: import stopped; nothing was written (use --keep-going to import the rest and reject this item)"
+            )
             throw DataErrorsExit()
         }
         Self.printReport(result, rejectsPath: rejects.resolvedRejectsPath)
@@ -89,9 +93,12 @@ struct ImportCommand: ParsableCommand {
         if report.imported.count > shown {
             Stderr.print("  … and \(report.imported.count - shown) more imported (the full list: --report FILE)")
         }
-        for line in report.duplicates { Stderr.print("  duplicate: \(line.name)  [\(line.origin)]: \(line.reason ?? "")") }
+        for line in report.duplicates {
+            Stderr.print("  duplicate: \(line.name)  [\(line.origin)]: \(line.reason ?? "")")
+        }
         for line in report.rejected { Stderr.print("  rejected: \(line.name)  [\(line.origin)]: \(line.reason ?? "")") }
-        var summary = "larder: \(report.imported.count) imported, \(report.rejected.count) rejected, \(report.duplicates.count) duplicate"
+        var summary =
+            "larder: \(report.imported.count) imported, \(report.rejected.count) rejected, \(report.duplicates.count) duplicate"
         if report.carriedOver > 0 { summary += ", \(report.carriedOver) kept from the existing output" }
         if report.images > 0 { summary += ", \(report.images) image\(report.images == 1 ? "" : "s") written" }
         if !report.outputs.isEmpty { summary += " → \(report.outputs.joined(separator: ", "))" }
@@ -101,17 +108,19 @@ struct ImportCommand: ParsableCommand {
 
     static func writeReport(_ report: ImportSession.Report, to path: String) throws {
         func lines(_ list: [ImportSession.ReportLine]) -> Value {
-            .array(list.map { line in
-                var b = ValueBuilder()
-                b.set("name", line.name)
-                b.set("id", line.id)
-                b.set("origin", line.origin)
-                b.set("reason", line.reason)
-                return b.value
-            })
+            .array(
+                list.map { line in
+                    var b = ValueBuilder()
+                    b.set("name", line.name)
+                    b.set("id", line.id)
+                    b.set("origin", line.origin)
+                    b.set("reason", line.reason)
+                    return b.value
+                })
         }
         let value: Value = [
-            "imported": lines(report.imported), "rejected": lines(report.rejected), "duplicates": lines(report.duplicates),
+            "imported": lines(report.imported), "rejected": lines(report.rejected),
+            "duplicates": lines(report.duplicates),
             "warnings": .array(report.warnings.map(Value.string)),
         ]
         let sink = try FileByteSink(path: path)

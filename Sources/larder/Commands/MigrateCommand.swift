@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder migrate`: record files or a store to another schema version.
 struct MigrateCommand: ParsableCommand {
@@ -39,7 +39,8 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "Version of records whose file declares none (default: detect per record).")
     var sourceVersion: Int?
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: the input's).")
@@ -59,8 +60,12 @@ struct MigrateCommand: ParsableCommand {
     @OptionGroup var recordLimits: RecordLimitOptions
 
     func validate() throws {
-        if store != nil && !input.inputs.isEmpty { throw ValidationError("give either input files or --store, not both") }
-        if store != nil && (output != nil || format != nil) { throw ValidationError("-o and --format apply to files, not to --store") }
+        if store != nil && !input.inputs.isEmpty {
+            throw ValidationError("give either input files or --store, not both")
+        }
+        if store != nil && (output != nil || format != nil) {
+            throw ValidationError("-o and --format apply to files, not to --store")
+        }
     }
 
     func run() throws {
@@ -76,7 +81,10 @@ struct MigrateCommand: ParsableCommand {
         if dryRun {
             let report = try migration.dryRun()
             let target = to.map { "v\($0)" } ?? "the newest version"
-            print(TerminalText.escaped(report.renderPlan(title: "dry run: migrate \(input.resolvedInputs.joined(separator: ", ")) to \(target)")))
+            print(
+                TerminalText.escaped(
+                    report.renderPlan(
+                        title: "dry run: migrate \(input.resolvedInputs.joined(separator: ", ")) to \(target)")))
             print("dry run: nothing written")
             return
         }
@@ -87,9 +95,12 @@ struct MigrateCommand: ParsableCommand {
         try rejectsWriter?.finish()
         var line = "larder: \(summary.pipeline.text)"
         for stats in summary.report.plans where !stats.plan.isEmpty {
-            line += "; \(stats.plan.type) v\(stats.plan.from) → v\(stats.plan.to): \(stats.records) record\(stats.records == 1 ? "" : "s"), \(stats.plan.steps.count) steps"
+            line +=
+                "; \(stats.plan.type) v\(stats.plan.from) → v\(stats.plan.to): \(stats.records) record\(stats.records == 1 ? "" : "s"), \(stats.plan.steps.count) steps"
         }
-        for (key, count) in summary.report.detected.sorted(by: { $0.key < $1.key }) { line += "; \(count) undeclared record(s) detected as \(key)" }
+        for (key, count) in summary.report.detected.sorted(by: { $0.key < $1.key }) {
+            line += "; \(count) undeclared record(s) detected as \(key)"
+        }
         if summary.report.unchanged > 0 { line += "; \(summary.report.unchanged) already at the target version" }
         if summary.imagesWritten > 0 { line += "; \(summary.imagesWritten) image(s) written to images/" }
         if let path = rejectsWriter?.path, summary.pipeline.rejected > 0 { line += " (rejects in \(path))" }
@@ -100,7 +111,10 @@ struct MigrateCommand: ParsableCommand {
     private func runStore(path: String, migrator: Migrator) throws {
         let ledger = Ledger(store: try Store(path: path), migrator: migrator)
         let types = try input.type.map { [$0.rawValue] } ?? ledger.types()
-        if to != nil && types.count > 1 { throw ValidationError("--to needs --type when the store holds several types (\(types.joined(separator: ", ")))") }
+        if to != nil && types.count > 1 {
+            throw ValidationError(
+                "--to needs --type when the store holds several types (\(types.joined(separator: ", ")))")
+        }
         if types.isEmpty { Stderr.print("larder: \(path) holds no records") }
         for type in types {
             if dryRun {
@@ -109,7 +123,11 @@ struct MigrateCommand: ParsableCommand {
                 if plan.isEmpty {
                     print("\(type): already at v\(plan.to)\(resumed)")
                 } else {
-                    print(TerminalText.escaped(report.renderPlan(title: "dry run: migrate \(type) in \(path) from v\(plan.from) to v\(plan.to)\(resumed)")))
+                    print(
+                        TerminalText.escaped(
+                            report.renderPlan(
+                                title: "dry run: migrate \(type) in \(path) from v\(plan.from) to v\(plan.to)\(resumed)"
+                            )))
                 }
                 continue
             }
@@ -120,11 +138,16 @@ struct MigrateCommand: ParsableCommand {
             try rejectsWriter?.finish()
             if let note = outcome.resumedFrom { Stderr.print("larder: \(note)") }
             for step in outcome.steps {
-                Stderr.print("larder: \(type): applied \(step.id)\(step.direction == .down ? " (down)" : ""): \(step.touched) record(s) changed")
+                Stderr.print(
+                    "larder: \(type): applied \(step.id)\(step.direction == .down ? " (down)" : ""): \(step.touched) record(s) changed"
+                )
             }
             var line = "larder: \(type) in \(path) is at v\(outcome.finalVersion.map(String.init) ?? "?")"
             if outcome.steps.isEmpty { line += " (nothing to do)" }
-            if outcome.rejected > 0 { line += "; \(outcome.rejected) rejected (moved to the store's rejects table\(rejectsWriter.map { " and \($0.path)" } ?? ""))" }
+            if outcome.rejected > 0 {
+                line +=
+                    "; \(outcome.rejected) rejected (moved to the store's rejects table\(rejectsWriter.map { " and \($0.path)" } ?? ""))"
+            }
             Stderr.print(line)
             if outcome.rejected > 0 { throw DataErrorsExit() }
         }

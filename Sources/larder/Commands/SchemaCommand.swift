@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder schema`: the schema registry and a store's schema history.
 struct SchemaCommand: ParsableCommand {
@@ -22,7 +22,8 @@ struct SchemaCommand: ParsableCommand {
 }
 
 struct SchemaListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the record types, their versions and compatibility modes.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the record types, their versions and compatibility modes.")
 
     @OptionGroup var schemaOptions: SchemaOptions
 
@@ -33,10 +34,14 @@ struct SchemaListCommand: ParsableCommand {
             print("\(type.name)  (compatibility \(type.compatibility.rawValue), newest v\(type.latest))")
             if let description = type.description { print("  \(description)") }
             for version in type.versions {
-                print("  v\(version.version)  \(version.jsonSchema)\(version.xsd.map { ", \($0)" } ?? "")\(version.description.map { "  — \($0)" } ?? "")")
+                print(
+                    "  v\(version.version)  \(version.jsonSchema)\(version.xsd.map { ", \($0)" } ?? "")\(version.description.map { "  — \($0)" } ?? "")"
+                )
             }
             for transition in type.migrations {
-                print("  v\(transition.from) → v\(transition.to): \(transition.steps.count) step\(transition.steps.count == 1 ? "" : "s"): \(transition.steps.map(\.id).joined(separator: ", "))")
+                print(
+                    "  v\(transition.from) → v\(transition.to): \(transition.steps.count) step\(transition.steps.count == 1 ? "" : "s"): \(transition.steps.map(\.id).joined(separator: ", "))"
+                )
             }
         }
     }
@@ -112,8 +117,11 @@ struct SchemaCheckCommand: ParsableCommand {
         let checker = CompatibilityChecker(registry: registry)
         var override: CompatibilityMode?
         if let mode {
-            guard let parsed = CompatibilityMode(rawValue: mode.uppercased().replacingOccurrences(of: "-", with: "_")) else {
-                throw ValidationError("unknown mode \(mode) (known: \(CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard let parsed = CompatibilityMode(rawValue: mode.uppercased().replacingOccurrences(of: "-", with: "_"))
+            else {
+                throw ValidationError(
+                    "unknown mode \(mode) (known: \(CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             override = parsed
         }
@@ -126,7 +134,10 @@ struct SchemaCheckCommand: ParsableCommand {
             if verdicts.isEmpty { print("  v\(entry.latest): the only version, nothing to compare") }
             for verdict in verdicts {
                 var line = "  v\(verdict.older) → v\(verdict.newer): \(verdict.outcome.rawValue)"
-                if mode == .none { line += " (NONE checks nothing; \(verdict.changes.count) change\(verdict.changes.count == 1 ? "" : "s"), see larder schema diff \(name) \(verdict.older) \(verdict.newer))" }
+                if mode == .none {
+                    line +=
+                        " (NONE checks nothing; \(verdict.changes.count) change\(verdict.changes.count == 1 ? "" : "s"), see larder schema diff \(name) \(verdict.older) \(verdict.newer))"
+                }
                 print(line)
                 for (path, reason) in verdict.reasons { print("      \(path): \(reason)") }
                 if verdict.outcome == .incompatible { failed = true }
@@ -155,15 +166,23 @@ struct SchemaDiffCommand: ParsableCommand {
         print("\(type) v\(from) → v\(to): \(changes.count) change\(changes.count == 1 ? "" : "s")")
         for change in changes {
             var effects: [String] = []
-            if change.backward != .fine { effects.append("backward: \(change.backward == .breaks ? "breaks" : "unknown")") }
-            if change.forward != .fine { effects.append("forward: \(change.forward == .breaks ? "breaks" : "unknown")") }
+            if change.backward != .fine {
+                effects.append("backward: \(change.backward == .breaks ? "breaks" : "unknown")")
+            }
+            if change.forward != .fine {
+                effects.append("forward: \(change.forward == .breaks ? "breaks" : "unknown")")
+            }
             if change.breaksCloudKit { effects.append("CloudKit: breaks") }
-            print("  \(change.path.rightPadded(to: 30)) \(change.description)\(effects.isEmpty ? "" : "  [\(effects.joined(separator: ", "))]")")
+            print(
+                "  \(change.path.rightPadded(to: 30)) \(change.description)\(effects.isEmpty ? "" : "  [\(effects.joined(separator: ", "))]")"
+            )
         }
         guard from != to else { return }
         do {
             let plan = try Migrator(registry: registry).plan(type: type, from: from, to: to)
-            print("migration: \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"): \(plan.steps.map(\.label).joined(separator: ", "))")
+            print(
+                "migration: \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"): \(plan.steps.map(\.label).joined(separator: ", "))"
+            )
         } catch let error as LarderError {
             print("migration: \(error.message)")
         }
@@ -193,7 +212,8 @@ struct SchemaValidateCommand: ParsableCommand {
                 if let xsd = version.xsd {
                     do {
                         _ = try XSDValidator.validate(
-                            path: "/dev/null", xsd: try registry.xsdText(type: type.name, version: version.version), xsdName: registry.source.displayPath(xsd), limit: 1)
+                            path: "/dev/null", xsd: try registry.xsdText(type: type.name, version: version.version),
+                            xsdName: registry.source.displayPath(xsd), limit: 1)
                     } catch let error as LarderError where error.code == .schema {
                         problems.append(error.message)
                     } catch {}
@@ -205,8 +225,11 @@ struct SchemaValidateCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: storeOptions.store) {
             let ledger = Ledger(store: try Store(path: storeOptions.store), migrator: migrator)
             let (ledgerProblems, notes) = try ledger.validate()
-            let applied = try ledger.store.history().filter { $0.kind == .migration && $0.isSuccess && !$0.isRemoved }.count
-            print("store \(storeOptions.store): \(applied) applied step(s), \(ledgerProblems.isEmpty ? "all match the registry" : "\(ledgerProblems.count) problem(s)")")
+            let applied = try ledger.store.history().filter { $0.kind == .migration && $0.isSuccess && !$0.isRemoved }
+                .count
+            print(
+                "store \(storeOptions.store): \(applied) applied step(s), \(ledgerProblems.isEmpty ? "all match the registry" : "\(ledgerProblems.count) problem(s)")"
+            )
             for problem in ledgerProblems { print("  error: \(problem)") }
             for note in notes { print("  note: \(note)") }
             problems += ledgerProblems.map(\.message)
@@ -220,7 +243,9 @@ struct SchemaValidateCommand: ParsableCommand {
 struct SchemaRepairCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repair",
-        abstract: "Realign a store's history with the registry: clear failed steps, accept changed checksums, mark removed steps.")
+        abstract:
+            "Realign a store's history with the registry: clear failed steps, accept changed checksums, mark removed steps."
+    )
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var schemaOptions: SchemaOptions
@@ -257,7 +282,9 @@ struct SchemaBaselineCommand: ParsableCommand {
             let versioned = Set(try ledger.store.schemaStates().filter { $0.version != nil }.map(\.type))
             let candidates = try ledger.types().filter { !versioned.contains($0) }
             guard candidates.count == 1, let only = candidates.first else {
-                throw ValidationError("pass --type (unversioned types in the store: \(candidates.isEmpty ? "none" : candidates.joined(separator: ", ")))")
+                throw ValidationError(
+                    "pass --type (unversioned types in the store: \(candidates.isEmpty ? "none" : candidates.joined(separator: ", ")))"
+                )
             }
             name = only
         }

@@ -48,12 +48,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Accept server-to-server signatures dated within ± this many seconds (default 300; config signatureSkewSeconds).")
+        help:
+            "Accept server-to-server signatures dated within ± this many seconds (default 300; config signatureSkewSeconds)."
+    )
     var signatureSkew: Int?
 
     @Flag(
         name: .long,
-        help: "Refuse a server-to-server request whose key ID, date and signature were already seen (config refuseReplays).")
+        help:
+            "Refuse a server-to-server request whose key ID, date and signature were already seen (config refuseReplays)."
+    )
     var refuseReplays = false
 
     @Option(name: .customLong("import"), help: "Load an exported state (JSON) before serving.")
@@ -77,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let environment = ProcessInfo.processInfo.environment
-        let inMemory = self.inMemory || ["1", "true", "yes"].contains(environment["LARDER_IN_MEMORY"]?.lowercased() ?? "")
+        let inMemory =
+            self.inMemory || ["1", "true", "yes"].contains(environment["LARDER_IN_MEMORY"]?.lowercased() ?? "")
         let file = location.configFile(inMemory: inMemory)
         var firstStart: (EmulatorConfiguration, String?)?
         if let file, !FileManager.default.fileExists(atPath: file.path) {
@@ -158,7 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
                         + (exposed ? "always required)" : "required unless caller and Host are loopback)"))
             }
         } catch {
-            throw LarderError(.network, "the emulator could not serve on \(configuration.host):\(configuration.port): \(error)")
+            throw LarderError(
+                .network, "the emulator could not serve on \(configuration.host):\(configuration.port): \(error)")
         }
         if let exportOnExit {
             let data = try emulator.exportState()
@@ -172,14 +178,16 @@ struct ServeCommand: AsyncParsableCommand {
         Stderr.print("larder: emulator stopped")
     }
 
-    static func usage(configuration: EmulatorConfiguration, keyPath: String?, file: URL?, brief: Bool = false) -> String {
+    static func usage(configuration: EmulatorConfiguration, keyPath: String?, file: URL?, brief: Bool = false) -> String
+    {
         let container = configuration.containers.first ?? ""
         let token = configuration.apiTokens.first ?? "<api token>"
         if brief {
             return "larder: config \(file?.path ?? "(in memory)"); `larder emulator users` lists the web-auth tokens"
         }
         var lines = [
-            file.map { "larder: wrote a development config to \($0.path)" } ?? "larder: development config (in memory, not saved)",
+            file.map { "larder: wrote a development config to \($0.path)" }
+                ?? "larder: development config (in memory, not saved)",
             "  container  \(container)",
             "  API token  \(token)",
         ]
@@ -190,7 +198,9 @@ struct ServeCommand: AsyncParsableCommand {
         for key in configuration.serverKeys {
             lines.append("  server key \(key.keyID)" + (keyPath.map { " (private key: \($0))" } ?? ""))
         }
-        lines.append("  try: curl 'BASE/database/1/\(container)/development/private/zones/list?ckAPIToken=\(token)&ckWebAuthToken=\(percentEncode(configuration.users.first?.webAuthToken ?? ""))'")
+        lines.append(
+            "  try: curl 'BASE/database/1/\(container)/development/private/zones/list?ckAPIToken=\(token)&ckWebAuthToken=\(percentEncode(configuration.users.first?.webAuthToken ?? ""))'"
+        )
         return lines.joined(separator: "\n")
     }
 

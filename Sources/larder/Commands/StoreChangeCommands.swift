@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderRegistry
+import LarderStore
 
 /// What `larder store delete`, `set-local` and `enable-cloud` share: the store, the records, the time.
 struct RecordChangeOptions: ParsableArguments {
@@ -35,7 +35,9 @@ struct RecordChangeOptions: ParsableArguments {
         if let type { return type }
         let types = try sync.types(ofID: id)
         guard let only = types.first else { throw LarderError(.usage, "\(sync.store.path) has no record \(id)") }
-        guard types.count == 1 else { throw LarderError(.usage, "\(id) is a \(types.joined(separator: " and a ")) record: choose with --type") }
+        guard types.count == 1 else {
+            throw LarderError(.usage, "\(id) is a \(types.joined(separator: " and a ")) record: choose with --type")
+        }
         return only
     }
 }
@@ -55,7 +57,9 @@ struct StoreDeleteCommand: ParsableCommand {
     @OptionGroup var options: RecordChangeOptions
 
     func run() throws {
-        try options.apply("deleted (minimal tombstone; upload queued unless it was local-only)") { try $0.delete(type: $1, id: $2, at: $3) }
+        try options.apply("deleted (minimal tombstone; upload queued unless it was local-only)") {
+            try $0.delete(type: $1, id: $2, at: $3)
+        }
     }
 }
 
@@ -88,6 +92,8 @@ struct StoreEnableCloudCommand: ParsableCommand {
     @OptionGroup var options: RecordChangeOptions
 
     func run() throws {
-        try options.apply("cloud-enabled (full record queued over the tombstone)") { try $0.enableCloud(type: $1, id: $2, at: $3) }
+        try options.apply("cloud-enabled (full record queued over the tombstone)") {
+            try $0.enableCloud(type: $1, id: $2, at: $3)
+        }
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder store`: the local Larder store (SQLite).
 struct StoreCommand: ParsableCommand {
@@ -11,8 +11,10 @@ struct StoreCommand: ParsableCommand {
         commandName: "store",
         abstract: "Work with a Larder store (records, images and the schema history in one SQLite file).",
         subcommands: [
-            StoreImportCommand.self, StoreExportCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self, StoreSetLocalCommand.self,
-            StoreEnableCloudCommand.self, StorePendingCommand.self, StoreAckCommand.self, StoreDeviceCommand.self, StoreDevicesCommand.self,
+            StoreImportCommand.self, StoreExportCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self,
+            StoreSetLocalCommand.self,
+            StoreEnableCloudCommand.self, StorePendingCommand.self, StoreAckCommand.self, StoreDeviceCommand.self,
+            StoreDevicesCommand.self,
         ]
     )
 }
@@ -40,17 +42,22 @@ struct StoreImportCommand: ParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
 
     func run() throws {
-        let ledger = Ledger(store: try Store(path: storeOptions.store, create: true), migrator: try schemaOptions.migrator())
+        let ledger = Ledger(
+            store: try Store(path: storeOptions.store, create: true), migrator: try schemaOptions.migrator())
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         let summary = try ledger.importRecords(
-            inputs: input.resolvedInputs, format: input.inputFormat, recordType: input.type, version: version, keepGoing: rejects.keepGoing
+            inputs: input.resolvedInputs, format: input.inputFormat, recordType: input.type, version: version,
+            keepGoing: rejects.keepGoing
         ) { record, error in
             try rejectsWriter?.reject(record, error.diagnostic)
         }
         try rejectsWriter?.finish()
-        var line = "larder: \(summary.imported) record\(summary.imported == 1 ? "" : "s") imported into \(storeOptions.store), \(summary.rejected) rejected"
+        var line =
+            "larder: \(summary.imported) record\(summary.imported == 1 ? "" : "s") imported into \(storeOptions.store), \(summary.rejected) rejected"
         for (type, version) in summary.versions.sorted(by: { $0.key < $1.key }) {
-            line += version.map { "; \(type) v\($0)" } ?? "; \(type) without a schema version (adopt with larder schema baseline --type \(type) --version N)"
+            line +=
+                version.map { "; \(type) v\($0)" }
+                ?? "; \(type) without a schema version (adopt with larder schema baseline --type \(type) --version N)"
         }
         Stderr.print(line)
         if summary.rejected > 0 { throw DataErrorsExit() }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder store export --store PATH --to FORMAT [-o OUT]`.
 struct StoreExportCommand: ParsableCommand {
@@ -27,7 +27,8 @@ struct StoreExportCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml.")
     var to: DataFormat
 
-    @Option(name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
     @Option(name: .long, help: "Record type to export (needed when the store holds several).")
@@ -50,15 +51,19 @@ struct StoreExportCommand: ParsableCommand {
         } else if types.isEmpty {
             throw LarderError(.usage, "\(store.path) holds no records")
         } else {
-            throw LarderError(.usage, "\(store.path) holds \(types.joined(separator: ", ")) records: choose one with --type")
+            throw LarderError(
+                .usage, "\(store.path) holds \(types.joined(separator: ", ")) records: choose one with --type")
         }
         let version = try store.schemaStates().first { $0.type == chosen }?.version
         let recordType = RecordType(rawValue: chosen)
         let options = WriterOptions(
-            envelope: to == .ndjson ? nil : EnvelopeHeader(schema: chosen, version: version ?? recordType?.currentVersion), recordType: recordType,
+            envelope: to == .ndjson
+                ? nil : EnvelopeHeader(schema: chosen, version: version ?? recordType?.currentVersion),
+            recordType: recordType,
             pretty: pretty)
         let writer = try RecordIO.openWriter(path: output, format: to, options: options)
         let count = try StoreExport.write(store: store, type: chosen, to: writer, includeTombstones: !skipTombstones)
-        Stderr.print("larder: \(ReportFormat.count(count)) \(chosen) record\(count == 1 ? "" : "s") exported from \(store.path)")
+        Stderr.print(
+            "larder: \(ReportFormat.count(count)) \(chosen) record\(count == 1 ? "" : "s") exported from \(store.path)")
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderRegistry
+import LarderStore
 
 /// `larder store pending --store PATH`: the queued changes.
 struct StorePendingCommand: ParsableCommand {
@@ -51,11 +51,15 @@ struct StoreAckCommand: ParsableCommand {
     func run() throws {
         let sync = SyncState(store: try Store(path: storeOptions.store))
         let changes = try sync.pendingChanges().filter { seqs.isEmpty || seqs.contains($0.seq) }
-        for seq in seqs where !changes.contains(where: { $0.seq == seq }) { throw LarderError(.usage, "no queued change #\(seq)") }
+        for seq in seqs where !changes.contains(where: { $0.seq == seq }) {
+            throw LarderError(.usage, "no queued change #\(seq)")
+        }
         for change in changes {
             _ = try sync.acknowledge(change, changeTag: "\(tagPrefix)\(change.seq)", at: nowOption.date)
         }
-        Stderr.print("larder: \(changes.count) change\(changes.count == 1 ? "" : "s") acknowledged at \(Timestamp.format(nowOption.date))")
+        Stderr.print(
+            "larder: \(changes.count) change\(changes.count == 1 ? "" : "s") acknowledged at \(Timestamp.format(nowOption.date))"
+        )
     }
 }
 
@@ -96,14 +100,16 @@ struct StoreDeviceCommand: ParsableCommand {
     func run() throws {
         let sync = SyncState(store: try Store(path: storeOptions.store))
         let status = try sync.recordDeviceSync(
-            id: id, name: name, watermark: watermark?.date, seenAt: seen?.date ?? nowOption.date, epoch: epoch, isSelf: this)
+            id: id, name: name, watermark: watermark?.date, seenAt: seen?.date ?? nowOption.date, epoch: epoch,
+            isSelf: this)
         Stderr.print("larder: " + status.message(for: id))
     }
 }
 
 /// `larder store devices --store PATH`.
 struct StoreDevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devices", abstract: "List the devices the store knows.")
+    static let configuration = CommandConfiguration(
+        commandName: "devices", abstract: "List the devices the store knows.")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -111,7 +117,8 @@ struct StoreDevicesCommand: ParsableCommand {
         for device in try SyncState(store: try Store(path: storeOptions.store)).devices() {
             print(
                 "\(device.id)\t\(device.name)\twatermark \(device.watermark.map(Timestamp.format) ?? "never")\tlast seen \(Timestamp.format(device.lastSeen))"
-                    + "\tepoch \(device.epoch)\(device.isSelf ? "\tthis device" : "")\(device.isExpired ? "\tEXPIRED (must reset)" : "")")
+                    + "\tepoch \(device.epoch)\(device.isSelf ? "\tthis device" : "")\(device.isExpired ? "\tEXPIRED (must reset)" : "")"
+            )
         }
     }
 }

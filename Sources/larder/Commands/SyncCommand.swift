@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderRegistry
+import LarderStore
 import LarderSync
 
 /// `larder sync`: one device's store ↔ a CloudKit zone, both ways.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync a Larder store with a CloudKit zone: pull remote changes, push pending ones, advance the device watermark.",
+        abstract:
+            "Sync a Larder store with a CloudKit zone: pull remote changes, push pending ones, advance the device watermark.",
         discussion: """
             1. Pull: the zone's changes since the store's saved sync token (everything the first \
             time, or after CHANGE_TOKEN_EXPIRED), applied with the seed-003 rules: a remote \
@@ -52,7 +53,9 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
-        if conflict == .fail { throw ValidationError("--conflict fail does not apply to sync: a conflict there is settled, never given up") }
+        if conflict == .fail {
+            throw ValidationError("--conflict fail does not apply to sync: a conflict there is settled, never given up")
+        }
     }
 
     func run() async throws {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 
 /// `larder tombstones`: the store's persistent minimal tombstones.
 struct TombstonesCommand: ParsableCommand {
@@ -41,7 +41,9 @@ struct TombstonesCompactCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("How long a device may go unseen before it expires (90d, 12w, 36h).", valueName: "duration"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("How long a device may go unseen before it expires (90d, 12w, 36h).", valueName: "duration"))
     var horizon = DurationArgument(seconds: 90 * 86_400, text: "90d")
 
     @OptionGroup var nowOption: NowOption
@@ -62,13 +64,19 @@ struct TombstonesCompactCommand: ParsableCommand {
         let verb = dryRun ? "would drop" : "dropped"
         if !json {
             try spool.line(
-                "tombstones compact\(dryRun ? " (dry run: nothing changes)" : ""): \(store.path), now \(Timestamp.format(compaction.clock.now())), horizon \(horizon.text)")
+                "tombstones compact\(dryRun ? " (dry run: nothing changes)" : ""): \(store.path), now \(Timestamp.format(compaction.clock.now())), horizon \(horizon.text)"
+            )
         }
         // The same device blocks many tombstones: describe each (device, count) once.
         var reasons: [TombstoneCompaction.KeepReason: String] = [:]
         let summary = try compaction.run { event in
-            if case .kept(_, let reason, _) = event, case .device = reason, reasons[reason] == nil { reasons[reason] = reason.description }
-            try spool.line(json ? try Self.json(event, reasons: reasons) : Self.text(event, verb: verb, horizon: horizon.text, reasons: reasons))
+            if case .kept(_, let reason, _) = event, case .device = reason, reasons[reason] == nil {
+                reasons[reason] = reason.description
+            }
+            try spool.line(
+                json
+                    ? try Self.json(event, reasons: reasons)
+                    : Self.text(event, verb: verb, horizon: horizon.text, reasons: reasons))
         }
         FaultInjection.step()  // after the commit: a kill here leaves the store as after
         if json {
@@ -85,15 +93,22 @@ struct TombstonesCompactCommand: ParsableCommand {
         return encoder
     }()
 
-    static func text(_ event: TombstoneCompaction.Event, verb: String, horizon: String, reasons: [TombstoneCompaction.KeepReason: String] = [:]) -> String {
+    static func text(
+        _ event: TombstoneCompaction.Event, verb: String, horizon: String,
+        reasons: [TombstoneCompaction.KeepReason: String] = [:]
+    ) -> String {
         switch event {
         case .deviceExpired(let device, let isNew):
             return "expired  device \(device.label): last seen \(Timestamp.format(device.lastSeen))"
-                + (isNew ? ", more than \(horizon) ago; it no longer blocks, and must reset when it comes back" : " (expired earlier); it must reset when it comes back")
+                + (isNew
+                    ? ", more than \(horizon) ago; it no longer blocks, and must reset when it comes back"
+                    : " (expired earlier); it must reset when it comes back")
         case .kept(let tombstone, let reason, let stripped):
-            return "kept     \(name(tombstone)): \(reasons[reason] ?? reason.description)" + (stripped > 0 ? "; stripped \(stripped) bytes of leftover data" : "")
+            return "kept     \(name(tombstone)): \(reasons[reason] ?? reason.description)"
+                + (stripped > 0 ? "; stripped \(stripped) bytes of leftover data" : "")
         case .dropped(let tombstone, let bytes):
-            return "\(verb == "dropped" ? "dropped " : "drop    ") \(name(tombstone)): acknowledged \(tombstone.acknowledgedAt.map(Timestamp.format) ?? "?"), every device is past it; \(bytes) bytes, cloud purge queued"
+            return
+                "\(verb == "dropped" ? "dropped " : "drop    ") \(name(tombstone)): acknowledged \(tombstone.acknowledgedAt.map(Timestamp.format) ?? "?"), every device is past it; \(bytes) bytes, cloud purge queued"
         }
     }
 
@@ -101,7 +116,9 @@ struct TombstonesCompactCommand: ParsableCommand {
         "\(tombstone.type) \(tombstone.id)" + (tombstone.deletedAt.map { " (deleted \($0))" } ?? "")
     }
 
-    static func json(_ event: TombstoneCompaction.Event, reasons: [TombstoneCompaction.KeepReason: String] = [:]) throws -> String {
+    static func json(_ event: TombstoneCompaction.Event, reasons: [TombstoneCompaction.KeepReason: String] = [:]) throws
+        -> String
+    {
         var object = ValueBuilder()
         switch event {
         case .deviceExpired(let device, let isNew):
@@ -133,13 +150,16 @@ struct TombstonesCompactCommand: ParsableCommand {
     }
 
     static func summaryLines(_ summary: TombstoneCompaction.Summary, verb: String) -> [String] {
-        let blockers = summary.blockingDevices.sorted { $0.key < $1.key }.map { "\($0.key) \(ReportFormat.count($0.value))" }.joined(separator: ", ")
+        let blockers = summary.blockingDevices.sorted { $0.key < $1.key }.map {
+            "\($0.key) \(ReportFormat.count($0.value))"
+        }.joined(separator: ", ")
         return [
             "summary: \(ReportFormat.count(summary.tombstones)) tombstones: \(ReportFormat.count(summary.dropped)) \(verb), \(ReportFormat.count(summary.kept)) kept "
                 + "(\(ReportFormat.count(summary.keptNotAcknowledged)) not acknowledged, \(ReportFormat.count(summary.keptPending)) pending, "
                 + "\(ReportFormat.count(summary.keptByDevice)) waiting for devices\(blockers.isEmpty ? "" : ": " + blockers))",
             "         devices expired: \(summary.newlyExpired.isEmpty ? "none new" : summary.newlyExpired.joined(separator: ", "))"
-                + (summary.expired.count > summary.newlyExpired.count ? " (\(summary.expired.count) expired in all)" : ""),
+                + (summary.expired.count > summary.newlyExpired.count
+                    ? " (\(summary.expired.count) expired in all)" : ""),
             "         fat tombstones stripped: \(ReportFormat.count(summary.stripped)), \(ReportFormat.bytes(summary.bytesSaved)) saved; "
                 + "dropped tombstones held \(ReportFormat.bytes(summary.bytesFreed)); cloud purges queued: \(ReportFormat.count(summary.purgesQueued))",
         ]

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import LarderCloudKit
 import LarderCore
-import LarderStore
 import LarderFormats
 import LarderRegistry
+import LarderStore
 import LarderSync
 
 /// `larder upload`: bulk upload of record files (or a store's pending changes) to CloudKit.
@@ -82,7 +82,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if store != nil, !input.inputs.isEmpty { throw ValidationError("give either input files or --store, not both") }
-        if store != nil, dedupe { throw ValidationError("--dedupe applies to files; dedupe a store with `larder dedupe --store`") }
+        if store != nil, dedupe {
+            throw ValidationError("--dedupe applies to files; dedupe a store with `larder dedupe --store`")
+        }
         guard (1...200).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 200") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }

@@ -37,7 +37,9 @@ struct ValidateCommand: ParsableCommand {
         var xmlInputs: [String] = []
         var otherInputs: [String] = []
         for path in input.resolvedInputs {
-            let format = try input.inputFormat ?? (path == "-" ? nil : DataFormat.guess(fromPath: path)) ?? (path == "-" ? .json : RecordIO.sniff(FileByteSource(path: path)).1)
+            let format =
+                try input.inputFormat ?? (path == "-" ? nil : DataFormat.guess(fromPath: path))
+                ?? (path == "-" ? .json : RecordIO.sniff(FileByteSource(path: path)).1)
             if format == .xml && path != "-" { xmlInputs.append(path) } else { otherInputs.append(path) }
         }
         for path in xmlInputs { invalid += try validateXML(path, registry: registry) }
@@ -47,7 +49,8 @@ struct ValidateCommand: ParsableCommand {
         }
         let check = SchemaCheck(registry: registry)
         let pipeline = ConversionPipeline(
-            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck, keepGoing: true,
+            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck,
+            keepGoing: true,
             limits: recordLimits.limits)
         let summary = try pipeline.run(
             makeWriter: { _, _ in NullRecordWriter() },
@@ -57,7 +60,9 @@ struct ValidateCommand: ParsableCommand {
             })
         try rejectsWriter?.finish()
         for (version, count) in check.detected.sorted(by: { $0.key < $1.key }) {
-            Stderr.print("larder: no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(version) (the newest version that fits)")
+            Stderr.print(
+                "larder: no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(version) (the newest version that fits)"
+            )
         }
         Stderr.print("larder: \(summary.read) records: \(summary.written) valid, \(summary.rejected) invalid")
         if summary.rejected + invalid > 0 { throw DataErrorsExit() }
@@ -76,22 +81,32 @@ struct ValidateCommand: ParsableCommand {
         }
         let entry = try registry.type(typeName)
         if let version = header.version {
-            let result = try XSDValidator.validate(path: path, xsd: try registry.xsdText(type: typeName, version: version), xsdName: "\(typeName) v\(version) XSD")
+            let result = try XSDValidator.validate(
+                path: path, xsd: try registry.xsdText(type: typeName, version: version),
+                xsdName: "\(typeName) v\(version) XSD")
             for error in result.errors { Stderr.print(error.description) }
-            Stderr.print("larder: \(path): \(result.records) records against \(typeName) v\(version) (XSD): \(result.errors.isEmpty ? "valid" : "\(result.errors.count) problem(s)")")
+            Stderr.print(
+                "larder: \(path): \(result.records) records against \(typeName) v\(version) (XSD): \(result.errors.isEmpty ? "valid" : "\(result.errors.count) problem(s)")"
+            )
             return result.errors.count
         }
         var newestErrors: [LarderError] = []
         for version in entry.versions.reversed() {
-            let result = try XSDValidator.validate(path: path, xsd: try registry.xsdText(type: typeName, version: version.version), xsdName: "\(typeName) v\(version.version) XSD")
+            let result = try XSDValidator.validate(
+                path: path, xsd: try registry.xsdText(type: typeName, version: version.version),
+                xsdName: "\(typeName) v\(version.version) XSD")
             if result.isValid {
-                Stderr.print("larder: \(path): no version declared; \(result.records) records validate as \(typeName) v\(version.version) (the newest version that fits)")
+                Stderr.print(
+                    "larder: \(path): no version declared; \(result.records) records validate as \(typeName) v\(version.version) (the newest version that fits)"
+                )
                 return 0
             }
             if version.version == entry.latest { newestErrors = result.errors }
         }
         for error in newestErrors { Stderr.print(error.description) }
-        Stderr.print("larder: \(path): no version declared, and no version of \(typeName) accepts it (problems against the newest, v\(entry.latest), above)")
+        Stderr.print(
+            "larder: \(path): no version declared, and no version of \(typeName) accepts it (problems against the newest, v\(entry.latest), above)"
+        )
         return max(newestErrors.count, 1)
     }
 

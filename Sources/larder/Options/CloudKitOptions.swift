@@ -4,13 +4,16 @@ import LarderCloudKit
 import LarderCore
 import LarderEmulator
 import LarderSync
+import Synchronization
 
 /// Where and as whom `upload`, `download` and `sync` talk to CloudKit Web Services.
 ///
 /// Each setting resolves flag → `LARDER_*` environment → `--emulator-config` (a `larder serve`
 /// config file: container, API token, a user's web-auth token) → default.
 struct CloudKitOptions: ParsableArguments {
-    @Option(name: .long, help: "Server base URL, e.g. http://127.0.0.1:8787 or https://api.apple-cloudkit.com (LARDER_ENDPOINT).")
+    @Option(
+        name: .long,
+        help: "Server base URL, e.g. http://127.0.0.1:8787 or https://api.apple-cloudkit.com (LARDER_ENDPOINT).")
     var endpoint: String?
 
     @Option(name: .long, help: "Container identifier, e.g. iCloud.com.example.app (LARDER_CONTAINER).")
@@ -22,7 +25,9 @@ struct CloudKitOptions: ParsableArguments {
     @Option(name: .long, help: "private or public (LARDER_DATABASE; default private).")
     var database: DatabaseEndpoint.Scope?
 
-    @Option(name: .long, help: "Record zone (LARDER_ZONE; default larder in the private database, _defaultZone in the public one).")
+    @Option(
+        name: .long,
+        help: "Record zone (LARDER_ZONE; default larder in the private database, _defaultZone in the public one).")
     var zone: String?
 
     @Option(name: .long, help: "API token (LARDER_API_TOKEN).")
@@ -37,10 +42,13 @@ struct CloudKitOptions: ParsableArguments {
     @Option(name: .long, help: "Server-to-server private key, a PEM file (LARDER_KEY).")
     var key: String?
 
-    @Option(name: .long, help: "Take container and credentials from a `larder serve` config file (LARDER_EMULATOR_CONFIG).")
+    @Option(
+        name: .long, help: "Take container and credentials from a `larder serve` config file (LARDER_EMULATOR_CONFIG).")
     var emulatorConfig: String?
 
-    @Option(name: .long, help: "With --emulator-config: the user to act as (first name, email or userRecordName; default the first).")
+    @Option(
+        name: .long,
+        help: "With --emulator-config: the user to act as (first name, email or userRecordName; default the first).")
     var user: String?
 
     @Option(name: .long, help: "Seconds before a request without an answer is retried.")
@@ -74,7 +82,8 @@ struct CloudKitOptions: ParsableArguments {
             } catch let error as LarderError {
                 throw error
             } catch {
-                throw LarderError(.usage, "cannot read the emulator config: \(error)", location: SourceLocation(file: path))
+                throw LarderError(
+                    .usage, "cannot read the emulator config: \(error)", location: SourceLocation(file: path))
             }
             fileContainer = configuration.containers.first
             fileToken = configuration.apiTokens.first
@@ -82,24 +91,29 @@ struct CloudKitOptions: ParsableArguments {
             let chosen =
                 wanted.map { wanted in
                     configuration.users.first {
-                        $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted || $0.firstName?.lowercased() == wanted
+                        $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted
+                            || $0.firstName?.lowercased() == wanted
                     }
                 } ?? configuration.users.first
             if let wanted, chosen == nil {
-                throw LarderError(.usage, "the emulator config has no user \(wanted)", location: SourceLocation(file: path))
+                throw LarderError(
+                    .usage, "the emulator config has no user \(wanted)", location: SourceLocation(file: path))
             }
             fileWebAuth = chosen?.webAuthToken
         }
         guard let endpointText = setting(endpoint, "LARDER_ENDPOINT") else {
-            throw LarderError(.usage, "give the server with --endpoint URL (or LARDER_ENDPOINT), e.g. the URL `larder serve` prints")
+            throw LarderError(
+                .usage, "give the server with --endpoint URL (or LARDER_ENDPOINT), e.g. the URL `larder serve` prints")
         }
-        guard let baseURL = URL(string: endpointText), let scheme = baseURL.scheme, ["http", "https"].contains(scheme.lowercased()),
+        guard let baseURL = URL(string: endpointText), let scheme = baseURL.scheme,
+            ["http", "https"].contains(scheme.lowercased()),
             baseURL.host != nil
         else {
             throw LarderError(.usage, "--endpoint \(endpointText) is not an http(s) URL")
         }
         guard let containerID = setting(container, "LARDER_CONTAINER") ?? fileContainer else {
-            throw LarderError(.usage, "give the container with --container ID (or LARDER_CONTAINER, or --emulator-config)")
+            throw LarderError(
+                .usage, "give the container with --container ID (or LARDER_CONTAINER, or --emulator-config)")
         }
         let environmentValue: DatabaseEndpoint.Environment
         if let environment {
@@ -123,14 +137,19 @@ struct CloudKitOptions: ParsableArguments {
         } else {
             scope = .private
         }
-        guard scope != .shared else { throw LarderError(.usage, "--database shared is not supported: upload to your private or the public database") }
+        guard scope != .shared else {
+            throw LarderError(
+                .usage, "--database shared is not supported: upload to your private or the public database")
+        }
         let zoneName = setting(zone, "LARDER_ZONE") ?? (scope == .public ? RecordZoneID.defaultZoneName : "larder")
         if scope == .public, zoneName != RecordZoneID.defaultZoneName {
             throw LarderError(.usage, "the public database has only the default zone; drop --zone \(zoneName)")
         }
         let credentials: CloudKitCredentials
         if let keyIDValue = setting(keyID, "LARDER_KEY_ID") {
-            guard let keyPath = setting(key, "LARDER_KEY") else { throw LarderError(.usage, "--key-id needs --key PEM (or LARDER_KEY)") }
+            guard let keyPath = setting(key, "LARDER_KEY") else {
+                throw LarderError(.usage, "--key-id needs --key PEM (or LARDER_KEY)")
+            }
             let pem: String
             do {
                 pem = try String(contentsOfFile: keyPath, encoding: .utf8)
@@ -140,15 +159,20 @@ struct CloudKitOptions: ParsableArguments {
             do {
                 credentials = .serverKey(try RequestSigner(keyID: keyIDValue, privateKeyPEM: pem))
             } catch {
-                throw LarderError(.usage, "\(keyPath) is not a P-256 private key in PEM form", location: SourceLocation(file: keyPath))
+                throw LarderError(
+                    .usage, "\(keyPath) is not a P-256 private key in PEM form", location: SourceLocation(file: keyPath)
+                )
             }
         } else if let token = setting(apiToken, "LARDER_API_TOKEN") ?? fileToken {
             credentials = .apiToken(token, webAuthToken: setting(webAuthToken, "LARDER_WEB_AUTH_TOKEN") ?? fileWebAuth)
         } else {
-            throw LarderError(.usage, "give credentials: --api-token T --web-auth-token W, --key-id K --key PEM, or --emulator-config FILE")
+            throw LarderError(
+                .usage,
+                "give credentials: --api-token T --web-auth-token W, --key-id K --key PEM, or --emulator-config FILE")
         }
         let target = CloudKitTarget(
-            baseURL: baseURL, endpoint: DatabaseEndpoint(container: containerID, environment: environmentValue, database: scope),
+            baseURL: baseURL,
+            endpoint: DatabaseEndpoint(container: containerID, environment: environmentValue, database: scope),
             zoneID: RecordZoneID(zoneName: zoneName))
         return Resolved(target: target, credentials: credentials)
     }
@@ -157,7 +181,8 @@ struct CloudKitOptions: ParsableArguments {
     func makeClient() throws -> CloudKitClient {
         let resolved = try resolve()
         return CloudKitClient(
-            target: resolved.target, transport: URLSessionTransport(timeout: timeout), credentials: resolved.credentials)
+            target: resolved.target, transport: URLSessionTransport(timeout: timeout), credentials: resolved.credentials
+        )
     }
 }
 
@@ -207,5 +232,3 @@ final class ProgressPrinter: Sendable {
         }
     }
 }
-
-import Synchronization

@@ -18,7 +18,9 @@ struct EmulatorConfigOptions: ParsableArguments {
     /// running in memory without one.
     func configFile(inMemory: Bool) -> URL? {
         if let config { return URL(fileURLWithPath: config) }
-        if let path = ProcessInfo.processInfo.environment["LARDER_EMULATOR_CONFIG"] { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["LARDER_EMULATOR_CONFIG"] {
+            return URL(fileURLWithPath: path)
+        }
         if inMemory { return nil }
         return URL(fileURLWithPath: dataDirectory).appendingPathComponent("config.json")
     }

@@ -46,7 +46,8 @@ struct ByteCountArgument: ExpressibleByArgument {
     let bytes: Int
 
     init?(argument: String) {
-        let lowered = argument.lowercased().replacingOccurrences(of: "ib", with: "").replacingOccurrences(of: "b", with: "")
+        let lowered = argument.lowercased().replacingOccurrences(of: "ib", with: "").replacingOccurrences(
+            of: "b", with: "")
         let units: [(String, Int)] = [("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30)]
         var multiplier = 1
         var number = Substring(lowered)

@@ -27,9 +27,15 @@ struct ByteSize: ExpressibleByArgument {
         let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = text.prefix { $0.isNumber }
         var unit = text.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
-        if unit.hasSuffix("IB") { unit = String(unit.dropLast(2)) } else if unit.hasSuffix("B") { unit = String(unit.dropLast()) }
+        if unit.hasSuffix("IB") {
+            unit = String(unit.dropLast(2))
+        } else if unit.hasSuffix("B") {
+            unit = String(unit.dropLast())
+        }
         let shifts = ["": 0, "K": 10, "M": 20, "G": 30]
-        guard let count = Int(digits), count > 0, let shift = shifts[unit], count <= Int.max >> shift else { return nil }
+        guard let count = Int(digits), count > 0, let shift = shifts[unit], count <= Int.max >> shift else {
+            return nil
+        }
         bytes = count << shift
     }
 }

@@ -11,7 +11,9 @@ struct SchemaOptions: ParsableArguments {
     /// The source: the flag, then `LARDER_SCHEMAS`, then the embedded copy.
     func resolvedSource() throws -> SchemaSource {
         if let schemas { return try SchemaSource.directory(schemas) }
-        if let path = ProcessInfo.processInfo.environment["LARDER_SCHEMAS"], !path.isEmpty { return try SchemaSource.directory(path) }
+        if let path = ProcessInfo.processInfo.environment["LARDER_SCHEMAS"], !path.isEmpty {
+            return try SchemaSource.directory(path)
+        }
         return .embedded
     }
 

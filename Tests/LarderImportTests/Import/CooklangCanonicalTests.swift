@@ -13,13 +13,16 @@ import Testing
             guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return fallback }
             let parts = text.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
             // `01/2` stays text, as the spec says.
-            if parts.count == 2, !parts[0].hasPrefix("0"), let n = Double(parts[0]), let d = Double(parts[1]), d != 0 { return number(n / d) }
+            if parts.count == 2, !parts[0].hasPrefix("0"), let n = Double(parts[0]), let d = Double(parts[1]), d != 0 {
+                return number(n / d)
+            }
             if let value = Double(text) { return number(value) }
             return text
         }
         switch item {
         case .text(let value): return "text|\(value)"
-        case .ingredient(let name, let q, let units, _): return "ingredient|\(name)|\(quantity(q, default: "some"))|\(units ?? "")"
+        case .ingredient(let name, let q, let units, _):
+            return "ingredient|\(name)|\(quantity(q, default: "some"))|\(units ?? "")"
         case .cookware(let name, let q): return "cookware|\(name)|\(quantity(q, default: "1"))"
         case .timer(let name, let q, let units): return "timer|\(name ?? "")|\(quantity(q, default: ""))|\(units ?? "")"
         }
@@ -41,7 +44,8 @@ import Testing
         let type = scalar(item["type"])
         switch type {
         case "text": return "text|\(scalar(item["value"]))"
-        case "ingredient": return "ingredient|\(scalar(item["name"]))|\(scalar(item["quantity"]))|\(scalar(item["units"]))"
+        case "ingredient":
+            return "ingredient|\(scalar(item["name"]))|\(scalar(item["quantity"]))|\(scalar(item["units"]))"
         case "cookware": return "cookware|\(scalar(item["name"]))|\(scalar(item["quantity"]))"
         default: return "timer|\(scalar(item["name"]))|\(scalar(item["quantity"]))|\(scalar(item["units"]))"
         }
@@ -54,10 +58,15 @@ import Testing
         for test in tests {
             let parsed = CooklangParser.parse(test.value["source"]?.stringValue ?? "")
             let ours = parsed.steps.filter { !$0.isSection }.map { $0.items.map { render($0) } }
-            let expected = (test.value["result"]?["steps"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { render(expected: $0) } }
+            let expected = (test.value["result"]?["steps"]?.arrayValue ?? []).map {
+                ($0.arrayValue ?? []).map { render(expected: $0) }
+            }
             var metadataMatches = true
             for field in test.value["result"]?["metadata"]?.objectValue ?? Fields() {
-                let value = field.value.stringValue ?? field.value.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: ", ") } ?? ""
+                let value =
+                    field.value.stringValue ?? field.value.arrayValue.map {
+                        $0.compactMap(\.stringValue).joined(separator: ", ")
+                    } ?? ""
                 if parsed.metadata(field.key) != value { metadataMatches = false }
             }
             if ours != expected || !metadataMatches { failed.append(test.key) }

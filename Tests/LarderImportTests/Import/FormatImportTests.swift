@@ -20,7 +20,10 @@ import Testing
         #expect(oats.cookMinutes == nil)
         #expect(oats.totalMinutes == 490)
         #expect(oats.yieldText == "2 jars")
-        #expect(oats.images == [.url("https://larder.example/img/oats-16x9.jpg"), .url("https://larder.example/img/oats-1x1.jpg")])
+        #expect(
+            oats.images == [
+                .url("https://larder.example/img/oats-16x9.jpg"), .url("https://larder.example/img/oats-1x1.jpg"),
+            ])
         #expect(oats.diets == ["Vegetarian Diet"])
         #expect(oats.sourceURL == "https://larder.example/recipes/overnight-oats/")
     }
@@ -28,10 +31,16 @@ import Testing
     @Test("finds ld+json blocks in a saved HTML page, past comments, CDATA and a windows-1252 charset")
     func importsHTMLPage() throws {
         let dir = try TemporaryDirectory()
-        var page = Array("<html><head><meta charset=\"windows-1252\"><!-- <script type=\"application/ld+json\">{\"@type\":\"Recipe\",\"name\":\"Hidden\"}</script> -->\n".utf8)
-        page += Array("<script type='application/ld+json'>//<![CDATA[\n{\"@context\":\"https://schema.org\",\"@type\":\"Recipe\",\"name\":\"Cr".utf8)
+        var page = Array(
+            "<html><head><meta charset=\"windows-1252\"><!-- <script type=\"application/ld+json\">{\"@type\":\"Recipe\",\"name\":\"Hidden\"}</script> -->\n"
+                .utf8)
+        page += Array(
+            "<script type='application/ld+json'>//<![CDATA[\n{\"@context\":\"https://schema.org\",\"@type\":\"Recipe\",\"name\":\"Cr"
+                .utf8)
         page += [0xE8]  // è in windows-1252
-        page += Array("me Br\\u00fbl\\u00e9e\",\"recipeIngredient\":[\"2 eggs\",],}\n//]]></SCRIPT></head><body>x</body></html>".utf8)
+        page += Array(
+            "me Br\\u00fbl\\u00e9e\",\"recipeIngredient\":[\"2 eggs\",],}\n//]]></SCRIPT></head><body>x</body></html>"
+                .utf8)
         try Data(page).write(to: URL(fileURLWithPath: dir.path("page.html")))
         let sink = ImportCollector()
         try SchemaOrgImporter().importItems(at: dir.path("page.html"), into: sink)
@@ -91,13 +100,18 @@ import Testing
 
     @Test("parses Cooklang multi-word names, bare quantities and comments")
     func parsesCooklangEdgeCases() {
-        let parsed = CooklangParser.parse(">> source: https://x.example\nAdd @sea salt{1%pinch} and @instant coffee{3tsp} -- a comment\nthen @oil.\n\n[- block -]Stir ~{1,5%hours}.")
+        let parsed = CooklangParser.parse(
+            ">> source: https://x.example\nAdd @sea salt{1%pinch} and @instant coffee{3tsp} -- a comment\nthen @oil.\n\n[- block -]Stir ~{1,5%hours}."
+        )
         #expect(parsed.metadata("source") == "https://x.example")
         #expect(parsed.steps.count == 2)
         #expect(parsed.steps[0].items.contains(.ingredient(name: "sea salt", quantity: "1", units: "pinch", note: nil)))
-        #expect(parsed.steps[0].items.contains(.ingredient(name: "instant coffee", quantity: "3tsp", units: nil, note: nil)))
+        #expect(
+            parsed.steps[0].items.contains(.ingredient(name: "instant coffee", quantity: "3tsp", units: nil, note: nil))
+        )
         #expect(parsed.steps[0].items.contains(.ingredient(name: "oil", quantity: nil, units: nil, note: nil)))
-        #expect(parsed.steps[1].items == [.text("Stir "), .timer(name: nil, quantity: "1,5", units: "hours"), .text(".")])
+        #expect(
+            parsed.steps[1].items == [.text("Stir "), .timer(name: nil, quantity: "1,5", units: "hours"), .text(".")])
     }
 
     @Test("imports a Mela file with group headings and a photo")
@@ -127,8 +141,11 @@ import Testing
         let dir = try TemporaryDirectory()
         let folder = dir.path("cookbook/Garlic Bread")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(#"{"@context":"http://schema.org","@type":"Recipe","id":"1234","name":"Garlic Bread","recipeIngredient":["1 baguette","50 g butter"],"recipeInstructions":["Mix.","Bake 10 min."],"recipeYield":4}"#.utf8)
-            .write(to: URL(fileURLWithPath: folder + "/recipe.json"))
+        try Data(
+            #"{"@context":"http://schema.org","@type":"Recipe","id":"1234","name":"Garlic Bread","recipeIngredient":["1 baguette","50 g butter"],"recipeInstructions":["Mix.","Bake 10 min."],"recipeYield":4}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: folder + "/recipe.json"))
         try Data([0xFF, 0xD8, 0xFF, 0xDB, 9]).write(to: URL(fileURLWithPath: folder + "/full.jpg"))
         let sink = ImportCollector()
         try NextcloudImporter().importItems(at: dir.path("cookbook"), into: sink)
@@ -149,7 +166,8 @@ import Testing
                "ingredients":[{"food":{"name":"red lentils"},"unit":{"name":"g"},"amount":200,"note":"rinsed","is_header":false,"no_amount":false},
                               {"food":{"name":"salt"},"unit":null,"amount":0,"note":"","is_header":false,"no_amount":true}]}]}
             """
-        try ImportFixtures.zip([("recipe.json", Array(recipe.utf8)), ("image.png", [0x89, 0x50, 0x4E, 0x47, 0])], at: dir.path("1.zip"))
+        try ImportFixtures.zip(
+            [("recipe.json", Array(recipe.utf8)), ("image.png", [0x89, 0x50, 0x4E, 0x47, 0])], at: dir.path("1.zip"))
         let inner = try Array(Data(contentsOf: URL(fileURLWithPath: dir.path("1.zip"))))
         try ImportFixtures.zip([("1.zip", inner)], at: dir.path("export.zip"))
         #expect(try ImportFormat.detect(path: dir.path("export.zip")) == .tandoor)
@@ -176,10 +194,12 @@ import Testing
                                  {"note":"olive oil, to drizzle","quantity":0}],
              "recipeInstructions":[{"title":"","text":"Mix and rise 1 hour."},{"text":"Bake."}]}
             """
-        let snake = #"{"name":"Old Soup","slug":"old-soup","recipe_yield":"2","recipe_ingredient":["1 leek"],"recipe_instructions":[{"text":"Cook."}],"org_url":"https://larder.example/soup"}"#
+        let snake =
+            #"{"name":"Old Soup","slug":"old-soup","recipe_yield":"2","recipe_ingredient":["1 leek"],"recipe_instructions":[{"text":"Cook."}],"org_url":"https://larder.example/soup"}"#
         try ImportFixtures.zip(
             [
-                ("recipes/focaccia/focaccia.json", Array(camel.utf8)), ("recipes/focaccia/images/original.webp", Array("RIFF\0\0\0\0WEBPVP8 ".utf8)),
+                ("recipes/focaccia/focaccia.json", Array(camel.utf8)),
+                ("recipes/focaccia/images/original.webp", Array("RIFF\0\0\0\0WEBPVP8 ".utf8)),
                 ("recipes/old-soup/old-soup.json", Array(snake.utf8)),
             ], at: dir.path("mealie.zip"))
         #expect(try ImportFormat.detect(path: dir.path("mealie.zip")) == .mealie)
@@ -202,9 +222,15 @@ import Testing
         #expect(try ImportFormat.detect(path: ImportFixtures.sample("sample.paprikarecipes")) == .paprika)
         #expect(try ImportFormat.detect(path: ImportFixtures.sample("Beanconqueror.zip")) == .beanconqueror)
         #expect(try ImportFormat.detect(path: ImportFixtures.sample("cafe-scones.xml")) == .recipeml)
-        #expect(try ImportFormat.detect(path: try dir.write("a.json", #"{"@context":"https://schema.org","@type":"Recipe"}"#)) == .schemaorg)
-        #expect(try ImportFormat.detect(path: try dir.write("b.json", #"{"uid":"1","name":"x","directions":""}"#)) == .paprika)
-        let unknown = try #require(throws: LarderError.self) { try ImportFormat.detect(path: try dir.write("c.txt", "hello")) }
+        #expect(
+            try ImportFormat.detect(
+                path: try dir.write("a.json", #"{"@context":"https://schema.org","@type":"Recipe"}"#)) == .schemaorg)
+        #expect(
+            try ImportFormat.detect(path: try dir.write("b.json", #"{"uid":"1","name":"x","directions":""}"#))
+                == .paprika)
+        let unknown = try #require(throws: LarderError.self) {
+            try ImportFormat.detect(path: try dir.write("c.txt", "hello"))
+        }
         #expect(unknown.code == .usage)
     }
 }

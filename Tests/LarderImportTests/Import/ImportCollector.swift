@@ -48,7 +48,8 @@ enum ImportFixtures {
     ) throws -> (ImportSession.Report, [Value]) {
         let session = try ImportSession(
             options: ImportSession.Options(
-                outputPath: directory.path(output), outputFormat: .json, keepGoing: keepGoing, rejectsPath: directory.path("rejects.ndjson"),
+                outputPath: directory.path(output), outputFormat: .json, keepGoing: keepGoing,
+                rejectsPath: directory.path("rejects.ndjson"),
                 importedAt: fixtureDate))
         let report = try session.run(inputs.map { ($0, nil) })
         var records: [Value] = []

@@ -11,7 +11,9 @@ import Testing
     static var pngBase64: String { Data(png).base64EncodedString() }
 
     static func paprika(uid: String, name: String, photo: Bool = true) -> String {
-        var fields = [#""uid":"\#(uid)""#, #""name":"\#(name)""#, #""ingredients":"1 egg""#, #""directions":"Boil it.""#]
+        var fields = [
+            #""uid":"\#(uid)""#, #""name":"\#(name)""#, #""ingredients":"1 egg""#, #""directions":"Boil it.""#,
+        ]
         if photo { fields.append(#""photo_data":"\#(pngBase64)""#) }
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -23,7 +25,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path("work"), withIntermediateDirectories: true)
         let session = try ImportSession(
             options: ImportSession.Options(
-                outputPath: dir.path("work/out.json"), outputFormat: .json, keepGoing: keepGoing, rejectsPath: dir.path("work/rejects.ndjson"),
+                outputPath: dir.path("work/out.json"), outputFormat: .json, keepGoing: keepGoing,
+                rejectsPath: dir.path("work/rejects.ndjson"),
                 imagesDirectory: images, importedAt: fixtureDate))
         let report = try session.run(inputs.map { ($0, nil) })
         let reader = try RecordIO.openReader(path: dir.path("work/out.json"))
@@ -38,7 +41,9 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 found.insert(relative)
             }
         }
@@ -85,7 +90,8 @@ import Testing
         let dir = try TemporaryDirectory()
         try Self.makeVictim(in: dir)
         try ImportFixtures.zip(
-            [("Evil.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "../outside/ESC", name: "Evil")))], at: dir.path("evil.paprikarecipes"))
+            [("Evil.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "../outside/ESC", name: "Evil")))],
+            at: dir.path("evil.paprikarecipes"))
         let (report, _) = try Self.run([dir.path("evil.paprikarecipes")], in: dir, images: dir.path("pics"))
         #expect(report.images == 1)
         #expect(try dir.read("outside/ESC.png") == "precious")
@@ -97,7 +103,8 @@ import Testing
     func melaIDTraversal() throws {
         let dir = try TemporaryDirectory()
         try Self.makeVictim(in: dir)
-        let mela = #"{"id":"../../outside/ESC","title":"Evil","ingredients":"1 egg","instructions":"Boil it.","images":["\#(Self.pngBase64)"]}"#
+        let mela =
+            #"{"id":"../../outside/ESC","title":"Evil","ingredients":"1 egg","instructions":"Boil it.","images":["\#(Self.pngBase64)"]}"#
         try ImportFixtures.zip([("Evil.melarecipe", Array(mela.utf8))], at: dir.path("evil.melarecipes"))
         let (report, records) = try Self.run([dir.path("evil.melarecipes")], in: dir)
         #expect(report.imported.count == 1)
@@ -114,9 +121,12 @@ import Testing
         let id = "11111111-2222-3333-4444-555555555555"
         try FileManager.default.createDirectory(atPath: dir.path("work/out-images"), withIntermediateDirectories: true)
         try dir.write("work/out-images/\(id).png", "someone else's")
-        try FileManager.default.createSymbolicLink(atPath: dir.path("work/out-images/\(id)-2.png"), withDestinationPath: dir.path("outside/ESC.png"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path("work/out-images/\(id)-2.png"), withDestinationPath: dir.path("outside/ESC.png"))
         try Self.makeVictim(in: dir)
-        try ImportFixtures.zip([("A.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: id, name: "A")))], at: dir.path("a.paprikarecipes"))
+        try ImportFixtures.zip(
+            [("A.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: id, name: "A")))],
+            at: dir.path("a.paprikarecipes"))
         let (report, records) = try Self.run([dir.path("a.paprikarecipes")], in: dir)
         #expect(report.images == 1)
         #expect(try dir.read("work/out-images/\(id).png") == "someone else's")
@@ -131,10 +141,18 @@ import Testing
         let dir = try TemporaryDirectory()
         try ImportFixtures.zip(
             [
-                ("A.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "11111111-2222-3333-4444-555555555555", name: "A"))),
-                ("Bad.paprikarecipe", try ImportFixtures.gzip(#"{"uid":"x","name":"","ingredients":"","directions":""}"#)),
+                (
+                    "A.paprikarecipe",
+                    try ImportFixtures.gzip(Self.paprika(uid: "11111111-2222-3333-4444-555555555555", name: "A"))
+                ),
+                (
+                    "Bad.paprikarecipe",
+                    try ImportFixtures.gzip(#"{"uid":"x","name":"","ingredients":"","directions":""}"#)
+                ),
             ], at: dir.path("mixed.paprikarecipes"))
-        #expect(throws: LarderError.self) { _ = try Self.run([dir.path("mixed.paprikarecipes")], in: dir, keepGoing: false) }
+        #expect(throws: LarderError.self) {
+            _ = try Self.run([dir.path("mixed.paprikarecipes")], in: dir, keepGoing: false)
+        }
         #expect(!FileManager.default.fileExists(atPath: dir.path("work/out-images")))
         #expect(!FileManager.default.fileExists(atPath: dir.path("work/out.json")))
 
@@ -142,26 +160,43 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path("pics"), withIntermediateDirectories: true)
         try dir.write("pics/mine.png", "mine")
         #expect(throws: LarderError.self) {
-            _ = try Self.run([dir.path("mixed.paprikarecipes")], in: dir, keepGoing: false, images: dir.path("pics/deeper/still"))
+            _ = try Self.run(
+                [dir.path("mixed.paprikarecipes")], in: dir, keepGoing: false, images: dir.path("pics/deeper/still"))
         }
         #expect(Self.files(under: dir.path("pics")) == ["mine.png"])
         #expect(!FileManager.default.fileExists(atPath: dir.path("pics/deeper")))
     }
 
-    @Test("image write error with keep-going: only the records whose image failed are rejected, the rest of the archive imports")
+    @Test(
+        "image write error with keep-going: only the records whose image failed are rejected, the rest of the archive imports"
+    )
     func imageWriteErrorRejectsOneRecord() throws {
         let dir = try TemporaryDirectory()
         try dir.write("blocker", "a file where the images folder should go")
         try ImportFixtures.zip(
             [
-                ("A.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "AAAAAAAA-2222-3333-4444-555555555555", name: "A"))),
-                ("B.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "BBBBBBBB-2222-3333-4444-555555555555", name: "B", photo: false))),
-                ("C.paprikarecipe", try ImportFixtures.gzip(Self.paprika(uid: "CCCCCCCC-2222-3333-4444-555555555555", name: "C"))),
+                (
+                    "A.paprikarecipe",
+                    try ImportFixtures.gzip(Self.paprika(uid: "AAAAAAAA-2222-3333-4444-555555555555", name: "A"))
+                ),
+                (
+                    "B.paprikarecipe",
+                    try ImportFixtures.gzip(
+                        Self.paprika(uid: "BBBBBBBB-2222-3333-4444-555555555555", name: "B", photo: false))
+                ),
+                (
+                    "C.paprikarecipe",
+                    try ImportFixtures.gzip(Self.paprika(uid: "CCCCCCCC-2222-3333-4444-555555555555", name: "C"))
+                ),
             ], at: dir.path("three.paprikarecipes"))
-        let (report, records) = try Self.run([dir.path("three.paprikarecipes")], in: dir, images: dir.path("blocker/images"))
+        let (report, records) = try Self.run(
+            [dir.path("three.paprikarecipes")], in: dir, images: dir.path("blocker/images"))
         #expect(records.compactMap { $0["title"]?.stringValue } == ["B"])
         #expect(report.rejected.map(\.name).sorted() == ["A", "C"])
-        #expect(report.rejected.allSatisfy { ($0.reason ?? "").contains("image") && ($0.reason ?? "").contains("three.paprikarecipes!") })
+        #expect(
+            report.rejected.allSatisfy {
+                ($0.reason ?? "").contains("image") && ($0.reason ?? "").contains("three.paprikarecipes!")
+            })
         #expect(try dir.read("work/rejects.ndjson").contains("A.paprikarecipe"))
     }
 }

@@ -25,8 +25,14 @@ import Testing
     @Test("reports the same recipe from two sources as a duplicate by name")
     func detectsContentDuplicates() throws {
         let dir = try TemporaryDirectory()
-        let a = try dir.write("a.jsonld", #"{"@type":"Recipe","name":"Tea","url":"https://a.example/tea","recipeIngredient":["1 tea bag"],"recipeInstructions":"Steep."}"#)
-        let b = try dir.write("b.jsonld", #"{"@type":"Recipe","name":"Tea","url":"https://b.example/tea","recipeIngredient":["1  tea bag"],"recipeInstructions":"Steep."}"#)
+        let a = try dir.write(
+            "a.jsonld",
+            #"{"@type":"Recipe","name":"Tea","url":"https://a.example/tea","recipeIngredient":["1 tea bag"],"recipeInstructions":"Steep."}"#
+        )
+        let b = try dir.write(
+            "b.jsonld",
+            #"{"@type":"Recipe","name":"Tea","url":"https://b.example/tea","recipeIngredient":["1  tea bag"],"recipeInstructions":"Steep."}"#
+        )
         let (report, records) = try ImportFixtures.session([a, b], in: dir)
         #expect(records.count == 1)
         #expect(report.duplicates.map(\.name) == ["Tea"])
@@ -36,7 +42,8 @@ import Testing
     @Test("writes embedded photos beside the output and references them")
     func writesImages() throws {
         let dir = try TemporaryDirectory()
-        let (report, records) = try ImportFixtures.session([ImportFixtures.sample("sample.paprikarecipes")], in: dir, output: "recipes.json")
+        let (report, records) = try ImportFixtures.session(
+            [ImportFixtures.sample("sample.paprikarecipes")], in: dir, output: "recipes.json")
         #expect(report.images == 1)
         let refs = records.compactMap { $0["imageRef"]?.stringValue }
         let ref = try #require(refs.first)
@@ -49,7 +56,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
         let error = try #require(throws: LarderError.self) {
-            _ = try ImportFixtures.session([ImportFixtures.sample("overnight-oats.jsonld"), bad], in: dir, keepGoing: false)
+            _ = try ImportFixtures.session(
+                [ImportFixtures.sample("overnight-oats.jsonld"), bad], in: dir, keepGoing: false)
         }
         #expect(error.location?.fieldPath?.description == "name")
         #expect(!FileManager.default.fileExists(atPath: dir.path("out.json")))
@@ -59,7 +67,8 @@ import Testing
     func writesRejects() throws {
         let dir = try TemporaryDirectory()
         let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
-        let (report, records) = try ImportFixtures.session([bad, ImportFixtures.sample("overnight-oats.jsonld")], in: dir)
+        let (report, records) = try ImportFixtures.session(
+            [bad, ImportFixtures.sample("overnight-oats.jsonld")], in: dir)
         #expect(records.count == 1)
         #expect(report.rejected.count == 1)
         let rejects = try dir.read("rejects.ndjson")
@@ -70,7 +79,9 @@ import Testing
     @Test("splits a Beanconqueror import into one output per record type")
     func splitsBrewOutputs() throws {
         let dir = try TemporaryDirectory()
-        let session = try ImportSession(options: ImportSession.Options(outputPath: dir.path("coffee.json"), keepGoing: true, importedAt: fixtureDate))
+        let session = try ImportSession(
+            options: ImportSession.Options(
+                outputPath: dir.path("coffee.json"), keepGoing: true, importedAt: fixtureDate))
         let report = try session.run([(ImportFixtures.sample("Beanconqueror.zip"), nil)])
         #expect(report.outputs.sorted() == [dir.path("coffee.brewLog.json"), dir.path("coffee.brewRecipe.json")])
         let logs = try RecordIO.openReader(path: dir.path("coffee.brewLog.json"))

@@ -38,7 +38,11 @@ import Testing
         try ORFImporter().importItems(at: ImportFixtures.sample("tomato-salad.yaml"), into: sink)
         let salad = try #require(sink.recipes.first?.0)
         #expect(salad.title == "Summer Tomato Salad")
-        #expect(salad.ingredients == ["600 g ripe tomatoes, sliced", "1/2 red onion, thinly sliced", "3 tablespoons olive oil", "1 pinch flaky salt"])
+        #expect(
+            salad.ingredients == [
+                "600 g ripe tomatoes, sliced", "1/2 red onion, thinly sliced", "3 tablespoons olive oil",
+                "1 pinch flaky salt",
+            ])
         #expect(salad.servings == 4)
         #expect(salad.prepMinutes == 15)
         #expect(salad.cookMinutes == nil)
@@ -64,7 +68,10 @@ import Testing
         #expect(bread.yieldText == "3 loaves")
         #expect(bread.sourceURL == nil)
         let sample = try #require(corpus.recipes.last?.0)
-        #expect(sample.ingredients.first == "4 apple, whole, raw (Use whole apples; Pears may be substituted, but produce a different flavor and mouthfeel)")
+        #expect(
+            sample.ingredients.first
+                == "4 apple, whole, raw (Use whole apples; Pears may be substituted, but produce a different flavor and mouthfeel)"
+        )
         #expect(sample.servings == 4)
     }
 }

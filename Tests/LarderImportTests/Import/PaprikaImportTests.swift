@@ -31,11 +31,13 @@ import Testing
     @Test("rejects a bad entry with its entry name and field path, and imports the rest")
     func isolatesBadEntries() throws {
         let dir = try TemporaryDirectory()
-        let good = #"{"uid":"11111111-2222-3333-4444-555555555555","name":"Good","ingredients":"1 egg","directions":"Boil it."}"#
+        let good =
+            #"{"uid":"11111111-2222-3333-4444-555555555555","name":"Good","ingredients":"1 egg","directions":"Boil it."}"#
         let badField = #"{"uid":"x","name":"Bad categories","categories":[1,2],"ingredients":"","directions":""}"#
         try ImportFixtures.zip(
             [
-                ("Good.paprikarecipe", try ImportFixtures.gzip(good)), ("Broken.paprikarecipe", Array("not gzip, not json".utf8)),
+                ("Good.paprikarecipe", try ImportFixtures.gzip(good)),
+                ("Broken.paprikarecipe", Array("not gzip, not json".utf8)),
                 ("Bad.paprikarecipe", try ImportFixtures.gzip(badField)),
             ], at: dir.path("mixed.paprikarecipes"))
         let sink = ImportCollector()
@@ -52,7 +54,8 @@ import Testing
     @Test("imports a single gzip .paprikarecipe")
     func importsSingleRecipe() throws {
         let dir = try TemporaryDirectory()
-        let json = #"{"uid":"AAAAAAAA-2222-3333-4444-555555555555","name":"Toast","ingredients":"1 slice bread\n\nbutter","directions":"Toast.\nButter.","servings":"1","cook_time":"3 mins"}"#
+        let json =
+            #"{"uid":"AAAAAAAA-2222-3333-4444-555555555555","name":"Toast","ingredients":"1 slice bread\n\nbutter","directions":"Toast.\nButter.","servings":"1","cook_time":"3 mins"}"#
         try Data(try ImportFixtures.gzip(json)).write(to: URL(fileURLWithPath: dir.path("toast.paprikarecipe")))
         let sink = ImportCollector()
         try PaprikaImporter().importItems(at: dir.path("toast.paprikarecipe"), into: sink)
@@ -70,16 +73,23 @@ import Testing
             id: "8C1A53F0-0000-4000-8000-00000000ABCD", title: "Roast Squash & Feta",
             // Structured as Larder's ingredient-line parser reads the lines, as an app would store them.
             ingredients: ["1 butternut squash, cubed", "200 g feta", "½ tsp chilli flakes"].map(IngredientLines.make),
-            instructions: [InstructionStep(text: "Roast the squash at 200 °C.", timerSeconds: 1800), InstructionStep(text: "Crumble over the feta.")],
-            createdAt: Date(timeIntervalSince1970: 1_709_280_000), updatedAt: Date(timeIntervalSince1970: 1_709_366_400), ownerID: "user-42",
-            imageRef: "https://larder.example/squash.jpg", cuisine: "Greek", difficulty: .easy, prepTime: 10, cookTime: 30, servings: 4,
-            dietaryNotes: ["Vegetarian"], tags: ["autumn", "traybake, easy"], isPublic: false, sourceURL: "https://larder.example/squash",
+            instructions: [
+                InstructionStep(text: "Roast the squash at 200 °C.", timerSeconds: 1800),
+                InstructionStep(text: "Crumble over the feta."),
+            ],
+            createdAt: Date(timeIntervalSince1970: 1_709_280_000),
+            updatedAt: Date(timeIntervalSince1970: 1_709_366_400), ownerID: "user-42",
+            imageRef: "https://larder.example/squash.jpg", cuisine: "Greek", difficulty: .easy, prepTime: 10,
+            cookTime: 30, servings: 4,
+            dietaryNotes: ["Vegetarian"], tags: ["autumn", "traybake, easy"], isPublic: false,
+            sourceURL: "https://larder.example/squash",
             isSaved: true, isCreated: false, isFavorited: true)
     }
 
     private func importBack(_ path: String, format: ImportFormat) throws -> Recipe {
         let dir = try TemporaryDirectory()
-        let session = try ImportSession(options: ImportSession.Options(outputPath: dir.path("back.json"), importedAt: fixtureDate))
+        let session = try ImportSession(
+            options: ImportSession.Options(outputPath: dir.path("back.json"), importedAt: fixtureDate))
         let report = try session.run([(path, format)])
         #expect(report.imported.count == 1)
         let reader = try RecordIO.openReader(path: dir.path("back.json"))
@@ -92,7 +102,9 @@ import Testing
         let writer = try RecordIO.openWriter(path: input, format: .json)
         try writer.write(recipe.value)
         try writer.finish()
-        _ = try ExportSession(inputs: [input], format: format, outputPath: path, keepGoing: false).run { _, error in throw error }
+        _ = try ExportSession(inputs: [input], format: format, outputPath: path, keepGoing: false).run { _, error in
+            throw error
+        }
     }
 
     @Test("Larder → schema.org → Larder keeps every field schema.org can hold")
@@ -136,7 +148,10 @@ import Testing
         let source = PeekableByteSource(try archive.open(entry))
         #expect(GzipReader.isGzip(try source.peek(2)))
         let object = try JSONLDBlocks.parse(try GzipReader(source))
-        for key in ["uid", "name", "ingredients", "directions", "servings", "prep_time", "cook_time", "categories", "created", "hash", "photo_data"] {
+        for key in [
+            "uid", "name", "ingredients", "directions", "servings", "prep_time", "cook_time", "categories", "created",
+            "hash", "photo_data",
+        ] {
             #expect(object.objectValue?.contains(key: key) == true, "\(key)")
         }
         #expect(try archive.nextEntry() == nil)

@@ -12,7 +12,11 @@ import Testing
         try RecipeMLImporter().importItems(at: ImportFixtures.sample("cafe-scones.xml"), into: sink)
         let scones = try #require(sink.recipes.first?.0)
         #expect(scones.title == "Café Scones")
-        #expect(scones.ingredients == ["2 cups self-raising flour", "1/4 cup caster sugar", "60 g cold butter, cubed", "3/4 cup milk", "crème fraîche & jam"])
+        #expect(
+            scones.ingredients == [
+                "2 cups self-raising flour", "1/4 cup caster sugar", "60 g cold butter, cubed", "3/4 cup milk",
+                "crème fraîche & jam",
+            ])
         #expect(scones.ingredientHeadings == [4: "To serve"])
         #expect(scones.steps.count == 4)
         #expect(scones.servings == 8)
@@ -26,13 +30,16 @@ import Testing
         let dir = try TemporaryDirectory()
         let bomb = try dir.write(
             "bomb.xml",
-            "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<recipeml><recipe><head><title>Tea &b;</title></head><directions><step>Brew.</step></directions></recipe></recipeml>")
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<recipeml><recipe><head><title>Tea &b;</title></head><directions><step>Brew.</step></directions></recipe></recipeml>"
+        )
         let sink = ImportCollector()
         try RecipeMLImporter().importItems(at: bomb, into: sink)
         let title = try #require(sink.recipes.first?.0.title)
         #expect(!title.contains("aaaaaaaaaa"))
         let broken = try dir.write("broken.xml", "<recipeml>\n<recipe><head><title>X</title></head>\n</recipeml>")
-        let error = try #require(throws: LarderError.self) { try RecipeMLImporter().importItems(at: broken, into: ImportCollector()) }
+        let error = try #require(throws: LarderError.self) {
+            try RecipeMLImporter().importItems(at: broken, into: ImportCollector())
+        }
         #expect(error.code == .syntax)
         #expect(error.location?.line == 3)
     }
@@ -44,7 +51,8 @@ import Testing
         let writer = try RecordIO.openWriter(path: input, format: .json)
         try writer.write(Recipe.make().value)
         try writer.finish()
-        _ = try ExportSession(inputs: [input], format: .recipeml, outputPath: dir.path("out.xml"), keepGoing: false).run { _, e in throw e }
+        _ = try ExportSession(inputs: [input], format: .recipeml, outputPath: dir.path("out.xml"), keepGoing: false).run
+        { _, e in throw e }
         let sink = ImportCollector()
         try RecipeMLImporter().importItems(at: dir.path("out.xml"), into: sink)
         let back = try #require(sink.recipes.first?.0)

@@ -22,11 +22,15 @@ import Testing
     func skipsJunkAndRefusesZipSlip() throws {
         let dir = try TemporaryDirectory()
         try ImportFixtures.zip(
-            [("__MACOSX/._r.json", [1, 2]), (".DS_Store", [0]), ("folder/", []), ("../evil.txt", Array("x".utf8)), ("ok.txt", Array("y".utf8))],
+            [
+                ("__MACOSX/._r.json", [1, 2]), (".DS_Store", [0]), ("folder/", []), ("../evil.txt", Array("x".utf8)),
+                ("ok.txt", Array("y".utf8)),
+            ],
             at: dir.path("x.zip"))
         let sink = ImportCollector()
         var visited: [String] = []
-        try ArchiveWalker(path: dir.path("x.zip")).forEachEntry(into: sink) { entry, _, _ in visited.append(entry.path) }
+        try ArchiveWalker(path: dir.path("x.zip")).forEachEntry(into: sink) { entry, _, _ in visited.append(entry.path)
+        }
         #expect(visited == ["ok.txt"])
         #expect(sink.rejects.count == 1)
         #expect(sink.rejects.first?.0.code == .refusedInput)

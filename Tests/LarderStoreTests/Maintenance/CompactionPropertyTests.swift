@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -38,7 +39,9 @@ import Testing
         var outcome = Outcome()
         let joiners = ["D", "E"]
 
-        func present() -> [String] { world.devices.keys.sorted().filter { (awayUntil[$0] ?? .distantPast) <= world.now } }
+        func present() -> [String] {
+            world.devices.keys.sorted().filter { (awayUntil[$0] ?? .distantPast) <= world.now }
+        }
 
         for _ in 0..<steps {
             let roll = Int.random(in: 0..<100, using: &random)
@@ -67,11 +70,13 @@ import Testing
                 try device.sync.delete(type: "recipe", id: id, at: world.now)
                 expectedLocal[deviceID]?[id] = nil
             case 27..<32:
-                guard let id = live.filter({ $0.value.isCloudEnabled }).keys.sorted().randomElement(using: &random) else { break }
+                guard let id = live.filter({ $0.value.isCloudEnabled }).keys.sorted().randomElement(using: &random)
+                else { break }
                 try device.sync.setLocalOnly(type: "recipe", id: id, at: world.now)
                 expectedLocal[deviceID, default: [:]][id] = live[id]?.value["title"]?.stringValue
             case 32..<35:
-                guard let id = live.filter({ !$0.value.isCloudEnabled }).keys.sorted().randomElement(using: &random) else { break }
+                guard let id = live.filter({ !$0.value.isCloudEnabled }).keys.sorted().randomElement(using: &random)
+                else { break }
                 try device.sync.enableCloud(type: "recipe", id: id, at: world.now)
                 expectedLocal[deviceID]?[id] = nil
             case 35..<62:
@@ -83,7 +88,11 @@ import Testing
                     outcome.expiries += summary.newlyExpired.count
                 case .naive:
                     for (name, record) in world.cloud.records where record.isTombstone {
-                        if world.cloud.purge(recordName: name, tag: record.changeTag, registryTag: world.cloud.registryTag) == nil { outcome.purges += 1 }
+                        if world.cloud.purge(
+                            recordName: name, tag: record.changeTag, registryTag: world.cloud.registryTag) == nil
+                        {
+                            outcome.purges += 1
+                        }
                     }
                 }
             case 70..<88:
@@ -91,10 +100,12 @@ import Testing
             case 88..<94:
                 world.advance(days: Double(Int.random(in: 1...12, using: &random)))
             case 94..<98:
-                awayUntil[deviceID] = world.now.addingTimeInterval(Double(Int.random(in: 10...60, using: &random)) * 86_400)
+                awayUntil[deviceID] = world.now.addingTimeInterval(
+                    Double(Int.random(in: 10...60, using: &random)) * 86_400)
             default:
                 if let joiner = joiners.first(where: { world.devices[$0] == nil }) {
-                    world.devices[joiner] = try SimulatedDevice(id: joiner, directory: world.directory, cloud: world.cloud)
+                    world.devices[joiner] = try SimulatedDevice(
+                        id: joiner, directory: world.directory, cloud: world.cloud)
                 }
             }
         }
@@ -112,7 +123,8 @@ import Testing
     /// Every way a deleted record could have come back.
     func check(_ world: SyncWorld, expectedLocal: [String: [String: String]]) throws -> [String] {
         var violations = world.cloud.resurrections.map { "the cloud took back \($0) after its tombstone was purged" }
-        let cloudLive = Dictionary(uniqueKeysWithValues: world.cloud.liveRecords.values.map { ($0.id, $0.body["title"]?.stringValue) })
+        let cloudLive = Dictionary(
+            uniqueKeysWithValues: world.cloud.liveRecords.values.map { ($0.id, $0.body["title"]?.stringValue) })
         for (deviceID, device) in world.devices.sorted(by: { $0.key < $1.key }) {
             let live = try device.liveRecords()
             let localOnly = Set(live.filter { !$0.value.isCloudEnabled }.keys)
@@ -121,12 +133,19 @@ import Testing
             for (id, title) in mine where expected[id] != title {
                 violations.append(
                     expected[id] == nil
-                        ? "\(deviceID) still has \(id) (\(title ?? "?")), which the cloud deleted" : "\(deviceID) has \(id) as \(title ?? "?"), the cloud as \(expected[id]! ?? "?")")
+                        ? "\(deviceID) still has \(id) (\(title ?? "?")), which the cloud deleted"
+                        : "\(deviceID) has \(id) as \(title ?? "?"), the cloud as \(expected[id]! ?? "?")")
             }
-            for id in expected.keys where mine[id] == nil { violations.append("\(deviceID) lacks \(id), which the cloud has") }
-            let actualLocal = live.filter { !$0.value.isCloudEnabled }.mapValues { $0.value["title"]?.stringValue ?? "" }
+            for id in expected.keys where mine[id] == nil {
+                violations.append("\(deviceID) lacks \(id), which the cloud has")
+            }
+            let actualLocal = live.filter { !$0.value.isCloudEnabled }.mapValues {
+                $0.value["title"]?.stringValue ?? ""
+            }
             if actualLocal != (expectedLocal[deviceID] ?? [:]) {
-                violations.append("\(deviceID)'s local-only records changed: \(actualLocal) instead of \(expectedLocal[deviceID] ?? [:])")
+                violations.append(
+                    "\(deviceID)'s local-only records changed: \(actualLocal) instead of \(expectedLocal[deviceID] ?? [:])"
+                )
             }
         }
         return violations
@@ -143,13 +162,17 @@ import Testing
             totals.resets += outcome.resets
         }
         // The histories must reach the interesting cases, or the property says nothing.
-        #expect(totals.purges > 0 && totals.expiries > 0 && totals.resets > 0, "purges \(totals.purges), expiries \(totals.expiries), resets \(totals.resets)")
+        #expect(
+            totals.purges > 0 && totals.expiries > 0 && totals.resets > 0,
+            "purges \(totals.purges), expiries \(totals.expiries), resets \(totals.resets)")
     }
 
     @Test("the same check catches seed 003's option B: purging tombstones without waiting for the devices")
     func checkCatchesTimeLimitedTombstones() throws {
         var caught = 0
-        for seed in UInt64(1)...UInt64(4) where try !runHistory(seed: seed, cleanup: .naive).violations.isEmpty { caught += 1 }
+        for seed in UInt64(1)...UInt64(4) where try !runHistory(seed: seed, cleanup: .naive).violations.isEmpty {
+            caught += 1
+        }
         #expect(caught > 0, "purging tombstones without waiting for the devices must bring deleted records back")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderTestSupport
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -91,8 +92,10 @@ final class SimulatedDevice {
         cloud.reportDevice(id: id, name: id, watermark: watermark, epoch: epoch)
         for (deviceID, entry) in cloud.registry.sorted(by: { $0.key < $1.key }) {
             let status = try sync.recordDeviceSync(
-                id: deviceID, name: entry.name, watermark: entry.watermark.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-                seenAt: Date(timeIntervalSince1970: Double(entry.lastSeen) / 1000), epoch: entry.epoch, isSelf: deviceID == id)
+                id: deviceID, name: entry.name,
+                watermark: entry.watermark.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+                seenAt: Date(timeIntervalSince1970: Double(entry.lastSeen) / 1000), epoch: entry.epoch,
+                isSelf: deviceID == id)
             deviceStatuses[deviceID] = status
         }
         try sync.setRegistryTag(cloud.registryTag)
@@ -100,13 +103,19 @@ final class SimulatedDevice {
 
     private func push(_ change: PendingChange, to cloud: FakeCloud) throws {
         if change.kind == .purge {
-            let refusal = cloud.purge(recordName: change.recordName, tag: change.baseTag, registryTag: change.registryTag)
+            let refusal = cloud.purge(
+                recordName: change.recordName, tag: change.baseTag, registryTag: change.registryTag)
             notes.append("purge \(change.recordName): \(refusal ?? "done")")
             try sync.discardPending(seq: change.seq)
             return
         }
-        guard let payload = change.payload, let kind = FakeCloud.SaveKind(rawValue: change.kind.rawValue) else { return }
-        switch cloud.save(kind: kind, type: change.type, id: change.id, recordName: change.recordName, body: payload, baseTag: change.baseTag) {
+        guard let payload = change.payload, let kind = FakeCloud.SaveKind(rawValue: change.kind.rawValue) else {
+            return
+        }
+        switch cloud.save(
+            kind: kind, type: change.type, id: change.id, recordName: change.recordName, body: payload,
+            baseTag: change.baseTag)
+        {
         case .saved(let tag, let at):
             _ = try sync.acknowledge(change, changeTag: tag, at: Date(timeIntervalSince1970: Double(at) / 1000))
             notes.append("pushed \(change.kind) \(change.recordName) → \(tag)")

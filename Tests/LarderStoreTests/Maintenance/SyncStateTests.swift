@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -10,7 +11,9 @@ import Testing
     /// Runs `body` with a store in a temporary directory that lives as long as the body runs.
     private func withSync(_ body: (SyncState) throws -> Void) throws {
         let directory = try TemporaryDirectory()
-        try withExtendedLifetime(directory) { try body(SyncState(store: try Store(path: directory.path("larder.db"), create: true))) }
+        try withExtendedLifetime(directory) {
+            try body(SyncState(store: try Store(path: directory.path("larder.db"), create: true)))
+        }
     }
 
     private func row(_ sync: SyncState, _ id: String) throws -> StoredRecord? {
@@ -32,7 +35,8 @@ import Testing
             try sync.setChangeToken("token-1", target: "zone-a")
             try sync.setChangeToken("token-9", target: "zone-b")
             try sync.setChangeToken("token-2", target: "zone-a")
-            #expect(try sync.changeToken(target: "zone-a") == "token-2" && sync.changeToken(target: "zone-b") == "token-9")
+            #expect(
+                try sync.changeToken(target: "zone-a") == "token-2" && sync.changeToken(target: "zone-b") == "token-9")
             try sync.setChangeToken(nil, target: "zone-a")
             #expect(try sync.changeToken(target: "zone-a") == nil && sync.changeToken(target: "zone-b") == "token-9")
             #expect(try sync.registryTag() == nil, "the registry tag is another fact")
@@ -58,12 +62,16 @@ import Testing
             try sync.save(Recipe.make(id: "r1").value, type: "recipe", at: fixtureDate)
             let first = try #require(try sync.pendingChanges().first)
             #expect(try sync.acknowledge(first, changeTag: "t1", at: fixtureDate) == .acknowledged)
-            #expect(try row(sync, "r1")?.cloudAckTag == "t1" && sync.store.records(type: "recipe").first?["changeTag"] == .string("t1"))
+            #expect(
+                try row(sync, "r1")?.cloudAckTag == "t1"
+                    && sync.store.records(type: "recipe").first?["changeTag"] == .string("t1"))
             try sync.save(Recipe.make(id: "r1", title: "Edit 1").value, type: "recipe", at: fixtureDate)
             let edit1 = try #require(try sync.pendingChanges().first)
             try sync.save(Recipe.make(id: "r1", title: "Edit 2").value, type: "recipe", at: fixtureDate)
             let edit2 = try #require(try sync.pendingChanges().first)
-            #expect(try sync.pendingCount() == 1 && edit2.seq > edit1.seq && edit2.baseTag == "t1" && edit2.payload?["title"] == .string("Edit 2"))
+            #expect(
+                try sync.pendingCount() == 1 && edit2.seq > edit1.seq && edit2.baseTag == "t1"
+                    && edit2.payload?["title"] == .string("Edit 2"))
             // The late confirmation of edit 1 re-bases edit 2 instead of confirming it.
             #expect(try sync.acknowledge(edit1, changeTag: "t2", at: fixtureDate) == .rebased)
             #expect(try sync.pendingChanges().first?.baseTag == "t2")
@@ -96,13 +104,22 @@ import Testing
             _ = try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate)
             _ = try sync.applyRemote(Recipe.make(id: "r2").value, type: "recipe", changeTag: "t1", at: fixtureDate)
             try sync.delete(type: "recipe", id: "r1", at: fixtureDate)
-            #expect(try sync.applyRemote(Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate) == .keptPendingLocalChange)
+            #expect(
+                try sync.applyRemote(
+                    Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate)
+                    == .keptPendingLocalChange)
             #expect(try row(sync, "r1")?.isDeleted == true)
             try sync.save(Recipe.make(id: "r2", title: "Local edit").value, type: "recipe", at: fixtureDate)
-            #expect(try sync.applyRemoteTombstone(type: "recipe", id: "r2", changeTag: "t3", at: fixtureDate) == .deleted)
+            #expect(
+                try sync.applyRemoteTombstone(type: "recipe", id: "r2", changeTag: "t3", at: fixtureDate) == .deleted)
             #expect(try sync.pendingChanges().map(\.id) == ["r1"])
-            #expect(try sync.applyRemoteTombstone(type: "recipe", id: "unknown", changeTag: "t4", at: fixtureDate) == .recordedTombstone)
-            #expect(try sync.applyRemote(Recipe.make(id: "r2", title: "Restored").value, type: "recipe", changeTag: "t5", at: fixtureDate) == .restored)
+            #expect(
+                try sync.applyRemoteTombstone(type: "recipe", id: "unknown", changeTag: "t4", at: fixtureDate)
+                    == .recordedTombstone)
+            #expect(
+                try sync.applyRemote(
+                    Recipe.make(id: "r2", title: "Restored").value, type: "recipe", changeTag: "t5", at: fixtureDate)
+                    == .restored)
         }
     }
 
@@ -111,21 +128,29 @@ import Testing
         try withSync { sync in
             _ = try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate)
             try sync.save(Recipe.make(id: "r1", title: "Local edit").value, type: "recipe", at: fixtureDate)
-            #expect(try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate) == .keptPendingLocalChange)
+            #expect(
+                try sync.applyRemote(Recipe.make(id: "r1").value, type: "recipe", changeTag: "t1", at: fixtureDate)
+                    == .keptPendingLocalChange)
             #expect(try sync.store.records(type: "recipe").first?["title"] == "Local edit")
             #expect(try sync.pendingChanges().map(\.id) == ["r1"])
-            #expect(try sync.applyRemote(Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate) == .replacedPendingEdit)
+            #expect(
+                try sync.applyRemote(
+                    Recipe.make(id: "r1", title: "Remote edit").value, type: "recipe", changeTag: "t2", at: fixtureDate)
+                    == .replacedPendingEdit)
             #expect(try sync.store.records(type: "recipe").first?["title"] == "Remote edit")
             #expect(try sync.pendingChanges().isEmpty)
         }
     }
 
-    @Test("a reset keeps local-only records and queued creates and deletes, and drops cloud data and edits of cloud records")
+    @Test(
+        "a reset keeps local-only records and queued creates and deletes, and drops cloud data and edits of cloud records"
+    )
     func reset() throws {
         try withSync { sync in
             _ = try sync.recordDeviceSync(id: "me", watermark: fixtureDate, seenAt: fixtureDate, isSelf: true)
             for id in ["cloud", "edited", "deleted", "local"] {
-                _ = try sync.applyRemote(Recipe.make(id: id).value, type: "recipe", changeTag: "t-\(id)", at: fixtureDate)
+                _ = try sync.applyRemote(
+                    Recipe.make(id: id).value, type: "recipe", changeTag: "t-\(id)", at: fixtureDate)
             }
             try sync.save(Recipe.make(id: "edited", title: "Offline edit").value, type: "recipe", at: fixtureDate)
             try sync.delete(type: "recipe", id: "deleted", at: fixtureDate)

@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -19,7 +20,8 @@ import Testing
             directory = try TemporaryDirectory()
             store = try Store(path: directory.path("larder.db"), create: true)
             sync = SyncState(store: store)
-            _ = try sync.recordDeviceSync(id: "self", name: "This Mac", watermark: nil, seenAt: fixtureDate, isSelf: true)
+            _ = try sync.recordDeviceSync(
+                id: "self", name: "This Mac", watermark: nil, seenAt: fixtureDate, isSelf: true)
         }
 
         /// Saves `id`, has the cloud confirm it, deletes it, and has the cloud confirm the tombstone at `ackedAt`.
@@ -38,7 +40,9 @@ import Testing
             _ = try sync.recordDeviceSync(id: id, name: "\(id)'s iPad", watermark: watermark, seenAt: seen)
         }
 
-        func compact(now: Date, horizon: TimeInterval = 90 * 86_400, dryRun: Bool = false) throws -> (TombstoneCompaction.Summary, [TombstoneCompaction.Event]) {
+        func compact(now: Date, horizon: TimeInterval = 90 * 86_400, dryRun: Bool = false) throws -> (
+            TombstoneCompaction.Summary, [TombstoneCompaction.Event]
+        ) {
             var compaction = TombstoneCompaction(store: store)
             compaction.clock = .fixed(now)
             compaction.horizon = horizon
@@ -67,7 +71,10 @@ import Testing
         try fixture.sync.delete(type: "recipe", id: "pending", at: fixtureDate)
         // An older tombstone that arrived by import: never confirmed by the cloud.
         try fixture.store.write { transaction in
-            try transaction.upsert(Tombstone.localBody(id: "imported", recordName: "recipe-imported", deletedAt: "2024-01-01T00:00:00Z", updatedAt: nil, changeTag: nil), type: "recipe", version: 3)
+            try transaction.upsert(
+                Tombstone.localBody(
+                    id: "imported", recordName: "recipe-imported", deletedAt: "2024-01-01T00:00:00Z", updatedAt: nil,
+                    changeTag: nil), type: "recipe", version: 3)
         }
         let (summary, events) = try fixture.compact(now: fixtureDate.addingTimeInterval(day))
         #expect(summary.dropped == 0 && summary.keptPending == 1 && summary.keptNotAcknowledged == 1)
@@ -123,13 +130,17 @@ import Testing
         let c = try #require(try fixture.sync.devices().first { $0.id == "C" })
         #expect(c.isExpired && c.expiredAt == fixtureDate.addingTimeInterval(91 * day))
         // C comes back without resetting: told to reset, and it stays expired.
-        let back = try fixture.sync.recordDeviceSync(id: "C", watermark: acked, seenAt: fixtureDate.addingTimeInterval(100 * day), epoch: 0)
+        let back = try fixture.sync.recordDeviceSync(
+            id: "C", watermark: acked, seenAt: fixtureDate.addingTimeInterval(100 * day), epoch: 0)
         #expect(back == .mustReset(expiredAt: fixtureDate.addingTimeInterval(91 * day)))
         #expect(back.message(for: "C").contains("must reset"))
         #expect(try fixture.sync.devices().first { $0.id == "C" }?.isExpired == true)
         // After a reset (a new epoch) it counts again.
-        #expect(try fixture.sync.recordDeviceSync(id: "C", watermark: nil, seenAt: fixtureDate.addingTimeInterval(100 * day), epoch: 1) == .reactivated)
-        try fixture.device("B", watermark: acked.addingTimeInterval(10), seen: fixtureDate.addingTimeInterval(100 * day))
+        #expect(
+            try fixture.sync.recordDeviceSync(
+                id: "C", watermark: nil, seenAt: fixtureDate.addingTimeInterval(100 * day), epoch: 1) == .reactivated)
+        try fixture.device(
+            "B", watermark: acked.addingTimeInterval(10), seen: fixtureDate.addingTimeInterval(100 * day))
         (summary, _) = try fixture.compact(now: fixtureDate.addingTimeInterval(100 * day))
         #expect(summary.expired.isEmpty)
     }
@@ -144,9 +155,13 @@ import Testing
         try fixture.store.write { transaction in try transaction.upsert(fat, type: "recipe", version: 3) }
         let (summary, events) = try fixture.compact(now: fixtureDate)
         let minimal = try #require(try fixture.store.records(type: "recipe").first)
-        #expect(Tombstone.isMinimal(minimal) && minimal["title"] == nil && minimal["deletedAt"] == .string("2023-05-01T10:00:00Z"))
+        #expect(
+            Tombstone.isMinimal(minimal) && minimal["title"] == nil
+                && minimal["deletedAt"] == .string("2023-05-01T10:00:00Z"))
         let minimalText = try JSONWriter.string(minimal)
-        #expect(summary.stripped == 1 && summary.bytesSaved == fatText.utf8.count - minimalText.utf8.count && summary.bytesSaved > 300)
+        #expect(
+            summary.stripped == 1 && summary.bytesSaved == fatText.utf8.count - minimalText.utf8.count
+                && summary.bytesSaved > 300)
         guard case .kept(_, .notAcknowledged, let saved)? = events.first else {
             Issue.record("expected the fat tombstone kept (not acknowledged)")
             return
@@ -159,7 +174,9 @@ import Testing
     func idempotentAndDryRun() throws {
         let fixture = try Fixture()
         let acked = fixtureDate.addingTimeInterval(day)
-        for index in 0..<20 { try fixture.ackedTombstone("r\(index)", ackedAt: acked.addingTimeInterval(Double(index) * 3600)) }
+        for index in 0..<20 {
+            try fixture.ackedTombstone("r\(index)", ackedAt: acked.addingTimeInterval(Double(index) * 3600))
+        }
         try fixture.device("B", watermark: acked.addingTimeInterval(10 * 3600), seen: acked.addingTimeInterval(day))
         try fixture.device("C", watermark: fixtureDate, seen: fixtureDate.addingTimeInterval(-100 * day))
         let now = acked.addingTimeInterval(2 * day)

@@ -2,6 +2,7 @@ import Foundation
 import LarderCore
 import LarderTestSupport
 import Testing
+
 @testable import LarderRegistry
 @testable import LarderStore
 
@@ -32,7 +33,9 @@ import Testing
         try world["A"].sync.delete(type: "recipe", id: "r1", at: world.now)
         let local = try #require(try world["A"].record("r1"))
         #expect(local["isDeleted"] == .bool(true))
-        #expect(keys(local).isSubset(of: Tombstone.localFieldNames), "local tombstone keeps only identity and dates: \(keys(local))")
+        #expect(
+            keys(local).isSubset(of: Tombstone.localFieldNames),
+            "local tombstone keeps only identity and dates: \(keys(local))")
         let pending = try world["A"].sync.pendingChanges()
         #expect(pending.map(\.kind) == [.tombstone])
         #expect(keys(pending.first?.payload) == Tombstone.cloudFieldNames)
@@ -82,7 +85,9 @@ import Testing
         #expect(cloud.isTombstone && keys(cloud.body).isSubset(of: Tombstone.cloudFieldNames))
         try world.sync("B", "C")
         #expect(try !world["B"].isLive("r1") && !world["C"].isLive("r1"))
-        #expect(try world["A"].isLocalOnly("r1") && world["A"].title("r1") == "Grandma's Lasagne", "A keeps all its data locally")
+        #expect(
+            try world["A"].isLocalOnly("r1") && world["A"].title("r1") == "Grandma's Lasagne",
+            "A keeps all its data locally")
     }
 
     @Test("test case 5: with the record local on A, B deletes it and A keeps its local copy")
@@ -107,7 +112,9 @@ import Testing
         #expect(try world["A"].sync.pendingChanges().map(\.kind) == [.enableCloud])
         try world.sync("A")
         let cloud = try #require(cloudRecord(world))
-        #expect(!cloud.isTombstone && cloud.body["title"] == .string("Grandma's Lasagne") && cloud.body["ingredients"] != nil)
+        #expect(
+            !cloud.isTombstone && cloud.body["title"] == .string("Grandma's Lasagne")
+                && cloud.body["ingredients"] != nil)
     }
 
     @Test("test case 7: B and C see the full record restored")
@@ -118,7 +125,9 @@ import Testing
         try world["A"].sync.enableCloud(type: "recipe", id: "r1", at: world.now)
         try world.sync("A", "B", "C")
         for id in ["A", "B", "C"] {
-            #expect(try world[id].title("r1") == "Grandma's Lasagne" && !world[id].isLocalOnly("r1"), "\(id) has the full record back")
+            #expect(
+                try world[id].title("r1") == "Grandma's Lasagne" && !world[id].isLocalOnly("r1"),
+                "\(id) has the full record back")
         }
     }
 
@@ -144,7 +153,8 @@ import Testing
         #expect(try world["A"].isLocalOnly("r1") && world["A"].title("r1") == "Grandma's Lasagne")
         #expect(try !world["B"].isLive("r1") && !world["C"].isLive("r1"))
         // A remote tombstone applied directly to the local-only record is refused too.
-        let outcome = try world["A"].sync.applyRemoteTombstone(type: "recipe", id: "r1", changeTag: "tag-x", at: world.now)
+        let outcome = try world["A"].sync.applyRemoteTombstone(
+            type: "recipe", id: "r1", changeTag: "tag-x", at: world.now)
         #expect(try outcome == .protectedLocalOnly && world["A"].isLocalOnly("r1"))
     }
 
@@ -158,7 +168,9 @@ import Testing
         try world.sync("B")
         #expect(cloudRecord(world)?.body["title"] == .string("Lasagne (B's edit)"))
         try world.sync("A")
-        #expect(try world["A"].title("r1") == "Grandma's Lasagne" && world["A"].isLocalOnly("r1"), "A's local setting and data are preserved")
+        #expect(
+            try world["A"].title("r1") == "Grandma's Lasagne" && world["A"].isLocalOnly("r1"),
+            "A's local setting and data are preserved")
         #expect(try world["A"].record("r1")?["isCloudEnabled"] == .bool(false))
         // A's tombstone wins over B's edit: B and C remove the record.
         #expect(cloudRecord(world)?.isTombstone == true)
@@ -168,7 +180,9 @@ import Testing
         var update = try #require(try world["A"].record("r1"))
         update.setMember("title", .string("Overwritten"))
         update.setMember("isCloudEnabled", .bool(true))
-        #expect(try world["A"].sync.applyRemote(update, type: "recipe", changeTag: "tag-y", at: world.now) == .protectedLocalOnly)
+        #expect(
+            try world["A"].sync.applyRemote(update, type: "recipe", changeTag: "tag-y", at: world.now)
+                == .protectedLocalOnly)
         #expect(try world["A"].title("r1") == "Grandma's Lasagne")
     }
 
@@ -206,7 +220,8 @@ import Testing
             world.advance(days: 7)
             try world.sync("A", "B")
             let summary = try world["A"].compact(at: world.now, horizon: 90 * 86_400)
-            #expect(summary.dropped == 0 && summary.blockingDevices["C"] == 1, "C blocks the compaction while it is away")
+            #expect(
+                summary.dropped == 0 && summary.blockingDevices["C"] == 1, "C blocks the compaction while it is away")
             try world.sync("A")
         }
         #expect(cloudRecord(world)?.isTombstone == true)
@@ -231,7 +246,9 @@ import Testing
         try world.sync("A", "B", "C")
         for id in ["B", "C"] {
             #expect(try !world[id].isLive("r1") && !world[id].isLive("r2"))
-            #expect(try keys(world[id].record("r1")) == keys(world[id].record("r2")), "\(id) holds the same kind of tombstone for both")
+            #expect(
+                try keys(world[id].record("r1")) == keys(world[id].record("r2")),
+                "\(id) holds the same kind of tombstone for both")
         }
         #expect(keys(cloudRecord(world, "r1")?.body) == keys(cloudRecord(world, "r2")?.body))
         #expect(try world["A"].isLocalOnly("r1") && !world["A"].isLive("r2"), "only A differs: it keeps the local one")

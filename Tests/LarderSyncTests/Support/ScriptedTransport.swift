@@ -29,7 +29,10 @@ final class ScriptedTransport: Transport {
     let script: @Sendable (_ number: Int, _ names: [String]) -> Injection
     let log = Mutex(Log())
 
-    init(base: any Transport, script: @escaping @Sendable (_ number: Int, _ names: [String]) -> Injection = { _, _ in .pass }) {
+    init(
+        base: any Transport,
+        script: @escaping @Sendable (_ number: Int, _ names: [String]) -> Injection = { _, _ in .pass }
+    ) {
         self.base = base
         self.script = script
     }
@@ -106,7 +109,9 @@ final class CollectingDelegate: UploadDelegate {
 
     func willSend(_ items: [UploadItem]) async throws {}
 
-    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws -> ConflictResolution {
+    func resolveConflict(_ item: UploadItem, ours: [String: FieldValue], server: Record) async throws
+        -> ConflictResolution
+    {
         policy.resolve(ours: ours, server: server)
     }
 

@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
+import LarderFormats
 import LarderSync
+import LarderTestSupport
 import Logging
 import Synchronization
-import LarderTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// An in-process emulator (127.0.0.1, port 0, in memory) with one user, and clients for it.
 struct UploadTestServer {
@@ -38,7 +40,8 @@ struct UploadTestServer {
 
     func target(zone: String = "larder") -> CloudKitTarget {
         CloudKitTarget(
-            baseURL: baseURL, endpoint: DatabaseEndpoint(container: Self.container, environment: .development, database: .private),
+            baseURL: baseURL,
+            endpoint: DatabaseEndpoint(container: Self.container, environment: .development, database: .private),
             zoneID: RecordZoneID(zoneName: zone))
     }
 
@@ -116,7 +119,12 @@ final class TestClock: Sendable {
         UploadClock(
             now: { self.state.withLock { $0.now } },
             wallMilliseconds: { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
-            sleep: { seconds in self.state.withLock { $0.now += seconds; $0.sleeps.append(seconds) } })
+            sleep: { seconds in
+                self.state.withLock {
+                    $0.now += seconds
+                    $0.sleeps.append(seconds)
+                }
+            })
     }
 }
 
@@ -127,11 +135,32 @@ enum TestRecords {
             let id = "\(prefix)\(seed)-\(index)"
             let fields: [(String, Value)] = [
                 ("id", .string(id)), ("title", .string("Recipe \(index) of seed \(seed)")),
-                ("ingredients", .array([.object(Fields([Field(key: "quantity", value: .double(Double(index % 7) + 0.5)), Field(key: "item", value: "flour"), Field(key: "original", value: "some flour")]))])),
-                ("instructions", .array([.object(Fields([Field(key: "text", value: "Mix and bake."), Field(key: "timerSeconds", value: .int(Int64(60 * (index % 5 + 1))))]))])),
-                ("createdAt", "2024-01-01T10:00:00Z"), ("updatedAt", "2024-01-02T10:00:00Z"), ("servings", .int(Int64(index % 6 + 1))),
-                ("tags", .array([.string("tag\(index % 3)")])), ("dietaryNotes", .array([])), ("isPublic", .bool(index % 2 == 0)),
-                ("isSaved", false), ("isCreated", true), ("isFavorited", false), ("isCloudEnabled", true), ("isDeleted", false),
+                (
+                    "ingredients",
+                    .array([
+                        .object(
+                            Fields([
+                                Field(key: "quantity", value: .double(Double(index % 7) + 0.5)),
+                                Field(key: "item", value: "flour"), Field(key: "original", value: "some flour"),
+                            ]))
+                    ])
+                ),
+                (
+                    "instructions",
+                    .array([
+                        .object(
+                            Fields([
+                                Field(key: "text", value: "Mix and bake."),
+                                Field(key: "timerSeconds", value: .int(Int64(60 * (index % 5 + 1)))),
+                            ]))
+                    ])
+                ),
+                ("createdAt", "2024-01-01T10:00:00Z"), ("updatedAt", "2024-01-02T10:00:00Z"),
+                ("servings", .int(Int64(index % 6 + 1))),
+                ("tags", .array([.string("tag\(index % 3)")])), ("dietaryNotes", .array([])),
+                ("isPublic", .bool(index % 2 == 0)),
+                ("isSaved", false), ("isCreated", true), ("isFavorited", false), ("isCloudEnabled", true),
+                ("isDeleted", false),
             ]
             return .object(Fields(fields.map { Field(key: $0.0, value: $0.1) }))
         }
@@ -143,8 +172,6 @@ enum TestRecords {
         return "{\"schema\":\"\(type.rawValue)\",\"version\":\(type.currentVersion),\"records\":[\n\(body)\n]}\n"
     }
 }
-
-import LarderFormats
 
 enum JSONWriterShim {
     static func string(_ value: Value) throws -> String { try JSONWriter.string(value) }
@@ -174,4 +201,3 @@ func runLarder(
 ) async throws -> CLIResult {
     try await offCooperativePool { try CLI.run(arguments, in: directory, environment: environment) }
 }
-

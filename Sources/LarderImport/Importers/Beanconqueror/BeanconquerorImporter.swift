@@ -30,7 +30,8 @@ public struct BeanconquerorImporter: RecipeImporter {
         var context = Context()
         guard ZipArchive.isZip(head) else {
             let main = try JSONLDBlocks.parse(
-                TranscodingByteSource(try FileByteSource(path: path), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                TranscodingByteSource(try FileByteSource(path: path), encoding: nil),
+                limits: sink.readerLimits.forWholeDocument
             ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
             readLookups(main, into: &context)
             try readBrews(main["BREWS"], origin: origin, context: &context, into: sink)
@@ -49,18 +50,22 @@ public struct BeanconquerorImporter: RecipeImporter {
             if name.hasPrefix("beanconqueror_beans_") && name.hasSuffix(".json") {
                 try sink.isolating(origin.entry(entry.path)) {
                     let beans = try JSONLDBlocks.parse(
-                        TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                        TranscodingByteSource(try archive.open(entry), encoding: nil),
+                        limits: sink.readerLimits.forWholeDocument
                     ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin.entry(entry.path)) }
                     readBeans(beans, into: &context)
                 }
             }
         }
         guard let mainEntry else {
-            throw LarderError(.malformedRecord, "no Beanconqueror.json in the archive: not a Beanconqueror backup", location: SourceLocation(file: path))
+            throw LarderError(
+                .malformedRecord, "no Beanconqueror.json in the archive: not a Beanconqueror backup",
+                location: SourceLocation(file: path))
         }
         let mainOrigin = origin.entry(mainEntry.path)
         let main = try JSONLDBlocks.parse(
-            TranscodingByteSource(try archive.open(mainEntry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+            TranscodingByteSource(try archive.open(mainEntry), encoding: nil),
+            limits: sink.readerLimits.forWholeDocument
         ) { sink.warn(JSONLDBlocks.warningText($0), origin: mainOrigin) }
         readLookups(main, into: &context)
         // Pass 2: the brews, main file first, then the chunks in order.
@@ -69,7 +74,8 @@ public struct BeanconquerorImporter: RecipeImporter {
             let chunkOrigin = origin.entry(entry.path)
             try sink.isolating(chunkOrigin) {
                 let brews = try JSONLDBlocks.parse(
-                    TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
+                    TranscodingByteSource(try archive.open(entry), encoding: nil),
+                    limits: sink.readerLimits.forWholeDocument
                 ) { sink.warn(JSONLDBlocks.warningText($0), origin: chunkOrigin) }
                 try readBrews(brews, origin: chunkOrigin, context: &context, into: sink)
             }
@@ -85,7 +91,9 @@ public struct BeanconquerorImporter: RecipeImporter {
         readBeans(main["BEANS"] ?? .null, into: &context)
         for preparation in main["PREPARATION"]?.arrayValue ?? [] {
             guard let uuid = preparation["config"]?["uuid"]?.stringValue else { continue }
-            context.preparations[uuid] = (preparation["name"]?.stringValue ?? "Brew", preparation["type"]?.stringValue ?? "")
+            context.preparations[uuid] = (
+                preparation["name"]?.stringValue ?? "Brew", preparation["type"]?.stringValue ?? ""
+            )
         }
         let settings = main["SETTINGS"]?.arrayValue?.first ?? main["SETTINGS"]
         if let scale = settings?["brew_rating"].flatMap(Self.number), scale > 0 { context.ratingScale = scale }
@@ -100,17 +108,24 @@ public struct BeanconquerorImporter: RecipeImporter {
         }
     }
 
-    private func readBrews(_ brews: Value?, origin: ImportOrigin, context: inout Context, into sink: any ImportSink) throws {
+    private func readBrews(_ brews: Value?, origin: ImportOrigin, context: inout Context, into sink: any ImportSink)
+        throws
+    {
         guard let brews else { return }
         guard let list = brews.arrayValue else {
-            try sink.reject(LarderError(.malformedRecord, "expected a list of brews, found \(brews.kindDescription)", location: SourceLocation(fieldPath: "BREWS")), origin: origin, raw: nil)
+            try sink.reject(
+                LarderError(
+                    .malformedRecord, "expected a list of brews, found \(brews.kindDescription)",
+                    location: SourceLocation(fieldPath: "BREWS")), origin: origin, raw: nil)
             return
         }
         for (index, brew) in list.enumerated() {
             let itemOrigin = origin.item(index)
             try sink.isolating(itemOrigin, raw: brew) {
                 let log = try brewLog(brew, context: context)
-                if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams > 0, log.targetYieldGrams > 0 {
+                if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams > 0,
+                    log.targetYieldGrams > 0
+                {
                     let date = log.createdAt.timeIntervalSince1970
                     if date >= context.latestByPreparation[preparation]?.date ?? -.infinity {
                         context.latestByPreparation[preparation] = (date, brew)
@@ -125,7 +140,8 @@ public struct BeanconquerorImporter: RecipeImporter {
     private func brewLog(_ brew: Value, context: Context) throws -> BrewLog {
         let r = try ValueReader(brew)
         guard let uuid = brew["config"]?["uuid"]?.stringValue, !uuid.isEmpty else {
-            throw LarderError(.malformedRecord, "the brew has no config.uuid", location: SourceLocation(fieldPath: "config.uuid"))
+            throw LarderError(
+                .malformedRecord, "the brew has no config.uuid", location: SourceLocation(fieldPath: "config.uuid"))
         }
         let preparationID = try r.optionalString("method_of_preparation")
         let preparation = preparationID.flatMap { context.preparations[$0] }
@@ -136,7 +152,9 @@ public struct BeanconquerorImporter: RecipeImporter {
         let beverage = Self.number(r.fields["brew_beverage_quantity"]) ?? 0
         let rawRating = Self.number(r.fields["rating"]) ?? 0
         guard rawRating > 0 else {
-            throw LarderError(.invalidRecord, "the brew is unrated (rating 0); Larder brew logs need a rating of 1-5", location: SourceLocation(fieldPath: "rating"))
+            throw LarderError(
+                .invalidRecord, "the brew is unrated (rating 0); Larder brew logs need a rating of 1-5",
+                location: SourceLocation(fieldPath: "rating"))
         }
         let rating = min(5, max(1, Int((rawRating * 5 / context.ratingScale).rounded())))
         let seconds = Self.number(brew["config"]?["unix_timestamp"]) ?? 0
@@ -144,9 +162,12 @@ public struct BeanconquerorImporter: RecipeImporter {
         let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
         let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty)
         return BrewLog(
-            id: StableID.uuid(["beanconqueror", "brew", uuid]), method: Self.method(preparation?.type ?? preparation?.name ?? ""),
-            recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose, targetYieldGrams: water > 0 ? water : beverage,
-            waterTemperatureCelsius: temperature, grindLabel: Self.grindLabel(try r.optionalString("grind_size")), rating: rating,
+            id: StableID.uuid(["beanconqueror", "brew", uuid]),
+            method: Self.method(preparation?.type ?? preparation?.name ?? ""),
+            recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose,
+            targetYieldGrams: water > 0 ? water : beverage,
+            waterTemperatureCelsius: temperature, grindLabel: Self.grindLabel(try r.optionalString("grind_size")),
+            rating: rating,
             brewTimeSeconds: brewTime, note: note, createdAt: Date(timeIntervalSince1970: seconds),
             recipeID: preparationID.map { StableID.uuid(["beanconqueror", "preparation", $0]) })
     }
@@ -157,26 +178,39 @@ public struct BeanconquerorImporter: RecipeImporter {
         for (preparationID, latest) in context.latestByPreparation.sorted(by: { $0.key < $1.key }) {
             let brew = latest.brew
             let preparation = context.preparations[preparationID]
-            let recipeOrigin = ImportOrigin(file: origin.file, entry: (origin.entry ?? "") + " PREPARATION \(preparation?.name ?? preparationID)")
+            let recipeOrigin = ImportOrigin(
+                file: origin.file, entry: (origin.entry ?? "") + " PREPARATION \(preparation?.name ?? preparationID)")
             try sink.isolating(recipeOrigin, raw: brew) {
                 let dose = Self.number(brew["grind_weight"]) ?? 0
-                let water = Self.number(brew["brew_quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? Self.number(brew["brew_beverage_quantity"]) ?? 0
+                let water =
+                    Self.number(brew["brew_quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? Self.number(
+                        brew["brew_beverage_quantity"]) ?? 0
                 let bloom = Int(Self.number(brew["coffee_blooming_time"]) ?? 0)
                 let total = Int(Self.number(brew["brew_time"]) ?? 0)
                 var steps: [BrewStep] = []
                 if bloom > 0 {
                     let bloomWater = min(water, (dose * 2).rounded())
-                    steps.append(BrewStep(order: 1, instruction: "Bloom with \(Self.grams(bloomWater)) g of water", timerSeconds: bloom, waterGrams: bloomWater))
-                    steps.append(BrewStep(
-                        order: 2, instruction: "Pour to \(Self.grams(water)) g", timerSeconds: max(0, total - bloom) > 0 ? max(0, total - bloom) : nil,
-                        waterGrams: water - bloomWater))
+                    steps.append(
+                        BrewStep(
+                            order: 1, instruction: "Bloom with \(Self.grams(bloomWater)) g of water",
+                            timerSeconds: bloom, waterGrams: bloomWater))
+                    steps.append(
+                        BrewStep(
+                            order: 2, instruction: "Pour to \(Self.grams(water)) g",
+                            timerSeconds: max(0, total - bloom) > 0 ? max(0, total - bloom) : nil,
+                            waterGrams: water - bloomWater))
                 } else {
-                    steps.append(BrewStep(order: 1, instruction: "Pour \(Self.grams(water)) g of water", timerSeconds: total > 0 ? total : nil, waterGrams: water))
+                    steps.append(
+                        BrewStep(
+                            order: 1, instruction: "Pour \(Self.grams(water)) g of water",
+                            timerSeconds: total > 0 ? total : nil, waterGrams: water))
                 }
                 let created = Date(timeIntervalSince1970: latest.date)
                 let recipe = BrewRecipe(
-                    id: StableID.uuid(["beanconqueror", "preparation", preparationID]), name: preparation?.name ?? "Beanconqueror brew",
-                    method: Self.method(preparation?.type ?? preparation?.name ?? ""), doseGrams: dose, targetYieldGrams: water,
+                    id: StableID.uuid(["beanconqueror", "preparation", preparationID]),
+                    name: preparation?.name ?? "Beanconqueror brew",
+                    method: Self.method(preparation?.type ?? preparation?.name ?? ""), doseGrams: dose,
+                    targetYieldGrams: water,
                     waterTemperatureCelsius: Self.number(brew["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil },
                     grindLabel: Self.grindLabel(brew["grind_size"]?.stringValue), steps: steps, createdAt: created)
                 try sink.brewRecipe(recipe, origin: recipeOrigin)

@@ -52,11 +52,14 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
             if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
             if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
-            throw LarderError(.usage, "a folder with no recipe.json or .cook files; pass --from", location: SourceLocation(file: path))
+            throw LarderError(
+                .usage, "a folder with no recipe.json or .cook files; pass --from", location: SourceLocation(file: path)
+            )
         }
         let lower = path.lowercased()
         let byExtension: [(String, ImportFormat)] = [
-            (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela), (".melarecipe", .mela),
+            (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela),
+            (".melarecipe", .mela),
             (".cook", .cooklang), (".jsonld", .schemaorg), (".html", .schemaorg), (".htm", .schemaorg),
             (".yaml", .orf), (".yml", .orf),
         ]
@@ -69,7 +72,11 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         if trimmed.hasPrefix("<") {
             let lowered = trimmed.lowercased()
             if lowered.contains("<recipeml") { return .recipeml }
-            if lowered.contains("<html") || lowered.contains("<!doctype html") || lowered.contains("application/ld+json") { return .schemaorg }
+            if lowered.contains("<html") || lowered.contains("<!doctype html")
+                || lowered.contains("application/ld+json")
+            {
+                return .schemaorg
+            }
             if lower.hasSuffix(".xml") { return .recipeml }
         }
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
@@ -77,7 +84,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         }
         if lower.hasSuffix(".xml") { return .recipeml }
         throw LarderError(
-            .usage, "cannot tell which recipe format this is; pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
+            .usage,
+            "cannot tell which recipe format this is; pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
             location: SourceLocation(file: path))
     }
 
@@ -105,7 +113,9 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
             if name.hasSuffix(".paprikarecipe") { return .paprika }
             if name.hasSuffix(".melarecipe") { return .mela }
-            if name == "database.json" || entry.path.lowercased().contains("recipes/") && name.hasSuffix(".json") && !name.hasPrefix("recipe") {
+            if name == "database.json"
+                || entry.path.lowercased().contains("recipes/") && name.hasSuffix(".json") && !name.hasPrefix("recipe")
+            {
                 return .mealie
             }
             if name.hasSuffix(".zip") { sawZip = true }
@@ -114,7 +124,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
-        throw LarderError(.usage, "a zip archive of no recipe format Larder knows; pass --from", location: SourceLocation(file: path))
+        throw LarderError(
+            .usage, "a zip archive of no recipe format Larder knows; pass --from", location: SourceLocation(file: path))
     }
 }
 
@@ -127,7 +138,8 @@ extension ImportFormat {
         case .mela: "Mela recipes (*.melarecipe JSON entries)"
         case .nextcloud: "recipe.json files in per-recipe folders"
         case .mealie: "recipes/<slug>/<slug>.json entries or a database.json"
-        case .tandoor: "recipe.json in the archive or in zips nested in it (up to \(TandoorImporter.maxNesting) levels deep)"
+        case .tandoor:
+            "recipe.json in the archive or in zips nested in it (up to \(TandoorImporter.maxNesting) levels deep)"
         case .cooklang: "*.cook files"
         case .orf: "Open Recipe Format YAML documents"
         case .recipeml: "<recipe> elements"
@@ -142,7 +154,9 @@ extension ByteSource {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let n = try bytes.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            let n = try bytes.withUnsafeMutableBytes {
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }
             if n == 0 { break }
             filled += n
         }
@@ -160,7 +174,8 @@ extension ByteSource {
             if n == 0 { break }
             out.append(contentsOf: chunk[0..<n])
             if out.count > limit {
-                throw LarderError(.refusedInput, "larger than \(limit >> 20) MiB; refused", location: SourceLocation(file: name))
+                throw LarderError(
+                    .refusedInput, "larger than \(limit >> 20) MiB; refused", location: SourceLocation(file: name))
             }
         }
         return out

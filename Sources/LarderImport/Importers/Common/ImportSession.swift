@@ -33,7 +33,8 @@ public final class ImportSession: ImportSink {
 
         /// Creates options.
         public init(
-            outputPath: String? = nil, outputFormat: DataFormat = .json, keepGoing: Bool = false, rejectsPath: String? = nil,
+            outputPath: String? = nil, outputFormat: DataFormat = .json, keepGoing: Bool = false,
+            rejectsPath: String? = nil,
             imagesDirectory: String? = nil, importedAt: Date = Date(), limits: ReaderLimits = .default
         ) {
             self.limits = limits
@@ -136,7 +137,9 @@ public final class ImportSession: ImportSink {
                     if itemCount == before, ContainedFile.isNonEmpty(path) {
                         let what = format == .beanconqueror ? "records" : "recipes"
                         try reject(
-                            LarderError(.malformedRecord, "no \(what) found in this \(format.rawValue) input; looked for \(format.lookedFor)"),
+                            LarderError(
+                                .malformedRecord,
+                                "no \(what) found in this \(format.rawValue) input; looked for \(format.lookedFor)"),
                             origin: ImportOrigin(file: path), raw: nil)
                     }
                 } catch let error as LarderError where error.code != .io || options.keepGoing {
@@ -175,21 +178,26 @@ public final class ImportSession: ImportSink {
         if let writer = writers[type] { return writer }
         let path = outputPath(for: type)
         var existing: [Value] = []
-        if let path, FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap({ $0 }) ?? 0 > 0 {
+        if let path, FileManager.default.fileExists(atPath: path),
+            (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap({ $0 }) ?? 0 > 0
+        {
             // Keep what an earlier run imported; those ids count as already there.
             let reader = try RecordIO.openReader(path: path, recordType: type, limits: options.limits)
             while let item = try reader.next() {
                 existing.append(item.value)
                 if let id = item.value["id"]?.stringValue {
                     carriedIDs.insert(id)
-                    let name = item.value["title"]?.stringValue ?? item.value["name"]?.stringValue ?? item.value["recipeNameAtBrew"]?.stringValue ?? id
+                    let name =
+                        item.value["title"]?.stringValue ?? item.value["name"]?.stringValue ?? item.value[
+                            "recipeNameAtBrew"]?.stringValue ?? id
                     seenIDs[type, default: [:]][id] = name
                 }
             }
         }
         let useEnvelope = path != nil && options.outputFormat != .ndjson
         let writerOptions = WriterOptions(
-            envelope: useEnvelope ? EnvelopeHeader(schema: type.rawValue, version: type.currentVersion) : nil, recordType: type,
+            envelope: useEnvelope ? EnvelopeHeader(schema: type.rawValue, version: type.currentVersion) : nil,
+            recordType: type,
             pretty: options.outputFormat == .json && path != nil)
         let writer = try RecordIO.openWriter(path: path, format: options.outputFormat, options: writerOptions)
         for value in existing { try writer.write(value) }
@@ -202,17 +210,25 @@ public final class ImportSession: ImportSink {
     // MARK: ImportSink
 
     public func recipe(_ imported: ImportedRecipe, origin: ImportOrigin) throws {
-        let source = imported.nativeID.map { "id:" + $0 } ?? imported.sourceURL.map { "url:" + $0 } ?? "entry:" + origin.stableKey
+        let source =
+            imported.nativeID.map { "id:" + $0 } ?? imported.sourceURL.map { "url:" + $0 } ?? "entry:"
+            + origin.stableKey
         let id = imported.larderID ?? StableID.uuid([currentFormat.rawValue, source, imported.title])
         let writer = try writer(for: .recipe)
         if let earlier = seenIDs[.recipe]?[id] {
-            let reason = carriedIDs.contains(id) ? "already in the output (imported earlier)" : "same source and title as \"\(earlier)\""
-            report.duplicates.append(ReportLine(name: imported.title, id: id, origin: origin.description, reason: reason))
+            let reason =
+                carriedIDs.contains(id)
+                ? "already in the output (imported earlier)" : "same source and title as \"\(earlier)\""
+            report.duplicates.append(
+                ReportLine(name: imported.title, id: id, origin: origin.description, reason: reason))
             return
         }
         let fingerprint = Self.fingerprint(imported)
         if let earlier = fingerprints[fingerprint] {
-            report.duplicates.append(ReportLine(name: imported.title, id: id, origin: origin.description, reason: "same title, ingredients and steps as \(earlier)"))
+            report.duplicates.append(
+                ReportLine(
+                    name: imported.title, id: id, origin: origin.description,
+                    reason: "same title, ingredients and steps as \(earlier)"))
             return
         }
         let imageRef: String?
@@ -220,13 +236,19 @@ public final class ImportSession: ImportSink {
             imageRef = try storeImage(imported.images.first, id: id, origin: origin)
         } catch let error as LarderError where error.code == .io {
             // One image that cannot be written rejects its record; the rest of the input goes on.
-            let problem = LarderError(.io, "the recipe's image could not be written: \(error.description)", location: SourceLocation(fieldPath: "imageRef"))
-            try reject(problem, origin: origin, raw: imported.makeRecipe(id: id, imageRef: nil, importedAt: options.importedAt).value)
+            let problem = LarderError(
+                .io, "the recipe's image could not be written: \(error.description)",
+                location: SourceLocation(fieldPath: "imageRef"))
+            try reject(
+                problem, origin: origin,
+                raw: imported.makeRecipe(id: id, imageRef: nil, importedAt: options.importedAt).value)
             return
         }
         let recipe = imported.makeRecipe(id: id, imageRef: imageRef, importedAt: options.importedAt)
         if let problem = recipe.validate().first {
-            try reject(LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin, raw: recipe.value)
+            try reject(
+                LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin,
+                raw: recipe.value)
             return
         }
         try writer.write(recipe.value)
@@ -246,12 +268,16 @@ public final class ImportSession: ImportSink {
     private func write<R: LarderRecord>(_ record: R, name: String, origin: ImportOrigin) throws {
         let writer = try writer(for: R.recordType)
         if let earlier = seenIDs[R.recordType]?[record.id] {
-            let reason = carriedIDs.contains(record.id) ? "already in the output (imported earlier)" : "same id as \"\(earlier)\""
+            let reason =
+                carriedIDs.contains(record.id)
+                ? "already in the output (imported earlier)" : "same id as \"\(earlier)\""
             report.duplicates.append(ReportLine(name: name, id: record.id, origin: origin.description, reason: reason))
             return
         }
         if let problem = record.validate().first {
-            try reject(LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin, raw: record.value)
+            try reject(
+                LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin,
+                raw: record.value)
             return
         }
         try writer.write(record.value)
@@ -291,7 +317,9 @@ public final class ImportSession: ImportSink {
             if wanted != "\(id).\(ext)" {
                 warn("the id \"\(id)\" is not a safe file name; its image is \(file)", origin: origin)
             } else if file != wanted {
-                warn("\(wanted) already exists in \(directory.onDisk) and is left alone; the image is \(file)", origin: origin)
+                warn(
+                    "\(wanted) already exists in \(directory.onDisk) and is left alone; the image is \(file)",
+                    origin: origin)
             }
             report.images += 1
             return directory.reference + "/" + file
@@ -312,7 +340,9 @@ public final class ImportSession: ImportSink {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw LarderError(.io, "cannot create the images folder: \(error.localizedDescription)", location: SourceLocation(file: path))
+            throw LarderError(
+                .io, "cannot create the images folder: \(error.localizedDescription)",
+                location: SourceLocation(file: path))
         }
         createdDirectories.append(contentsOf: missing)
         imagesDirectoryReady = true

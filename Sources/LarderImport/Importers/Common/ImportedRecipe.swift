@@ -77,7 +77,9 @@ extension ImportedRecipe {
     /// control characters (UUIDs, Larder ids).
     public static func usableID(_ id: String) -> String? {
         let trimmed = id.trimmingWhitespace
-        guard (8...128).contains(trimmed.count), !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        guard (8...128).contains(trimmed.count), !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            return nil
+        }
         return trimmed
     }
 }

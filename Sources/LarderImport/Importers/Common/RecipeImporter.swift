@@ -111,7 +111,9 @@ extension ImportSink {
     /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` past the size limit.
     public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let value = try JSONLDBlocks.parse(decoded, limits: readerLimits) { warn(JSONLDBlocks.warningText($0), origin: origin) }
+        let value = try JSONLDBlocks.parse(decoded, limits: readerLimits) {
+            warn(JSONLDBlocks.warningText($0), origin: origin)
+        }
         if decoded.usedFallback { warnEncodingFallback(origin) }
         return value
     }

@@ -16,7 +16,9 @@ public struct CooklangImporter: RecipeImporter {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { $0.lowercased().hasSuffix(".cook") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+                .filter {
+                    $0.lowercased().hasSuffix(".cook") && !$0.split(separator: "/").contains { $0.hasPrefix(".") }
+                }.sorted()
             for file in files {
                 let origin = ImportOrigin(file: path, entry: file)
                 try sink.isolating(origin) {
@@ -26,7 +28,9 @@ public struct CooklangImporter: RecipeImporter {
                     case .success(let resolved): filePath = resolved
                     case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
                     }
-                    try read(try FileByteSource(path: filePath), title: Self.title(fromFileName: file), origin: origin, into: sink)
+                    try read(
+                        try FileByteSource(path: filePath), title: Self.title(fromFileName: file), origin: origin,
+                        into: sink)
                 }
             }
             return
@@ -39,7 +43,9 @@ public struct CooklangImporter: RecipeImporter {
             }
             return
         }
-        try read(try FileByteSource(path: path), title: Self.title(fromFileName: path), origin: ImportOrigin(file: path), into: sink)
+        try read(
+            try FileByteSource(path: path), title: Self.title(fromFileName: path), origin: ImportOrigin(file: path),
+            into: sink)
     }
 
     private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, into sink: any ImportSink) throws {
@@ -89,13 +95,17 @@ public struct CooklangImporter: RecipeImporter {
             recipe.yieldText = RecipeYield.normalized(servings)
             recipe.servings = RecipeYield.servings(servings)
         }
-        recipe.sourceURL = (parsed.metadata("source") ?? parsed.metadata("source.url") ?? parsed.metadata("url")).flatMap { $0.hasPrefix("http") ? $0 : nil }
-        recipe.keywords = (parsed.metadata("tags") ?? "").split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        recipe.sourceURL = (parsed.metadata("source") ?? parsed.metadata("source.url") ?? parsed.metadata("url"))
+            .flatMap { $0.hasPrefix("http") ? $0 : nil }
+        recipe.keywords = (parsed.metadata("tags") ?? "").split(separator: ",").map { String($0).trimmingWhitespace }
+            .filter { !$0.isEmpty }
         recipe.categories = (parsed.metadata("course") ?? parsed.metadata("category")).map { [$0] } ?? []
         recipe.cuisine = parsed.metadata("cuisine")
         recipe.prepMinutes = (parsed.metadata("prep time") ?? parsed.metadata("time.prep")).flatMap(RecipeTime.minutes)
         recipe.cookMinutes = (parsed.metadata("cook time") ?? parsed.metadata("time.cook")).flatMap(RecipeTime.minutes)
-        recipe.totalMinutes = (parsed.metadata("time required") ?? parsed.metadata("time") ?? parsed.metadata("duration")).flatMap(RecipeTime.minutes)
+        recipe.totalMinutes =
+            (parsed.metadata("time required") ?? parsed.metadata("time") ?? parsed.metadata("duration")).flatMap(
+                RecipeTime.minutes)
         recipe.description = parsed.metadata("description") ?? parsed.metadata("introduction")
         recipe.difficulty = parsed.metadata("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.lowercased()) }
         return recipe

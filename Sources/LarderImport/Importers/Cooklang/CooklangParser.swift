@@ -1,4 +1,5 @@
 import LarderFormats
+
 /// A Cooklang recipe, parsed: metadata, steps as runs of text and marked-up items.
 public struct CooklangRecipe: Sendable, Hashable {
     /// One piece of a step.
@@ -20,7 +21,8 @@ public struct CooklangRecipe: Sendable, Hashable {
     public var steps: [Step] = []
 
     public static func == (a: CooklangRecipe, b: CooklangRecipe) -> Bool {
-        a.steps == b.steps && a.metadata.map(\.key) == b.metadata.map(\.key) && a.metadata.map(\.value) == b.metadata.map(\.value)
+        a.steps == b.steps && a.metadata.map(\.key) == b.metadata.map(\.key)
+            && a.metadata.map(\.value) == b.metadata.map(\.value)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -47,7 +49,9 @@ public enum CooklangParser {
                 if let colon = line.firstIndex(of: ":") {
                     let key = String(line[..<colon]).trimmingWhitespace
                     var value = String(line[line.index(after: colon)...]).trimmingWhitespace
-                    if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                    if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
+                        value = String(value.dropFirst().dropLast())
+                    }
                     if value.hasPrefix("[") && value.hasSuffix("]") { value = String(value.dropFirst().dropLast()) }
                     if !key.isEmpty, !key.hasPrefix("#") { recipe.metadata.append((key, value)) }
                 } else if line.trimmingWhitespace.hasPrefix("- "), let last = recipe.metadata.popLast() {
@@ -75,7 +79,11 @@ public enum CooklangParser {
                 flush()
                 let body = trimmed.dropFirst(2)
                 if let colon = body.firstIndex(of: ":") {
-                    recipe.metadata.append((String(body[..<colon]).trimmingWhitespace, String(body[body.index(after: colon)...]).trimmingWhitespace))
+                    recipe.metadata.append(
+                        (
+                            String(body[..<colon]).trimmingWhitespace,
+                            String(body[body.index(after: colon)...]).trimmingWhitespace
+                        ))
                 }
                 continue
             }
@@ -134,7 +142,9 @@ public enum CooklangParser {
         }
         while i < c.count {
             let ch = c[i]
-            guard ch == "@" || ch == "#" || ch == "~", i + 1 < c.count, !c[i + 1].isWhitespace || ch == "~" && c[i + 1] == "{" else {
+            guard ch == "@" || ch == "#" || ch == "~", i + 1 < c.count,
+                !c[i + 1].isWhitespace || ch == "~" && c[i + 1] == "{"
+            else {
                 buffer.append(ch)
                 i += 1
                 continue
@@ -169,7 +179,8 @@ public enum CooklangParser {
             } else {
                 var m = j
                 // A one-word name runs to whitespace or punctuation (`@salt.`, `@🧂`).
-                while m < c.count, !c[m].isWhitespace, !c[m].isPunctuation || c[m] == "_" || (c[m] == "-" && m + 1 < c.count && c[m + 1].isLetter),
+                while m < c.count, !c[m].isWhitespace,
+                    !c[m].isPunctuation || c[m] == "_" || (c[m] == "-" && m + 1 < c.count && c[m + 1].isLetter),
                     !"@#~{}".contains(c[m])
                 { m += 1 }
                 name = String(c[j..<m])

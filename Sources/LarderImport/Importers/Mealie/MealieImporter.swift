@@ -28,11 +28,15 @@ public struct MealieImporter: RecipeImporter {
             if entry.isIgnorable { continue }
             let lower = entry.path.lowercased()
             if entry.fileName == "database.json" { database = entry }
-            if lower.hasSuffix(".json"), lower.contains("recipes/"), entry.fileName != "database.json" { recipeFiles.append(entry) }
+            if lower.hasSuffix(".json"), lower.contains("recipes/"), entry.fileName != "database.json" {
+                recipeFiles.append(entry)
+            }
             if lower.contains("/images/original.") {
                 // `recipes/<slug>/images/original.webp` (0.x) or `data/recipes/<id>/images/original.webp` (1.x)
                 let parts = entry.path.split(separator: "/")
-                if let index = parts.firstIndex(where: { $0 == "images" }), index > 0 { images[String(parts[index - 1])] = entry }
+                if let index = parts.firstIndex(where: { $0 == "images" }), index > 0 {
+                    images[String(parts[index - 1])] = entry
+                }
             }
         }
         if let database, recipeFiles.isEmpty {
@@ -51,21 +55,28 @@ public struct MealieImporter: RecipeImporter {
         }
     }
 
-    private func readRecipeFile(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
+    private func readRecipeFile(
+        _ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink
+    ) throws {
         let value = try sink.readJSON(source, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin
             try sink.isolating(itemOrigin, raw: item) {
                 var recipe = try Self.recipe(from: item)
-                if let image, !image.isEmpty { recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))] }
+                if let image, !image.isEmpty {
+                    recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
+                }
                 try sink.recipe(recipe, origin: itemOrigin)
             }
         }
     }
 
     /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id`.
-    private func readDatabase(_ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String, into sink: any ImportSink) throws {
+    private func readDatabase(
+        _ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String,
+        into sink: any ImportSink
+    ) throws {
         let origin = ImportOrigin(file: archivePath, entry: entry.path)
         let database = try JSONLDBlocks.parse(
             TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
@@ -111,7 +122,9 @@ public struct MealieImporter: RecipeImporter {
         }
         let text = SchemaOrgRecipeParser()
         let title = field("name").flatMap { text.text($0.1) } ?? ""
-        guard !title.isEmpty else { throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name")) }
+        guard !title.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
+        }
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = field("id", "slug").flatMap { text.text($0.1) }
         recipe.description = field("description").flatMap { text.text($0.1) }
@@ -120,34 +133,52 @@ public struct MealieImporter: RecipeImporter {
             recipe.yieldText = RecipeYield.normalized(t)
             recipe.servings = RecipeYield.servings(t)
         }
-        if recipe.servings == nil, let (_, servings) = field("recipeServings", "recipe_servings"), case .double(let d) = servings, d > 0 {
+        if recipe.servings == nil, let (_, servings) = field("recipeServings", "recipe_servings"),
+            case .double(let d) = servings, d > 0
+        {
             recipe.servings = Int(d.rounded())
         }
         recipe.totalMinutes = field("totalTime", "total_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
         recipe.prepMinutes = field("prepTime", "prep_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
-        recipe.cookMinutes = field("performTime", "perform_time", "cookTime", "cook_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
-        recipe.categories = field("recipeCategory", "recipe_category").map { text.list($0.1, splittingCommas: false) } ?? []
+        recipe.cookMinutes = field("performTime", "perform_time", "cookTime", "cook_time").flatMap { text.text($0.1) }
+            .flatMap(RecipeTime.minutes)
+        recipe.categories =
+            field("recipeCategory", "recipe_category").map { text.list($0.1, splittingCommas: false) } ?? []
         recipe.keywords = field("tags").map { text.list($0.1, splittingCommas: false) } ?? []
         if let (_, rating) = field("rating") { recipe.rating = text.text(rating).flatMap { Double($0) } }
-        if let (_, date) = field("dateAdded", "date_added", "createdAt", "created_at") { recipe.createdAt = text.text(date).flatMap(RecipeDate.parse) }
-        if let (_, date) = field("dateUpdated", "date_updated", "updatedAt", "update_at") { recipe.updatedAt = text.text(date).flatMap(RecipeDate.parse) }
+        if let (_, date) = field("dateAdded", "date_added", "createdAt", "created_at") {
+            recipe.createdAt = text.text(date).flatMap(RecipeDate.parse)
+        }
+        if let (_, date) = field("dateUpdated", "date_updated", "updatedAt", "update_at") {
+            recipe.updatedAt = text.text(date).flatMap(RecipeDate.parse)
+        }
         if let (name, ingredients) = field("recipeIngredient", "recipe_ingredient") {
             guard let list = ingredients.arrayValue else {
-                throw LarderError(.malformedRecord, "expected a list, found \(ingredients.kindDescription)", location: SourceLocation(fieldPath: FieldPath.root.appending(name)))
+                throw LarderError(
+                    .malformedRecord, "expected a list, found \(ingredients.kindDescription)",
+                    location: SourceLocation(fieldPath: FieldPath.root.appending(name)))
             }
             for element in list {
-                if let heading = element["title"].flatMap({ text.text($0) }) { recipe.ingredientHeadings[recipe.ingredients.count] = heading }
+                if let heading = element["title"].flatMap({ text.text($0) }) {
+                    recipe.ingredientHeadings[recipe.ingredients.count] = heading
+                }
                 if let line = ingredientLine(element, text) { recipe.ingredients.append(line) }
             }
         }
         if let (name, instructions) = field("recipeInstructions", "recipe_instructions") {
             guard let list = instructions.arrayValue else {
-                throw LarderError(.malformedRecord, "expected a list, found \(instructions.kindDescription)", location: SourceLocation(fieldPath: FieldPath.root.appending(name)))
+                throw LarderError(
+                    .malformedRecord, "expected a list, found \(instructions.kindDescription)",
+                    location: SourceLocation(fieldPath: FieldPath.root.appending(name)))
             }
             for element in list {
-                if let heading = element["title"].flatMap({ text.text($0) }) { recipe.steps.append(.init(text: heading, isSection: true)) }
+                if let heading = element["title"].flatMap({ text.text($0) }) {
+                    recipe.steps.append(.init(text: heading, isSection: true))
+                }
                 let body = element.stringValue ?? element["text"]?.stringValue ?? ""
-                for line in PaprikaImporter.lines(HTMLText.normalizeKeepingLines(body)) { recipe.steps.append(.init(text: line)) }
+                for line in PaprikaImporter.lines(HTMLText.normalizeKeepingLines(body)) {
+                    recipe.steps.append(.init(text: line))
+                }
             }
         }
         if let nutrition = field("nutrition")?.1.objectValue {

@@ -30,7 +30,9 @@ public struct MelaImporter: RecipeImporter {
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin
-            try sink.isolating(itemOrigin, raw: item) { try sink.recipe(try Self.recipe(from: item), origin: itemOrigin) }
+            try sink.isolating(itemOrigin, raw: item) {
+                try sink.recipe(try Self.recipe(from: item), origin: itemOrigin)
+            }
         }
     }
 
@@ -39,7 +41,9 @@ public struct MelaImporter: RecipeImporter {
     public static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         let title = (try r.optionalString("title") ?? "").trimmingWhitespace
-        guard !title.isEmpty else { throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title")) }
+        guard !title.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title"))
+        }
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = try r.optionalString("id")
         recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
@@ -66,7 +70,9 @@ public struct MelaImporter: RecipeImporter {
         recipe.totalMinutes = try r.optionalString("totalTime").flatMap(RecipeTime.minutes)
         recipe.description = try r.optionalString("text").flatMap(PaprikaImporter.nonEmpty)
         recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)
-        if let nutrition = try r.optionalString("nutrition").flatMap(PaprikaImporter.nonEmpty) { recipe.nutrition["text"] = nutrition }
+        if let nutrition = try r.optionalString("nutrition").flatMap(PaprikaImporter.nonEmpty) {
+            recipe.nutrition["text"] = nutrition
+        }
         recipe.sourceURL = try r.optionalString("link").flatMap(PaprikaImporter.nonEmpty)
         recipe.isFavorite = try r.bool("favorite", default: false)
         recipe.categories = try r.stringList("categories")
@@ -75,9 +81,11 @@ public struct MelaImporter: RecipeImporter {
         for (index, image) in try r.stringList("images").enumerated() {
             guard let bytes = Data(base64Encoded: image, options: .ignoreUnknownCharacters) else {
                 throw LarderError(
-                    .malformedRecord, "image is not base64", location: SourceLocation(fieldPath: FieldPath.root.appending("images").appending(index: index)))
+                    .malformedRecord, "image is not base64",
+                    location: SourceLocation(fieldPath: FieldPath.root.appending("images").appending(index: index)))
             }
-            recipe.images.append(.data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
+            recipe.images.append(
+                .data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
         }
         return recipe
     }

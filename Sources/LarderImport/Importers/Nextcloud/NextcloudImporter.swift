@@ -31,7 +31,9 @@ public struct NextcloudImporter: RecipeImporter {
             if components.last?.lowercased() == "recipe.json" { recipeFiles.append(relative) }
         }
         if recipeFiles.isEmpty {
-            throw LarderError(.usage, "no recipe.json in this folder: not a Nextcloud Cookbook folder", location: SourceLocation(file: root))
+            throw LarderError(
+                .usage, "no recipe.json in this folder: not a Nextcloud Cookbook folder",
+                location: SourceLocation(file: root))
         }
         for relative in recipeFiles.sorted() {
             let origin = ImportOrigin(file: root, entry: relative)
@@ -44,7 +46,8 @@ public struct NextcloudImporter: RecipeImporter {
                 case .failure(let reason): throw LarderError(.refusedInput, "\(relative): \(reason); not read")
                 }
                 var image: [UInt8]?
-                for name in ["full.jpg", "full.png", "full.webp"] where FileManager.default.fileExists(atPath: root + "/" + folder + name) {
+                for name in ["full.jpg", "full.png", "full.webp"]
+                where FileManager.default.fileExists(atPath: root + "/" + folder + name) {
                     switch ContainedFile.resolveInside(folder + name, base: root, folder: ".") {
                     case .success(let path): image = try FileByteSource(path: path).readAll(limit: 64 << 20)
                     case .failure(let reason): sink.warn("\(folder + name): \(reason); image not read", origin: origin)
@@ -80,15 +83,19 @@ public struct NextcloudImporter: RecipeImporter {
         }
     }
 
-    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws
+    {
         let value = try sink.readJSON(source, origin: origin)
         try sink.isolating(origin, raw: value) {
             var recipe = try SchemaOrgRecipeParser().parse(value)
-            if let id = value["id"].flatMap({ $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil) }) {
+            if let id = value["id"].flatMap({
+                $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil)
+            }) {
                 recipe.nativeID = id
             }
             if let image, !image.isEmpty {
-                recipe.images.insert(.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16)))), at: 0)
+                recipe.images.insert(
+                    .data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16)))), at: 0)
             }
             try sink.recipe(recipe, origin: origin)
         }

@@ -53,7 +53,8 @@ public struct ORFImporter: RecipeImporter {
             return t
         }
         guard let title = text(fields["recipe_name"]) else {
-            throw LarderError(.malformedRecord, "the recipe has no recipe_name", location: SourceLocation(fieldPath: "recipe_name"))
+            throw LarderError(
+                .malformedRecord, "the recipe has no recipe_name", location: SourceLocation(fieldPath: "recipe_name"))
         }
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = text(fields["recipe_uuid"])
@@ -69,7 +70,8 @@ public struct ORFImporter: RecipeImporter {
                 yieldText = text(first)
             }
             if let yieldText {
-                recipe.yieldText = RecipeYield.normalized(yieldText, count: String(yieldText.prefix { $0.isNumber || $0 == "." }))
+                recipe.yieldText = RecipeYield.normalized(
+                    yieldText, count: String(yieldText.prefix { $0.isNumber || $0 == "." }))
                 recipe.servings = RecipeYield.servings(yieldText)
             }
         }
@@ -78,7 +80,9 @@ public struct ORFImporter: RecipeImporter {
         recipe.totalMinutes = text(fields["total_time"]).flatMap(RecipeTime.minutes)
         if let ingredients = fields["ingredients"], !ingredients.isNull {
             guard let list = ingredients.arrayValue else {
-                throw LarderError(.malformedRecord, "expected a list of ingredients, found \(ingredients.kindDescription)", location: SourceLocation(fieldPath: "ingredients"))
+                throw LarderError(
+                    .malformedRecord, "expected a list of ingredients, found \(ingredients.kindDescription)",
+                    location: SourceLocation(fieldPath: "ingredients"))
             }
             for (index, element) in list.enumerated() {
                 let path = FieldPath.root.appending("ingredients").appending(index: index)
@@ -87,7 +91,9 @@ public struct ORFImporter: RecipeImporter {
                     continue
                 }
                 guard let entry = element.objectValue, entry.count == 1, let name = entry.first?.key else {
-                    throw LarderError(.malformedRecord, "expected `- name: {amounts: …}`, found \(element.kindDescription)", location: SourceLocation(fieldPath: path))
+                    throw LarderError(
+                        .malformedRecord, "expected `- name: {amounts: …}`, found \(element.kindDescription)",
+                        location: SourceLocation(fieldPath: path))
                 }
                 let details = entry.first?.value ?? .null
                 var parts: [String] = []
@@ -106,7 +112,9 @@ public struct ORFImporter: RecipeImporter {
         }
         if let steps = fields["steps"], !steps.isNull {
             guard let list = steps.arrayValue else {
-                throw LarderError(.malformedRecord, "expected a list of steps, found \(steps.kindDescription)", location: SourceLocation(fieldPath: "steps"))
+                throw LarderError(
+                    .malformedRecord, "expected a list of steps, found \(steps.kindDescription)",
+                    location: SourceLocation(fieldPath: "steps"))
             }
             for (index, element) in list.enumerated() {
                 guard let step = text(element["step"]) ?? text(element) else {

@@ -52,7 +52,9 @@ public struct PaprikaImporter: RecipeImporter {
             case .int(let i)?: return String(i)
             case .double(let d)?: return String(d)
             case let other?:
-                throw LarderError(.malformedRecord, "expected text, found \(other.kindDescription)", location: SourceLocation(fieldPath: FieldPath.root.appending(key)))
+                throw LarderError(
+                    .malformedRecord, "expected text, found \(other.kindDescription)",
+                    location: SourceLocation(fieldPath: FieldPath.root.appending(key)))
             }
         }
         let name = try string("name").map { $0.trimmingWhitespace } ?? ""
@@ -80,7 +82,9 @@ public struct PaprikaImporter: RecipeImporter {
         recipe.description = try string("description").flatMap(nonEmpty)
         recipe.notes = try string("notes").flatMap(nonEmpty)
         recipe.sourceURL = try string("source_url").flatMap(nonEmpty)
-        recipe.difficulty = try string("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.trimmingWhitespace.lowercased()) }
+        recipe.difficulty = try string("difficulty").flatMap {
+            Recipe.Difficulty(rawValue: $0.trimmingWhitespace.lowercased())
+        }
         if let nutrition = try string("nutritional_info").flatMap(nonEmpty) { recipe.nutrition["text"] = nutrition }
         if case .int(let rating)? = fields["rating"] { recipe.rating = Double(rating) }
         if case .bool(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite }
@@ -88,22 +92,27 @@ public struct PaprikaImporter: RecipeImporter {
         if let created = try string("created") { recipe.createdAt = RecipeDate.parse(created) }
         if let categories = fields["categories"], !categories.isNull {
             guard let list = categories.arrayValue else {
-                throw LarderError(.malformedRecord, "expected a list of category names, found \(categories.kindDescription)", location: SourceLocation(fieldPath: "categories"))
+                throw LarderError(
+                    .malformedRecord, "expected a list of category names, found \(categories.kindDescription)",
+                    location: SourceLocation(fieldPath: "categories"))
             }
             for (index, element) in list.enumerated() {
                 guard let category = element.stringValue ?? element["name"]?.stringValue else {
                     throw LarderError(
                         .malformedRecord, "expected a category name, found \(element.kindDescription)",
-                        location: SourceLocation(fieldPath: FieldPath.root.appending("categories").appending(index: index)))
+                        location: SourceLocation(
+                            fieldPath: FieldPath.root.appending("categories").appending(index: index)))
                 }
                 recipe.categories.append(category)
             }
         }
         if let photo = try string("photo_data").flatMap(nonEmpty) {
             guard let bytes = Data(base64Encoded: photo, options: .ignoreUnknownCharacters) else {
-                throw LarderError(.malformedRecord, "photo_data is not base64", location: SourceLocation(fieldPath: "photo_data"))
+                throw LarderError(
+                    .malformedRecord, "photo_data is not base64", location: SourceLocation(fieldPath: "photo_data"))
             }
-            recipe.images.append(.data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
+            recipe.images.append(
+                .data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
         } else if let url = try string("image_url").flatMap(nonEmpty) {
             recipe.images.append(.url(url))
         }
@@ -112,7 +121,9 @@ public struct PaprikaImporter: RecipeImporter {
 
     static func lines(_ text: String?) -> [String] {
         guard let text else { return [] }
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map {
+            String($0).trimmingWhitespace
+        }.filter { !$0.isEmpty }
     }
 
     static func nonEmpty(_ text: String) -> String? {

@@ -29,7 +29,9 @@ public struct RecipeMLImporter: RecipeImporter {
         }
         if index == 0 {
             let root = reader.rootName ?? "nothing"
-            throw LarderError(.malformedRecord, "no <recipe> element found (the root element is <\(root)>)", location: SourceLocation(file: path))
+            throw LarderError(
+                .malformedRecord, "no <recipe> element found (the root element is <\(root)>)",
+                location: SourceLocation(file: path))
         }
     }
 
@@ -39,7 +41,8 @@ public struct RecipeMLImporter: RecipeImporter {
         let head = element.child("head")
         let title = (head?.child("title") ?? element.child("title"))?.text ?? ""
         guard !title.isEmpty else {
-            throw LarderError(.malformedRecord, "the recipe has no <title>", location: SourceLocation(fieldPath: "head.title"))
+            throw LarderError(
+                .malformedRecord, "the recipe has no <title>", location: SourceLocation(fieldPath: "head.title"))
         }
         var recipe = ImportedRecipe(title: title)
         if let head {
@@ -72,7 +75,9 @@ public struct RecipeMLImporter: RecipeImporter {
         let quantity = t.child("qty")?.text ?? t.text
         let unit = (t.child("timeunit")?.text ?? "minutes").lowercased()
         guard let value = RecipeTime.readNumber(Array(quantity), 0)?.0 else { return nil }
-        let minutes = unit.hasPrefix("h") ? value * 60 : unit.hasPrefix("d") ? value * 1440 : unit.hasPrefix("s") ? value / 60 : value
+        let minutes =
+            unit.hasPrefix("h")
+            ? value * 60 : unit.hasPrefix("d") ? value * 1440 : unit.hasPrefix("s") ? value / 60 : value
         return minutes > 0 ? Int(minutes.rounded()) : nil
     }
 
@@ -82,7 +87,10 @@ public struct RecipeMLImporter: RecipeImporter {
             case "ing":
                 var parts: [String] = []
                 if let amount = child.child("amt") {
-                    parts.append(contentsOf: [amount.child("qty")?.text, amount.child("unit")?.text].compactMap { $0 }.filter { !$0.isEmpty })
+                    parts.append(
+                        contentsOf: [amount.child("qty")?.text, amount.child("unit")?.text].compactMap { $0 }.filter {
+                            !$0.isEmpty
+                        })
                 }
                 if let item = child.child("item")?.text, !item.isEmpty { parts.append(item) }
                 var line = parts.joined(separator: " ")
@@ -90,7 +98,9 @@ public struct RecipeMLImporter: RecipeImporter {
                 if line.isEmpty { line = child.text }
                 if !line.isEmpty { recipe.ingredients.append(line) }
             case "ing-div":
-                if let heading = child.child("title")?.text, !heading.isEmpty { recipe.ingredientHeadings[recipe.ingredients.count] = heading }
+                if let heading = child.child("title")?.text, !heading.isEmpty {
+                    recipe.ingredientHeadings[recipe.ingredients.count] = heading
+                }
                 collectIngredients(child, into: &recipe)
             default:
                 break
@@ -101,12 +111,16 @@ public struct RecipeMLImporter: RecipeImporter {
     private static func collectDirections(_ node: XMLElementNode, into recipe: inout ImportedRecipe) {
         let steps = node.children.filter { $0.name == "step" || $0.name == "dir-div" }
         guard !steps.isEmpty else {
-            for line in PaprikaImporter.lines(node.ownText) { recipe.steps.append(.init(text: HTMLText.collapseWhitespace(line))) }
+            for line in PaprikaImporter.lines(node.ownText) {
+                recipe.steps.append(.init(text: HTMLText.collapseWhitespace(line)))
+            }
             return
         }
         for child in steps {
             if child.name == "dir-div" {
-                if let heading = child.child("title")?.text, !heading.isEmpty { recipe.steps.append(.init(text: heading, isSection: true)) }
+                if let heading = child.child("title")?.text, !heading.isEmpty {
+                    recipe.steps.append(.init(text: heading, isSection: true))
+                }
                 collectDirections(child, into: &recipe)
             } else if !child.text.isEmpty {
                 recipe.steps.append(.init(text: child.text))

@@ -22,7 +22,10 @@ public enum JSONLDBlocks {
     ) throws -> Value {
         let peekable = PeekableByteSource(source)
         let head = try peekable.peek(4096)
-        let isArray = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } == UInt8(ascii: "[")
+        let isArray =
+            head.first {
+                $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
+            } == UInt8(ascii: "[")
         let reader = JSONReader(source: peekable, lineMode: false, lenient: true, limits: limits)
         var values: [Value] = []
         while let item = try reader.next() { values.append(item.value) }
@@ -33,7 +36,10 @@ public enum JSONLDBlocks {
 
     /// A reader's warning as an import report line's message: `line L, column C: message`.
     package static func warningText(_ warning: Diagnostic) -> String {
-        let position = warning.location.line.map { line in "line \(line)" + (warning.location.column.map { ", column \($0)" } ?? "") + ": " } ?? ""
+        let position =
+            warning.location.line.map { line in
+                "line \(line)" + (warning.location.column.map { ", column \($0)" } ?? "") + ": "
+            } ?? ""
         return position + warning.message
     }
 
@@ -58,7 +64,8 @@ public enum JSONLDBlocks {
         while body.hasSuffix(";") { body = body.dropLast() }
         let bytes = Array(body.utf8)
         let isArray = bytes.first == UInt8(ascii: "[")
-        let reader = JSONReader(source: MemoryByteSource(bytes, name: name), lineMode: false, lenient: true, limits: limits)
+        let reader = JSONReader(
+            source: MemoryByteSource(bytes, name: name), lineMode: false, lenient: true, limits: limits)
         var values: [Value] = []
         while let item = try reader.next() { values.append(item.value) }
         reader.warnings.forEach(onWarning)

@@ -19,7 +19,10 @@ public struct SchemaOrgImporter: RecipeImporter {
         let declared = TextEncoding.sniff(head)
         let text = TranscodingByteSource(peekable, encoding: declared)
         let origin = ImportOrigin(file: path)
-        let firstByte = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF && $0 != 0xFF && $0 != 0xFE }
+        let firstByte = head.first {
+            $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF && $0 != 0xFF
+                && $0 != 0xFE
+        }
         var blocks: [(Value, ImportOrigin)] = []
         if firstByte == UInt8(ascii: "<") {
             let scanner = HTMLJSONLDScanner(source: text)
@@ -28,7 +31,9 @@ public struct SchemaOrgImporter: RecipeImporter {
                 let blockOrigin = ImportOrigin(file: path, entry: "ld+json block \(index) (line \(block.line))")
                 index += 1
                 do {
-                    let value = try JSONLDBlocks.parse(text: block.text, name: "\(path):\(block.line)", limits: sink.readerLimits) {
+                    let value = try JSONLDBlocks.parse(
+                        text: block.text, name: "\(path):\(block.line)", limits: sink.readerLimits
+                    ) {
                         sink.warn(JSONLDBlocks.warningText($0), origin: blockOrigin)
                     }
                     blocks.append((value, blockOrigin))
@@ -39,14 +44,20 @@ public struct SchemaOrgImporter: RecipeImporter {
             }
         } else {
             blocks.append(
-                (try JSONLDBlocks.parse(text, limits: sink.readerLimits) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }, origin))
+                (
+                    try JSONLDBlocks.parse(text, limits: sink.readerLimits) {
+                        sink.warn(JSONLDBlocks.warningText($0), origin: origin)
+                    }, origin
+                ))
         }
         if text.usedFallback { sink.warnEncodingFallback(origin) }
         try emitRecipes(in: blocks, into: sink, emptyOrigin: origin)
     }
 
     /// Sends every Recipe node of a page's blocks to `sink`.
-    public func emitRecipes(in blocks: [(Value, ImportOrigin)], into sink: any ImportSink, emptyOrigin: ImportOrigin) throws {
+    public func emitRecipes(in blocks: [(Value, ImportOrigin)], into sink: any ImportSink, emptyOrigin: ImportOrigin)
+        throws
+    {
         let finder = SchemaOrgNodeFinder(blocks: blocks.map(\.0))
         let parser = SchemaOrgRecipeParser(finder: finder)
         var found = 0
@@ -63,7 +74,9 @@ public struct SchemaOrgImporter: RecipeImporter {
         }
         if found == 0 {
             try sink.reject(
-                LarderError(.malformedRecord, "no schema.org Recipe found (looked at the top level, @graph, mainEntity and nested nodes)"),
+                LarderError(
+                    .malformedRecord,
+                    "no schema.org Recipe found (looked at the top level, @graph, mainEntity and nested nodes)"),
                 origin: emptyOrigin, raw: nil)
         }
     }

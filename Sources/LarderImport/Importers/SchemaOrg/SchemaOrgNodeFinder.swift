@@ -34,7 +34,9 @@ public struct SchemaOrgNodeFinder: Sendable {
         let wanted = typeName.lowercased()
         return names.contains { name in
             var n = name.lowercased()
-            if let slash = n.lastIndex(where: { $0 == "/" || $0 == ":" || $0 == "#" }) { n = String(n[n.index(after: slash)...]) }
+            if let slash = n.lastIndex(where: { $0 == "/" || $0 == ":" || $0 == "#" }) {
+                n = String(n[n.index(after: slash)...])
+            }
             return n == wanted
         }
     }

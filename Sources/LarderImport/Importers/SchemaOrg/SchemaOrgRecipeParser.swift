@@ -46,7 +46,8 @@ public struct SchemaOrgRecipeParser: Sendable {
         if let yield = node["recipeYield"] ?? node["yield"], let yieldText = yieldText(yield) {
             // WP Recipe Maker publishes `["8", "8 slices"]`: the bare count and its words.
             let count = yield.arrayValue?.lazy.compactMap { self.text($0) }.first { Double($0) != nil }
-            recipe.yieldText = count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
+            recipe.yieldText =
+                count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
             recipe.servings = count.flatMap { Double($0) }.map { Int($0.rounded()) } ?? RecipeYield.servings(yieldText)
         }
         recipe.prepMinutes = minutes(node["prepTime"])
@@ -72,7 +73,9 @@ public struct SchemaOrgRecipeParser: Sendable {
             recipe.larderID = String(nodeID.dropFirst(Self.larderURNPrefix.count))
             recipe.nativeID = recipe.larderID
         }
-        if let author = node["author"].map(finder.resolve), let id = author["identifier"].flatMap(text) { recipe.ownerID = id }
+        if let author = node["author"].map(finder.resolve), let id = author["identifier"].flatMap(text) {
+            recipe.ownerID = id
+        }
         return recipe
     }
 
@@ -114,9 +117,12 @@ public struct SchemaOrgRecipeParser: Sendable {
         var seen = Set<String>()
         for element in SchemaOrgNodeFinder.elements(value) {
             let resolved = finder.resolve(element)
-            guard let t = resolved.objectValue != nil ? text(resolved["name"] ?? resolved["@id"]) : text(resolved) else { continue }
+            guard let t = resolved.objectValue != nil ? text(resolved["name"] ?? resolved["@id"]) : text(resolved)
+            else { continue }
             // Only a plain string is a comma-separated list; list elements are taken whole.
-            let parts = splittingCommas && value.arrayValue == nil ? t.split(separator: ",").map { String($0).trimmingWhitespace } : [t]
+            let parts =
+                splittingCommas && value.arrayValue == nil
+                ? t.split(separator: ",").map { String($0).trimmingWhitespace } : [t]
             for part in parts where !part.isEmpty && seen.insert(part.lowercased()).inserted { out.append(part) }
         }
         return out
@@ -147,12 +153,16 @@ public struct SchemaOrgRecipeParser: Sendable {
             case .string(let s):
                 // One string holding the whole list, a line each.
                 let repaired = TextRepair.mojibake(s)
-                let parts = repaired.contains("\n")
-                    ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init) : [HTMLText.normalize(repaired)]
+                let parts =
+                    repaired.contains("\n")
+                    ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init)
+                    : [HTMLText.normalize(repaired)]
                 lines.append(contentsOf: parts.filter { !$0.isEmpty })
             case .object(let fields):
                 if SchemaOrgNodeFinder.hasType(element, "PropertyValue") {
-                    let parts = [fields["value"], fields["unitText"] ?? fields["unitCode"], fields["name"]].compactMap { text($0) }
+                    let parts = [fields["value"], fields["unitText"] ?? fields["unitCode"], fields["name"]].compactMap {
+                        text($0)
+                    }
                     let line = parts.joined(separator: " ")
                     if !line.isEmpty { lines.append(line) }
                 } else if let t = text(fields["text"] ?? fields["name"]) {
@@ -229,8 +239,11 @@ public struct SchemaOrgRecipeParser: Sendable {
             for element in elements { collect(element, into: &steps, depth: depth + 1) }
         case .object(let fields):
             let elements = fields["itemListElement"]
-            if SchemaOrgNodeFinder.hasType(value, "HowToSection") || (elements != nil && !SchemaOrgNodeFinder.hasType(value, "HowToStep")) {
-                if SchemaOrgNodeFinder.hasType(value, "HowToSection"), let name = text(fields["name"] ?? fields["Name"]) {
+            if SchemaOrgNodeFinder.hasType(value, "HowToSection")
+                || (elements != nil && !SchemaOrgNodeFinder.hasType(value, "HowToStep"))
+            {
+                if SchemaOrgNodeFinder.hasType(value, "HowToSection"), let name = text(fields["name"] ?? fields["Name"])
+                {
                     steps.append(.init(text: name, isSection: true))
                 }
                 if let elements { collect(elements, into: &steps, depth: depth + 1) }
@@ -305,7 +318,9 @@ public struct SchemaOrgRecipeParser: Sendable {
             } else {
                 candidate = resolved.stringValue
             }
-            if let url = candidate.map({ HTMLText.decodeEntities($0).trimmingWhitespace }), !url.isEmpty, !urls.contains(url) {
+            if let url = candidate.map({ HTMLText.decodeEntities($0).trimmingWhitespace }), !url.isEmpty,
+                !urls.contains(url)
+            {
                 urls.append(url)
             }
         }
@@ -336,7 +351,9 @@ public struct SchemaOrgRecipeParser: Sendable {
         if let page = node["mainEntityOfPage"] {
             // A reference to the page node: its `url`, else the reference without its fragment.
             let reference = page.stringValue ?? page["@id"]?.stringValue
-            if let reference, let url = finder.nodesByID[reference]?["url"]?.stringValue, url.hasPrefix("http") { return url }
+            if let reference, let url = finder.nodesByID[reference]?["url"]?.stringValue, url.hasPrefix("http") {
+                return url
+            }
             if let reference, reference.hasPrefix("http") { return String(reference.prefix { $0 != "#" }) }
         }
         if let id = node["@id"]?.stringValue, id.hasPrefix("http") {

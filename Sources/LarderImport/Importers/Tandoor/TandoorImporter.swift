@@ -50,7 +50,9 @@ public struct TandoorImporter: RecipeImporter {
             try sink.isolating(entryOrigin) {
                 _ = try entry.safeRelativePath(archive: path)
                 // A zip inside a zip needs random access: stream it to a temporary file first.
-                let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("larder-tandoor-\(UUID().uuidString).zip").path
+                let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "larder-tandoor-\(UUID().uuidString).zip"
+                ).path
                 defer { try? FileManager.default.removeItem(atPath: temporary) }
                 let sinkFile = try FileByteSink(path: temporary)
                 let source = try archive.open(entry)
@@ -66,11 +68,14 @@ public struct TandoorImporter: RecipeImporter {
         }
     }
 
-    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws {
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws
+    {
         let value = try sink.readJSON(source, origin: origin)
         try sink.isolating(origin, raw: value) {
             var recipe = try Self.recipe(from: value)
-            if let image, !image.isEmpty { recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))] }
+            if let image, !image.isEmpty {
+                recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
+            }
             try sink.recipe(recipe, origin: origin)
         }
     }
@@ -80,13 +85,17 @@ public struct TandoorImporter: RecipeImporter {
     public static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         let name = (try r.optionalString("name") ?? "").trimmingWhitespace
-        guard !name.isEmpty else { throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name")) }
+        guard !name.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
+        }
         var recipe = ImportedRecipe(title: name)
         recipe.description = try r.optionalString("description").flatMap(PaprikaImporter.nonEmpty)
         recipe.sourceURL = try r.optionalString("source_url").flatMap(PaprikaImporter.nonEmpty)
         recipe.prepMinutes = try r.optionalInt("working_time").flatMap { $0 > 0 ? $0 : nil }
         recipe.cookMinutes = try r.optionalInt("waiting_time").flatMap { $0 > 0 ? $0 : nil }
-        if let p = recipe.prepMinutes ?? recipe.cookMinutes { recipe.totalMinutes = (recipe.prepMinutes == nil ? 0 : p) + (recipe.cookMinutes ?? 0) }
+        if let p = recipe.prepMinutes ?? recipe.cookMinutes {
+            recipe.totalMinutes = (recipe.prepMinutes == nil ? 0 : p) + (recipe.cookMinutes ?? 0)
+        }
         if let servings = try r.optionalDouble("servings"), servings > 0 {
             recipe.servings = Int(servings.rounded())
             let text = try r.optionalString("servings_text").flatMap(PaprikaImporter.nonEmpty)
@@ -95,7 +104,9 @@ public struct TandoorImporter: RecipeImporter {
         }
         recipe.keywords = try r.list("keywords") { element, path in
             guard let name = element.stringValue ?? element["name"]?.stringValue else {
-                throw LarderError(.malformedRecord, "expected a keyword name, found \(element.kindDescription)", location: SourceLocation(fieldPath: path))
+                throw LarderError(
+                    .malformedRecord, "expected a keyword name, found \(element.kindDescription)",
+                    location: SourceLocation(fieldPath: path))
             }
             return name
         }
@@ -105,12 +116,16 @@ public struct TandoorImporter: RecipeImporter {
             }
         }
         let steps = try r.list("steps") { element, path in (element, path) }
-        for (step, path) in steps.sorted(by: { ($0.0["order"].flatMap(Self.int) ?? 0) < ($1.0["order"].flatMap(Self.int) ?? 0) }) {
+        for (step, path) in steps.sorted(by: {
+            ($0.0["order"].flatMap(Self.int) ?? 0) < ($1.0["order"].flatMap(Self.int) ?? 0)
+        }) {
             let s = try ValueReader(step, at: path)
             if let heading = try s.optionalString("name").flatMap(PaprikaImporter.nonEmpty) {
                 recipe.steps.append(.init(text: heading, isSection: true))
             }
-            for ingredient in try s.list("ingredients", { element, ingredientPath in try Self.ingredientLine(element, at: ingredientPath) }) {
+            for ingredient in try s.list(
+                "ingredients", { element, ingredientPath in try Self.ingredientLine(element, at: ingredientPath) })
+            {
                 switch ingredient {
                 case .heading(let text): recipe.ingredientHeadings[recipe.ingredients.count] = text
                 case .line(let text): recipe.ingredients.append(text)
@@ -118,7 +133,8 @@ public struct TandoorImporter: RecipeImporter {
             }
             let minutes = try s.optionalInt("time")
             for (index, line) in PaprikaImporter.lines(try s.optionalString("instruction")).enumerated() {
-                recipe.steps.append(.init(text: line, timerSeconds: index == 0 ? minutes.flatMap { $0 > 0 ? $0 * 60 : nil } : nil))
+                recipe.steps.append(
+                    .init(text: line, timerSeconds: index == 0 ? minutes.flatMap { $0 > 0 ? $0 * 60 : nil } : nil))
             }
         }
         return recipe
@@ -133,7 +149,9 @@ public struct TandoorImporter: RecipeImporter {
         let r = try ValueReader(value, at: path)
         let food = r.fields["food"]?["name"]?.stringValue ?? ""
         if try r.bool("is_header", default: false) { return .heading(try r.optionalString("note") ?? food) }
-        if let original = try r.optionalString("original_text").flatMap(PaprikaImporter.nonEmpty) { return .line(original) }
+        if let original = try r.optionalString("original_text").flatMap(PaprikaImporter.nonEmpty) {
+            return .line(original)
+        }
         var parts: [String] = []
         if !(try r.bool("no_amount", default: false)), let amount = try r.optionalDouble("amount"), amount > 0 {
             parts.append(amount.rounded() == amount ? String(Int(amount)) : String(amount))
@@ -141,9 +159,13 @@ public struct TandoorImporter: RecipeImporter {
         if let unit = r.fields["unit"]?["name"]?.stringValue, !unit.isEmpty { parts.append(unit) }
         if !food.isEmpty { parts.append(food) }
         var line = parts.joined(separator: " ")
-        if let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty) { line += line.isEmpty ? note : ", " + note }
+        if let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty) {
+            line += line.isEmpty ? note : ", " + note
+        }
         guard !line.isEmpty else {
-            throw LarderError(.malformedRecord, "ingredient has neither food, amount nor note", location: SourceLocation(fieldPath: path))
+            throw LarderError(
+                .malformedRecord, "ingredient has neither food, amount nor note",
+                location: SourceLocation(fieldPath: path))
         }
         return .line(line)
     }

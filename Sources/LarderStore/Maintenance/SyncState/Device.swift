@@ -27,7 +27,8 @@ public struct Device: Sendable, Hashable, Codable {
 
     /// Creates a device.
     public init(
-        id: String, name: String, watermark: Date? = nil, lastSeen: Date, isExpired: Bool = false, expiredAt: Date? = nil, epoch: Int = 0,
+        id: String, name: String, watermark: Date? = nil, lastSeen: Date, isExpired: Bool = false,
+        expiredAt: Date? = nil, epoch: Int = 0,
         isSelf: Bool = false
     ) {
         self.id = id

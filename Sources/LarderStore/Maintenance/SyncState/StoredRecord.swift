@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 public import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// One record as the store holds it: its identity, schema version and sync columns, with the
 /// body parsed on demand (``value()``).
@@ -35,7 +35,8 @@ public struct StoredRecord: Sendable, Hashable {
     /// The cloud time of that confirmation (milliseconds since 1970).
     let cloudAckAt: Int64?
 
-    static let columns = "rowid, type, id, version, body, recordName, isCloudEnabled, isDeleted, deletedAt, updatedAt, changeTag, cloudAckTag, cloudAckAt"
+    static let columns =
+        "rowid, type, id, version, body, recordName, isCloudEnabled, isDeleted, deletedAt, updatedAt, changeTag, cloudAckTag, cloudAckAt"
 
     init(row: Row) {
         rowID = row["rowid"]
@@ -54,7 +55,8 @@ public struct StoredRecord: Sendable, Hashable {
     }
 
     static func fetch(_ db: Database, type: String, id: String) throws -> StoredRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM records WHERE type = ? AND id = ?", arguments: [type, id]).map(StoredRecord.init(row:))
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM records WHERE type = ? AND id = ?", arguments: [type, id])
+            .map(StoredRecord.init(row:))
     }
 
     /// When the cloud confirmed the record's current state, if it did.
@@ -76,20 +78,24 @@ extension PendingChange {
     init(row: Row) throws {
         let payload: String? = row["payload"]
         self.init(
-            seq: row["seq"], type: row["type"], id: row["id"], recordName: row["record_name"], kind: Kind(rawValue: row["kind"]),
-            payload: try payload.map { try RecordBodies.parse($0, type: row["type"], id: row["id"]) }, baseTag: row["base_tag"], registryTag: row["registry_tag"],
+            seq: row["seq"], type: row["type"], id: row["id"], recordName: row["record_name"],
+            kind: Kind(rawValue: row["kind"]),
+            payload: try payload.map { try RecordBodies.parse($0, type: row["type"], id: row["id"]) },
+            baseTag: row["base_tag"], registryTag: row["registry_tag"],
             createdAt: Date(milliseconds: row["created_at"]))
     }
 
     static func fetch(_ db: Database, type: String, id: String) throws -> PendingChange? {
-        try Row.fetchOne(db, sql: "SELECT * FROM pending_changes WHERE type = ? AND id = ?", arguments: [type, id]).map(PendingChange.init(row:))
+        try Row.fetchOne(db, sql: "SELECT * FROM pending_changes WHERE type = ? AND id = ?", arguments: [type, id]).map(
+            PendingChange.init(row:))
     }
 
     /// Queues a change, replacing the record's earlier one (which keeps its base tag: the cloud
     /// still holds what the first change was based on). The replacement gets a new `seq`, so a
     /// late acknowledgement of the earlier one cannot confirm it.
     static func enqueue(
-        _ db: Database, type: String, id: String, recordName: String, kind: Kind, payload: Value?, baseTag: String?, registryTag: String? = nil,
+        _ db: Database, type: String, id: String, recordName: String, kind: Kind, payload: Value?, baseTag: String?,
+        registryTag: String? = nil,
         at date: Date
     ) throws {
         let existing = try fetch(db, type: type, id: id)
@@ -100,7 +106,8 @@ extension PendingChange {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                type, id, recordName, kind.rawValue, try payload.map { try JSONWriter.string($0) }, existing.map(\.baseTag) ?? baseTag,
+                type, id, recordName, kind.rawValue, try payload.map { try JSONWriter.string($0) },
+                existing.map(\.baseTag) ?? baseTag,
                 registryTag, date.milliseconds,
             ])
     }

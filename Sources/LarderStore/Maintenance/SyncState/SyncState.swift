@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 public import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// The primitive sync operations on a store (seed 003, option A: persistent minimal tombstones).
 ///
@@ -82,7 +82,9 @@ public struct SyncState: Sendable {
         guard let id = record["id"]?.stringValue else {
             throw LarderError(.malformedRecord, "a record needs a string id", location: SourceLocation(fieldPath: "id"))
         }
-        guard record["isDeleted"] != .bool(true) else { throw LarderError(.usage, "\(type) \(id): delete a record with delete, not by saving a tombstone") }
+        guard record["isDeleted"] != .bool(true) else {
+            throw LarderError(.usage, "\(type) \(id): delete a record with delete, not by saving a tombstone")
+        }
         let existing = try StoredRecord.fetch(db, type: type, id: id)
         let isLocalOnly = existing.map { $0.isLocalOnly } ?? (record["isCloudEnabled"] == .bool(false))
         var value = record
@@ -93,7 +95,8 @@ public struct SyncState: Sendable {
         guard !isLocalOnly else { return }
         let recordName = Tombstone.recordName(type: type, id: id, explicit: value["recordName"]?.stringValue)
         try PendingChange.enqueue(
-            db, type: type, id: id, recordName: recordName, kind: .save, payload: value, baseTag: existing?.cloudTag, at: date)
+            db, type: type, id: id, recordName: recordName, kind: .save, payload: value, baseTag: existing?.cloudTag,
+            at: date)
         try setAck(db, type: type, id: id, tag: nil, at: nil)
     }
 
@@ -126,11 +129,13 @@ public struct SyncState: Sendable {
         if record.isDeleted { return .unchanged }
         let when = Timestamp.format(date)
         if record.isLocalOnly {
-            let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: record.cloudAckTag)
+            let body = Tombstone.localBody(
+                id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: record.cloudAckTag)
             try Store.upsert(db, type: type, record: body, version: record.version)
             return .changed
         }
-        let body = Tombstone.localBody(id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: nil)
+        let body = Tombstone.localBody(
+            id: id, recordName: record.recordName, deletedAt: when, updatedAt: when, changeTag: nil)
         try Store.upsert(db, type: type, record: body, version: record.version)
         try queueTombstone(db, for: record, at: date)
         return .changed
@@ -143,7 +148,9 @@ public struct SyncState: Sendable {
     public func setLocalOnly(type: String, id: String, at date: Date) throws -> LocalOutcome {
         try store.writeDatabase { db in
             let record = try Self.require(db, type: type, id: id)
-            guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: there is nothing to keep locally") }
+            guard !record.isDeleted else {
+                throw LarderError(.usage, "\(type) \(id) is deleted: there is nothing to keep locally")
+            }
             if !record.isCloudEnabled { return .unchanged }
             try Self.setCloudEnabled(db, record, false, at: date)
             try Self.queueTombstone(db, for: record, at: date)
@@ -158,11 +165,14 @@ public struct SyncState: Sendable {
     public func enableCloud(type: String, id: String, at date: Date) throws -> LocalOutcome {
         try store.writeDatabase { db in
             let record = try Self.require(db, type: type, id: id)
-            guard !record.isDeleted else { throw LarderError(.usage, "\(type) \(id) is deleted: its data is gone, there is nothing to upload") }
+            guard !record.isDeleted else {
+                throw LarderError(.usage, "\(type) \(id) is deleted: its data is gone, there is nothing to upload")
+            }
             if record.isCloudEnabled { return .unchanged }
             let value = try Self.setCloudEnabled(db, record, true, at: date)
             try PendingChange.enqueue(
-                db, type: type, id: id, recordName: record.recordName, kind: .enableCloud, payload: value, baseTag: record.cloudTag, at: date)
+                db, type: type, id: id, recordName: record.recordName, kind: .enableCloud, payload: value,
+                baseTag: record.cloudTag, at: date)
             try Self.setAck(db, type: type, id: id, tag: nil, at: nil)
             return .changed
         }
@@ -178,7 +188,8 @@ public struct SyncState: Sendable {
     @discardableResult
     public func applyRemote(_ record: Value, type: String, changeTag: String, at date: Date) throws -> RemoteOutcome {
         guard let id = record["id"]?.stringValue else {
-            throw LarderError(.malformedRecord, "a remote record needs a string id", location: SourceLocation(fieldPath: "id"))
+            throw LarderError(
+                .malformedRecord, "a remote record needs a string id", location: SourceLocation(fieldPath: "id"))
         }
         if record["isDeleted"] == .bool(true) {
             return try applyRemoteTombstone(
@@ -223,13 +234,15 @@ public struct SyncState: Sendable {
     /// the store does not have is recorded as a tombstone.
     @discardableResult
     public func applyRemoteTombstone(
-        type: String, id: String, recordName: String? = nil, changeTag: String, at date: Date, deletedAt: String? = nil, updatedAt: String? = nil
+        type: String, id: String, recordName: String? = nil, changeTag: String, at date: Date, deletedAt: String? = nil,
+        updatedAt: String? = nil
     ) throws -> RemoteOutcome {
         try store.writeDatabase { db in
             let pending = try PendingChange.fetch(db, type: type, id: id)
             let name = Tombstone.recordName(type: type, id: id, explicit: recordName)
             let deleted = deletedAt ?? Timestamp.format(date)
-            let tombstone = Tombstone.localBody(id: id, recordName: name, deletedAt: deleted, updatedAt: updatedAt ?? deleted, changeTag: changeTag)
+            let tombstone = Tombstone.localBody(
+                id: id, recordName: name, deletedAt: deleted, updatedAt: updatedAt ?? deleted, changeTag: changeTag)
             guard let existing = try StoredRecord.fetch(db, type: type, id: id) else {
                 try Store.upsert(db, type: type, record: tombstone, version: try Store.state(db, type: type)?.version)
                 try Self.setAck(db, type: type, id: id, tag: changeTag, at: date)
@@ -246,7 +259,8 @@ public struct SyncState: Sendable {
                 if pending?.kind == .tombstone { try PendingChange.discard(db, type: type, id: id) }
                 if existing.cloudAckTag == changeTag { return .unchanged }
                 let body = Tombstone.localBody(
-                    id: id, recordName: existing.recordName, deletedAt: existing.deletedAt ?? deleted, updatedAt: existing.updatedAt ?? deleted,
+                    id: id, recordName: existing.recordName, deletedAt: existing.deletedAt ?? deleted,
+                    updatedAt: existing.updatedAt ?? deleted,
                     changeTag: changeTag)
                 try Store.upsert(db, type: type, record: body, version: existing.version)
                 try Self.setAck(db, type: type, id: id, tag: changeTag, at: date)
@@ -265,7 +279,8 @@ public struct SyncState: Sendable {
     /// - Parameter limit: at most this many.
     public func pendingChanges(limit: Int? = nil) throws -> [PendingChange] {
         try store.readDatabase { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq LIMIT ?", arguments: [limit ?? -1]).map(PendingChange.init(row:))
+            try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq LIMIT ?", arguments: [limit ?? -1])
+                .map(PendingChange.init(row:))
         }
     }
 
@@ -281,11 +296,13 @@ public struct SyncState: Sendable {
         try store.writeDatabase { db in
             guard let current = try PendingChange.fetch(db, type: change.type, id: change.id) else { return .stale }
             guard current.seq == change.seq else {
-                try db.execute(sql: "UPDATE pending_changes SET base_tag = ? WHERE seq = ?", arguments: [changeTag, current.seq])
+                try db.execute(
+                    sql: "UPDATE pending_changes SET base_tag = ? WHERE seq = ?", arguments: [changeTag, current.seq])
                 return .rebased
             }
             try PendingChange.discard(db, type: change.type, id: change.id)
-            guard change.kind != .purge, let record = try StoredRecord.fetch(db, type: change.type, id: change.id) else { return .acknowledged }
+            guard change.kind != .purge, let record = try StoredRecord.fetch(db, type: change.type, id: change.id)
+            else { return .acknowledged }
             if !record.isLocalOnly {
                 var value = try record.value()
                 value.setMember("changeTag", .string(changeTag))
@@ -317,7 +334,8 @@ public struct SyncState: Sendable {
         try store.writeDatabase { db in
             guard let device = try Self.device(db, id: id) else {
                 try db.execute(
-                    sql: "INSERT INTO devices (id, name, watermark, last_seen, epoch, is_self) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO devices (id, name, watermark, last_seen, epoch, is_self) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [id, name ?? id, watermark?.milliseconds, seenAt.milliseconds, epoch, isSelf])
                 return .registered
             }
@@ -328,7 +346,8 @@ public struct SyncState: Sendable {
                     return .mustReset(expiredAt: device.expiredAt ?? device.lastSeen)
                 }
                 try db.execute(
-                    sql: "UPDATE devices SET name = ?, watermark = ?, last_seen = ?, epoch = ?, is_expired = 0, expired_at = NULL WHERE id = ?",
+                    sql:
+                        "UPDATE devices SET name = ?, watermark = ?, last_seen = ?, epoch = ?, is_expired = 0, expired_at = NULL WHERE id = ?",
                     arguments: [name ?? device.name, watermark?.milliseconds, seen, epoch, id])
                 return .reactivated
             }
@@ -362,8 +381,10 @@ public struct SyncState: Sendable {
         let watermark: Int64? = row["watermark"]
         let expiredAt: Int64? = row["expired_at"]
         return Device(
-            id: row["id"], name: row["name"], watermark: watermark.map(Date.init(milliseconds:)), lastSeen: Date(milliseconds: row["last_seen"]),
-            isExpired: row["is_expired"], expiredAt: expiredAt.map(Date.init(milliseconds:)), epoch: row["epoch"], isSelf: row["is_self"])
+            id: row["id"], name: row["name"], watermark: watermark.map(Date.init(milliseconds:)),
+            lastSeen: Date(milliseconds: row["last_seen"]),
+            isExpired: row["is_expired"], expiredAt: expiredAt.map(Date.init(milliseconds:)), epoch: row["epoch"],
+            isSelf: row["is_self"])
     }
 
     /// The tag of the device registry the devices table reflects (sync sets it when it fetches
@@ -431,7 +452,9 @@ public struct SyncState: Sendable {
     public func resetForResync(deviceID: String, at date: Date) throws -> ResetReport {
         try store.writeDatabase { db in
             var report = ResetReport()
-            for change in try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq").map(PendingChange.init(row:)) {
+            for change in try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq").map(
+                PendingChange.init(row:))
+            {
                 if change.kind == .purge || (change.kind == .save && change.baseTag != nil) {
                     try db.execute(sql: "DELETE FROM pending_changes WHERE seq = ?", arguments: [change.seq])
                     if change.kind == .save { report.discardedEdits.append("\(change.type) \(change.id)") }
@@ -445,7 +468,9 @@ public struct SyncState: Sendable {
                     AND NOT EXISTS (SELECT 1 FROM pending_changes p WHERE p.type = records.type AND p.id = records.id)
                     """)
             report.removedRecords = db.changesCount
-            report.keptLocalOnly = try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE isCloudEnabled = 0 AND isDeleted = 0") ?? 0
+            report.keptLocalOnly =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE isCloudEnabled = 0 AND isDeleted = 0")
+                ?? 0
             let epoch = try Int.fetchOne(db, sql: "SELECT epoch FROM devices WHERE id = ?", arguments: [deviceID]) ?? 0
             try db.execute(
                 sql: """
@@ -460,18 +485,27 @@ public struct SyncState: Sendable {
 
     /// The types under which the store holds a record with this id (usually one).
     public func types(ofID id: String) throws -> [String] {
-        try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT type FROM records WHERE id = ? ORDER BY type", arguments: [id]) }
+        try store.readDatabase { db in
+            try String.fetchAll(db, sql: "SELECT type FROM records WHERE id = ? ORDER BY type", arguments: [id])
+        }
     }
 
     /// The store's record with this cloud name: by its `recordName` column, else by its default
     /// name `TYPE-ID` (``Tombstone/recordName(type:id:explicit:)``); `nil` when there is none.
     public func record(named recordName: String) throws -> StoredRecord? {
         try store.readDatabase { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE recordName = ? LIMIT 1", arguments: [recordName]) {
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE recordName = ? LIMIT 1",
+                arguments: [recordName])
+            {
                 return StoredRecord(row: row)
             }
-            for type in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records") where recordName.hasPrefix(type + "-") {
-                if let record = try StoredRecord.fetch(db, type: type, id: String(recordName.dropFirst(type.count + 1))) { return record }
+            for type in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records")
+            where recordName.hasPrefix(type + "-") {
+                if let record = try StoredRecord.fetch(db, type: type, id: String(recordName.dropFirst(type.count + 1)))
+                {
+                    return record
+                }
             }
             return nil
         }
@@ -481,7 +515,9 @@ public struct SyncState: Sendable {
 
     /// Flips a live record's cloud setting (and its `updatedAt`); returns the new body.
     @discardableResult
-    static func setCloudEnabled(_ db: Database, _ record: StoredRecord, _ isEnabled: Bool, at date: Date) throws -> Value {
+    static func setCloudEnabled(_ db: Database, _ record: StoredRecord, _ isEnabled: Bool, at date: Date) throws
+        -> Value
+    {
         var value = try record.value()
         value.setMember("isCloudEnabled", .bool(isEnabled))
         value.setMember("updatedAt", .string(Timestamp.format(date)))
@@ -493,9 +529,12 @@ public struct SyncState: Sendable {
     /// acknowledgement: the cloud does not hold that state yet.
     static func queueTombstone(_ db: Database, for record: StoredRecord, at date: Date) throws {
         let when = Timestamp.format(date)
-        let payload = Tombstone.cloudPayload(id: record.id, recordName: record.recordName, deletedAt: when, updatedAt: when, schemaVersion: record.version)
+        let payload = Tombstone.cloudPayload(
+            id: record.id, recordName: record.recordName, deletedAt: when, updatedAt: when,
+            schemaVersion: record.version)
         try PendingChange.enqueue(
-            db, type: record.type, id: record.id, recordName: record.recordName, kind: .tombstone, payload: payload, baseTag: record.cloudTag, at: date)
+            db, type: record.type, id: record.id, recordName: record.recordName, kind: .tombstone, payload: payload,
+            baseTag: record.cloudTag, at: date)
         try setAck(db, type: record.type, id: record.id, tag: nil, at: nil)
     }
 
@@ -508,7 +547,8 @@ public struct SyncState: Sendable {
 
     static func setAck(_ db: Database, type: String, id: String, tag: String?, at date: Date?) throws {
         try db.execute(
-            sql: "UPDATE records SET cloudAckTag = ?, cloudAckAt = ? WHERE type = ? AND id = ?", arguments: [tag, date?.milliseconds, type, id])
+            sql: "UPDATE records SET cloudAckTag = ?, cloudAckAt = ? WHERE type = ? AND id = ?",
+            arguments: [tag, date?.milliseconds, type, id])
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 public import LarderCore
-import LarderRegistry
 import LarderFormats
+import LarderRegistry
 
 /// Minimal tombstones (seed 003, option A): a deleted record keeps only its identity and dates.
 ///
@@ -11,9 +11,13 @@ import LarderFormats
 /// `schemaVersion` instead of the change tag. Every personal field is gone in both.
 public enum Tombstone {
     /// The fields a local tombstone may keep.
-    public static let localFieldNames: Set<String> = ["id", "recordName", "isDeleted", "deletedAt", "updatedAt", "changeTag"]
+    public static let localFieldNames: Set<String> = [
+        "id", "recordName", "isDeleted", "deletedAt", "updatedAt", "changeTag",
+    ]
     /// The fields the cloud tombstone carries.
-    public static let cloudFieldNames: Set<String> = ["id", "recordName", "isDeleted", "deletedAt", "updatedAt", "schemaVersion"]
+    public static let cloudFieldNames: Set<String> = [
+        "id", "recordName", "isDeleted", "deletedAt", "updatedAt", "schemaVersion",
+    ]
 
     /// The record name a record has when its body names none: `type-id` (as ``LarderRecord``).
     public static func recordName(type: String, id: String, explicit: String?) -> String {
@@ -21,20 +25,25 @@ public enum Tombstone {
     }
 
     /// The local tombstone body.
-    public static func localBody(id: String, recordName: String, deletedAt: String?, updatedAt: String?, changeTag: String?) -> Value {
+    public static func localBody(
+        id: String, recordName: String, deletedAt: String?, updatedAt: String?, changeTag: String?
+    ) -> Value {
         var builder = identity(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt)
         builder.set("changeTag", changeTag)
         return builder.value
     }
 
     /// The tombstone the cloud receives.
-    public static func cloudPayload(id: String, recordName: String, deletedAt: String?, updatedAt: String?, schemaVersion: Int?) -> Value {
+    public static func cloudPayload(
+        id: String, recordName: String, deletedAt: String?, updatedAt: String?, schemaVersion: Int?
+    ) -> Value {
         var builder = identity(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt)
         builder.set("schemaVersion", schemaVersion)
         return builder.value
     }
 
-    private static func identity(id: String, recordName: String, deletedAt: String?, updatedAt: String?) -> ValueBuilder {
+    private static func identity(id: String, recordName: String, deletedAt: String?, updatedAt: String?) -> ValueBuilder
+    {
         var builder = ValueBuilder()
         builder.set("id", id)
         builder.set("recordName", recordName)
@@ -51,8 +60,11 @@ public enum Tombstone {
     }
 
     /// The canonical minimal body text for a stored tombstone's columns.
-    static func localBodyText(id: String, recordName: String, deletedAt: String?, updatedAt: String?, changeTag: String?) throws -> String {
-        try JSONWriter.string(localBody(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt, changeTag: changeTag))
+    static func localBodyText(
+        id: String, recordName: String, deletedAt: String?, updatedAt: String?, changeTag: String?
+    ) throws -> String {
+        try JSONWriter.string(
+            localBody(id: id, recordName: recordName, deletedAt: deletedAt, updatedAt: updatedAt, changeTag: changeTag))
     }
 }
 
