@@ -11,11 +11,11 @@ import UnixSignals
 /// Builds the router: `/database/1/{container}/{environment}/{database}/…` and `/_emulator/…`.
 func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     let router = Router(context: EmulatorRequestContext.self)
-    router.add(middleware: EmulatorMiddleware(requestLog: services.requestLog))
+    router.add(middleware: EmulatorMiddleware(requestLog: services.requestLog, clock: services.clock))
     router.add(
         middleware: RequestGuard(
             policy: .init(host: services.configuration.host, adminToken: services.configuration.adminToken ?? "")))
-    let route = DatabaseRoute(services: services)
+    let route = DatabaseRequestPipeline(services: services)
     let base = "/database/1/:container/:environment/:database"
     RecordsController(route: route).register(on: router, base: base)
     ZonesController(route: route).register(on: router, base: base)
@@ -45,7 +45,7 @@ public final class Emulator: Sendable {
     /// - Throws: ``LarderError`` `store-error` when the store cannot be opened.
     public init(
         configuration: EmulatorConfiguration, logger: Logger = Logger(label: "larder.emulator"),
-        clock: EmulatorClock = .system
+        clock: LarderClock = .system, random: RandomSource = .system
     )
         throws
     {
@@ -62,7 +62,9 @@ public final class Emulator: Sendable {
         }
         services = EmulatorServices(
             configuration: configuration, store: store, authenticator: Authenticator(configuration: configuration),
-            faults: FaultInjector(), requestLog: RequestLog(capacity: configuration.requestLogCapacity), clock: clock)
+            faults: FaultRuleSet(random: random), requestLog: RequestLog(capacity: configuration.requestLogCapacity),
+            clock: clock,
+            random: random)
     }
 
     /// The control plane's admin token (the configured one, or one made for this run).

@@ -129,17 +129,12 @@ extension EmulatorConfiguration {
 public enum Secrets {
     /// `bytes` random bytes as lowercase hex.
     public static func hex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+        RandomSource.system.hex(bytes: bytes)
     }
 
     /// A web-auth token shaped like Apple's: base64 with `+`, `/` and `=` that must be percent-encoded.
     public static func webAuthToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<40).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = RandomSource.system.bytes(40)
         return "1_" + Data(bytes).base64EncodedString() + "+/="
     }
 

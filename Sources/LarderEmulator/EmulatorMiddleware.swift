@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LarderCloudKit
+import LarderCore
 import Logging
 
 /// Turns every failure into a CloudKit error body and logs every request.
@@ -11,6 +12,7 @@ import Logging
 struct EmulatorMiddleware: RouterMiddleware {
     typealias Context = EmulatorRequestContext
     let requestLog: RequestLog
+    let clock: LarderClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -47,10 +49,11 @@ struct EmulatorMiddleware: RouterMiddleware {
         let code = response.status.code >= 400 ? response.headers[HTTPField.Name("X-Larder-Error-Code")!] : nil
         requestLog.append { id in
             RequestLogEntry(
-                id: id, timestamp: Int64(Date().timeIntervalSince1970 * 1000), method: request.method.rawValue,
+                id: id, timestamp: clock.milliseconds, method: request.method.rawValue,
                 path: path,
                 operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
-                database: isDatabase ? String(parts[4]) : nil, user: response.headers[DatabaseRoute.userHeader],
+                database: isDatabase ? String(parts[4]) : nil,
+                user: response.headers[DatabaseRequestPipeline.userHeader],
                 status: response.status.code,
                 serverErrorCode: code, requestBytes: request.headers[.contentLength].flatMap { Int($0) } ?? 0,
                 durationMs: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)

@@ -23,7 +23,7 @@ public struct FileUpload: Sendable {
     /// The dead-letter file.
     public var deadLetterPath: String
     /// Clock and sleeper.
-    public var clock: UploadClock = .system
+    public var clock: LarderClock = .system
     /// Called with progress snapshots (after each settled batch, and at the end).
     public var progress: (@Sendable (UploadProgress) -> Void)?
 
@@ -39,12 +39,12 @@ public struct FileUpload: Sendable {
     ///   server cannot be reached or refuses the credentials (what was acknowledged stays in
     ///   the journal).
     public func run(preparation: UploadPreparation) async throws -> UploadReport {
-        let started = clock.now()
+        let started = clock.monotonicSeconds()
         let deadLetters = DeadLetters(path: deadLetterPath)
         var report = UploadReport(target: client.target.identity)
         report.journal = journalPath
         let journal = try UploadJournal(
-            path: journalPath, target: client.target.identity, nowMilliseconds: clock.wallMilliseconds())
+            path: journalPath, target: client.target.identity, nowMilliseconds: clock.milliseconds)
         defer { try? FileManager.default.removeItem(atPath: preparation.workDirectory) }
         try? FileManager.default.removeItem(atPath: preparation.workDirectory)
         let prepared = try await preparation.run(deadLetters: deadLetters)
@@ -52,7 +52,7 @@ public struct FileUpload: Sendable {
         report.migrated = prepared.migrated
         report.mergedByDedupe = prepared.mergedAway
         report.abandonedInputs = prepared.abandonedInputs
-        report.preparationSeconds = clock.now() - started
+        report.preparationSeconds = clock.monotonicSeconds() - started
 
         let client = self.client
         _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) {
@@ -69,7 +69,8 @@ public struct FileUpload: Sendable {
             onBatch = { statistics in
                 progress(
                     UploadProgress(
-                        total: total, done: statistics.settled + skipped.count, elapsed: clock.now() - started))
+                        total: total, done: statistics.settled + skipped.count,
+                        elapsed: clock.monotonicSeconds() - started))
             }
         }
         let delegate = JournalDelegate(journal: journal, deadLetters: deadLetters, policy: conflictPolicy)
@@ -91,7 +92,7 @@ public struct FileUpload: Sendable {
         report.deadLetterFile = deadLetters.count > 0 ? deadLetterPath : nil
         report.requests = client.requestCount
         report.bytesSent = client.bodyBytesSent
-        report.seconds = clock.now() - started
+        report.seconds = clock.monotonicSeconds() - started
         let settled = statistics.settled + source.skipped
         report.recordsPerSecond = report.seconds > 0 ? Double(settled) / report.seconds : 0
         return report

@@ -1,4 +1,5 @@
 import LarderCloudKit
+public import LarderCore
 
 /// When and how long to wait before trying again, and what each failure calls for.
 ///
@@ -8,7 +9,7 @@ import LarderCloudKit
 /// jitter is added on top of it so throttled workers do not all come back at once.
 ///
 /// ```swift
-/// let policy = RetryPolicy(random: { 0.5 })
+/// let policy = RetryPolicy(random: .constant(0.5))
 /// policy.delay(attempt: 3, retryAfter: 2)   // max(2, 2.0 * 0.75) + 2 * 0.1 * 0.5 = 2.1
 /// ```
 public struct RetryPolicy: Sendable {
@@ -18,13 +19,13 @@ public struct RetryPolicy: Sendable {
     public var baseDelay: Double
     /// The largest back-off step, in seconds.
     public var maxDelay: Double
-    /// A random number in `0..<1` (injected: tests pin it).
-    public var random: @Sendable () -> Double
+    /// Where the jitter comes from (injected: tests pin it).
+    public var random: RandomSource
 
     /// Creates a policy.
     public init(
         maxAttempts: Int = 10, baseDelay: Double = 0.25, maxDelay: Double = 30,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: RandomSource = .system
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
@@ -38,9 +39,9 @@ public struct RetryPolicy: Sendable {
     public func delay(attempt: Int, retryAfter: Double?) -> Double {
         let exponent = Double(max(0, min(attempt - 1, 30)))
         let step = min(maxDelay, baseDelay * pow2(exponent))
-        let backoff = step / 2 + step / 2 * random()
+        let backoff = step / 2 + step / 2 * random.unitInterval()
         guard let retryAfter, retryAfter > 0 else { return backoff }
-        return max(retryAfter, backoff) + retryAfter * 0.2 * random()
+        return max(retryAfter, backoff) + retryAfter * 0.2 * random.unitInterval()
     }
 
     private func pow2(_ exponent: Double) -> Double {
@@ -111,7 +112,7 @@ public struct RetryPolicy: Sendable {
 extension RetryPolicy {
     /// Runs one request, retrying retryable failures (throttling, no answer) after ``delay(attempt:retryAfter:)``.
     /// - Throws: ``UploadStopped`` with the last failure when it is not retryable or the attempts are used up.
-    func perform<T>(_ context: String, clock: UploadClock, _ body: () async throws(CloudKitFailure) -> T) async throws
+    func perform<T>(_ context: String, clock: LarderClock, _ body: () async throws(CloudKitFailure) -> T) async throws
         -> T
     {
         var attempt = 0

@@ -112,7 +112,7 @@ public actor UploadJournal {
     /// Appends one line and syncs it. When that fails the journal is cut back to its length
     /// before (best effort), so a torn line never sits under later appends.
     private func append(_ line: JournalLine) throws {
-        FaultInjection.step()
+        CrashSwitch.step()
         let text = try Self.encode(line)
         let before = lseek(descriptor, 0, SEEK_END)
         do {
@@ -124,7 +124,7 @@ public actor UploadJournal {
             if before >= 0 { _ = ftruncate(descriptor, before) }
             throw error
         }
-        FaultInjection.step()
+        CrashSwitch.step()
     }
 
     // MARK: Reading and rewriting

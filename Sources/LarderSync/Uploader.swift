@@ -101,7 +101,7 @@ public final class Uploader: Sendable {
     /// Batching and retries.
     public let configuration: UploadConfiguration
     let delegate: any UploadDelegate
-    let clock: UploadClock
+    let clock: LarderClock
     let monitor: UploadMonitor
 
     /// Creates an uploader.
@@ -109,7 +109,7 @@ public final class Uploader: Sendable {
     public init(
         client: CloudKitClient, configuration: UploadConfiguration = UploadConfiguration(),
         delegate: any UploadDelegate,
-        clock: UploadClock = .system, progress: (@Sendable (UploadStatistics) -> Void)? = nil
+        clock: LarderClock = .system, progress: (@Sendable (UploadStatistics) -> Void)? = nil
     ) {
         self.client = client
         self.configuration = configuration
@@ -520,10 +520,10 @@ actor UploadMonitor {
     private let maxLimit: Int
     private var pausedUntil = 0.0
     private var successStreak = 0
-    private let clock: UploadClock
+    private let clock: LarderClock
     private let progress: (@Sendable (UploadStatistics) -> Void)?
 
-    init(concurrency: Int, clock: UploadClock, progress: (@Sendable (UploadStatistics) -> Void)?) {
+    init(concurrency: Int, clock: LarderClock, progress: (@Sendable (UploadStatistics) -> Void)?) {
         maxLimit = max(1, concurrency)
         limit = maxLimit
         self.clock = clock
@@ -563,13 +563,13 @@ actor UploadMonitor {
         statistics.throttles += 1
         successStreak = 0
         limit = max(1, limit / 2)
-        pausedUntil = max(pausedUntil, clock.now() + delay)
+        pausedUntil = max(pausedUntil, clock.monotonicSeconds() + delay)
     }
 
     /// Waits while the gate is closed.
     func waitForGate() async throws {
         while true {
-            let remaining = pausedUntil - clock.now()
+            let remaining = pausedUntil - clock.monotonicSeconds()
             guard remaining > 0 else { return }
             statistics.secondsWaiting += remaining
             try await clock.sleep(remaining)

@@ -35,7 +35,7 @@ public struct ZoneDownloader: Sendable {
     /// Retries.
     public var retry = RetryPolicy()
     /// Clock and sleeper.
-    public var clock: UploadClock = .system
+    public var clock: LarderClock = .system
     /// Page size (at most 200).
     public var pageSize = 200
 
@@ -94,7 +94,7 @@ public struct ZoneDownloader: Sendable {
     /// - Throws: ``UploadStopped`` when the server cannot be reached or refuses; ``LarderError``
     ///   for files.
     public func run() async throws -> Report {
-        let started = clock.now()
+        let started = clock.monotonicSeconds()
         let requestsBefore = client.requestCount
         guard client.target.endpoint.database != .public else {
             throw LarderError(
@@ -233,7 +233,7 @@ public struct ZoneDownloader: Sendable {
             try sink.close()
         }
         report.requests = client.requestCount - requestsBefore
-        report.seconds = clock.now() - started
+        report.seconds = clock.monotonicSeconds() - started
         return report
     }
 

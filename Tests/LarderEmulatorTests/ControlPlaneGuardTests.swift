@@ -7,6 +7,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LarderTestSupport
 #endif
 
 /// Issue #12: web pages (cross-origin requests, DNS rebinding) cannot reach the control plane or the API.
@@ -39,104 +40,113 @@ import FoundationNetworking
     @Test("control plane CSRF: a text/plain reset is refused with 415 and the data stays")
     func textPlainResetIsRefused() async throws {
         let server = try await Self.seeded()
-        defer { Task { await server.stop() } }
-        let host = "Host: 127.0.0.1:\(try Self.port(server))"
-        let reply = try await Self.raw(
-            server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"], body: "{}")
-        #expect(reply.status == 415, "\(reply.text)")
-        #expect(!reply.body.contains("reset"))
-        let empty = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"])
-        #expect(empty.status == 415)
-        let form = try await Self.raw(
-            server, "POST", "/_emulator/import", headers: [host, "Content-Type: application/x-www-form-urlencoded"],
-            body: "a=b")
-        #expect(form.status == 415)
-        #expect(try await Self.dataIsThere(server))
+        try await stopping(server) { _ in
+            let host = "Host: 127.0.0.1:\(try Self.port(server))"
+            let reply = try await Self.raw(
+                server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"], body: "{}")
+            #expect(reply.status == 415, "\(reply.text)")
+            #expect(!reply.body.contains("reset"))
+            let empty = try await Self.raw(
+                server, "POST", "/_emulator/reset", headers: [host, "Content-Type: text/plain"])
+            #expect(empty.status == 415)
+            let form = try await Self.raw(
+                server, "POST", "/_emulator/import",
+                headers: [host, "Content-Type: application/x-www-form-urlencoded"],
+                body: "a=b")
+            #expect(form.status == 415)
+            #expect(try await Self.dataIsThere(server))
+        }
     }
 
     @Test("DNS rebinding: a foreign Host is refused on the control plane and on the CloudKit API")
     func foreignHostIsRefused() async throws {
         let server = try await Self.seeded()
-        defer { Task { await server.stop() } }
-        let port = try Self.port(server)
-        let json = "Content-Type: application/json"
-        for host in [
-            "evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
-        ] {
-            let reset = try await Self.raw(
-                server, "POST", "/_emulator/reset", headers: ["Host: \(host)", json], body: "{}")
-            #expect(reset.status == 403, "\(host): \(reset.text)")
-            let export = try await Self.raw(server, "GET", "/_emulator/export", headers: ["Host: \(host)"])
-            #expect(export.status == 403 && !export.body.contains("keep"), "\(host)")
+        try await stopping(server) { _ in
+            let port = try Self.port(server)
+            let json = "Content-Type: application/json"
+            for host in [
+                "evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
+            ] {
+                let reset = try await Self.raw(
+                    server, "POST", "/_emulator/reset", headers: ["Host: \(host)", json], body: "{}")
+                #expect(reset.status == 403, "\(host): \(reset.text)")
+                let export = try await Self.raw(server, "GET", "/_emulator/export", headers: ["Host: \(host)"])
+                #expect(export.status == 403 && !export.body.contains("keep"), "\(host)")
+            }
+            let client = server.client()
+            let path = client.url("records/lookup").absoluteString.replacingOccurrences(
+                of: server.baseURL.absoluteString, with: "")
+            let api = try await Self.raw(
+                server, "POST", path, headers: ["Host: evil.example:\(port)", json],
+                body: #"{"records":[{"recordName":"keep"}]}"#)
+            #expect(api.status == 403 && !api.body.contains("\"me\""), "\(api.text)")
+            let loopbackAPI = try await Self.raw(
+                server, "POST", path, headers: ["Host: localhost:\(port)", json],
+                body: #"{"records":[{"recordName":"keep"}]}"#)
+            #expect(loopbackAPI.status == 200 && loopbackAPI.body.contains("\"me\""))
+            #expect(try await Self.dataIsThere(server))
         }
-        let client = server.client()
-        let path = client.url("records/lookup").absoluteString.replacingOccurrences(
-            of: server.baseURL.absoluteString, with: "")
-        let api = try await Self.raw(
-            server, "POST", path, headers: ["Host: evil.example:\(port)", json],
-            body: #"{"records":[{"recordName":"keep"}]}"#)
-        #expect(api.status == 403 && !api.body.contains("\"me\""), "\(api.text)")
-        let loopbackAPI = try await Self.raw(
-            server, "POST", path, headers: ["Host: localhost:\(port)", json],
-            body: #"{"records":[{"recordName":"keep"}]}"#)
-        #expect(loopbackAPI.status == 200 && loopbackAPI.body.contains("\"me\""))
-        #expect(try await Self.dataIsThere(server))
     }
 
     @Test("control plane CSRF: a foreign Origin is refused even with a loopback Host")
     func foreignOriginIsRefused() async throws {
         let server = try await Self.seeded()
-        defer { Task { await server.stop() } }
-        let host = "Host: 127.0.0.1:\(try Self.port(server))"
-        for origin in ["http://evil.example", "null", "http://127.0.0.1.evil.example:8787", "file://"] {
-            let reply = try await Self.raw(
-                server, "POST", "/_emulator/reset",
-                headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
-            #expect(reply.status == 403, "\(origin): \(reply.text)")
+        try await stopping(server) { _ in
+            let host = "Host: 127.0.0.1:\(try Self.port(server))"
+            for origin in ["http://evil.example", "null", "http://127.0.0.1.evil.example:8787", "file://"] {
+                let reply = try await Self.raw(
+                    server, "POST", "/_emulator/reset",
+                    headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
+                #expect(reply.status == 403, "\(origin): \(reply.text)")
+            }
+            let local = try await Self.raw(
+                server, "GET", "/_emulator/health", headers: [host, "Origin: http://localhost:3000"])
+            #expect(local.status == 200)
+            #expect(try await Self.dataIsThere(server))
         }
-        let local = try await Self.raw(
-            server, "GET", "/_emulator/health", headers: [host, "Origin: http://localhost:3000"])
-        #expect(local.status == 200)
-        #expect(try await Self.dataIsThere(server))
     }
 
     @Test("a JSON reset from loopback still works without the token")
     func loopbackJSONResetWorks() async throws {
         let server = try await Self.seeded()
-        defer { Task { await server.stop() } }
-        let reply = try await Self.raw(
-            server, "POST", "/_emulator/reset",
-            headers: ["Host: localhost:\(try Self.port(server))", "Content-Type: application/json"], body: "{}")
-        #expect(reply.status == 200 && reply.body.contains(#""reset":true"#))
-        #expect(try await !Self.dataIsThere(server))
+        try await stopping(server) { _ in
+            let reply = try await Self.raw(
+                server, "POST", "/_emulator/reset",
+                headers: ["Host: localhost:\(try Self.port(server))", "Content-Type: application/json"], body: "{}")
+            #expect(reply.status == 200 && reply.body.contains(#""reset":true"#))
+            #expect(try await !Self.dataIsThere(server))
+        }
     }
 
     @Test("bound off loopback, the control plane refuses a request without the admin token; the token works")
     func nonLoopbackNeedsTheToken() async throws {
         let server = try await TestServer.start { $0.host = "0.0.0.0" }
-        defer { Task { await server.stop() } }
-        _ = try await server.client().modify([RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))]
-        )
-        let token = server.emulator.adminToken
-        #expect(token.count == 64)
-        let host = "Host: 127.0.0.1:\(try Self.port(server))"
-        let json = "Content-Type: application/json"
-        let missing = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, json], body: "{}")
-        #expect(missing.status == 401, "\(missing.text)")
-        let wrong = try await Self.raw(
-            server, "POST", "/_emulator/reset",
-            headers: [host, json, "Authorization: Bearer \(String(repeating: "0", count: 64))"], body: "{}")
-        #expect(wrong.status == 401)
-        let export = try await Self.raw(server, "GET", "/_emulator/export", headers: [host])
-        #expect(export.status == 401 && !export.body.contains("keep"))
-        #expect(try await Self.dataIsThere(server))
-        let header = try await Self.raw(
-            server, "GET", "/_emulator/export", headers: [host, "X-Larder-Admin-Token: \(token)"])
-        #expect(header.status == 200 && header.body.contains("keep"))
-        let bearer = try await Self.raw(
-            server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(token)"], body: "{}")
-        #expect(bearer.status == 200 && bearer.body.contains(#""reset":true"#))
-        #expect(try await !Self.dataIsThere(server))
+        try await stopping(server) { _ in
+            _ = try await server.client().modify([
+                RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))
+            ]
+            )
+            let token = server.emulator.adminToken
+            #expect(token.count == 64)
+            let host = "Host: 127.0.0.1:\(try Self.port(server))"
+            let json = "Content-Type: application/json"
+            let missing = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host, json], body: "{}")
+            #expect(missing.status == 401, "\(missing.text)")
+            let wrong = try await Self.raw(
+                server, "POST", "/_emulator/reset",
+                headers: [host, json, "Authorization: Bearer \(String(repeating: "0", count: 64))"], body: "{}")
+            #expect(wrong.status == 401)
+            let export = try await Self.raw(server, "GET", "/_emulator/export", headers: [host])
+            #expect(export.status == 401 && !export.body.contains("keep"))
+            #expect(try await Self.dataIsThere(server))
+            let header = try await Self.raw(
+                server, "GET", "/_emulator/export", headers: [host, "X-Larder-Admin-Token: \(token)"])
+            #expect(header.status == 200 && header.body.contains("keep"))
+            let bearer = try await Self.raw(
+                server, "POST", "/_emulator/reset", headers: [host, json, "Authorization: Bearer \(token)"], body: "{}")
+            #expect(bearer.status == 200 && bearer.body.contains(#""reset":true"#))
+            #expect(try await !Self.dataIsThere(server))
+        }
     }
 
     @Test("a peer off loopback needs the admin token even with a loopback Host")

@@ -7,6 +7,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LarderTestSupport
 #endif
 
 /// The emulator soak: 16 clients of two users doing mixed operations with fault rules on, then a
@@ -35,34 +36,36 @@ import FoundationNetworking
     )
     func soak() async throws {
         let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        for user in SoakClient.users {
-            for zone in SoakClient.zones { try await server.client(user).createZone(zone) }
-        }
-        for rule in Self.faultRules { try await ControlPlaneTests.addFault(server, rule) }
-        let ledger = SoakLedger()
-        let started = ContinuousClock.now
-        let clients = try await withThrowingTaskGroup(of: SoakClient.self) { group in
-            for index in 0..<Self.clientCount {
-                group.addTask {
-                    var client = SoakClient(
-                        index: index, server: server, ledger: ledger, seed: Self.seed &+ UInt64(index))
-                    for _ in 0..<Self.operationsPerClient { try await client.step() }
-                    return client
-                }
+        try await stopping(server) { _ async throws in
+            for user in SoakClient.users {
+                for zone in SoakClient.zones { try await server.client(user).createZone(zone) }
             }
-            var finished: [SoakClient] = []
-            for try await client in group { finished.append(client) }
-            return finished
+            for rule in Self.faultRules { try await ControlPlaneTests.addFault(server, rule) }
+            let ledger = SoakLedger()
+            let started = ContinuousClock.now
+            let clients = try await withThrowingTaskGroup(of: SoakClient.self) { group in
+                for index in 0..<Self.clientCount {
+                    group.addTask {
+                        var client = SoakClient(
+                            index: index, server: server, ledger: ledger, seed: Self.seed &+ UInt64(index))
+                        for _ in 0..<Self.operationsPerClient { try await client.step() }
+                        return client
+                    }
+                }
+                var finished: [SoakClient] = []
+                for try await client in group { finished.append(client) }
+                return finished
+            }
+            _ = try await ControlPlaneTests.call(server, "DELETE", "faults")
+            let elapsed = ContinuousClock.now - started
+            try await SoakChecker(server: server, ledger: ledger).check(clients: clients)
+            let counts = ledger.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
+            print(
+                "soak: \(Self.clientCount) clients × \(Self.operationsPerClient) operations in \(elapsed), seed \(Self.seed): \(counts)"
+            )
+            #expect(ledger.counts["refused (fault rule)", default: 0] > 0, "no fault rule fired")
         }
-        _ = try await ControlPlaneTests.call(server, "DELETE", "faults")
-        let elapsed = ContinuousClock.now - started
-        try await SoakChecker(server: server, ledger: ledger).check(clients: clients)
-        let counts = ledger.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print(
-            "soak: \(Self.clientCount) clients × \(Self.operationsPerClient) operations in \(elapsed), seed \(Self.seed): \(counts)"
-        )
-        #expect(ledger.counts["refused (fault rule)", default: 0] > 0, "no fault rule fired")
     }
 }
 

@@ -28,12 +28,13 @@ import FoundationNetworking
         #expect(FileManager.default.fileExists(atPath: folder.path("data/emulator.sqlite")))
 
         let second = try await TestServer.start(configuration: configuration)
-        defer { Task { await second.stop() } }
-        let again = second.client()
-        let records = try await again.query(Query(recordType: "Recipe"), zone: zone)
-        #expect(records.records.records.first?.field("title") == "durable")
-        let changes = try #require(try await again.zoneChanges(zone, token: token).changes)
-        #expect(changes.records.isEmpty)
+        try await stopping(second) { _ in
+            let again = second.client()
+            let records = try await again.query(Query(recordType: "Recipe"), zone: zone)
+            #expect(records.records.records.first?.field("title") == "durable")
+            let changes = try #require(try await again.zoneChanges(zone, token: token).changes)
+            #expect(changes.records.isEmpty)
+        }
     }
 
     @Test("the configuration rejects unknown keys and resolves flag over environment over file")

@@ -34,50 +34,55 @@ import FoundationNetworking
     @Test("server-to-server replay: the default window is ±300 s and is configurable")
     func skewWindow() async throws {
         let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let client = try Self.signedClient(server)
-        #expect(EmulatorConfiguration().signatureSkewSeconds == 300)
-        let stale = try await Self.send(client, try Self.headers(client, secondsAgo: 400))
-        #expect(
-            stale.status == 401 && stale.json["reason"]?.stringValue?.contains("limit 300 s") == true, "\(stale.text)")
-        #expect(try await Self.send(client, try Self.headers(client, secondsAgo: -400)).status == 401)
-        #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 200)).status == 200)
+        try await stopping(server) { _ in
+            let client = try Self.signedClient(server)
+            #expect(EmulatorConfiguration().signatureSkewSeconds == 300)
+            let stale = try await Self.send(client, try Self.headers(client, secondsAgo: 400))
+            #expect(
+                stale.status == 401 && stale.json["reason"]?.stringValue?.contains("limit 300 s") == true,
+                "\(stale.text)")
+            #expect(try await Self.send(client, try Self.headers(client, secondsAgo: -400)).status == 401)
+            #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 200)).status == 200)
 
-        let wide = try await TestServer.start { $0.signatureSkewSeconds = 1000 }
-        defer { Task { await wide.stop() } }
-        let wideClient = try Self.signedClient(wide)
-        #expect(try await Self.send(wideClient, try Self.headers(wideClient, secondsAgo: 400)).status == 200)
+            let wide = try await TestServer.start { $0.signatureSkewSeconds = 1000 }
+            try await stopping(wide) { _ in
+                let wideClient = try Self.signedClient(wide)
+                #expect(try await Self.send(wideClient, try Self.headers(wideClient, secondsAgo: 400)).status == 200)
+            }
+        }
     }
 
     @Test("server-to-server replay: with refuseReplays an exact replay is refused, a fresh signature is not")
     func replayIsRefused() async throws {
         let server = try await TestServer.start { $0.refuseReplays = true }
-        defer { Task { await server.stop() } }
-        let client = try Self.signedClient(server)
-        let captured = try Self.headers(client, secondsAgo: 0)
-        #expect(try await Self.send(client, captured).status == 200)
-        let replay = try await Self.send(client, captured)
-        #expect(replay.status == 401 && replay.errorCode == "AUTHENTICATION_FAILED", "\(replay.text)")
-        #expect(replay.json["reason"]?.stringValue?.contains("replay") == true)
-        // The same signature re-encoded (raw r‖s with the low s) is the same signature: refused too.
-        var reencoded = captured
-        let signature = try #require(captured[RequestSigner.signatureHeader])
-        reencoded[RequestSigner.signatureHeader] = try #require(RequestSigner.canonicalSignature(signature))
-            .base64EncodedString()
-        #expect(try await Self.send(client, reencoded).status == 401)
-        // A new signature of the same request (same second, same body) is a new request.
-        #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 0)).status == 200)
-        #expect(try await client.get("zones/list").status == 200)
+        try await stopping(server) { _ in
+            let client = try Self.signedClient(server)
+            let captured = try Self.headers(client, secondsAgo: 0)
+            #expect(try await Self.send(client, captured).status == 200)
+            let replay = try await Self.send(client, captured)
+            #expect(replay.status == 401 && replay.errorCode == "AUTHENTICATION_FAILED", "\(replay.text)")
+            #expect(replay.json["reason"]?.stringValue?.contains("replay") == true)
+            // The same signature re-encoded (raw r‖s with the low s) is the same signature: refused too.
+            var reencoded = captured
+            let signature = try #require(captured[RequestSigner.signatureHeader])
+            reencoded[RequestSigner.signatureHeader] = try #require(RequestSigner.canonicalSignature(signature))
+                .base64EncodedString()
+            #expect(try await Self.send(client, reencoded).status == 401)
+            // A new signature of the same request (same second, same body) is a new request.
+            #expect(try await Self.send(client, try Self.headers(client, secondsAgo: 0)).status == 200)
+            #expect(try await client.get("zones/list").status == 200)
+        }
     }
 
     @Test("server-to-server replay: without refuseReplays a replay inside the window is accepted (documented)")
     func replayAcceptedByDefault() async throws {
         let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let client = try Self.signedClient(server)
-        let captured = try Self.headers(client, secondsAgo: 0)
-        #expect(try await Self.send(client, captured).status == 200)
-        #expect(try await Self.send(client, captured).status == 200)
+        try await stopping(server) { _ in
+            let client = try Self.signedClient(server)
+            let captured = try Self.headers(client, secondsAgo: 0)
+            #expect(try await Self.send(client, captured).status == 200)
+            #expect(try await Self.send(client, captured).status == 200)
+        }
     }
 
     @Test("server-to-server replay: refuseReplays and the window come from the config file and the flags")

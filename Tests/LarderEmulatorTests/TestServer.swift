@@ -2,6 +2,7 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderEmulator
+import LarderTestSupport
 import Logging
 
 #if canImport(FoundationNetworking)
@@ -198,3 +199,4 @@ extension Array where Element == RecordResult {
     var records: [Record] { compactMap(\.record) }
     var errorCodes: [String?] { map { $0.error?.serverErrorCode.rawValue } }
 }
+extension TestServer: StoppableTestResource {}

@@ -68,30 +68,32 @@ import Testing
         guard UploadCLITests().requireBinary() else { return }
         let fixture = try await UploadCLITests.Fixture.make()
         let (server, directory) = (fixture.server, fixture.directory)
-        defer { Task { await server.stop() } }
-        // Journal writes: 1 is the new journal, then plan and ack lines of 5-record batches in turn;
-        // 3 is the first batch's acknowledgement, after the server has written it.
-        for (round, rule) in ["enospc@2", "enospc@3", "short@1+,eio@40", "fsync.eio@3", "enospc@6+"].enumerated() {
-            let zone = "journal-\(round)"
-            let journal = directory.path("\(round).journal")
-            let records = TestRecords.recipes(20, seed: 300 + round)
-            let input = try directory.write("input-\(round).json", TestRecords.envelope(records))
-            let arguments =
-                [
-                    "upload", input, "--journal", journal, "--dead-letters", directory.path("\(round).dead.ndjson"),
-                    "--batch-size", "5",
-                    "--concurrency", "1", "--progress", "none",
-                ] + fixture.connection(zone: zone)
-            let faults = rule.split(separator: ",").map { "\($0):\(journal)" }.joined(separator: ",")
-            let failed = try await runLarder(arguments, environment: ["LARDER_FAULT_IO": faults])
-            #expect(failed.status == 3, "\(rule): \(failed.stderr)")
-            #expect(failed.stderr.contains("journal \(journal)"), "\(rule): \(failed.stderr)")
-            let resumed = try await runLarder(arguments)
-            #expect(resumed.status == 0, "\(rule): \(resumed.stderr)")
-            #expect(
-                !FileManager.default.fileExists(atPath: directory.path("\(round).dead.ndjson")), "\(rule): dead letters"
-            )
-            try await ResilienceTests().expectExactlyOnce(records, server: server, zone: zone)
+        try await stopping(server) { _ in
+            // Journal writes: 1 is the new journal, then plan and ack lines of 5-record batches in turn;
+            // 3 is the first batch's acknowledgement, after the server has written it.
+            for (round, rule) in ["enospc@2", "enospc@3", "short@1+,eio@40", "fsync.eio@3", "enospc@6+"].enumerated() {
+                let zone = "journal-\(round)"
+                let journal = directory.path("\(round).journal")
+                let records = TestRecords.recipes(20, seed: 300 + round)
+                let input = try directory.write("input-\(round).json", TestRecords.envelope(records))
+                let arguments =
+                    [
+                        "upload", input, "--journal", journal, "--dead-letters", directory.path("\(round).dead.ndjson"),
+                        "--batch-size", "5",
+                        "--concurrency", "1", "--progress", "none",
+                    ] + fixture.connection(zone: zone)
+                let faults = rule.split(separator: ",").map { "\($0):\(journal)" }.joined(separator: ",")
+                let failed = try await runLarder(arguments, environment: ["LARDER_FAULT_IO": faults])
+                #expect(failed.status == 3, "\(rule): \(failed.stderr)")
+                #expect(failed.stderr.contains("journal \(journal)"), "\(rule): \(failed.stderr)")
+                let resumed = try await runLarder(arguments)
+                #expect(resumed.status == 0, "\(rule): \(resumed.stderr)")
+                #expect(
+                    !FileManager.default.fileExists(atPath: directory.path("\(round).dead.ndjson")),
+                    "\(rule): dead letters"
+                )
+                try await ResilienceTests().expectExactlyOnce(records, server: server, zone: zone)
+            }
         }
     }
 }

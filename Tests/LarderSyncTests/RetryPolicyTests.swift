@@ -1,4 +1,5 @@
 import LarderCloudKit
+import LarderCore
 import Testing
 
 @testable import LarderSync
@@ -7,7 +8,7 @@ import Testing
     @Test("waits never undercut the server's retryAfter")
     func respectsRetryAfter() {
         for random in [0.0, 0.5, 0.999] {
-            let policy = RetryPolicy(baseDelay: 0.25, maxDelay: 30, random: { random })
+            let policy = RetryPolicy(baseDelay: 0.25, maxDelay: 30, random: .constant(random))
             for attempt in 1...8 {
                 #expect(policy.delay(attempt: attempt, retryAfter: 3) >= 3)
             }
@@ -16,8 +17,8 @@ import Testing
 
     @Test("back-off doubles per attempt up to the cap, with jitter in the upper half of each step")
     func exponentialWithJitter() {
-        let low = RetryPolicy(baseDelay: 1, maxDelay: 8, random: { 0 })
-        let high = RetryPolicy(baseDelay: 1, maxDelay: 8, random: { 0.999_999 })
+        let low = RetryPolicy(baseDelay: 1, maxDelay: 8, random: .constant(0))
+        let high = RetryPolicy(baseDelay: 1, maxDelay: 8, random: .constant(0.999_999))
         #expect(low.delay(attempt: 1, retryAfter: nil) == 0.5)
         #expect(low.delay(attempt: 2, retryAfter: nil) == 1)
         #expect(low.delay(attempt: 3, retryAfter: nil) == 2)
@@ -28,7 +29,7 @@ import Testing
 
     @Test("a named wait gets a little jitter on top so throttled workers spread out")
     func jitterOnRetryAfter() {
-        let policy = RetryPolicy(baseDelay: 0.1, maxDelay: 1, random: { 0.5 })
+        let policy = RetryPolicy(baseDelay: 0.1, maxDelay: 1, random: .constant(0.5))
         #expect(policy.delay(attempt: 1, retryAfter: 10) == 10 + 10 * 0.2 * 0.5)
     }
 

@@ -101,6 +101,16 @@ public struct RandomSource: Sendable {
         }
     }
 
+    /// A source whose ``unitInterval()`` is always `value` (clamped to `0..<1`), to pin jitter in tests.
+    ///
+    /// - Parameter value: The number every ``unitInterval()`` returns (to within 2⁻⁵³).
+    /// - Returns: A source that repeats the same eight bytes.
+    public static func constant(_ value: Double) -> RandomSource {
+        let word = UInt64(min(max(value, 0), 1 - 0x1p-53) * 0x1p53) << 11
+        let pattern = (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64($0))) }
+        return RandomSource { count in (0..<count).map { pattern[$0 % 8] } }
+    }
+
     /// `count` random bytes as lowercase hex.
     public func hex(bytes count: Int) -> String {
         bytes(count).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()

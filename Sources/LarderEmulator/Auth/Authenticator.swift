@@ -87,7 +87,7 @@ final class Authenticator: Sendable {
             }
             return Caller(
                 userRecordName: key.userRecordName ?? configuration.users.first?.userRecordName
-                    ?? DatabaseCall.publicOwner,
+                    ?? DatabaseOperationContext.publicOwner,
                 isServerKey: true)
         }
         let redirect = "\(baseURL)/_emulator/signin"

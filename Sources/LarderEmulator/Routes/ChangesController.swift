@@ -4,7 +4,7 @@ import LarderCloudKit
 
 /// `changes/database` and `changes/zone` (private and shared databases).
 struct ChangesController: Sendable {
-    let route: DatabaseRoute
+    let route: DatabaseRequestPipeline
 
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let store = route.services.store

@@ -99,7 +99,7 @@ struct ControlPlaneController: Sendable {
                     .notFound, "pass ?user=<name, email or userRecordName>; users: \(names.joined(separator: ", "))")
             }
             let token = services.authenticator.mint(
-                for: user.userRecordName, nowMilliseconds: services.clock.nowMilliseconds())
+                for: user.userRecordName, nowMilliseconds: services.clock.milliseconds)
             return JSONResponse.make(
                 try JSONResponse.encoder.encode(["ckWebAuthToken": token, "userRecordName": user.userRecordName]))
         }

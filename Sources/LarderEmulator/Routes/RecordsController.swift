@@ -4,7 +4,7 @@ import LarderCloudKit
 
 /// `records/modify`, `records/query`, `records/lookup` and the older `records/changes`.
 struct RecordsController: Sendable {
-    let route: DatabaseRoute
+    let route: DatabaseRequestPipeline
 
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let store = route.services.store

@@ -4,7 +4,7 @@ import LarderCloudKit
 
 /// `users/current`: the signed-in user's record name (and names, as if discoverable).
 struct UsersController: Sendable {
-    let route: DatabaseRoute
+    let route: DatabaseRequestPipeline
 
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let configuration = route.services.configuration

@@ -4,7 +4,7 @@ import LarderCloudKit
 
 /// `zones/list`, `zones/lookup`, `zones/modify` and the deprecated `zones/changes`.
 struct ZonesController: Sendable {
-    let route: DatabaseRoute
+    let route: DatabaseRequestPipeline
 
     func register(on router: Router<EmulatorRequestContext>, base: String) {
         let store = route.services.store

@@ -16,7 +16,9 @@ struct CompiledFilter {
         .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn,
     ]
 
-    init(_ filter: QueryFilter, index: Int, recordType: String, schema: SchemaResolver, call: DatabaseCall) throws {
+    init(_ filter: QueryFilter, index: Int, recordType: String, schema: SchemaResolver, call: DatabaseOperationContext)
+        throws
+    {
         fieldName = filter.fieldName
         comparator = filter.comparator
         let system = SystemField(filter.fieldName)

@@ -1,5 +1,5 @@
 import Foundation
-public import GRDB
+import GRDB
 package import LarderCloudKit
 public import LarderCore
 
@@ -9,7 +9,7 @@ public import LarderCore
 /// for the others. The pool is the synchronisation point; no actor wraps it.
 package struct EmulatorStore: Sendable {
     /// The database.
-    package let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     /// The expression indexes made for queries so far.
     let queryIndexes = QueryIndexes()
 

@@ -4,7 +4,7 @@ import LarderCloudKit
 /// `records/lookup`: each requested name answers with its record or `NOT_FOUND`; records the
 /// caller may not see are `NOT_FOUND` too.
 struct LookupRecords {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
     let request: LookupRecordsRequest
 
     func run(db: Database) throws -> RecordsResponse {
@@ -17,7 +17,7 @@ struct LookupRecords {
         let renderer = RecordRenderer(call: call)
         var results: [RecordResult] = []
         for entry in request.records {
-            guard let row = try RecordRow.fetch(zoneId: access.zone.id, name: entry.recordName, in: db), !row.isDeleted,
+            guard let row = try RecordRow.fetch(zoneID: access.zone.id, name: entry.recordName, in: db), !row.isDeleted,
                 try access.permission(
                     recordName: row.name, parent: row.parent, isShare: row.isShare, createdBy: row.createdBy,
                     caller: call.caller, db: db) != .none

@@ -9,7 +9,7 @@ import LarderCore
 /// `atomic` (the default) in custom zones, one failure rolls every write back: the failing items
 /// keep their code and the others get `ATOMIC_ERROR`.
 struct ModifyRecords {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
     let request: ModifyRecordsRequest
     /// A fault rule forces every operation to fail with `CONFLICT`.
     var forcedConflict = false
@@ -104,17 +104,17 @@ struct ModifyRecords {
             )
         }
         let incoming = operation.record
-        guard let name = incoming.recordName ?? (type == .create ? call.makeID() : nil) else {
+        guard let name = incoming.recordName ?? (type == .create ? call.random.uuid() : nil) else {
             throw call.error(.badRequest, "operations[\(index)].record.recordName is required for \(type.rawValue)")
         }
-        guard Names.isValidRecordName(name) else {
+        guard CloudKitNameRules.isValidRecordName(name) else {
             throw call.error(
                 .badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
         }
         guard seen.insert("\(access.zone.id)/\(name)").inserted else {
             throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
         }
-        let existing = try RecordRow.fetch(zoneId: access.zone.id, name: name, in: db)
+        let existing = try RecordRow.fetch(zoneID: access.zone.id, name: name, in: db)
         var live = existing.flatMap { $0.isDeleted ? nil : $0 }
         // A participant reaches only the records already in the shared hierarchy (through their stored
         // parents); any other record answers exactly like a name that does not exist, until it would be
@@ -171,7 +171,7 @@ struct ModifyRecords {
             guard let given = incoming.recordType, !given.isEmpty else {
                 throw call.error(.badRequest, "operations[\(index)].record.recordType is required to create '\(name)'")
             }
-            guard Names.isValidRecordType(given) else {
+            guard CloudKitNameRules.isValidRecordType(given) else {
                 throw call.error(.badRequest, "record type '\(given)' is not valid")
             }
             recordType = isShare ? Record.shareRecordType : given
@@ -201,7 +201,7 @@ struct ModifyRecords {
         }
         let parent = incoming.parent.map(\.recordName) ?? live?.parent
         var shortGUID = live?.shortGUID
-        if shortGUID == nil, incoming.createShortGUID == true { shortGUID = ShortGUID.make() }
+        if shortGUID == nil, incoming.createShortGUID == true { shortGUID = ShortGUID.make(call.random) }
         let row = try session.write(
             zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
@@ -283,7 +283,7 @@ struct ModifyRecords {
                 try session.touch(zone: access.zone, rowID: root.id, shareName: nil, shortGUID: nil)
             }
         } else if let shareName = live.shareName,
-            let share = try RecordRow.fetch(zoneId: access.zone.id, name: shareName, in: db), !share.isDeleted
+            let share = try RecordRow.fetch(zoneID: access.zone.id, name: shareName, in: db), !share.isDeleted
         {
             // Deleting a share's root deletes the share.
             try session.delete(zone: access.zone, row: share)
@@ -296,7 +296,7 @@ struct ModifyRecords {
             let stored = StoredShare(json: text),
             let root = stored.rootRecordName
         else { return nil }
-        return try RecordRow.fetch(zoneId: zone.id, name: root, in: db)
+        return try RecordRow.fetch(zoneID: zone.id, name: root, in: db)
     }
 
     private func writeShare(
@@ -322,7 +322,7 @@ struct ModifyRecords {
                 throw call.error(.badRequest, "the zone already has record shares; it cannot be shared zone-wide")
             }
         } else {
-            if try RecordRow.fetch(zoneId: access.zone.id, name: Record.zoneWideShareName, in: db).map({ !$0.isDeleted }
+            if try RecordRow.fetch(zoneID: access.zone.id, name: Record.zoneWideShareName, in: db).map({ !$0.isDeleted }
             ) == true {
                 throw call.error(.badRequest, "the zone is shared zone-wide; its records cannot be shared one by one")
             }
@@ -332,7 +332,7 @@ struct ModifyRecords {
                     "a share needs forRecord {recordName} (or the name \(Record.zoneWideShareName) for a zone-wide share)"
                 )
             }
-            guard let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: root, in: db), !rootRow.isDeleted
+            guard let rootRow = try RecordRow.fetch(zoneID: access.zone.id, name: root, in: db), !rootRow.isDeleted
             else {
                 throw call.error(.notFound, "the share's root record '\(root)' does not exist in this zone")
             }
@@ -355,12 +355,12 @@ struct ModifyRecords {
             owner: access.zone.owner)
         let stored = StoredShare(
             rootRecordName: rootName, publicPermission: publicPermission, participants: participants)
-        let shortGUID = live?.shortGUID ?? ShortGUID.make()
+        let shortGUID = live?.shortGUID ?? ShortGUID.make(call.random)
         let row = try session.write(
             zone: access.zone, name: name, type: Record.shareRecordType, fieldsJSON: fieldsJSON, existing: existing,
             parent: nil, shareName: nil, shortGUID: shortGUID, share: try session.encode(stored))
         try session.setMembers(zone: access.zone, shareName: name, rootRecordName: rootName, participants: participants)
-        if let rootName, let rootRow = try RecordRow.fetch(zoneId: access.zone.id, name: rootName, in: db),
+        if let rootName, let rootRow = try RecordRow.fetch(zoneID: access.zone.id, name: rootName, in: db),
             rootRow.shareName != name
         {
             try session.touch(zone: access.zone, rowID: rootRow.id, shareName: name, shortGUID: shortGUID)
@@ -417,9 +417,15 @@ struct ModifyRecords {
 
 /// Short share identifiers, like the `shortGUID` in share URLs.
 enum ShortGUID {
-    static func make() -> String {
+    static func make(_ random: RandomSource) -> String {
         let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<22).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        // 62 letters: a byte modulo 248 (= 4 × 62) is uniform; bytes from 248 up are drawn again.
+        var letters: [Character] = []
+        while letters.count < 22 {
+            for byte in random.bytes(32) where byte < 248 && letters.count < 22 {
+                letters.append(alphabet[Int(byte) % alphabet.count])
+            }
+        }
+        return String(letters)
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// are checked in Swift while the rows stream from a cursor. The continuation marker is an opaque
 /// offset bound to the query it came from.
 struct QueryRecords {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
     let request: QueryRecordsRequest
 
     func run(db: Database) throws -> QueryResponse {
@@ -85,7 +85,7 @@ struct QueryRecords {
         while let row = try cursor.next() {
             let record = RecordRow(row: row)
             if needsSwift {
-                guard let access = zonesByID[record.zoneId] else { continue }
+                guard let access = zonesByID[record.zoneID] else { continue }
                 if access.filtersRecords {
                     let permission = try access.permission(
                         recordName: record.name, parent: record.parent, isShare: record.isShare,
@@ -115,7 +115,7 @@ struct QueryRecords {
         let hasMore = matched.count > limit
         let page = matched.prefix(limit)
         let records = page.compactMap { row -> RecordResult? in
-            guard let zone = zonesByID[row.zoneId]?.zone else { return nil }
+            guard let zone = zonesByID[row.zoneID]?.zone else { return nil }
             return .record(renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
         }
         return QueryResponse(records: records, continuationMarker: hasMore ? encodeMarker(offset + page.count) : nil)
@@ -216,7 +216,7 @@ final class QueryIndexes: Sendable {
     func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
         var fields = Set((query.filterBy ?? []).map(\.fieldName))
         fields.formUnion((query.sortBy ?? []).map(\.fieldName))
-        let missing = fields.filter { SystemField($0) == nil && Names.isValidFieldName($0) }
+        let missing = fields.filter { SystemField($0) == nil && CloudKitNameRules.isValidFieldName($0) }
             .subtracting(known.withLock { $0 })
         guard !missing.isEmpty else { return }
         try await writer.write { db in

@@ -3,7 +3,7 @@ import LarderCloudKit
 
 /// One zone's change feed since a token: records and tombstones in change order, a page at a time.
 struct RecordChanges {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
 
     struct Page {
         var zone: ZoneRow
@@ -74,7 +74,7 @@ struct RecordChanges {
 
 /// A database's zone feed since a token: the zones whose content (or visibility) changed.
 struct DatabaseChanges {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
 
     func run(syncToken: String?, resultsLimit: Int?, db: Database) throws -> DatabaseChangesResponse {
         let user = try call.requireUser()
@@ -96,7 +96,7 @@ struct DatabaseChanges {
         switch call.scope {
         case .private, .public:
             let database = call.scope == .public ? "public" : "private"
-            let owner = call.scope == .public ? DatabaseCall.publicOwner : user
+            let owner = call.scope == .public ? DatabaseOperationContext.publicOwner : user
             let rows = try Row.fetchAll(
                 db,
                 sql: """

@@ -3,7 +3,7 @@ import LarderCore
 
 /// Turns stored rows into wire records, honouring `desiredKeys` and `numbersAsStrings`.
 struct RecordRenderer {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
 
     func fields(of row: RecordRow) -> [String: RecordField] {
         var text = row.fields

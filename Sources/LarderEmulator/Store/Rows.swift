@@ -39,7 +39,7 @@ struct ZoneRow: Sendable, Hashable {
 /// A `record` row.
 struct RecordRow: Sendable {
     var id: Int64
-    var zoneId: Int64
+    var zoneID: Int64
     var name: String
     var type: String
     var changeTag: String
@@ -64,10 +64,10 @@ struct RecordRow: Sendable {
         modifiedAt, modifiedBy, modifiedDevice, parent, shareName, shortGUID, share
         """
 
-    static func fetch(zoneId: Int64, name: String, in db: Database) throws -> RecordRow? {
+    static func fetch(zoneID: Int64, name: String, in db: Database) throws -> RecordRow? {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zoneId = ? AND name = ?"),
-            arguments: [zoneId, name]
+            arguments: [zoneID, name]
         ).map(RecordRow.init(row:))
     }
 }
@@ -75,7 +75,7 @@ struct RecordRow: Sendable {
 extension RecordRow {
     init(row: Row) {
         self.init(
-            id: row["id"], zoneId: row["zoneId"], name: row["name"], type: row["type"], changeTag: row["changeTag"],
+            id: row["id"], zoneID: row["zoneId"], name: row["name"], type: row["type"], changeTag: row["changeTag"],
             changeSeq: row["changeSeq"], isDeleted: row["isDeleted"], fields: row["fields"],
             createdAt: row["createdAt"],
             createdBy: row["createdBy"], createdDevice: row["createdDevice"], modifiedAt: row["modifiedAt"],
@@ -114,7 +114,7 @@ extension StoredShare: WireEncodable {
 }
 
 /// Record and zone names CloudKit accepts.
-enum Names {
+enum CloudKitNameRules {
     static func isValidRecordName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && name.utf8.allSatisfy { $0 > 32 && $0 < 127 }
     }

@@ -14,7 +14,7 @@ struct SchemaResolver {
     let environment: String
     let isProduction: Bool
 
-    init(call: DatabaseCall, db: Database) throws {
+    init(call: DatabaseOperationContext, db: Database) throws {
         container = call.container
         environment = call.environment
         isProduction = call.isProduction
@@ -39,7 +39,7 @@ struct SchemaResolver {
     /// Types `fields` of a `recordType` record; a nil value means "remove the field".
     /// - Throws: `BAD_REQUEST` naming the field and the problem.
     mutating func resolve(
-        recordType: String, fields: [String: RecordField], db: Database, call: DatabaseCall
+        recordType: String, fields: [String: RecordField], db: Database, call: DatabaseOperationContext
     ) throws(CloudKitServerError) -> [String: FieldValue?] {
         if !knownTypes.contains(recordType) {
             guard !isProduction else {
@@ -56,7 +56,7 @@ struct SchemaResolver {
         }
         var result: [String: FieldValue?] = [:]
         for (name, field) in fields {
-            guard Names.isValidFieldName(name) else {
+            guard CloudKitNameRules.isValidFieldName(name) else {
                 throw call.error(.badRequest, "field name '\(name)' is not valid (a letter, then letters, digits or _)")
             }
             if field.value.isNull {

@@ -5,7 +5,7 @@ import LarderCloudKit
 /// `records/accept` and `records/resolve`: a participant finds a share by its short GUID and,
 /// for accept, joins it; the owner's zone then appears in the participant's shared database.
 struct ShareOperations {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
 
     func run(_ request: ShortGUIDsRequest, accept: Bool, db: Database) throws -> ShareMetadataResponse {
         let user = try call.requireUser()
@@ -82,7 +82,7 @@ struct ShareOperations {
             zoneID: zone.zoneID, share: renderer.record(share, zone: zone, desiredKeys: nil))
         metadata.rootRecordName = stored.rootRecordName
         if entry.shouldFetchRootRecord == true, let root = stored.rootRecordName,
-            let rootRow = try RecordRow.fetch(zoneId: zone.id, name: root, in: db), !rootRow.isDeleted
+            let rootRow = try RecordRow.fetch(zoneID: zone.id, name: root, in: db), !rootRow.isDeleted
         {
             metadata.rootRecord = renderer.record(rootRow, zone: zone, desiredKeys: nil)
         }

@@ -39,7 +39,7 @@ enum StoreSchema {
                         UNIQUE (container, environment, database, owner, name));
                     CREATE TABLE record (
                         id INTEGER PRIMARY KEY,
-                        zoneId INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
+                        zoneID INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
                         name TEXT NOT NULL,
                         type TEXT NOT NULL,
                         changeTag TEXT NOT NULL,
@@ -57,7 +57,7 @@ enum StoreSchema {
                     CREATE INDEX recordType ON record (zoneId, type, isDeleted);
                     CREATE INDEX recordShortGUID ON record (shortGUID) WHERE shortGUID IS NOT NULL;
                     CREATE TABLE shareMember (
-                        zoneId INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
+                        zoneID INTEGER NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
                         shareName TEXT NOT NULL,
                         rootRecordName TEXT,
                         userRecordName TEXT NOT NULL,

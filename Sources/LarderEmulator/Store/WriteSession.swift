@@ -6,11 +6,11 @@ import LarderCore
 /// The writes of one request: hands out each zone's next change sequence number, writes record
 /// rows and share memberships, and bumps the zones' sequences once at the end.
 final class WriteSession {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
     let db: Database
     private var zoneSequences: [Int64: (zone: ZoneRow, sequence: Int64)] = [:]
 
-    init(call: DatabaseCall, db: Database) {
+    init(call: DatabaseOperationContext, db: Database) {
         self.call = call
         self.db = db
     }
@@ -41,11 +41,11 @@ final class WriteSession {
         shareName: String?, shortGUID: String?, share: String?
     ) throws -> RecordRow {
         let sequence = nextSequence(in: zone)
-        let tag = Names.changeTag(for: sequence)
-        let user = call.caller.userRecordName ?? DatabaseCall.publicOwner
+        let tag = CloudKitNameRules.changeTag(for: sequence)
+        let user = call.caller.userRecordName ?? DatabaseOperationContext.publicOwner
         let now = call.nowMilliseconds
         var row = RecordRow(
-            id: existing?.id ?? 0, zoneId: zone.id, name: name, type: type, changeTag: tag, changeSeq: sequence,
+            id: existing?.id ?? 0, zoneID: zone.id, name: name, type: type, changeTag: tag, changeSeq: sequence,
             isDeleted: false, fields: fieldsJSON, createdAt: now, createdBy: user, createdDevice: call.deviceID,
             modifiedAt: now, modifiedBy: user, modifiedDevice: call.deviceID, parent: parent, shareName: shareName,
             shortGUID: shortGUID, share: share)
@@ -95,8 +95,8 @@ final class WriteSession {
                 WHERE id = ?
                 """
         ).execute(arguments: [
-            sequence, Names.changeTag(for: sequence), call.nowMilliseconds,
-            call.caller.userRecordName ?? DatabaseCall.publicOwner, call.deviceID, row.id,
+            sequence, CloudKitNameRules.changeTag(for: sequence), call.nowMilliseconds,
+            call.caller.userRecordName ?? DatabaseOperationContext.publicOwner, call.deviceID, row.id,
         ])
     }
 
@@ -106,7 +106,9 @@ final class WriteSession {
         try db.execute(
             sql:
                 "UPDATE record SET changeSeq = ?, changeTag = ?, shareName = ?, shortGUID = ?, modifiedAt = ? WHERE id = ?",
-            arguments: [sequence, Names.changeTag(for: sequence), shareName, shortGUID, call.nowMilliseconds, rowID])
+            arguments: [
+                sequence, CloudKitNameRules.changeTag(for: sequence), shareName, shortGUID, call.nowMilliseconds, rowID,
+            ])
     }
 
     /// Records who may see `zone` through `shareName` (one row per participant but the owner).

@@ -19,14 +19,15 @@ struct ZoneAccess: Sendable {
     /// - Throws: `ZONE_NOT_FOUND` when the zone does not exist or is not visible to the caller,
     ///   `AUTHENTICATION_REQUIRED` for private and shared data without a user, `BAD_REQUEST` for a
     ///   shared zone without an owner.
-    static func resolve(_ zoneID: RecordZoneID?, call: DatabaseCall, db: Database) throws -> ZoneAccess {
+    static func resolve(_ zoneID: RecordZoneID?, call: DatabaseOperationContext, db: Database) throws -> ZoneAccess {
         let zoneID = zoneID ?? .defaultZone
         let notFound = call.error(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
         switch call.scope {
         case .public:
             guard zoneID.isDefaultZone,
                 let zone = try fetchZone(
-                    call: call, database: "public", owner: DatabaseCall.publicOwner, name: zoneID.zoneName, db: db)
+                    call: call, database: "public", owner: DatabaseOperationContext.publicOwner, name: zoneID.zoneName,
+                    db: db)
             else { throw notFound }
             return ZoneAccess(zone: zone, mode: .publicDatabase)
         case .private:
@@ -66,7 +67,8 @@ struct ZoneAccess: Sendable {
         }
     }
 
-    static func fetchZone(call: DatabaseCall, database: String, owner: String, name: String, db: Database) throws
+    static func fetchZone(call: DatabaseOperationContext, database: String, owner: String, name: String, db: Database)
+        throws
         -> ZoneRow?
     {
         try Row.fetchOne(
@@ -135,7 +137,8 @@ enum DefaultZones {
         for container in configuration.containers {
             for environment in ["development", "production"] {
                 try ensure(
-                    container: container, environment: environment, database: "public", owner: DatabaseCall.publicOwner,
+                    container: container, environment: environment, database: "public",
+                    owner: DatabaseOperationContext.publicOwner,
                     db: db)
                 for user in configuration.users {
                     try ensure(

@@ -3,7 +3,7 @@ import LarderCloudKit
 
 /// `zones/list`, `zones/lookup` and `zones/modify`.
 struct ZoneOperations {
-    let call: DatabaseCall
+    let call: DatabaseOperationContext
 
     func zoneDictionary(_ zone: ZoneRow) -> Zone {
         Zone(zoneID: zone.zoneID, syncToken: zone.token(at: zone.changeSeq), atomic: !zone.isDefault)
@@ -104,7 +104,8 @@ struct ZoneOperations {
     }
 
     private func create(_ name: String, owner: String, db: Database) throws -> ZoneRow {
-        guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("_"), Names.isValidRecordName(name) else {
+        guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("_"), CloudKitNameRules.isValidRecordName(name)
+        else {
             throw call.error(
                 .badRequest, "zone name '\(name)' is not valid (1-255 printable ASCII, not starting with _)")
         }

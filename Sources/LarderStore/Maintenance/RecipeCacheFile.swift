@@ -130,10 +130,10 @@ public enum RecipeCacheFile {
                 if wroteEntry { try sink.write(separator) }
                 try copier.copy(to: sink, until: range.upperBound)
                 wroteEntry = true
-                FaultInjection.step()
+                CrashSwitch.step()
             }
             try copier.copy(to: sink, until: .max)
-            FaultInjection.step()
+            CrashSwitch.step()
             try sink.close()
         } catch {
             file.discard()

@@ -126,13 +126,13 @@ public struct RecipeCacheTable: Sendable {
             let delete = try db.makeStatement(sql: "DELETE FROM recipe_cache WHERE id = ?")
             for eviction in plan.evictions {
                 try delete.execute(arguments: [entries[eviction.index].id])
-                FaultInjection.step()
+                CrashSwitch.step()
             }
             try Store.recordHistory(
                 db, kind: .prune, source: "cache prune --store", appliedAt: startedAt,
                 duration: clock.monotonicSeconds() - started,
                 recordsTouched: plan.evictions.count, success: true, details: try result.summary.jsonText())
-            FaultInjection.step()
+            CrashSwitch.step()
             return result
         }
         return isDryRun ? try store.readDatabase(body) : try store.writeDatabase(body)

@@ -131,7 +131,7 @@ public struct TombstoneCompaction: Sendable {
                     db, kind: .compaction, source: "tombstones compact --horizon \(Int(horizon))s", appliedAt: now,
                     duration: clock.monotonicSeconds() - started, recordsTouched: summary.changes, success: true,
                     details: try summary.jsonText())
-                FaultInjection.step()
+                CrashSwitch.step()
             }
             return summary
         }
@@ -155,7 +155,7 @@ public struct TombstoneCompaction: Sendable {
                     try db.execute(
                         sql: "UPDATE devices SET is_expired = 1, expired_at = ? WHERE id = ?",
                         arguments: [now.milliseconds, device.id])
-                    FaultInjection.step()
+                    CrashSwitch.step()
                 }
                 summary.newlyExpired.append(device.id)
                 summary.expired.append(device.id)
@@ -266,7 +266,7 @@ public struct TombstoneCompaction: Sendable {
                     saved = candidate.bodyBytes - minimal.utf8.count
                     if !isDryRun {
                         try stripRow.execute(arguments: [minimal, candidate.rowID])
-                        FaultInjection.step()
+                        CrashSwitch.step()
                     }
                     summary.stripped += 1
                     summary.bytesSaved += saved
@@ -277,7 +277,7 @@ public struct TombstoneCompaction: Sendable {
                 let list = "[" + dropped.map(String.init).joined(separator: ",") + "]"
                 try queuePurges.execute(arguments: [registryTag, nowMilliseconds, list])
                 try deleteRows.execute(arguments: [list])
-                for _ in dropped { FaultInjection.step() }
+                for _ in dropped { CrashSwitch.step() }
             }
         }
     }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LarderCloudKit
-import LarderCore
+public import LarderCore
 import LarderRegistry
 public import LarderStore
 
@@ -37,7 +37,7 @@ public struct StoreSync: Sendable {
     /// server's version (seed 003); `client-wins`, `merge` write over it.
     public var conflictPolicy: ConflictPolicy = .serverWins
     /// Clock and sleeper.
-    public var clock: UploadClock = .system
+    public var clock: LarderClock = .system
     /// This device's id (default: the store's own device, else the host name).
     public var deviceID: String?
     /// This device's name for the registry.
@@ -104,14 +104,14 @@ public struct StoreSync: Sendable {
     /// - Throws: ``UploadStopped`` when the server cannot be reached or refuses; ``LarderError``
     ///   for store problems.
     public func run(progress: (@Sendable (UploadProgress) -> Void)? = nil) async throws -> Report {
-        let started = clock.now()
+        let started = clock.monotonicSeconds()
         let device = try resolvedDeviceID()
         _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in try await client.ensureZone()
         }
         var report = Report(device: device, push: UploadReport(target: client.target.identity))
         let maxModified = try await pull(into: &report)
         report.push = try await push(progress: progress, refusedPurges: &report.purgesRefused)
-        let now = Date(timeIntervalSince1970: Double(clock.wallMilliseconds()) / 1000)
+        let now = Date(timeIntervalSince1970: Double(clock.milliseconds) / 1000)
         let previous = try syncState.devices().first { $0.id == device }?.watermark
         let watermark = maxModified.map { Date(timeIntervalSince1970: Double($0 - 1) / 1000) }
         _ = try syncState.recordDeviceSync(
@@ -121,7 +121,7 @@ public struct StoreSync: Sendable {
         try await publishDevice(current ?? Device(id: device, name: deviceName ?? device, lastSeen: now, isSelf: true))
         report.devicesSeen = try syncState.devices().count
         report.requests = client.requestCount
-        report.seconds = clock.now() - started
+        report.seconds = clock.monotonicSeconds() - started
         return report
     }
 
@@ -185,7 +185,7 @@ public struct StoreSync: Sendable {
         -> String
     {
         let modified = Date(
-            timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.wallMilliseconds()) / 1000)
+            timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.milliseconds) / 1000)
         if record.deleted == true {
             guard let stored = try syncState.record(named: name), !stored.isDeleted else { return "ignoredDelete" }
             return try syncState.applyRemoteTombstone(
@@ -233,7 +233,7 @@ public struct StoreSync: Sendable {
     }
 
     func push(progress: (@Sendable (UploadProgress) -> Void)?, refusedPurges: inout Int) async throws -> UploadReport {
-        let started = clock.now()
+        let started = clock.monotonicSeconds()
         let requestsBefore = client.requestCount
         let bytesBefore = client.bodyBytesSent
         var report = UploadReport(target: client.target.identity)
@@ -282,7 +282,8 @@ public struct StoreSync: Sendable {
         var onBatch: (@Sendable (UploadStatistics) -> Void)?
         if let progress {
             onBatch = { statistics in
-                progress(UploadProgress(total: total, done: statistics.settled, elapsed: clock.now() - started))
+                progress(
+                    UploadProgress(total: total, done: statistics.settled, elapsed: clock.monotonicSeconds() - started))
             }
         }
         let uploader = Uploader(
@@ -300,7 +301,7 @@ public struct StoreSync: Sendable {
         }
         report.requests = client.requestCount - requestsBefore
         report.bytesSent = client.bodyBytesSent - bytesBefore
-        report.seconds = clock.now() - started
+        report.seconds = clock.monotonicSeconds() - started
         report.recordsPerSecond = report.seconds > 0 ? Double(statistics.settled) / report.seconds : 0
         return report
     }
@@ -338,7 +339,7 @@ struct StoreDelegate: UploadDelegate {
     let syncState: SyncState
     let changes: [Int64: PendingChange]
     let policy: ConflictPolicy
-    let clock: UploadClock
+    let clock: LarderClock
 
     func willSend(_ items: [UploadItem]) async throws {}
 
@@ -379,7 +380,7 @@ struct StoreDelegate: UploadDelegate {
     }
 
     private func date(_ milliseconds: Int64?) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds ?? clock.wallMilliseconds()) / 1000)
+        Date(timeIntervalSince1970: Double(milliseconds ?? clock.milliseconds) / 1000)
     }
 }
 

@@ -100,7 +100,7 @@ struct CachePruneCommand: ParsableCommand {
             name = store.path
             result = try RecipeCacheTable(store: store).prune(policy: policy, isDryRun: dryRun, clock: nowOption.clock)
         }
-        FaultInjection.step()  // after the commit or rename: a kill here leaves the cache as after
+        CrashSwitch.step()  // after the commit or rename: a kill here leaves the cache as after
         let spool = try ReportSpool()
         if !json {
             try spool.line(

@@ -55,7 +55,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let transform: ((Value, RecordType, Int?) throws -> Value)? =
             normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
-        let summary = try RecordRun.convert(
+        let summary = try ConversionRunner.convert(
             input: input, rejects: rejects, check: .structure, limits: recordLimits.limits,
             transform: transform,
             makeWriter: { header, type in
@@ -68,7 +68,7 @@ struct ConvertCommand: ParsableCommand {
                     recordType: input.type ?? header?.recordType ?? type, pretty: pretty)
                 return try RecordIO.openWriter(path: output, format: to, gzip: gzip, options: options)
             })
-        try RecordRun.finish(summary)
+        try ConversionRunner.finish(summary)
     }
 
     /// The record decoded into its model and encoded again; other versions pass unchanged.

@@ -78,7 +78,7 @@ struct TombstonesCompactCommand: ParsableCommand {
                     ? try Self.json(event, reasons: reasons)
                     : Self.text(event, verb: verb, horizon: horizon.text, reasons: reasons))
         }
-        FaultInjection.step()  // after the commit: a kill here leaves the store as after
+        CrashSwitch.step()  // after the commit: a kill here leaves the store as after
         if json {
             try spool.line("{\"summary\":" + String(decoding: try Self.encoder.encode(summary), as: UTF8.self) + "}")
         } else {

@@ -115,10 +115,10 @@ final class TestClock: Sendable {
 
     var sleeps: [Double] { state.withLock { $0.sleeps } }
 
-    var clock: UploadClock {
-        UploadClock(
-            now: { self.state.withLock { $0.now } },
-            wallMilliseconds: { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+    var clock: LarderClock {
+        LarderClock(
+            now: { Date() },
+            monotonicSeconds: { self.state.withLock { $0.now } },
             sleep: { seconds in
                 self.state.withLock {
                     $0.now += seconds
@@ -201,3 +201,4 @@ func runLarder(
 ) async throws -> CLIResult {
     try await offCooperativePool { try CLI.run(arguments, in: directory, environment: environment) }
 }
+extension UploadTestServer: StoppableTestResource {}

@@ -4,7 +4,7 @@ import LarderCore
 import LarderFormats
 
 /// Runs a ``ConversionPipeline`` for a command: rejects file, progress and summary.
-enum RecordRun {
+enum ConversionRunner {
     static func convert(
         input: InputOptions, rejects: RejectsOptions, check: RecordCheck, limits: ReaderLimits = .default,
         transform: ((Value, RecordType, Int?) throws -> Value)? = nil,

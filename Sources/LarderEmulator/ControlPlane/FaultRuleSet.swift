@@ -1,5 +1,6 @@
 public import Foundation
 public import LarderCloudKit
+import LarderCore
 import Synchronization
 
 /// A fault rule: for matching requests, with some probability, add latency and/or fail.
@@ -44,8 +45,14 @@ struct FaultDecision: Sendable {
 }
 
 /// The fault rules, shared by all requests.
-final class FaultInjector: Sendable {
+final class FaultRuleSet: Sendable {
     private let rules = Mutex<[FaultRule]>([])
+    /// Draws against each rule's `probability`.
+    private let random: RandomSource
+
+    /// Creates an empty rule set.
+    /// - Parameter random: Where the draws against `probability` come from.
+    init(random: RandomSource = .system) { self.random = random }
     private let counter = Mutex(0)
 
     var all: [FaultRule] { rules.withLock { $0 } }
@@ -86,7 +93,7 @@ final class FaultInjector: Sendable {
                 guard rule.operation == nil || rule.operation == operation,
                     rule.database == nil || rule.database == database,
                     rule.remaining.map({ $0 > 0 }) ?? true,
-                    Double.random(in: 0..<1) < (rule.probability ?? 1)
+                    random.unitInterval() < (rule.probability ?? 1)
                 else { continue }
                 if let remaining = rule.remaining { list[index].remaining = remaining - 1 }
                 decision.latencyMs += rule.latencyMs ?? 0

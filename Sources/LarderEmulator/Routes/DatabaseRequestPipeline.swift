@@ -12,9 +12,10 @@ struct EmulatorServices: Sendable {
     let configuration: EmulatorConfiguration
     let store: EmulatorStore
     let authenticator: Authenticator
-    let faults: FaultInjector
+    let faults: FaultRuleSet
     let requestLog: RequestLog
-    let clock: EmulatorClock
+    let clock: LarderClock
+    let random: RandomSource
 }
 
 /// A request body with no content (GET endpoints).
@@ -23,7 +24,7 @@ struct EmptyBody: Decodable, Sendable {}
 /// The plumbing of every `/database/1/{container}/{environment}/{database}/…` route: endpoint
 /// parsing, the body limit, authentication, fault rules, JSON decoding with located errors, the
 /// JSON answer and the rotated web-auth token.
-struct DatabaseRoute: Sendable {
+struct DatabaseRequestPipeline: Sendable {
     let services: EmulatorServices
 
     /// Names the caller in the answer (the request log reads it).
@@ -31,7 +32,7 @@ struct DatabaseRoute: Sendable {
 
     func handle<Body: Decodable & Sendable, Answer: WireEncodable & Sendable>(
         _ operation: String, _ request: Request, _ context: EmulatorRequestContext, body: Body.Type,
-        perform: @escaping @Sendable (DatabaseCall, Body, FaultDecision) async throws -> Answer
+        perform: @escaping @Sendable (DatabaseOperationContext, Body, FaultDecision) async throws -> Answer
     ) async throws -> Response {
         let configuration = services.configuration
         guard let container = context.parameters.get("container"),
@@ -51,7 +52,7 @@ struct DatabaseRoute: Sendable {
         let limit = configuration.limits.maxRequestBodyBytes
         let buffer = try await RequestBodyReader.collect(request, upTo: limit)
         let data = Data(buffer.readableBytesView)
-        let now = services.clock.nowMilliseconds()
+        let now = services.clock.milliseconds
         let query = QueryString.parse(request.uri.query)
         let credentials = Authenticator.Credentials(
             apiToken: query["ckAPIToken"], webAuthToken: query["ckWebAuthToken"],
@@ -81,14 +82,14 @@ struct DatabaseRoute: Sendable {
         } catch let error as DecodingError {
             throw CloudKitServerError.badRequest("invalid \(operation) request: \(DecodingErrorText.describe(error))")
         }
-        var call = DatabaseCall(
+        var call = DatabaseOperationContext(
             endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
             deviceID: request.headers[HTTPField.Name("X-Larder-Device-ID")!] ?? "larder-emulator",
-            makeID: { UUID().uuidString })
+            random: services.random)
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()
-        if let user = caller.userRecordName { headers[DatabaseRoute.userHeader] = user }
+        if let user = caller.userRecordName { headers[DatabaseRequestPipeline.userHeader] = user }
         if let user = caller.userRecordName, !caller.isServerKey {
             headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(
                 for: user, nowMilliseconds: now)
@@ -120,14 +121,4 @@ extension RecordChangesRequest: NumbersAsStringsCarrying {
 
 extension ZoneChangesRequest: NumbersAsStringsCarrying {
     var wantsNumbersAsStrings: Bool { numbersAsStrings ?? false }
-}
-
-/// Milliseconds since 1970, injectable for tests.
-public struct EmulatorClock: Sendable {
-    public var nowMilliseconds: @Sendable () -> Int64
-
-    public init(nowMilliseconds: @escaping @Sendable () -> Int64) { self.nowMilliseconds = nowMilliseconds }
-
-    /// The system clock.
-    public static let system = EmulatorClock { Int64(Date().timeIntervalSince1970 * 1000) }
 }

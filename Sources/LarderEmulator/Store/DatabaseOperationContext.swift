@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LarderCloudKit
+import LarderCore
 
 /// Who is calling: a signed-in user, a server key acting as its creator, or nobody (API token only).
 struct Caller: Sendable, Hashable {
@@ -11,13 +12,14 @@ struct Caller: Sendable, Hashable {
 }
 
 /// Everything one database request's operation needs besides its body.
-struct DatabaseCall: Sendable {
+struct DatabaseOperationContext: Sendable {
     var endpoint: DatabaseEndpoint
     var caller: Caller
     var configuration: EmulatorConfiguration
     var nowMilliseconds: Int64
     var deviceID: String
-    var makeID: @Sendable () -> String
+    /// Where record names, share ids and error uuids come from.
+    var random: RandomSource
     var numbersAsStrings = false
 
     var limits: EmulatorConfiguration.Limits { configuration.limits }
@@ -36,7 +38,7 @@ struct DatabaseCall: Sendable {
     }
 
     func error(_ code: ServerErrorCode, _ reason: String) -> CloudKitServerError {
-        CloudKitServerError(code, reason, uuid: makeID())
+        CloudKitServerError(code, reason, uuid: random.uuid())
     }
 
     /// The page size to use: `requested` clamped to the configured maximum.
