@@ -30,9 +30,17 @@ build: deps
 debug: deps
 	$(SWIFT) build --product larder
 
-test: deps
+test: deps lint
 	$(SWIFT) build --product larder
 	$(SWIFT) test --disable-xctest
+
+# The house style (.swift-format); `make format` rewrites the tree to it.
+.PHONY: lint format
+lint:
+	$(SWIFT) format lint --strict --parallel -r Sources Tests Package.swift
+
+format:
+	$(SWIFT) format format -i --parallel -r Sources Tests Package.swift
 
 demo: build
 	LARDER=$(RELEASE_BIN) bash scripts/demo.sh

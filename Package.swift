@@ -28,7 +28,8 @@ let package = Package(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(
+            name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Core ← Formats ← {Import, Registry, Dedupe, CloudKit} ← {Store, Emulator, Sync} ← larder.
         // C libraries are imported by LarderFormats only; GRDB by LarderStore (the local store) and
@@ -44,7 +45,9 @@ let package = Package(
         ),
         .target(
             name: "LarderStore",
-            dependencies: ["LarderCore", "LarderFormats", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "LarderEmulator",
@@ -76,7 +79,9 @@ let package = Package(
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry"]),
         // The fuzz targets (make fuzz); the tests run them over the regression corpus too.
-        .target(name: "LarderFuzzing", dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
+        .target(
+            name: "LarderFuzzing",
+            dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
         .testTarget(name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderTestSupport"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderSamples", "LarderTestSupport"]),
@@ -102,7 +107,8 @@ let package = Package(
         .testTarget(
             name: "LarderSyncTests",
             dependencies: [
-                "LarderSync", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry", "LarderDedupe",
+                "LarderSync", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry",
+                "LarderDedupe",
                 "LarderStore", "LarderSamples", "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -52,7 +52,9 @@ public struct RequestSigner: Sendable {
     }
 
     /// Whether `signature` (base64 DER, or raw r‖s) is a valid signature by `publicKeyPEM` over the
-    /// message. For an empty body the empty hash some clients send is accepted too.
+    /// message.
+    ///
+    /// For an empty body the empty hash some clients send is accepted too.
     public static func isValidSignature(
         _ signature: String, publicKeyPEM: String, date: String, body: Data, path: String
     ) -> Bool {

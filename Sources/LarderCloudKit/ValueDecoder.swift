@@ -1,7 +1,9 @@
 package import LarderCore
 
 /// Decodes `Decodable` types from a parsed ``Value`` (``WireDecoder`` parses one), with the same
-/// `DecodingError`s and coding paths as `JSONDecoder`. A `Value` member is handed over as it is.
+/// `DecodingError`s and coding paths as `JSONDecoder`.
+///
+/// A `Value` member is handed over as it is.
 package struct ValueDecoder {
     package init() {}
 

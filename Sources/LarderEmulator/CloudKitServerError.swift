@@ -39,7 +39,7 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
         let json = (try? WireEncoder.encode(body)) ?? Array("{}".utf8)
         var headers = HTTPFields()
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        if let name = HTTPField.Name("X-Larder-Error-Code") { headers[name] = code.rawValue }
+        headers[.larderErrorCode] = code.rawValue
         return JSONResponse.make(ByteBuffer(bytes: json), status: status, headers: headers)
     }
 

@@ -191,7 +191,9 @@ package enum DecodingErrorText {
 /// Files only their owner may read: the emulator's config, keys and store.
 package enum PrivateFile {
     /// Writes `data` to a 0600 temporary file beside `file` and renames it into place; creates a
-    /// missing folder as 0700. The mode is set explicitly, so the umask does not matter.
+    /// missing folder as 0700.
+    ///
+    /// The mode is set explicitly, so the umask does not matter.
     /// - Throws: `CocoaError` when the folder cannot be made, ``LarderError`` `io-error` naming the file.
     package static func write(_ data: Data, to file: URL) throws {
         let folder = file.deletingLastPathComponent()

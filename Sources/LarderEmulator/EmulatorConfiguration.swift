@@ -26,23 +26,27 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
     public var serverKeys: [ServerKey] = []
     /// Size and count limits.
     public var limits: Limits = Limits()
-    /// A declared schema: record type → field → type. It is the production schema from the start
-    /// and seeds development, where fields are otherwise added just in time.
+    /// A declared schema: record type → field → type.
+    ///
+    /// It is the production schema from the start and seeds development, where fields are otherwise added just in time.
     public var schema: [String: [String: FieldType]] = [:]
     /// Make every web-auth token single-use (Apple's behaviour) instead of accepting a user's
     /// configured token again; each response carries a fresh one in `X-Apple-CloudKit-Web-Auth-Token`.
     public var singleUseWebAuthTokens: Bool = false
     /// How long a minted web-auth token stays valid, in seconds (Apple: 30 minutes).
     public var webAuthTokenLifetimeSeconds: Int = 1800
-    /// The largest clock difference accepted on a signed request, in seconds (±; default 300). Apple's
-    /// scheme has no nonce: a captured signed request can be replayed inside this window.
+    /// The largest clock difference accepted on a signed request, in seconds (±; default 300).
+    ///
+    /// Apple's scheme has no nonce: a captured signed request can be replayed inside this window.
     public var signatureSkewSeconds: Int = 300
     /// Refuse a second request with the same key ID, date and signature (remembered for the skew window).
     public var refuseReplays: Bool = false
     /// How many requests the request log keeps.
     public var requestLogCapacity: Int = 1000
     /// The control plane's admin token (`Authorization: Bearer …` or `X-Larder-Admin-Token`); a random
-    /// one is made at start when nil. Needed off loopback; see docs/emulator.md.
+    /// one is made at start when nil.
+    ///
+    /// Needed off loopback; see docs/emulator.md.
     public var adminToken: String?
 
     /// CloudKit's limits, all configurable.

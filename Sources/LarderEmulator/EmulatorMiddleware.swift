@@ -46,14 +46,14 @@ struct EmulatorMiddleware: RouterMiddleware {
         let path = request.uri.path
         let parts = path.split(separator: "/")
         let isDatabase = parts.first == "database" && parts.count >= 6
-        let code = response.status.code >= 400 ? response.headers[HTTPField.Name("X-Larder-Error-Code")!] : nil
+        let code = response.status.code >= 400 ? response.headers[.larderErrorCode] : nil
         requestLog.append { id in
             RequestLogEntry(
                 id: id, timestamp: clock.milliseconds, method: request.method.rawValue,
                 path: path,
                 operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
                 database: isDatabase ? String(parts[4]) : nil,
-                user: response.headers[DatabaseRequestPipeline.userHeader],
+                user: response.headers[.larderUser],
                 status: response.status.code,
                 serverErrorCode: code, requestBytes: request.headers[.contentLength].flatMap { Int($0) } ?? 0,
                 durationMs: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)

@@ -33,8 +33,9 @@ struct Batcher {
     var waitingCount: Int { waiting.count }
 
     /// The next batch, marked in flight; `nil` when nothing can be sent now (all remaining
-    /// items wait for batches in flight, or everything is read). Items of one record keep
-    /// their input order.
+    /// items wait for batches in flight, or everything is read).
+    ///
+    /// Items of one record keep their input order.
     mutating func next(from pull: () throws -> Batched?) throws -> [Batched]? {
         var batch: [Batched] = []
         var names = Set<String>()
@@ -81,8 +82,10 @@ struct Batcher {
         return batch
     }
 
-    /// Releases the records of a settled batch. Waiting items of those records are now based
-    /// on the server's change tag the batch ended with (`reencode` makes their operation).
+    /// Releases the records of a settled batch.
+    ///
+    /// Waiting items of those records are now based on the server's change tag the batch ended with (`reencode` makes
+    /// their operation).
     mutating func settled(_ records: [Uploader.Settled], reencode: (UploadItem, String) -> [UInt8]) {
         var tags: [String: String] = [:]
         for record in records {

@@ -3,6 +3,7 @@ public import LarderCloudKit
 
 /// Encodes `records/modify` bodies with the wire encoder the emulator shares: each operation is
 /// encoded once, and a request body is the operations spliced into a ``ModifyRecordsRequest``.
+///
 /// Retried and split batches reuse the bytes.
 public enum ModifyBody {
     /// One operation as JSON: `{"operationType":…,"record":{"recordName":…,"recordType":…,

@@ -93,7 +93,10 @@ public struct RecordMapping: Sendable {
     // MARK: To CloudKit
 
     /// The CloudKit fields of `record`.
-    /// - Parameter type: the record's type, whose shape settles ambiguous kinds (nil: no shape).
+    /// - Parameters:
+    ///   - record: The Larder record, an object.
+    ///   - type: the record's type, whose shape settles ambiguous kinds (nil: no shape).
+    /// - Returns: One CloudKit field per member, with the hints field when a kind needs one.
     /// - Throws: ``MappingError`` naming the member: not an object, an invalid field name, a
     ///   member named like the hints field, a value CloudKit cannot hold (NaN).
     public func fields(of record: Value, type: RecordType?) throws(MappingError) -> [String: FieldValue] {
@@ -217,7 +220,10 @@ public struct RecordMapping: Sendable {
     // MARK: From CloudKit
 
     /// The Larder record a CloudKit record holds: the inverse of ``fields(of:type:)``.
-    /// - Parameter type: the record type (nil: from `record.recordType`, no shape when unknown).
+    /// - Parameters:
+    ///   - record: The CloudKit record.
+    ///   - type: the record type (nil: from `record.recordType`, no shape when unknown).
+    /// - Returns: The Larder record, an object.
     /// - Throws: ``MappingError`` naming the field whose value does not fit its type or hint.
     public func value(of record: Record, type: RecordType? = nil) throws(MappingError) -> Value {
         let type = type ?? record.recordType.flatMap(RecordType.init(rawValue:))

@@ -34,7 +34,9 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The wait before attempt `attempt + 1`, after `attempt` failed ones (1-based).
-    /// - Parameter retryAfter: the server's wait in seconds, if it named one.
+    /// - Parameters:
+    ///   - attempt: How many attempts have failed so far.
+    ///   - retryAfter: the server's wait in seconds, if it named one.
     /// - Returns: seconds, at least `retryAfter`.
     public func delay(attempt: Int, retryAfter: Double?) -> Double {
         let exponent = Double(max(0, min(attempt - 1, 30)))
@@ -73,7 +75,10 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Classifies a failure.
-    /// - Parameter isWholeRequest: whether it answered the whole request (else one record).
+    /// - Parameters:
+    ///   - failure: The server's or the transport's failure.
+    ///   - isWholeRequest: whether it answered the whole request (else one record).
+    /// - Returns: What the uploader does about it.
     public static func disposition(of failure: CloudKitFailure, isWholeRequest: Bool) -> Disposition {
         guard let code = failure.code else { return .retry }
         switch code {

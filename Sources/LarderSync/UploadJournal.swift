@@ -109,8 +109,10 @@ public actor UploadJournal {
         try append(JournalLine(k: "dead", n: [name], r: reason))
     }
 
-    /// Appends one line and syncs it. When that fails the journal is cut back to its length
-    /// before (best effort), so a torn line never sits under later appends.
+    /// Appends one line and syncs it.
+    ///
+    /// When that fails the journal is cut back to its length before (best effort), so a torn line never sits under
+    /// later appends.
     private func append(_ line: JournalLine) throws {
         CrashSwitch.step()
         let text = try Self.encode(line)

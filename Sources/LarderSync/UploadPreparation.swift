@@ -7,8 +7,10 @@ public import LarderRegistry
 /// Prepares input files for upload: each is migrated to its type's newest schema version
 /// (the registry's ``FileMigration``, validated against the target schema), and with
 /// ``isDeduplicating`` the recipes go through the ``DedupePass`` (saved and created sets
-/// merged without duplicates). Each stage streams into a file in ``workDirectory``; records
-/// a stage refuses go to the dead letters with the stage and reason.
+/// merged without duplicates).
+///
+/// Each stage streams into a file in ``workDirectory``; records a stage refuses go to the dead letters with the stage
+/// and reason.
 public struct UploadPreparation {
     /// The inputs (`-` for standard input).
     public var inputs: [String]

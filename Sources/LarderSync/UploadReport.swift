@@ -2,7 +2,9 @@ import Foundation
 import LarderCore
 
 /// The final report of an upload: what was read, written, skipped, conflicted, retried and
-/// given up, and how long it took. Printed as text on stderr, and as JSON with `--report`.
+/// given up, and how long it took.
+///
+/// Printed as text on stderr, and as JSON with `--report`.
 public struct UploadReport: Sendable, Hashable, Codable {
     /// The target (server, container, environment, database, zone).
     public var target: String

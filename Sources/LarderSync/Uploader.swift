@@ -54,7 +54,9 @@ public struct UploadStatistics: Sendable, Hashable, Codable {
 }
 
 /// A failure that stops the whole upload (bad credentials, quota, the server unreachable after
-/// every retry). What was acknowledged stays acknowledged; a re-run resumes.
+/// every retry).
+///
+/// What was acknowledged stays acknowledged; a re-run resumes.
 public struct UploadStopped: Error, Sendable, CustomStringConvertible {
     /// The failure.
     public var failure: CloudKitFailure
@@ -105,7 +107,12 @@ public final class Uploader: Sendable {
     let monitor: UploadMonitor
 
     /// Creates an uploader.
-    /// - Parameter progress: called after each settled batch with the counters so far.
+    /// - Parameters:
+    ///   - client: The CloudKit client of the target container and database.
+    ///   - configuration: Batch sizes, concurrency, retries and the conflict policy.
+    ///   - delegate: Hears of each settled, conflicting or failed record.
+    ///   - clock: Times the run and the back-off sleeps.
+    ///   - progress: called after each settled batch with the counters so far.
     public init(
         client: CloudKitClient, configuration: UploadConfiguration = UploadConfiguration(),
         delegate: any UploadDelegate,

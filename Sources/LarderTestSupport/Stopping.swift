@@ -18,6 +18,7 @@ public protocol StoppableTestResource: Sendable {
 ///
 /// - Parameters:
 ///   - resource: What to stop when `body` is done.
+///   - isolation: The caller's actor, so `body` runs where the test does (inferred).
 ///   - body: The test's work.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, after the stop.

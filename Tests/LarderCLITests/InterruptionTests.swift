@@ -45,7 +45,9 @@ import Glibc
     }
 
     /// Waits (bounded) for `process` to end; kills it when it does not, so a broken run fails the
-    /// test instead of hanging it. Returns whether it ended by itself.
+    /// test instead of hanging it.
+    ///
+    /// Returns whether it ended by itself.
     static func waitForExit(_ process: Process) -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { sched_yield() }

@@ -13,8 +13,9 @@ import Glibc
 
 /// kill -9 at random moments: the built `larder` runs as a child process on a store (or cache
 /// file) big enough to take a while, and is killed, by SIGKILL from inside at a chosen write step
-/// (`LARDER_FAULT_KILL_AT`) and from outside once its transaction is under way. The store must be
-/// exactly as before or exactly as after: every row of every table is compared through a digest.
+/// (`LARDER_FAULT_KILL_AT`) and from outside once its transaction is under way.
+///
+/// The store must be exactly as before or exactly as after: every row of every table is compared through a digest.
 @Suite struct MaintenanceKillTests {
     static let base = Date(timeIntervalSince1970: 1_709_280_000)  // 2024-03-01T08:00:00Z
     static let now = "2024-09-01T00:00:00Z"
@@ -138,7 +139,11 @@ import Glibc
 
     /// The kill trials for one command over the store: in-process kills at chosen steps (before the
     /// commit: as before; after it: as after) and outside kills mid-transaction.
-    /// - Parameter countSteps: the number of write steps a full run takes on the store (from a dry run).
+    /// - Parameters:
+    ///   - command: The larder arguments for a store path.
+    ///   - seed: Seeds the choice of kill points.
+    ///   - countSteps: the number of write steps a full run takes on the store (from a dry run).
+    /// - Throws: When a trial cannot be set up or a check fails to run.
     func killTrials(_ command: (String) -> [String], seed: UInt64, countSteps: (String) throws -> Int) throws {
         let directory = try TemporaryDirectory()
         let original = directory.path("original.db")
@@ -175,15 +180,17 @@ import Glibc
 
     @Test("kill -9 during tombstones compact leaves the store exactly as before or as after")
     func killCompaction() throws {
-        try killTrials({ ["tombstones", "compact", "--store", $0, "--now", Self.now] }, seed: 3) { path in
-            var compaction = TombstoneCompaction(store: try Store(path: path))
-            compaction.clock = .fixed(Timestamp.parse(Self.now) ?? Date())
-            compaction.isDryRun = true
-            let summary = try compaction.run()
-            #expect(summary.dropped > 1000 && summary.stripped > 500 && summary.newlyExpired == ["old-laptop"])
-            // The expired device, each dropped or stripped tombstone, the history row, then one after the commit.
-            return summary.changes + 2
-        }
+        try killTrials(
+            { ["tombstones", "compact", "--store", $0, "--now", Self.now] }, seed: 3,
+            countSteps: { path in
+                var compaction = TombstoneCompaction(store: try Store(path: path))
+                compaction.clock = .fixed(Timestamp.parse(Self.now) ?? Date())
+                compaction.isDryRun = true
+                let summary = try compaction.run()
+                #expect(summary.dropped > 1000 && summary.stripped > 500 && summary.newlyExpired == ["old-laptop"])
+                // The expired device, each dropped or stripped tombstone, the history row, then one after the commit.
+                return summary.changes + 2
+            })
     }
 
     @Test("kill -9 during cache prune --store leaves the store exactly as before or as after")
@@ -194,14 +201,14 @@ import Glibc
                     "cache", "prune", "--store", $0, "--ttl", "3000s", "--max-entries", "3000", "--now",
                     "2024-03-01T09:00:00Z",
                 ]
-            }, seed: 5
-        ) { path in
-            let policy = CachePolicy(ttl: 3000, maxEntries: 3000, now: Self.base.addingTimeInterval(3600))
-            let plan = try RecipeCacheTable(store: try Store(path: path)).prune(policy: policy, isDryRun: true).plan
-            #expect(plan.evictions.count > 2000)
-            // Each eviction, the history row, then one after the commit.
-            return plan.evictions.count + 2
-        }
+            }, seed: 5,
+            countSteps: { path in
+                let policy = CachePolicy(ttl: 3000, maxEntries: 3000, now: Self.base.addingTimeInterval(3600))
+                let plan = try RecipeCacheTable(store: try Store(path: path)).prune(policy: policy, isDryRun: true).plan
+                #expect(plan.evictions.count > 2000)
+                // Each eviction, the history row, then one after the commit.
+                return plan.evictions.count + 2
+            })
     }
 
     @Test("kill -9 during cache prune --cache leaves the file exactly as before or as after")

@@ -37,7 +37,7 @@ import FoundationNetworking
     }
 
     static func send(_ url: URL, _ path: String, body: String) async throws -> (Int, String) {
-        var request = URLRequest(url: URL(string: url.absoluteString + path)!)
+        var request = URLRequest(url: try #require(URL(string: url.absoluteString + path)))
         request.httpMethod = "POST"
         request.httpBody = Data(body.utf8)
         let (data, response) = try await URLSession.shared.data(for: request)

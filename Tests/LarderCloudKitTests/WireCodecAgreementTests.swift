@@ -6,7 +6,9 @@ import Testing
 /// The fast wire codec (``WireEncoder``, ``WireDecoder``) against Foundation's `Codable` round trip
 /// of the same wire types, over seeded random values: the emulator and the client use the fast
 /// pair, so a drift between it and the types' `Codable` conformances would be a silent protocol
-/// break. Each failure names its seed and sample index.
+/// break.
+///
+/// Each failure names its seed and sample index.
 @Suite struct WireCodecAgreementTests {
     static let seeds: [UInt64] = [1, 2, 3, 4]
 

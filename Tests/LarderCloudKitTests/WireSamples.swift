@@ -3,8 +3,9 @@ import LarderCloudKit
 import LarderCore
 
 /// Seeded random CloudKit wire values for the codec agreement tests: records with fields of every
-/// type (and their lists), the request bodies and the answers, errors included. The same seed
-/// always gives the same values, so a failure names the seed that reproduces it.
+/// type (and their lists), the request bodies and the answers, errors included.
+///
+/// The same seed always gives the same values, so a failure names the seed that reproduces it.
 struct WireSamples {
     private var random: SeededGenerator
 

@@ -27,7 +27,7 @@ import LarderTestSupport
             -> TestClient.Answer
         {
             let path = "/database/1/\(ClientRequestsReplayTests.container)/development/\(database)/\(operation)"
-            var request = URLRequest(url: URL(string: base.absoluteString + path + (query ?? ""))!)
+            var request = URLRequest(url: try #require(URL(string: base.absoluteString + path + (query ?? ""))))
             request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
             request.httpMethod = method
             request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -13,7 +13,7 @@ import LarderTestSupport
     static func call(_ server: TestServer, _ method: String, _ path: String, body: Data? = nil) async throws
         -> TestClient.Answer
     {
-        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/_emulator/" + path)!)
+        var request = URLRequest(url: try #require(URL(string: server.baseURL.absoluteString + "/_emulator/" + path)))
         request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = method
         request.httpBody = body

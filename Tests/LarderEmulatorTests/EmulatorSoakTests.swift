@@ -11,16 +11,18 @@ import LarderTestSupport
 #endif
 
 /// The emulator soak: 16 clients of two users doing mixed operations with fault rules on, then a
-/// checker. `make test` runs `LARDER_SOAK_OPS` (default 300) operations per client; `make soak`
-/// runs the issue's 10,000.
+/// checker.
+///
+/// `make test` runs `LARDER_SOAK_OPS` (default 300) operations per client; `make soak` runs the issue's 10,000.
 @Suite struct EmulatorSoakTests {
     static let operationsPerClient = ProcessInfo.processInfo.environment["LARDER_SOAK_OPS"].flatMap(Int.init) ?? 300
     static let seed = ProcessInfo.processInfo.environment["LARDER_SOAK_SEED"].flatMap(UInt64.init) ?? 20_240_612
     static let clientCount = 16
 
     /// Retryable refusals, forced conflicts and expired change tokens, on every API the clients use.
-    /// An expired token makes its client read the whole zone again, so expiries are spread to
-    /// about 64 over a run of any size.
+    ///
+    /// An expired token makes its client read the whole zone again, so expiries are spread to about 64 over a run of
+    /// any size.
     static let faultRules = [
         #"{"operation":"changes/zone","probability":\#(min(0.05, 64 / (3.5 * Double(operationsPerClient)))),"error":"CHANGE_TOKEN_EXPIRED"}"#,
         #"{"operation":"records/modify","probability":0.05,"error":"THROTTLED","retryAfter":1}"#,
@@ -251,7 +253,9 @@ struct SoakClient: Sendable {
     }
 
     /// A refused update or delete: someone else changed or deleted the record (or a rule forced
-    /// the conflict). Looks the record up again.
+    /// the conflict).
+    ///
+    /// Looks the record up again.
     mutating func settleRefusal(_ name: String, _ result: SoakRecord, doing what: String) async throws {
         let code = result.serverErrorCode
         #expect(code == "CONFLICT" || code == "NOT_FOUND", "\(what) \(name): \(code ?? "?")")

@@ -99,7 +99,8 @@ struct TestClient: Sendable {
         let text =
             baseURL.absoluteString + endpoint.path(operation)
             + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        return URL(string: text)!
+        guard let url = URL(string: text) else { preconditionFailure("not a URL: \(text)") }
+        return url
     }
 
     func raw(_ operation: String, method: String = "POST", body: Data?, headers: [String: String] = [:]) async throws

@@ -8,8 +8,9 @@ import Testing
 
 /// The fuzz targets over the regression corpus (every past finding) and over seeds: each must
 /// neither crash nor hang, and each must read something from a valid seed, so a target that
-/// silently reads nothing cannot pass for a fuzzer. The CPU-bound work runs serialized and off the
-/// cooperative pool, which the emulator tests' in-process servers need.
+/// silently reads nothing cannot pass for a fuzzer.
+///
+/// The CPU-bound work runs serialized and off the cooperative pool, which the emulator tests' in-process servers need.
 @Suite(.serialized) struct FuzzRegressionTests {
     static let root = CLI.packageRoot
 

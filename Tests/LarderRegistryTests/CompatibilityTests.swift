@@ -21,7 +21,7 @@ import Testing
     static let base =
         #"{"type": "object", "additionalProperties": false, "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}"#
 
-    /// (change, v2 schema, expected outcome per mode: BACKWARD, FORWARD, FULL, NONE, CLOUDKIT_PRODUCTION)
+    /// Changes: (change, v2 schema, expected outcome per mode: BACKWARD, FORWARD, FULL, NONE, CLOUDKIT_PRODUCTION).
     static let matrix: [(String, String, [CompatibilityVerdict.Outcome])] = [
         (
             "optional field added",

@@ -69,7 +69,8 @@ import Testing
         let state = try #require(try ledger.store.schemaStates().first)
         #expect(state.version == 2 && state.pendingTo == nil)
         let records = try ledger.store.records(type: "recipe")
-        #expect(records.allSatisfy { $0["ingredients"]?.arrayValue?.first?.stringValue != nil })  // still lines: nothing half-applied
+        // Still lines: nothing half-applied.
+        #expect(records.allSatisfy { $0["ingredients"]?.arrayValue?.first?.stringValue != nil })
         let failed = try ledger.store.history().filter { !$0.isSuccess }
         #expect(failed.map(\.stepID) == ["recipe-2-3-ingredients"])
         #expect(try ledger.validate().problems.contains { $0.message.contains("step recipe-2-3-ingredients failed") })

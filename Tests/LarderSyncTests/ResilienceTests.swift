@@ -131,7 +131,9 @@ import Glibc
     }
 
     /// Runs larder and kills it with SIGKILL once it has printed `lines` progress lines
-    /// (reading its stderr blocks until they come; nothing sleeps). Returns whether it was killed.
+    /// (reading its stderr blocks until they come; nothing sleeps).
+    ///
+    /// Returns whether it was killed.
     @Sendable func killAfterLines(_ arguments: [String], lines: Int) throws -> Bool {
         let process = Process()
         process.executableURL = CLI.executable

@@ -59,7 +59,9 @@ public struct LarderClock: Sendable {
     }
 
     /// A clock that moves only when something sleeps on it: `sleep(s)` advances both readings
-    /// by `s` and returns at once. Tests of retries and backoff use it to run without waiting.
+    /// by `s` and returns at once.
+    ///
+    /// Tests of retries and backoff use it to run without waiting.
     public static func manual(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> LarderClock {
         let elapsed = Mutex<Double>(0)
         return LarderClock(

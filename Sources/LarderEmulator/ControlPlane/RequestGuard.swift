@@ -25,7 +25,7 @@ struct RequestGuard: RouterMiddleware {
         var adminToken: String
 
         static let adminTokenHeader = "X-Larder-Admin-Token"
-        static let adminTokenField = HTTPField.Name(adminTokenHeader)!
+        static let adminTokenField = HTTPField.Name.constant(adminTokenHeader)
 
         /// The server listens on loopback only.
         var isLoopbackBinding: Bool { Policy.isLoopback(hostName: host) }

@@ -27,9 +27,6 @@ struct EmptyBody: Decodable, Sendable {}
 struct DatabaseRequestPipeline: Sendable {
     let services: EmulatorServices
 
-    /// Names the caller in the answer (the request log reads it).
-    static let userHeader = HTTPField.Name("X-Larder-User")!
-
     func handle<Body: Decodable & Sendable, Answer: WireEncodable & Sendable>(
         _ operation: String, _ request: Request, _ context: EmulatorRequestContext, body: Body.Type,
         perform: @escaping @Sendable (DatabaseOperationContext, Body, FaultDecision) async throws -> Answer
@@ -56,9 +53,9 @@ struct DatabaseRequestPipeline: Sendable {
         let query = QueryString.parse(request.uri.query)
         let credentials = Authenticator.Credentials(
             apiToken: query["ckAPIToken"], webAuthToken: query["ckWebAuthToken"],
-            keyID: request.headers[HTTPField.Name(RequestSigner.keyIDHeader)!],
-            signatureDate: request.headers[HTTPField.Name(RequestSigner.dateHeader)!],
-            signature: request.headers[HTTPField.Name(RequestSigner.signatureHeader)!])
+            keyID: request.headers[.cloudKitKeyID],
+            signatureDate: request.headers[.cloudKitRequestDate],
+            signature: request.headers[.cloudKitSignature])
         let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
         let caller = try services.authenticator.authenticate(
             credentials, scope: database, path: request.uri.path, body: data, baseURL: "http://\(host)",
@@ -84,14 +81,14 @@ struct DatabaseRequestPipeline: Sendable {
         }
         var call = DatabaseOperationContext(
             endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
-            deviceID: request.headers[HTTPField.Name("X-Larder-Device-ID")!] ?? "larder-emulator",
+            deviceID: request.headers[.larderDeviceID] ?? "larder-emulator",
             random: services.random)
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()
-        if let user = caller.userRecordName { headers[DatabaseRequestPipeline.userHeader] = user }
+        if let user = caller.userRecordName { headers[.larderUser] = user }
         if let user = caller.userRecordName, !caller.isServerKey {
-            headers[HTTPField.Name(Authenticator.webAuthTokenHeader)!] = services.authenticator.mint(
+            headers[.webAuthToken] = services.authenticator.mint(
                 for: user, nowMilliseconds: now)
         }
         return JSONResponse.make(try JSONResponse.encode(answer), headers: headers)

@@ -2,9 +2,11 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Reads a request body up to a limit. Past the limit it keeps reading and discards the rest (memory
-/// stays at the limit) before throwing, so the client, which is still sending, gets the answer and a
-/// `Connection: close` request's connection closes instead of stalling with an unread body.
+/// Reads a request body up to a limit.
+///
+/// Past the limit it keeps reading and discards the rest (memory stays at the limit) before throwing, so the client,
+/// which is still sending, gets the answer and a `Connection: close` request's connection closes instead of stalling
+/// with an unread body.
 enum RequestBodyReader {
     /// The body, at most `limit` bytes.
     /// - Throws: ``CloudKitServerError`` `BAD_REQUEST` "request body is larger than the N-byte limit"

@@ -69,8 +69,9 @@ package struct EmulatorStore: Sendable {
         }
     }
 
-    /// Deletes every record, zone, share membership and schema entry. The change counter keeps
-    /// counting, so tokens handed out before the reset are expired afterwards.
+    /// Deletes every record, zone, share membership and schema entry.
+    ///
+    /// The change counter keeps counting, so tokens handed out before the reset are expired afterwards.
     package func reset() throws {
         try writer.write { db in
             for table in StoreSchema.dataTables.reversed() where table != "counter" {

@@ -198,9 +198,10 @@ struct QueryRecords {
     }
 }
 
-/// JSON paths into the stored `fields` column. Field names are validated identifiers
-/// (letters, digits, `_`), so they are written into the SQL literally: that lets SQLite use the
-/// per-field expression indexes ``QueryIndexes`` creates.
+/// JSON paths into the stored `fields` column.
+///
+/// Field names are validated identifiers (letters, digits, `_`), so they are written into the SQL literally: that lets
+/// SQLite use the per-field expression indexes ``QueryIndexes`` creates.
 enum JSONPath {
     static func value(_ field: String) -> String { "$.\"\(field)\".value" }
 

@@ -218,8 +218,8 @@ public final class GzipWriter: ByteSink {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard bytes.count > 0 else { return }
-        stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(bytes.count)
         while stream.avail_in > 0 { try pump(flush: Z_NO_FLUSH) }
     }

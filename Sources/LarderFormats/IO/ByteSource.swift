@@ -84,7 +84,8 @@ public final class MemoryByteSource: ByteSource {
         let n = min(buffer.count, bytes.count - offset)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { source in
-            buffer.baseAddress?.copyMemory(from: source.baseAddress! + offset, byteCount: n)
+            guard let base = source.baseAddress else { return }
+            buffer.baseAddress?.copyMemory(from: base + offset, byteCount: n)
         }
         offset += n
         return n
@@ -120,7 +121,8 @@ public final class PeekableByteSource: ByteSource {
         if pendingOffset < pending.count {
             let n = min(buffer.count, pending.count - pendingOffset)
             pending.withUnsafeBytes { source in
-                buffer.baseAddress?.copyMemory(from: source.baseAddress! + pendingOffset, byteCount: n)
+                guard let base = source.baseAddress else { return }
+                buffer.baseAddress?.copyMemory(from: base + pendingOffset, byteCount: n)
             }
             pendingOffset += n
             if pendingOffset == pending.count {

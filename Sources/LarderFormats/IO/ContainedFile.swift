@@ -93,7 +93,11 @@ package enum ContainedFile {
 
     /// Why a reference was refused.
     package enum RefusalReason: Error, CustomStringConvertible {
-        case absolute, parentComponent, missing, outside(String), notRegularFile
+        case absolute
+        case parentComponent
+        case missing
+        case outside(String)
+        case notRegularFile
 
         package var description: String {
             switch self {

@@ -15,7 +15,9 @@ package enum TemporaryFiles {
     private static let live = Mutex<Set<String>>([])
 
     /// Creates a unique file from the `mkstemp` template `template` (NUL-terminated, ending in
-    /// `XXXXXX`) and registers it. Returns the descriptor (-1 on failure, `errno` set) and the path.
+    /// `XXXXXX`) and registers it.
+    ///
+    /// Returns the descriptor (-1 on failure, `errno` set) and the path.
     package static func create(_ template: inout [CChar]) -> (Int32, String?) {
         live.withLock { paths in
             let opened = template.withUnsafeMutableBufferPointer { buffer in

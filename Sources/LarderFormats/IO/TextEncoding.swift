@@ -9,7 +9,9 @@ public enum TextEncoding: String, Sendable, Hashable {
     case windows1252 = "windows-1252"
 
     /// The encoding a declared name means (`utf-8`, `ISO-8859-1`, `latin1`, `cp1252`); `nil`
-    /// when Larder does not know it. Like browsers, ISO-8859-1 is read as its superset windows-1252.
+    /// when Larder does not know it.
+    ///
+    /// Like browsers, ISO-8859-1 is read as its superset windows-1252.
     public init?(declaredName: String) {
         switch declaredName.lowercased().filter({ $0 != "-" && $0 != "_" && $0 != " " }) {
         case "utf8", "unicode11utf8": self = .utf8
@@ -23,6 +25,7 @@ public enum TextEncoding: String, Sendable, Hashable {
 
     /// Sniffs the encoding of a document from its first bytes: a byte-order mark, then an XML
     /// declaration's `encoding="…"`, then an HTML `<meta charset>` or `content="…; charset=…"`.
+    ///
     /// Returns `nil` when nothing is declared (the caller assumes UTF-8).
     public static func sniff(_ head: [UInt8]) -> TextEncoding? {
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }

@@ -61,7 +61,9 @@ public final class JSONReader: RecordReader {
     public var envelopeMembers: Fields { envelopeFields }
 
     /// Where the record last returned sits in the (decompressed) input: absolute byte offsets
-    /// from its first to just past its last byte. Lets a caller copy records verbatim.
+    /// from its first to just past its last byte.
+    ///
+    /// Lets a caller copy records verbatim.
     public private(set) var lastRecordByteRange: Range<Int>?
 
     /// How many times a value's parse started over from its first byte because the buffer ran
@@ -77,6 +79,7 @@ public final class JSONReader: RecordReader {
     ///   - source: the bytes (already decompressed).
     ///   - lineMode: NDJSON: one record per line, and a malformed line does not stop the rest.
     ///   - lenient: tolerate trailing commas and raw newlines or tabs in strings.
+    ///   - limits: The largest record and the deepest nesting accepted.
     public init(source: any ByteSource, lineMode: Bool = false, lenient: Bool = false, limits: ReaderLimits = .default)
     {
         self.source = source
@@ -94,7 +97,9 @@ public final class JSONReader: RecordReader {
 
     // MARK: Buffer
 
-    /// Makes room and reads more; keeps bytes from `keep` on. Returns false at end of input.
+    /// Makes room and reads more; keeps bytes from `keep` on.
+    ///
+    /// Returns false at end of input.
     private func fill(keeping keep: Int) throws -> Bool {
         if eof { return false }
         advanceMark(to: keep)
@@ -204,8 +209,10 @@ public final class JSONReader: RecordReader {
     /// Calls `body` with the JSON text of the record the last ``next()`` returned, exactly as
     /// it appears in the input (from its first to its last byte), and the text's byte offset in
     /// the (decompressed) input, when the reader still holds it; `nil` otherwise (a record
-    /// read from a top-level object). The bytes are valid only inside `body`. Lets a caller
-    /// keep or find again a record's text without serializing its value.
+    /// read from a top-level object).
+    ///
+    /// The bytes are valid only inside `body`. Lets a caller keep or find again a record's text without serializing its
+    /// value.
     public func withLastRecordText<R>(_ body: (_ text: UnsafeRawBufferPointer, _ offset: Int) throws -> R) rethrows
         -> R?
     {
@@ -769,7 +776,9 @@ package struct JSONScanner {
     mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         try need(count)
-        let matches = word.withUTF8Buffer { expected in memcmp(buffer + pos, expected.baseAddress!, count) == 0 }
+        let matches = word.withUTF8Buffer { expected in
+            expected.baseAddress.map { memcmp(buffer + pos, $0, count) == 0 } ?? (count == 0)
+        }
         guard matches else { throw ScanError(message: "expected a value, found \(describeByte(pos))", offset: pos) }
         pos += count
         // A literal must not run on into letters (`trueish`).

@@ -62,9 +62,10 @@ public final class JSONWriter: RecordWriter {
     }
 
     /// Appends one record that is already serialized as JSON (by ``append(_:to:pretty:)`` with
-    /// this writer's `pretty` setting), framed like ``write(_:)`` frames records. Lets a caller
-    /// that encoded records earlier, on another thread or into a scratch file, copy them through
-    /// without parsing them again.
+    /// this writer's `pretty` setting), framed like ``write(_:)`` frames records.
+    ///
+    /// Lets a caller that encoded records earlier, on another thread or into a scratch file, copy them through without
+    /// parsing them again.
     public func write(encoded record: UnsafeRawBufferPointer) throws {
         if !started { start() }
         if !lineMode {
@@ -188,6 +189,8 @@ public final class JSONWriter: RecordWriter {
         out.append(0x22)
         var text = text
         text.withUTF8 { bytes in
+            // An empty string has no base address: its quotes are all there is.
+            guard let base = bytes.baseAddress else { return }
             var runStart = 0
             var i = 0
             let n = bytes.count
@@ -196,7 +199,7 @@ public final class JSONWriter: RecordWriter {
             while i < n {
                 // Skip eight bytes at a time while none needs escaping.
                 while i + 8 <= n {
-                    let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     let quote = word ^ (ones &* 0x22)
                     let backslash = word ^ (ones &* 0x5C)
                     let special =

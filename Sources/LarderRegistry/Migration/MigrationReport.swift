@@ -159,7 +159,8 @@ extension Migrator {
         var value = record
         do {
             for (index, step) in plan.steps.enumerated() {
-                let before: Value? = report.collectsSamples && stats.samples[index] == nil ? .some(value) : .none  // not `nil`: Value is ExpressibleByNilLiteral
+                // `.none`, not `nil`: Value is ExpressibleByNilLiteral.
+                let before: Value? = report.collectsSamples && stats.samples[index] == nil ? .some(value) : .none
                 if try step.apply(to: &value, environment: environment) {
                     stats.touched[index] += 1
                     if let before { stats.samples[index] = FieldChange.differences(before, value) }

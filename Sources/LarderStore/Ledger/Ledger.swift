@@ -65,7 +65,14 @@ public struct Ledger {
 
     /// Loads records into the store in one transaction: each is checked against its type's schema
     /// at its version (declared, `version`, or the store's), and inserted or replaced by id.
-    /// - Parameter onReject: receives rejected records under `keepGoing`.
+    /// - Parameters:
+    ///   - inputs: The files to read (`-`: standard input).
+    ///   - format: The input format; sniffed when nil.
+    ///   - recordType: The records' type when the input does not declare it.
+    ///   - version: The records' schema version when the input does not declare it.
+    ///   - keepGoing: Reject bad records and import the rest, instead of stopping at the first.
+    ///   - onReject: receives rejected records under `keepGoing`.
+    /// - Returns: How many records were imported and rejected, by type and version.
     /// - Throws: ``LarderError``: the first bad record without `keepGoing` (nothing is imported),
     ///   `usage-error` when the records' version differs from the store's for their type.
     public func importRecords(
@@ -189,12 +196,20 @@ public struct Ledger {
     }
 
     /// Migrates every record of `type` in the store to `target`: one transaction per step, each
-    /// recorded in the history with its checksum, duration and records touched. The last step of
-    /// each transition validates every record against the new version.
+    /// recorded in the history with its checksum, duration and records touched.
+    ///
+    /// The last step of each transition validates every record against the new version.
     ///
     /// A step that fails rolls back alone: the store stays as after the previous step, the
     /// failure is recorded in the history (success = 0), and the next run resumes there.
-    /// - Parameter onReject: receives records rejected under `keepGoing` (moved to the rejects table).
+    /// - Parameters:
+    ///   - type: The record type.
+    ///   - target: The version to reach; the registry's newest when nil.
+    ///   - keepGoing: Move records a step cannot migrate to the rejects table and go on.
+    ///   - onReject: receives records rejected under `keepGoing` (moved to the rejects table).
+    /// - Returns: The steps applied or skipped and the records touched.
+    /// - Throws: ``LarderError``: no migration path, a failed step (recorded in the history), or
+    ///   `store-error` when the database fails.
     public func migrate(
         type: String, to target: Int? = nil, keepGoing: Bool = false,
         onReject: (Value, LarderError) throws -> Void = { _, _ in }
@@ -411,6 +426,7 @@ public struct Ledger {
 
     /// Realigns the ledger with the registry in one transaction: failed steps are cleared, changed
     /// steps take their current checksums, and steps no longer in the registry are marked removed.
+    ///
     /// A `repair` row lists what changed.
     /// - Returns: what was done, one line each.
     public func repair() throws -> [String] {
@@ -449,7 +465,9 @@ public struct Ledger {
     }
 
     /// Adopts the records of `type` at `version` (Flyway's baseline): for a store whose records
-    /// carry no schema version. Every record must validate against that version.
+    /// carry no schema version.
+    ///
+    /// Every record must validate against that version.
     /// - Throws: ``LarderError`` `usage-error` when the type already has a version or migrations,
     ///   `malformed-record` listing the first records that do not validate.
     public func baseline(type: String, version: Int) throws -> Int {

@@ -8,8 +8,9 @@ struct StoredBody {
     var body: String
 }
 
-/// Parses stored record bodies. Batches go through one NDJSON reader, so a million records do
-/// not each pay for a reader.
+/// Parses stored record bodies.
+///
+/// Batches go through one NDJSON reader, so a million records do not each pay for a reader.
 ///
 /// A body that is not one JSON object (damaged on disk, or written by hand) is an error naming
 /// its record's type and id, never an empty record and never skipped.

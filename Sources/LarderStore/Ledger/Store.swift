@@ -4,8 +4,9 @@ public import LarderCore
 import LarderFormats
 import LarderRegistry
 
-/// What kind of run a history row records. The store-maintenance commands record their runs
-/// here too (`compaction`, `prune`), next to the migrations.
+/// What kind of run a history row records.
+///
+/// The store-maintenance commands record their runs here too (`compaction`, `prune`), next to the migrations.
 public struct HistoryKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -97,8 +98,9 @@ public final class Store: Sendable {
     /// The database.
     let database: DatabaseQueue
 
-    /// The store's table layout, one registered migration per revision. Store maintenance adds
-    /// its tables (tombstones, devices, pending changes, cache) as `larder-store-2` and on.
+    /// The store's table layout, one registered migration per revision.
+    ///
+    /// Store maintenance adds its tables (tombstones, devices, pending changes, cache) as `larder-store-2` and on.
     static var tableMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("larder-store-1") { db in
@@ -342,8 +344,9 @@ public final class Store: Sendable {
         }
     }
 
-    /// The records of `type`, decoded, ordered by id (tests, export). Buffers them all: stream
-    /// with ``StoreRecordReader`` or ``forEachStoredRecord(type:_:)`` instead for big stores.
+    /// The records of `type`, decoded, ordered by id (tests, export).
+    ///
+    /// Buffers them all: stream with ``StoreRecordReader`` or ``forEachStoredRecord(type:_:)`` instead for big stores.
     /// - Throws: ``LarderError`` naming the record (type and id) whose stored body does not parse.
     public func records(type: String) throws -> [Value] {
         try readDatabase { db in

@@ -31,7 +31,10 @@ public final class StoreRecordReader: RecordReader {
     private var isExhausted = false
 
     /// Creates a reader of the records of `type` in `store`.
-    /// - Parameter pageSize: the most rows read per transaction (at least 1).
+    /// - Parameters:
+    ///   - store: The store to read.
+    ///   - type: The record type.
+    ///   - pageSize: the most rows read per transaction (at least 1).
     public init(store: Store, type: String, pageSize: Int = 4096) {
         self.store = store
         self.type = type

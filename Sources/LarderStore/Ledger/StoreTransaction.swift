@@ -27,6 +27,7 @@ public struct StoreTransaction {
     }
 
     /// What identifies the current state of the records of `type` (see ``RecordsSnapshot``).
+    ///
     /// O(records of the type).
     public func snapshot(type: String) throws -> RecordsSnapshot {
         let row = try Row.fetchOne(

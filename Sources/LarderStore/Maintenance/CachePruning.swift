@@ -112,9 +112,12 @@ public struct PrunePlan: Sendable, Hashable {
 public enum CachePruning {
     /// Decides what to evict from `entries` under `policy`.
     /// - Parameters:
+    ///   - entries: The cache's entries, in file order.
     ///   - defaultFetchedAt: the cache-wide fetch time (SnapChef's `cacheTimestamp`) for entries
     ///     that carry none.
     ///   - cacheTTL: the cache's own TTL, used when the policy sets none.
+    ///   - policy: The TTL, size and count limits and the time to judge by.
+    /// - Returns: The entries to evict, each with its reason.
     public static func plan(
         _ entries: [CacheEntryInfo], defaultFetchedAt: Int64? = nil, cacheTTL: TimeInterval? = nil, policy: CachePolicy
     ) -> PrunePlan {
@@ -234,9 +237,18 @@ extension CachePruning {
 
 extension RecipeCacheFile {
     /// Prunes the cache file at `path` under `policy`: scan, plan, and (unless a dry run, and
-    /// only when something is evicted) rewrite atomically. A second run with the same policy
-    /// changes nothing.
-    /// - Parameter history: a store whose history records the run (after the file is replaced).
+    /// only when something is evicted) rewrite atomically.
+    ///
+    /// A second run with the same policy changes nothing.
+    /// - Parameters:
+    ///   - path: The cache file.
+    ///   - policy: What to evict.
+    ///   - isDryRun: Plan and report only; the file is not touched.
+    ///   - history: a store whose history records the run (after the file is replaced).
+    ///   - clock: The time recorded in the history.
+    /// - Returns: The plan, the entries it indexes into, and the cache's counters.
+    /// - Throws: ``LarderError``: the file cannot be read or is not a cache, or the rewrite fails
+    ///   (the file is then unchanged).
     public static func prune(
         path: String, policy: CachePolicy, isDryRun: Bool = false, history: Store? = nil, clock: LarderClock = .system
     ) throws -> CachePruneResult {

@@ -20,7 +20,9 @@ public struct RecipeCacheTable: Sendable {
     }
 
     /// Replaces the store's cache with the cache file at `path`, in one transaction (streamed:
-    /// one entry in memory at a time). An entry's size is its recipe body's.
+    /// one entry in memory at a time).
+    ///
+    /// An entry's size is its recipe body's.
     /// - Returns: the number of entries loaded.
     /// - Throws: ``LarderError`` for a malformed file (nothing changes then).
     @discardableResult

@@ -10,6 +10,8 @@ extension Store {
     /// apart, not to resist a forger. Reads the whole store: O(rows).
     /// - Parameter excluding: tables left out (the history, whose timings differ between runs),
     ///   with their autoincrement counters.
+    /// - Returns: 32 hex digits.
+    /// - Throws: ``LarderError`` `store-error` when the database fails.
     public func contentDigest(excluding: Set<String> = []) throws -> String {
         try readDatabase { db in
             var text: [UInt8] = []

@@ -102,8 +102,14 @@ public struct StoreStats: Sendable, Hashable, Codable {
 /// stays at one batch).
 public enum StoreExport {
     /// Streams the records of `type` to `writer` (which it finishes).
-    /// - Parameter includeTombstones: also write tombstones (as their minimal bodies).
+    /// - Parameters:
+    ///   - store: The store to read.
+    ///   - type: The record type.
+    ///   - writer: Where the records go; finished at the end.
+    ///   - includeTombstones: also write tombstones (as their minimal bodies).
     /// - Returns: the number of records written.
+    /// - Throws: ``LarderError``: a stored body that does not parse (naming the record), the
+    ///   writer's errors, `store-error` when the database fails.
     public static func write(store: Store, type: String, to writer: any RecordWriter, includeTombstones: Bool = true)
         throws -> Int
     {

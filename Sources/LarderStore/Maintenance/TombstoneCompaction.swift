@@ -118,6 +118,7 @@ public struct TombstoneCompaction: Sendable {
     /// Runs the compaction in one transaction (a read transaction for a dry run), recording it in
     /// the history (not for a dry run).
     /// - Parameter onEvent: each decision as it is made; throwing from it rolls everything back.
+    /// - Returns: The counts of tombstones dropped and kept, by reason.
     /// - Throws: ``LarderError`` `store-error` when the database fails.
     public func run(onEvent: (Event) throws -> Void = { _ in }) throws -> Summary {
         let now = clock.now()

@@ -129,7 +129,9 @@ public final class CloudKitClient: Sendable {
     }
 
     /// Makes sure the target zone exists: `zones/lookup`, then `zones/modify` create when it is
-    /// missing. The default zone always exists.
+    /// missing.
+    ///
+    /// The default zone always exists.
     /// - Returns: whether the zone was created.
     public func ensureZone() async throws(CloudKitFailure) -> Bool {
         let zoneID = target.zoneID

@@ -7,10 +7,11 @@ import Testing
 @testable import LarderStore
 
 /// Random device histories (seeded): devices create, edit, delete, set local-only, re-enable
-/// cloud, sync, go away for weeks, join late, and compact their tombstones. After everyone
-/// comes back and syncs, no deleted record may be live anywhere: every device's cloud-enabled
-/// records equal the cloud's live ones, the cloud never took back a purged record, and every
-/// local-only record is exactly what its device made it.
+/// cloud, sync, go away for weeks, join late, and compact their tombstones.
+///
+/// After everyone comes back and syncs, no deleted record may be live anywhere: every device's cloud-enabled records
+/// equal the cloud's live ones, the cloud never took back a purged record, and every local-only record is exactly what
+/// its device made it.
 @Suite struct CompactionPropertyTests {
     /// How tombstones leave the cloud in a history.
     enum Cleanup {
@@ -134,7 +135,8 @@ import Testing
                 violations.append(
                     expected[id] == nil
                         ? "\(deviceID) still has \(id) (\(title ?? "?")), which the cloud deleted"
-                        : "\(deviceID) has \(id) as \(title ?? "?"), the cloud as \(expected[id]! ?? "?")")
+                        : "\(deviceID) has \(id) as \(title ?? "?"), the cloud as \(expected[id].flatMap { $0 } ?? "?")"
+                )
             }
             for id in expected.keys where mine[id] == nil {
                 violations.append("\(deviceID) lacks \(id), which the cloud has")

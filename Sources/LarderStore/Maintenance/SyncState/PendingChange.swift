@@ -2,8 +2,10 @@ public import Foundation
 public import LarderCore
 import LarderRegistry
 
-/// A change waiting for the cloud. A store keeps at most one per record: a newer local change
-/// replaces the older one (keeping the change tag the first was based on).
+/// A change waiting for the cloud.
+///
+/// A store keeps at most one per record: a newer local change replaces the older one (keeping the change tag the first
+/// was based on).
 public struct PendingChange: Sendable, Hashable {
     /// What the cloud is asked to do.
     public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -11,9 +13,13 @@ public struct PendingChange: Sendable, Hashable {
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
-        /// Save the full record (a local create or edit). Loses to a cloud tombstone.
+        /// Save the full record (a local create or edit).
+        ///
+        /// Loses to a cloud tombstone.
         public static let save = Kind(rawValue: "save")
-        /// Save a minimal tombstone (a delete, or a record set local-only). Wins over edits.
+        /// Save a minimal tombstone (a delete, or a record set local-only).
+        ///
+        /// Wins over edits.
         public static let tombstone = Kind(rawValue: "tombstone")
         /// Save the full record over the cloud's tombstone (cloud re-enabled on a local-only record).
         public static let enableCloud = Kind(rawValue: "enableCloud")

@@ -91,8 +91,9 @@ extension PendingChange {
     }
 
     /// Queues a change, replacing the record's earlier one (which keeps its base tag: the cloud
-    /// still holds what the first change was based on). The replacement gets a new `seq`, so a
-    /// late acknowledgement of the earlier one cannot confirm it.
+    /// still holds what the first change was based on).
+    ///
+    /// The replacement gets a new `seq`, so a late acknowledgement of the earlier one cannot confirm it.
     static func enqueue(
         _ db: Database, type: String, id: String, recordName: String, kind: Kind, payload: Value?, baseTag: String?,
         registryTag: String? = nil,

@@ -68,8 +68,10 @@ public struct SyncState: Sendable {
 
     // MARK: Local changes
 
-    /// Creates or edits a record locally. A cloud-enabled record queues a `save`; a local-only
-    /// record (already stored as one, or given with `isCloudEnabled: false`) queues nothing.
+    /// Creates or edits a record locally.
+    ///
+    /// A cloud-enabled record queues a `save`; a local-only record (already stored as one, or given with
+    /// `isCloudEnabled: false`) queues nothing.
     /// - Throws: ``LarderError`` `malformed-record` without an id, `usage-error` for a body
     ///   marked deleted (use ``delete(type:id:at:)``).
     public func save(_ record: Value, type: String, at date: Date) throws {
@@ -101,8 +103,9 @@ public struct SyncState: Sendable {
     }
 
     /// Deletes a record: it becomes a minimal tombstone, and a cloud-enabled record queues the
-    /// tombstone's upload. A local-only record's cloud copy is already a tombstone, so nothing
-    /// new is queued for it.
+    /// tombstone's upload.
+    ///
+    /// A local-only record's cloud copy is already a tombstone, so nothing new is queued for it.
     /// - Throws: ``LarderError`` `usage-error` when the store has no such record.
     @discardableResult
     public func delete(type: String, id: String, at date: Date) throws -> LocalOutcome {
@@ -110,7 +113,9 @@ public struct SyncState: Sendable {
     }
 
     /// ``save(_:type:at:)`` inside a transaction the caller holds, unless the store already holds
-    /// exactly `record`. Returns whether it saved.
+    /// exactly `record`.
+    ///
+    /// Returns whether it saved.
     @discardableResult
     static func saveIfChanged(_ db: Database, _ record: Value, type: String, at date: Date) throws -> Bool {
         if let id = record["id"]?.stringValue, let existing = try StoredRecord.fetch(db, type: type, id: id),
@@ -180,11 +185,17 @@ public struct SyncState: Sendable {
 
     // MARK: Remote changes
 
-    /// Applies a record the cloud holds (fetched from its change feed). A body marked deleted is
-    /// applied as a tombstone.
+    /// Applies a record the cloud holds (fetched from its change feed).
+    ///
+    /// A body marked deleted is applied as a tombstone.
     /// - Parameters:
+    ///   - record: The record's body as the cloud holds it.
+    ///   - type: The record type.
     ///   - changeTag: the cloud's change tag for this version.
     ///   - date: the cloud time it was confirmed (its modification time).
+    /// - Returns: What happened to the local record (``RemoteOutcome``).
+    /// - Throws: ``LarderError`` `malformed-record` for a body without a string id, `store-error`
+    ///   when the database fails.
     @discardableResult
     public func applyRemote(_ record: Value, type: String, changeTag: String, at date: Date) throws -> RemoteOutcome {
         guard let id = record["id"]?.stringValue else {
@@ -277,6 +288,8 @@ public struct SyncState: Sendable {
 
     /// The queued changes, oldest first.
     /// - Parameter limit: at most this many.
+    /// - Returns: The changes in queue order.
+    /// - Throws: ``LarderError`` `store-error` when the database fails.
     public func pendingChanges(limit: Int? = nil) throws -> [PendingChange] {
         try store.readDatabase { db in
             try Row.fetchAll(db, sql: "SELECT * FROM pending_changes ORDER BY seq LIMIT ?", arguments: [limit ?? -1])
@@ -290,8 +303,9 @@ public struct SyncState: Sendable {
     }
 
     /// Records the cloud's confirmation of `change`: the change leaves the queue, and the record
-    /// notes the tag and time (a cloud-enabled record's body takes the tag too). When a newer
-    /// change of the record replaced `change` meanwhile, that one is re-based on the tag.
+    /// notes the tag and time (a cloud-enabled record's body takes the tag too).
+    ///
+    /// When a newer change of the record replaced `change` meanwhile, that one is re-based on the tag.
     public func acknowledge(_ change: PendingChange, changeTag: String, at date: Date) throws -> AcknowledgeOutcome {
         try store.writeDatabase { db in
             guard let current = try PendingChange.fetch(db, type: change.type, id: change.id) else { return .stale }
@@ -326,8 +340,10 @@ public struct SyncState: Sendable {
     // MARK: Devices
 
     /// Records that a device synced: registers it, or advances its watermark (never backwards)
-    /// and last-seen time. An expired device stays expired until it comes back with a higher
-    /// epoch (it reset); until then the result says it must reset.
+    /// and last-seen time.
+    ///
+    /// An expired device stays expired until it comes back with a higher epoch (it reset); until then the result says
+    /// it must reset.
     public func recordDeviceSync(
         id: String, name: String? = nil, watermark: Date?, seenAt: Date, epoch: Int = 0, isSelf: Bool = false
     ) throws -> DeviceStatus {
@@ -448,7 +464,9 @@ public struct SyncState: Sendable {
     /// pending change is removed (sync then fetches everything again from the start), queued
     /// edits of cloud records and purges are dropped (an edit of a record whose tombstone was
     /// compacted away would bring it back), local-only records and queued new records, deletes
-    /// and cloud re-enables are kept. This device's watermark is cleared and its epoch advances.
+    /// and cloud re-enables are kept.
+    ///
+    /// This device's watermark is cleared and its epoch advances.
     public func resetForResync(deviceID: String, at date: Date) throws -> ResetReport {
         try store.writeDatabase { db in
             var report = ResetReport()
