@@ -37,6 +37,43 @@ import FoundationNetworking
         }
     }
 
+    @Test("a damaged stored record is an INTERNAL_ERROR naming it, not a record without fields (issue 11)")
+    func damagedStoredRecord() async throws {
+        let folder = try TemporaryDirectory()
+        let configuration = TestServer.configuration {
+            $0.inMemory = false
+            $0.dataDirectory = folder.path("data")
+        }
+        let zone = RecordZoneID(zoneName: "Kept")
+        let first = try await TestServer.start(configuration: configuration)
+        try await stopping(first) { _ in
+            let alice = first.client()
+            try await alice.createZone("Kept")
+            _ = try await alice.modify(
+                [RecordOperation(.create, .make("r1", fields: ["title": .string("durable")]))], zone: zone)
+        }
+        // Damage the stored fields of r1 behind the server's back.
+        let damage = Process()
+        damage.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        damage.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE record SET fields='{\\\"title\\\": [' WHERE name='r1'\"); c.commit()",
+            folder.path("data/emulator.sqlite"),
+        ]
+        try damage.run()
+        damage.waitUntilExit()
+        #expect(damage.terminationStatus == 0)
+
+        let second = try await TestServer.start(configuration: configuration)
+        try await stopping(second) { _ in
+            let answer = try await second.client().post(
+                "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe"), zoneID: zone))
+            #expect(answer.status == 500)
+            #expect(answer.errorCode == "INTERNAL_ERROR")
+            #expect(answer.text.contains("r1"))
+        }
+    }
+
     @Test("the configuration rejects unknown keys and resolves flag over environment over file")
     func configurationResolution() throws {
         let folder = try TemporaryDirectory()

@@ -27,7 +27,8 @@ struct LookupRecords {
                 continue
             }
             results.append(
-                .record(renderer.record(row, zone: access.zone, desiredKeys: entry.desiredKeys ?? request.desiredKeys)))
+                .record(
+                    try renderer.record(row, zone: access.zone, desiredKeys: entry.desiredKeys ?? request.desiredKeys)))
         }
         return RecordsResponse(records: results)
     }

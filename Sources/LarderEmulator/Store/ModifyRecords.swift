@@ -159,7 +159,7 @@ struct ModifyRecords {
             }
             recordType = live.type
             if type == .update || type == .forceUpdate {
-                base = typedFields(of: live, renderer: renderer)
+                base = try typedFields(of: live, renderer: renderer)
             }
         } else {
             if type == .update || type == .replace {
@@ -197,7 +197,7 @@ struct ModifyRecords {
             let row = try writeShare(
                 name: name, incoming: incoming, live: live, existing: existing, fieldsJSON: fieldsJSON, access: access,
                 session: session, db: db)
-            return renderer.record(row, zone: access.zone, desiredKeys: desiredKeys)
+            return try renderer.record(row, zone: access.zone, desiredKeys: desiredKeys)
         }
         let parent = incoming.parent.map(\.recordName) ?? live?.parent
         var shortGUID = live?.shortGUID
@@ -205,7 +205,7 @@ struct ModifyRecords {
         let row = try session.write(
             zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
-        return renderer.record(
+        return try renderer.record(
             row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
     }
 
@@ -245,9 +245,9 @@ struct ModifyRecords {
         }
     }
 
-    private func typedFields(of row: RecordRow, renderer: RecordRenderer) -> [String: FieldValue] {
+    private func typedFields(of row: RecordRow, renderer: RecordRenderer) throws -> [String: FieldValue] {
         var typed: [String: FieldValue] = [:]
-        for (name, field) in renderer.fields(of: row) {
+        for (name, field) in try renderer.fields(of: row) {
             if let type = field.type, let value = try? FieldValue(value: field.value, type: type) {
                 typed[name] = value
             }

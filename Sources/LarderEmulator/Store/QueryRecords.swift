@@ -95,7 +95,7 @@ struct QueryRecords {
                 }
                 let swiftFilters = filters.filter { $0.sql == nil }
                 if !swiftFilters.isEmpty {
-                    let fields = renderer.fields(of: record)
+                    let fields = try renderer.fields(of: record)
                     guard swiftFilters.allSatisfy({ $0.matches(fields[$0.fieldName]) }) else { continue }
                 }
                 if swiftSort.isEmpty {
@@ -109,14 +109,14 @@ struct QueryRecords {
             if swiftSort.isEmpty, matched.count > limit { break }
         }
         if !swiftSort.isEmpty {
-            matched = sortByDistance(matched, swiftSort, renderer: renderer)
+            matched = try sortByDistance(matched, swiftSort, renderer: renderer)
             matched = Array(matched.dropFirst(offset))
         }
         let hasMore = matched.count > limit
         let page = matched.prefix(limit)
-        let records = page.compactMap { row -> RecordResult? in
+        let records = try page.compactMap { row -> RecordResult? in
             guard let zone = zonesByID[row.zoneID]?.zone else { return nil }
-            return .record(renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
+            return .record(try renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
         }
         return QueryResponse(records: records, continuationMarker: hasMore ? encodeMarker(offset + page.count) : nil)
     }
@@ -143,9 +143,9 @@ struct QueryRecords {
 
     private func sortByDistance(
         _ rows: [RecordRow], _ sorts: [(field: String, from: Location, ascending: Bool)], renderer: RecordRenderer
-    ) -> [RecordRow] {
-        let keyed = rows.map { row -> (RecordRow, [Double]) in
-            let fields = renderer.fields(of: row)
+    ) throws -> [RecordRow] {
+        let keyed = try rows.map { row -> (RecordRow, [Double]) in
+            let fields = try renderer.fields(of: row)
             let keys = sorts.map { sort -> Double in
                 guard let field = fields[sort.field], let location = try? Location(value: field.value) else {
                     return .infinity

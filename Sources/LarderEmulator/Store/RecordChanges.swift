@@ -67,7 +67,7 @@ struct RecordChanges {
         let sequence = moreComing ? (page.last?.changeSeq ?? since) : zone.changeSeq
         return Page(
             zone: zone,
-            records: page.map { .record(renderer.record($0, zone: zone, desiredKeys: desiredKeys)) },
+            records: try page.map { .record(try renderer.record($0, zone: zone, desiredKeys: desiredKeys)) },
             syncToken: zone.token(at: sequence), moreComing: moreComing)
     }
 }

@@ -5,19 +5,29 @@ import LarderCore
 struct RecordRenderer {
     let call: DatabaseOperationContext
 
-    func fields(of row: RecordRow) -> [String: RecordField] {
+    /// The fields stored for `row`.
+    /// - Parameter row: A record row.
+    /// - Returns: The fields by name.
+    /// - Throws: `INTERNAL_ERROR` naming the record when its stored fields do not decode (a damaged
+    ///   store), never an empty record in their place.
+    func fields(of row: RecordRow) throws -> [String: RecordField] {
         var text = row.fields
-        return text.withUTF8 {
-            (try? WireDecoder().decode([String: RecordField].self, from: UnsafeRawBufferPointer($0))) ?? [:]
+        do {
+            return try text.withUTF8 {
+                try WireDecoder().decode([String: RecordField].self, from: UnsafeRawBufferPointer($0))
+            }
+        } catch {
+            throw CloudKitServerError(
+                .internalError, "the stored fields of record \(row.name) are damaged: \(error)")
         }
     }
 
     /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
     func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil)
-        -> Record
+        throws -> Record
     {
         if row.isDeleted { return Record.tombstone(recordName: row.name, zoneID: zone.zoneID) }
-        var fields = knownFields ?? fields(of: row)
+        var fields = try knownFields ?? fields(of: row)
         if let desiredKeys {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }
@@ -38,7 +48,10 @@ struct RecordRenderer {
         if let parent = row.parent { record.parent = RecordParent(recordName: parent) }
         if let shareName = row.shareName { record.share = RecordParent(recordName: shareName, zoneID: zone.zoneID) }
         record.shortGUID = row.shortGUID
-        if row.isShare, let text = row.share, let share = StoredShare(json: text) {
+        if row.isShare, let text = row.share {
+            guard let share = StoredShare(json: text) else {
+                throw CloudKitServerError(.internalError, "the stored state of share \(row.name) is damaged")
+            }
             record.publicPermission = share.publicPermission
             record.participants = share.participants
             record.owner = share.participants.first { $0.type == "OWNER" }

@@ -79,12 +79,12 @@ struct ShareOperations {
         let participant = index.map { stored.participants[$0] }
         var metadata = ShareMetadata(
             shortGUID: entry.value, containerIdentifier: call.container, environment: call.environment,
-            zoneID: zone.zoneID, share: renderer.record(share, zone: zone, desiredKeys: nil))
+            zoneID: zone.zoneID, share: try renderer.record(share, zone: zone, desiredKeys: nil))
         metadata.rootRecordName = stored.rootRecordName
         if entry.shouldFetchRootRecord == true, let root = stored.rootRecordName,
             let rootRow = try RecordRow.fetch(zoneID: zone.id, name: root, in: db), !rootRow.isDeleted
         {
-            metadata.rootRecord = renderer.record(rootRow, zone: zone, desiredKeys: nil)
+            metadata.rootRecord = try renderer.record(rootRow, zone: zone, desiredKeys: nil)
         }
         metadata.participantStatus = isOwner ? "ACCEPTED" : participant?.acceptanceStatus
         metadata.participantPermission = isOwner ? .readWrite : participant?.permission
