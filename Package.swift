@@ -81,7 +81,9 @@ let package = Package(
         // The fuzz targets (make fuzz); the tests run them over the regression corpus too.
         .target(
             name: "LarderFuzzing",
-            dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit", "LarderEmulator",
+            ]),
         .testTarget(name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderTestSupport"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderSamples", "LarderTestSupport"]),

@@ -46,6 +46,8 @@ for t in $targets; do
     ingredient-line) seed "$work" .csv ;;
     *) : ;;
   esac
+  # Seeds kept for targets whose input no sample is (the emulator's query bodies).
+  if [ -d "Fuzz/seeds/$t" ]; then cp Fuzz/seeds/"$t"/* "$work"/; fi
   before=$(ls "Fuzz/regressions/$t" | wc -l)
   log="$OUT/$t.log"
   # detect_leaks=0: LeakSanitizer reports Swift's lazily initialised statics (swift_once) as leaks.

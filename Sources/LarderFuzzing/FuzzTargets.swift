@@ -1,6 +1,7 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderEmulator
 import LarderFormats
 import LarderImport
 import LarderRegistry
@@ -42,6 +43,7 @@ package enum FuzzTargets {
         Target(name: "manifest", seedSuffixes: ["registry.yaml"]) { manifest($0) },
         Target(name: "ck-request", seedSuffixes: [".ckrequest.json"]) { cloudKitRequest($0) },
         Target(name: "change-token", seedSuffixes: [".token"]) { changeToken($0) },
+        Target(name: "ck-query", seedSuffixes: [".ckquery.json"]) { QueryFuzzing.run($0) },
     ]
 
     /// The target called `name`.

@@ -16,12 +16,16 @@ import Testing
 
     /// The files of the regression corpus of `target`.
     static func regressions(_ target: String) -> [URL] {
-        let folder = root.appendingPathComponent("Fuzz/regressions/\(target)")
+        files(in: root.appendingPathComponent("Fuzz/regressions/\(target)"))
+    }
+
+    /// The files in `folder`, sorted by name; none when it does not exist.
+    static func files(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().map { folder.appendingPathComponent($0) }
     }
 
-    /// Seeds from `samples/` (what `make fuzz` starts from too) plus the few made here.
+    /// Seeds from `samples/` and `Fuzz/seeds/<target>/` (what `make fuzz` starts from too) plus the few made here.
     static func seeds(_ target: FuzzTargets.Target) throws -> [[UInt8]] {
         var seeds: [[UInt8]] = []
         let samples = root.appendingPathComponent("samples")
@@ -33,6 +37,10 @@ import Testing
             seeds.append(Array(try Data(contentsOf: samples.appendingPathComponent(relative))))
         }
         seeds += made[target.name, default: []].map { Array($0.utf8) }
+        // Seeds kept beside the regression corpus, for targets whose input no sample is.
+        for file in files(in: root.appendingPathComponent("Fuzz/seeds/\(target.name)")) {
+            seeds.append(Array(try Data(contentsOf: file)))
+        }
         switch target.name {
         case "gzip":
             // A two-member gzip stream of a sample.
@@ -101,6 +109,15 @@ import Testing
             return read
         }
         #expect(read.contains { $0 > 0 }, "\(name) read nothing from \(seeds.count) valid seeds")
+    }
+
+    @Test("the query target reaches SQL and records: a plain query answers with the fixture's two recipes")
+    func queryTargetReachesRecords() throws {
+        let target = try #require(FuzzTargets.named("ck-query"))
+        #expect(target.run(Array(#"{"query":{"recordType":"Recipe"}}"#.utf8)) == 3)
+        let filtered =
+            #"{"query":{"recordType":"Recipe","filterBy":[{"fieldName":"title","comparator":"EQUALS","fieldValue":{"value":"Stew"}}]}}"#
+        #expect(target.run(Array(filtered.utf8)) == 2)
     }
 
     @Test("the regression corpus only names targets that exist")

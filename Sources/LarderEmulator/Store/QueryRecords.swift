@@ -215,21 +215,36 @@ final class QueryIndexes: Sendable {
 
     /// Creates the indexes `request` can use that do not exist yet (each in its own write).
     func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
+        let missing = missingFields(of: query)
+        guard !missing.isEmpty else { return }
+        try await writer.write { db in try Self.create(missing, db: db) }
+        known.withLock { $0.formUnion(missing) }
+    }
+
+    /// ``ensure(for:in:)`` without suspending (the fuzz target's path).
+    func ensure(for query: Query, in writer: any DatabaseWriter) throws {
+        let missing = missingFields(of: query)
+        guard !missing.isEmpty else { return }
+        try writer.write { db in try Self.create(missing, db: db) }
+        known.withLock { $0.formUnion(missing) }
+    }
+
+    /// The valid, non-system fields `query` filters or sorts on that have no index yet.
+    private func missingFields(of query: Query) -> Set<String> {
         var fields = Set((query.filterBy ?? []).map(\.fieldName))
         fields.formUnion((query.sortBy ?? []).map(\.fieldName))
-        let missing = fields.filter { SystemField($0) == nil && CloudKitNameRules.isValidFieldName($0) }
+        return fields.filter { SystemField($0) == nil && CloudKitNameRules.isValidFieldName($0) }
             .subtracting(known.withLock { $0 })
-        guard !missing.isEmpty else { return }
-        try await writer.write { db in
-            for field in missing {
-                try db.execute(
-                    sql: """
-                        CREATE INDEX IF NOT EXISTS "field_\(field)" ON record (zoneId, type, \
-                        json_extract(fields, '\(JSONPath.value(field))')) WHERE isDeleted = 0
-                        """)
-            }
+    }
+
+    private static func create(_ fields: Set<String>, db: Database) throws {
+        for field in fields {
+            try db.execute(
+                sql: """
+                    CREATE INDEX IF NOT EXISTS "field_\(field)" ON record (zoneId, type, \
+                    json_extract(fields, '\(JSONPath.value(field))')) WHERE isDeleted = 0
+                    """)
         }
-        known.withLock { $0.formUnion(missing) }
     }
 }
 
