@@ -36,6 +36,8 @@ public struct ZoneDownloader: Sendable {
     public var retry = RetryPolicy()
     /// Clock and sleeper.
     public var clock: LarderClock = .system
+    /// Names the work folder.
+    public var random: RandomSource = .system
     /// Page size (at most 200).
     public var pageSize = 200
 
@@ -91,6 +93,7 @@ public struct ZoneDownloader: Sendable {
     }
 
     /// Fetches and writes.
+    /// - Returns: What was fetched, kept and written, and how long it took.
     /// - Throws: ``UploadStopped`` when the server cannot be reached or refuses; ``LarderError``
     ///   for files.
     public func run() async throws -> Report {
@@ -106,18 +109,36 @@ public struct ZoneDownloader: Sendable {
         let format =
             self.format ?? DataFormat.guess(
                 fromPath: outputPath.hasSuffix(".gz") ? String(outputPath.dropLast(3)) : outputPath) ?? .json
-        let toStdout = outputPath == "-"
-        var state = toStdout ? nil : try loadState()
+        var state = outputPath == "-" ? nil : try loadState()
         report.fullFetch = state == nil
 
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("larder-download-\(UUID().uuidString)")
-            .path
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("larder-download-\(random.hex(bytes: 16))").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let spillPath = (work as NSString).appendingPathComponent("changes.ndjson")
+        let namesPath = (work as NSString).appendingPathComponent("names")
 
-        // 1. Fetch the changes into the spill file.
-        var latest: [String: Int] = [:]  // record name → line of its newest change in the spill
+        let (latest, token) = try await fetchChanges(into: spillPath, state: &state, report: &report)
+        report.records = try rewriteOutput(
+            format: format, keepingFrom: state, changes: spillPath, latest: latest, names: namesPath, report: &report)
+        // After the output: a crash in between leaves a state that does not match it, so the next
+        // run fetches everything again.
+        if let statePath, let token {
+            try saveState(statePath, token: token, records: report.records, names: namesPath)
+        }
+        report.requests = client.requestCount - requestsBefore
+        report.seconds = clock.monotonicSeconds() - started
+        return report
+    }
+
+    /// Fetches the zone's changes since the saved token into an NDJSON spill file, one line per
+    /// change (`n` name, `v` record or `d` deleted), starting over when the token has expired.
+    /// - Returns: The line of each record's newest change in the spill, and the feed's last token.
+    private func fetchChanges(into spillPath: String, state: inout StateHeader?, report: inout Report) async throws
+        -> (latest: [String: Int], token: String?)
+    {
+        var latest: [String: Int] = [:]
         var token = state?.syncToken
         var spill = try RecordIO.openWriter(path: spillPath, format: .ndjson)
         var line = 0
@@ -146,29 +167,9 @@ public struct ZoneDownloader: Sendable {
             }
             report.pages += 1
             for result in page.records {
-                guard let record = result.record, let name = record.recordName else { continue }
-                var entry = Fields()
-                entry.append(key: "n", value: .string(name))
-                if record.deleted == true {
-                    report.deletions += 1
-                    entry.append(key: "d", value: true)
-                } else {
-                    if record.recordType == StoreSync.deviceRecordType { continue }
-                    if let recordType, record.recordType != recordType.rawValue { continue }
-                    do throws(MappingError) {
-                        let value = try mapping.value(of: record)
-                        report.changedRecords += 1
-                        if !keepsTombstones, value["isDeleted"] == .bool(true) {
-                            entry.append(key: "d", value: true)
-                        } else {
-                            entry.append(key: "v", value: value)
-                        }
-                    } catch {
-                        report.unreadable += 1
-                        if report.problems.count < 5 { report.problems.append("\(name): \(error.description)") }
-                        continue
-                    }
-                }
+                guard let record = result.record, let name = record.recordName,
+                    let entry = spillEntry(record, name: name, mapping: mapping, report: &report)
+                else { continue }
                 try spill.write(.object(entry))
                 latest[name] = line
                 line += 1
@@ -177,16 +178,51 @@ public struct ZoneDownloader: Sendable {
             if !page.moreComing { break }
         }
         try spill.finish()
+        return (latest, token)
+    }
 
-        // 2. Rewrite the output: the previous records that did not change, then the changes.
+    /// The spill line for one change; nil for a record this download does not keep (another
+    /// type, a device record, or one that does not map, which the report counts).
+    private func spillEntry(_ record: Record, name: String, mapping: RecordMapping, report: inout Report) -> Fields? {
+        var entry = Fields()
+        entry.append(key: "n", value: .string(name))
+        if record.deleted == true {
+            report.deletions += 1
+            entry.append(key: "d", value: true)
+            return entry
+        }
+        if record.recordType == StoreSync.deviceRecordType { return nil }
+        if let recordType, record.recordType != recordType.rawValue { return nil }
+        do throws(MappingError) {
+            let value = try mapping.value(of: record)
+            report.changedRecords += 1
+            if !keepsTombstones, value["isDeleted"] == .bool(true) {
+                entry.append(key: "d", value: true)
+            } else {
+                entry.append(key: "v", value: value)
+            }
+            return entry
+        } catch {
+            report.unreadable += 1
+            if report.problems.count < 5 { report.problems.append("\(name): \(error.description)") }
+            return nil
+        }
+    }
+
+    /// Rewrites the output: the previous records that did not change (when there is a saved
+    /// state), then each changed record's newest version; the names, in output order, go to `names`.
+    /// - Returns: The number of records written.
+    private func rewriteOutput(
+        format: DataFormat, keepingFrom state: StateHeader?, changes spillPath: String, latest: [String: Int],
+        names namesPath: String, report: inout Report
+    ) throws -> Int {
         let envelope = recordType.map { EnvelopeHeader(schema: $0.rawValue, version: $0.currentVersion) }
         let writer = try RecordIO.openWriter(
             path: outputPath, format: format, gzip: gzip,
             options: WriterOptions(envelope: envelope, recordType: recordType, pretty: pretty))
-        let namesPath = (work as NSString).appendingPathComponent("names")
         let names = try FileByteSink(path: namesPath)
         var count = 0
-        if let state, let statePath {
+        if state != nil, let statePath {
             let old = try RecordIO.openReader(path: outputPath, format: format, recordType: recordType)
             let oldNames = try LineReader(path: statePath)
             _ = try oldNames.next()  // the header
@@ -203,7 +239,6 @@ public struct ZoneDownloader: Sendable {
                 count += 1
                 report.kept += 1
             }
-            _ = state
         }
         let changes = try RecordIO.openReader(path: spillPath, format: .ndjson)
         var index = 0
@@ -218,23 +253,21 @@ public struct ZoneDownloader: Sendable {
         }
         try writer.finish()
         try names.close()
-        report.records = count
+        return count
+    }
 
-        // 3. Save the state (after the output: a crash between leaves a state that does not match).
-        if let statePath, let token {
-            let size = (try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? -1
-            let header = StateHeader(
-                target: client.target.identity, recordType: recordType?.rawValue, syncToken: token,
-                outputBytes: size ?? -1, records: count)
-            let sink = try FileByteSink(path: statePath)
-            try sink.write(String(decoding: try JSONEncoder().encode(header), as: UTF8.self) + "\n")
-            let reader = try LineReader(path: namesPath)
-            while let name = try reader.next() { try sink.write(name + "\n") }
-            try sink.close()
-        }
-        report.requests = client.requestCount - requestsBefore
-        report.seconds = clock.monotonicSeconds() - started
-        return report
+    /// Writes the state file: a header (target, type, token, the output's size and record count),
+    /// then the output's record names in order.
+    private func saveState(_ statePath: String, token: String, records: Int, names namesPath: String) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? -1
+        let header = StateHeader(
+            target: client.target.identity, recordType: recordType?.rawValue, syncToken: token,
+            outputBytes: size ?? -1, records: records)
+        let sink = try FileByteSink(path: statePath)
+        try sink.write(String(decoding: try JSONEncoder().encode(header), as: UTF8.self) + "\n")
+        let reader = try LineReader(path: namesPath)
+        while let name = try reader.next() { try sink.write(name + "\n") }
+        try sink.close()
     }
 
     /// The saved state, when it exists, belongs to this target and type, and matches the output.
