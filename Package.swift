@@ -98,7 +98,7 @@ let package = Package(
             name: "LarderCLITests",
             dependencies: ["LarderTestSupport", "larder", "LarderRegistry", "LarderStore", "LarderSamples"]
         ),
-        .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore"]),
+        .testTarget(name: "LarderCloudKitTests", dependencies: ["LarderCloudKit", "LarderCore", "LarderFormats"]),
         .testTarget(
             name: "LarderEmulatorTests",
             dependencies: [

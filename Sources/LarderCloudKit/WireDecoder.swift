@@ -31,7 +31,11 @@ package struct WireDecoder {
     ///   a line and column for malformed JSON; `DecodingError` naming the coding path when the JSON
     ///   does not fit `type`.
     package func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-        try ValueDecoder().decode(type, from: try JSONScanner.parseDocument(bytes, name: name))
+        let json = try JSONScanner.parseDocument(bytes, name: name)
+        if let fast = T.self as? any FastWireDecodable.Type, let value = fast.init(fastFrom: json) as? T {
+            return value
+        }
+        return try ValueDecoder().decode(type, from: json)
     }
 
     /// Decodes `type` from the JSON document in `data` (read in place).

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderFormats
 import Testing
 
 /// The fast wire codec (``WireEncoder``, ``WireDecoder``) against Foundation's `Codable` round trip
@@ -31,6 +32,11 @@ import Testing
             try canonical(wireFromCodable) == canonical(value),
             "(b) \(label()): \(String(decoding: codable, as: UTF8.self))")
         #expect(try canonical(WireDecoder().decode(T.self, from: fast)) == canonical(value), "round trip \(label())")
+    }
+
+    /// The parsed JSON document in `bytes`.
+    static func parse(_ bytes: [UInt8]) throws -> Value {
+        try bytes.withUnsafeBytes { try JSONScanner.parseDocument($0) }
     }
 
     static func canonical(_ value: some Encodable) throws -> String {
@@ -86,6 +92,35 @@ import Testing
                 "zones/modify \(label)")
             try Self.expectAgreement(
                 ShortGUIDsRequest(shortGUIDs: [samples.text(), "guid\(index)"]), "records/accept \(label)")
+        }
+    }
+
+    @Test("the fast modify-request reader agrees with the Decodable path, or leaves the input to it", arguments: seeds)
+    func fastModifyReader(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for index in 0..<60 {
+            let request = samples.modifyRequest()
+            let json = try Self.parse(Array(try JSONEncoder().encode(request)))
+            let full = try ValueDecoder().decode(ModifyRecordsRequest.self, from: json)
+            if let fast = ModifyRecordsRequest(fastFrom: json) {
+                #expect(try Self.canonical(fast) == Self.canonical(full), "seed \(seed) sample \(index)")
+            }
+        }
+        // The plain shape an uploader sends is read by the fast path.
+        let plain =
+            #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"r1","recordType":"recipe","fields":{"title":{"value":"Soup","type":"STRING"},"n":{"value":2}}}}],"zoneID":{"zoneName":"z"},"atomic":false,"desiredKeys":[]}"#
+        let plainJSON = try Self.parse(Array(plain.utf8))
+        let fast = try #require(ModifyRecordsRequest(fastFrom: plainJSON))
+        #expect(
+            try Self.canonical(fast)
+                == Self.canonical(ValueDecoder().decode(ModifyRecordsRequest.self, from: plainJSON)))
+        // What it leaves to the full path: stamps, the older ownerName, wrong kinds.
+        for leftOver in [
+            #"{"operations":[{"operationType":"create","record":{"recordName":"r","created":{"timestamp":1,"userRecordName":"u","deviceID":"d"}}}]}"#,
+            #"{"operations":[],"zoneID":{"zoneName":"z","ownerName":"o"}}"#,
+            #"{"operations":[{"operationType":"create","record":{"recordName":7}}]}"#,
+        ] {
+            #expect(ModifyRecordsRequest(fastFrom: try Self.parse(Array(leftOver.utf8))) == nil, "\(leftOver)")
         }
     }
 
