@@ -4,2158 +4,2281 @@
 enum EmbeddedSchemas {
     static let files: [String: String] = [
         "brewLog/v1.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewLog:1",
+  "title": "brewLog v1",
+  "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "recipeNameAtBrew",
+        "doseGrams",
+        "targetYieldGrams",
+        "rating",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "recipeNameAtBrew": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      },
+      "description": "snapshot of the recipe name"
+    },
+    "doseGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "targetYieldGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:brewLog:1",
-          "title": "brewLog v1",
-          "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time.",
-          "type": "object",
-          "anyOf": [
-            {
-              "required": [
-                "id",
-                "recipeNameAtBrew",
-                "doseGrams",
-                "targetYieldGrams",
-                "rating",
-                "createdAt"
-              ]
-            },
-            {
-              "$ref": "#/$defs/tombstone"
-            }
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "method": {
-              "enum": [
-                "v60",
-                "chemex",
-                "kalitaWave",
-                "aeropress",
-                "frenchPress",
-                "origami",
-                "clever",
-                "mokaPot",
-                "espresso",
-                "coldBrew",
-                "other"
-              ],
-              "default": "v60"
-            },
-            "recipeNameAtBrew": {
-              "type": "string",
-              "minLength": 1,
-              "not": {
-                "pattern": "^\\s*$"
-              },
-              "description": "snapshot of the recipe name"
-            },
-            "doseGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "targetYieldGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "waterTemperatureCelsius": {
-              "type": [
-                "number",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100
-            },
-            "grindLabel": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "extraFine",
-                    "fine",
-                    "mediumFine",
-                    "medium",
-                    "mediumCoarse",
-                    "coarse",
-                    "extraCoarse"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "rating": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 5
-            },
-            "tasteTag": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "tooBitter",
-                    "tooSour",
-                    "tooWeak",
-                    "tooStrong",
-                    "balanced",
-                    "sweet",
-                    "astringent",
-                    "flat"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "one taste tag"
-            },
-            "note": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 280
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "recipeID": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "minLength": 1,
-              "description": "the recipe brewed, for navigation only"
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            },
-            "isCloudEnabled": {
-              "type": "boolean",
-              "default": true,
-              "description": "false for a local-only record (seed 003)"
-            },
-            "isDeleted": {
-              "type": "boolean",
-              "default": false,
-              "description": "tombstone flag (seed 003)"
-            },
-            "deletedAt": {
-              "oneOf": [
-                {
-                  "$ref": "#/$defs/timestamp"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "when the record was deleted"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "tombstone": {
-              "description": "a minimal tombstone: identity, isDeleted = true and when",
-              "properties": {
-                "isDeleted": {
-                  "const": true
-                }
-              },
-              "required": [
-                "id",
-                "isDeleted",
-                "deletedAt"
-              ]
-            }
-          }
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
         }
+      ]
+    },
+    "rating": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 5
+    },
+    "tasteTag": {
+      "oneOf": [
+        {
+          "enum": [
+            "tooBitter",
+            "tooSour",
+            "tooWeak",
+            "tooStrong",
+            "balanced",
+            "sweet",
+            "astringent",
+            "flat"
+          ]
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "one taste tag"
+    },
+    "note": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 280
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "recipeID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "the recipe brewed, for navigation only"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    }
+  }
+}
 
-        """##,
+"""##,
         "brewLog/v1.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- brewLog v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
-              <xs:attribute name="version" type="xs:integer" fixed="1"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="brewLog">
-            <xs:all>
-              <xs:element name="id" type="brewLogIdValue" minOccurs="0" nillable="true"/>
-              <xs:element name="method" type="brewLogMethodValue" minOccurs="0" nillable="true"/>
-              <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" minOccurs="0" nillable="true"/>
-              <xs:element name="doseGrams" type="brewLogDoseGramsValue" minOccurs="0" nillable="true"/>
-              <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" minOccurs="0" nillable="true"/>
-              <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" minOccurs="0" nillable="true"/>
-              <xs:element name="grindLabel" type="brewLogGrindLabelValue" minOccurs="0" nillable="true"/>
-              <xs:element name="rating" type="brewLogRatingValue" minOccurs="0" nillable="true"/>
-              <xs:element name="tasteTag" type="brewLogTasteTagValue" minOccurs="0" nillable="true"/>
-              <xs:element name="note" type="brewLogNoteValue" minOccurs="0" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" minOccurs="0" nillable="true"/>
-              <xs:element name="recipeID" type="brewLogRecipeIDValue" minOccurs="0" nillable="true"/>
-              <xs:element name="recordName" type="brewLogRecordNameValue" minOccurs="0" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" minOccurs="0" nillable="true"/>
-              <xs:element name="isCloudEnabled" type="xs:boolean" minOccurs="0" nillable="true"/>
-              <xs:element name="isDeleted" type="xs:boolean" minOccurs="0" nillable="true"/>
-              <xs:element name="deletedAt" type="timestamp" minOccurs="0" nillable="true"/>
-            </xs:all>
-          </xs:complexType>
-          <xs:simpleType name="brewLogDoseGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogGrindLabelValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="extraFine"/>
-              <xs:enumeration value="fine"/>
-              <xs:enumeration value="mediumFine"/>
-              <xs:enumeration value="medium"/>
-              <xs:enumeration value="mediumCoarse"/>
-              <xs:enumeration value="coarse"/>
-              <xs:enumeration value="extraCoarse"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogIdValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogMethodValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="v60"/>
-              <xs:enumeration value="chemex"/>
-              <xs:enumeration value="kalitaWave"/>
-              <xs:enumeration value="aeropress"/>
-              <xs:enumeration value="frenchPress"/>
-              <xs:enumeration value="origami"/>
-              <xs:enumeration value="clever"/>
-              <xs:enumeration value="mokaPot"/>
-              <xs:enumeration value="espresso"/>
-              <xs:enumeration value="coldBrew"/>
-              <xs:enumeration value="other"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogNoteValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="280"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRatingValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-              <xs:maxInclusive value="5"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecipeIDValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecipeNameAtBrewValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogTargetYieldGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogTasteTagValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="tooBitter"/>
-              <xs:enumeration value="tooSour"/>
-              <xs:enumeration value="tooWeak"/>
-              <xs:enumeration value="tooStrong"/>
-              <xs:enumeration value="balanced"/>
-              <xs:enumeration value="sweet"/>
-              <xs:enumeration value="astringent"/>
-              <xs:enumeration value="flat"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewLog v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
+      <xs:attribute name="version" type="xs:integer" fixed="1"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewLog">
+    <xs:all>
+      <xs:element name="id" type="brewLogIdValue" minOccurs="0" nillable="true"/>
+      <xs:element name="method" type="brewLogMethodValue" minOccurs="0" nillable="true"/>
+      <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" minOccurs="0" nillable="true"/>
+      <xs:element name="doseGrams" type="brewLogDoseGramsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" minOccurs="0" nillable="true"/>
+      <xs:element name="grindLabel" type="brewLogGrindLabelValue" minOccurs="0" nillable="true"/>
+      <xs:element name="rating" type="brewLogRatingValue" minOccurs="0" nillable="true"/>
+      <xs:element name="tasteTag" type="brewLogTasteTagValue" minOccurs="0" nillable="true"/>
+      <xs:element name="note" type="brewLogNoteValue" minOccurs="0" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" minOccurs="0" nillable="true"/>
+      <xs:element name="recipeID" type="brewLogRecipeIDValue" minOccurs="0" nillable="true"/>
+      <xs:element name="recordName" type="brewLogRecordNameValue" minOccurs="0" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" minOccurs="0" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" minOccurs="0" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:simpleType name="brewLogDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogNoteValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="280"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRatingValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="5"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeNameAtBrewValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="tooBitter"/>
+      <xs:enumeration value="tooSour"/>
+      <xs:enumeration value="tooWeak"/>
+      <xs:enumeration value="tooStrong"/>
+      <xs:enumeration value="balanced"/>
+      <xs:enumeration value="sweet"/>
+      <xs:enumeration value="astringent"/>
+      <xs:enumeration value="flat"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "brewLog/v2.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewLog:2",
+  "title": "brewLog v2",
+  "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time. v2: a list of taste tags and the brew time.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "recipeNameAtBrew",
+        "doseGrams",
+        "targetYieldGrams",
+        "rating",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "recipeNameAtBrew": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      },
+      "description": "snapshot of the recipe name"
+    },
+    "doseGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "targetYieldGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:brewLog:2",
-          "title": "brewLog v2",
-          "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time. v2: a list of taste tags and the brew time.",
-          "type": "object",
-          "anyOf": [
-            {
-              "required": [
-                "id",
-                "recipeNameAtBrew",
-                "doseGrams",
-                "targetYieldGrams",
-                "rating",
-                "createdAt"
-              ]
-            },
-            {
-              "$ref": "#/$defs/tombstone"
-            }
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "method": {
-              "enum": [
-                "v60",
-                "chemex",
-                "kalitaWave",
-                "aeropress",
-                "frenchPress",
-                "origami",
-                "clever",
-                "mokaPot",
-                "espresso",
-                "coldBrew",
-                "other"
-              ],
-              "default": "v60"
-            },
-            "recipeNameAtBrew": {
-              "type": "string",
-              "minLength": 1,
-              "not": {
-                "pattern": "^\\s*$"
-              },
-              "description": "snapshot of the recipe name"
-            },
-            "doseGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "targetYieldGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "waterTemperatureCelsius": {
-              "type": [
-                "number",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100
-            },
-            "grindLabel": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "extraFine",
-                    "fine",
-                    "mediumFine",
-                    "medium",
-                    "mediumCoarse",
-                    "coarse",
-                    "extraCoarse"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "rating": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 5
-            },
-            "tasteTags": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "enum": [
-                  "tooBitter",
-                  "tooSour",
-                  "tooWeak",
-                  "tooStrong",
-                  "balanced",
-                  "sweet",
-                  "astringent",
-                  "flat"
-                ]
-              },
-              "description": "taste tags (was one tasteTag)"
-            },
-            "brewTimeSeconds": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 86400
-            },
-            "note": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 280
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "recipeID": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "minLength": 1,
-              "description": "the recipe brewed, for navigation only"
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            },
-            "isCloudEnabled": {
-              "type": "boolean",
-              "default": true,
-              "description": "false for a local-only record (seed 003)"
-            },
-            "isDeleted": {
-              "type": "boolean",
-              "default": false,
-              "description": "tombstone flag (seed 003)"
-            },
-            "deletedAt": {
-              "oneOf": [
-                {
-                  "$ref": "#/$defs/timestamp"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "when the record was deleted"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "tombstone": {
-              "description": "a minimal tombstone: identity, isDeleted = true and when",
-              "properties": {
-                "isDeleted": {
-                  "const": true
-                }
-              },
-              "required": [
-                "id",
-                "isDeleted",
-                "deletedAt"
-              ]
-            }
-          }
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
         }
+      ]
+    },
+    "rating": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 5
+    },
+    "tasteTags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "enum": [
+          "tooBitter",
+          "tooSour",
+          "tooWeak",
+          "tooStrong",
+          "balanced",
+          "sweet",
+          "astringent",
+          "flat"
+        ]
+      },
+      "description": "taste tags (was one tasteTag)"
+    },
+    "brewTimeSeconds": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 86400
+    },
+    "note": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 280
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "recipeID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "the recipe brewed, for navigation only"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    }
+  }
+}
 
-        """##,
+"""##,
         "brewLog/v2.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- brewLog v2 for XML data. Generated from v2.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
-              <xs:attribute name="version" type="xs:integer" fixed="2"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="brewLog">
-            <xs:choice minOccurs="0" maxOccurs="unbounded">
-              <xs:element name="id" type="brewLogIdValue" nillable="true"/>
-              <xs:element name="method" type="brewLogMethodValue" nillable="true"/>
-              <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" nillable="true"/>
-              <xs:element name="doseGrams" type="brewLogDoseGramsValue" nillable="true"/>
-              <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" nillable="true"/>
-              <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" nillable="true"/>
-              <xs:element name="grindLabel" type="brewLogGrindLabelValue" nillable="true"/>
-              <xs:element name="rating" type="brewLogRatingValue" nillable="true"/>
-              <xs:element name="tasteTags" type="brewLogTasteTagsValue" nillable="true"/>
-              <xs:element name="brewTimeSeconds" type="brewLogBrewTimeSecondsValue" nillable="true"/>
-              <xs:element name="note" type="brewLogNoteValue" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" nillable="true"/>
-              <xs:element name="recipeID" type="brewLogRecipeIDValue" nillable="true"/>
-              <xs:element name="recordName" type="brewLogRecordNameValue" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" nillable="true"/>
-              <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
-              <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
-              <xs:element name="deletedAt" type="timestamp" nillable="true"/>
-            </xs:choice>
-          </xs:complexType>
-          <xs:simpleType name="brewLogBrewTimeSecondsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="86400"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogDoseGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogGrindLabelValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="extraFine"/>
-              <xs:enumeration value="fine"/>
-              <xs:enumeration value="mediumFine"/>
-              <xs:enumeration value="medium"/>
-              <xs:enumeration value="mediumCoarse"/>
-              <xs:enumeration value="coarse"/>
-              <xs:enumeration value="extraCoarse"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogIdValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogMethodValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="v60"/>
-              <xs:enumeration value="chemex"/>
-              <xs:enumeration value="kalitaWave"/>
-              <xs:enumeration value="aeropress"/>
-              <xs:enumeration value="frenchPress"/>
-              <xs:enumeration value="origami"/>
-              <xs:enumeration value="clever"/>
-              <xs:enumeration value="mokaPot"/>
-              <xs:enumeration value="espresso"/>
-              <xs:enumeration value="coldBrew"/>
-              <xs:enumeration value="other"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogNoteValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="280"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRatingValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-              <xs:maxInclusive value="5"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecipeIDValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecipeNameAtBrewValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogTargetYieldGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogTasteTagsValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="tooBitter"/>
-              <xs:enumeration value="tooSour"/>
-              <xs:enumeration value="tooWeak"/>
-              <xs:enumeration value="tooStrong"/>
-              <xs:enumeration value="balanced"/>
-              <xs:enumeration value="sweet"/>
-              <xs:enumeration value="astringent"/>
-              <xs:enumeration value="flat"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewLog v2 for XML data. Generated from v2.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
+      <xs:attribute name="version" type="xs:integer" fixed="2"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewLog">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="brewLogIdValue" nillable="true"/>
+      <xs:element name="method" type="brewLogMethodValue" nillable="true"/>
+      <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" nillable="true"/>
+      <xs:element name="doseGrams" type="brewLogDoseGramsValue" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" nillable="true"/>
+      <xs:element name="grindLabel" type="brewLogGrindLabelValue" nillable="true"/>
+      <xs:element name="rating" type="brewLogRatingValue" nillable="true"/>
+      <xs:element name="tasteTags" type="brewLogTasteTagsItem" nillable="true"/>
+      <xs:element name="brewTimeSeconds" type="brewLogBrewTimeSecondsValue" nillable="true"/>
+      <xs:element name="note" type="brewLogNoteValue" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="recipeID" type="brewLogRecipeIDValue" nillable="true"/>
+      <xs:element name="recordName" type="brewLogRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewLogTasteTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogTasteTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:simpleType name="brewLogBrewTimeSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="86400"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogNoteValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="280"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRatingValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="5"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeNameAtBrewValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsItemOrEmpty">
+    <xs:union memberTypes="brewLogTasteTagsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="tooBitter"/>
+      <xs:enumeration value="tooSour"/>
+      <xs:enumeration value="tooWeak"/>
+      <xs:enumeration value="tooStrong"/>
+      <xs:enumeration value="balanced"/>
+      <xs:enumeration value="sweet"/>
+      <xs:enumeration value="astringent"/>
+      <xs:enumeration value="flat"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "brewRecipe/v1.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewRecipe:1",
+  "title": "brewRecipe v1",
+  "description": "BrewGuide's structured brew recipe with its steps.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "name",
+        "doseGrams",
+        "targetYieldGrams",
+        "steps",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "name": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "isStarter": {
+      "type": "boolean",
+      "default": false
+    },
+    "origin": {
+      "enum": [
+        "starter",
+        "custom",
+        "conflictedCopy"
+      ],
+      "default": "custom"
+    },
+    "doseGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "targetYieldGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:brewRecipe:1",
-          "title": "brewRecipe v1",
-          "description": "BrewGuide's structured brew recipe with its steps.",
-          "type": "object",
-          "anyOf": [
-            {
-              "required": [
-                "id",
-                "name",
-                "doseGrams",
-                "targetYieldGrams",
-                "steps",
-                "createdAt"
-              ]
-            },
-            {
-              "$ref": "#/$defs/tombstone"
-            }
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "name": {
-              "type": "string",
-              "minLength": 1,
-              "not": {
-                "pattern": "^\\s*$"
-              }
-            },
-            "method": {
-              "enum": [
-                "v60",
-                "chemex",
-                "kalitaWave",
-                "aeropress",
-                "frenchPress",
-                "origami",
-                "clever",
-                "mokaPot",
-                "espresso",
-                "coldBrew",
-                "other"
-              ],
-              "default": "v60"
-            },
-            "isStarter": {
-              "type": "boolean",
-              "default": false
-            },
-            "origin": {
-              "enum": [
-                "starter",
-                "custom",
-                "conflictedCopy"
-              ],
-              "default": "custom"
-            },
-            "doseGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "targetYieldGrams": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 10000
-            },
-            "waterTemperatureCelsius": {
-              "type": [
-                "number",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100
-            },
-            "grindLabel": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "extraFine",
-                    "fine",
-                    "mediumFine",
-                    "medium",
-                    "mediumCoarse",
-                    "coarse",
-                    "extraCoarse"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "steps": {
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "$ref": "#/$defs/step"
-              }
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "updatedAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            },
-            "isCloudEnabled": {
-              "type": "boolean",
-              "default": true,
-              "description": "false for a local-only record (seed 003)"
-            },
-            "isDeleted": {
-              "type": "boolean",
-              "default": false,
-              "description": "tombstone flag (seed 003)"
-            },
-            "deletedAt": {
-              "oneOf": [
-                {
-                  "$ref": "#/$defs/timestamp"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "when the record was deleted"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "step": {
-              "type": "object",
-              "required": [
-                "order",
-                "instruction"
-              ],
-              "properties": {
-                "order": {
-                  "type": "integer",
-                  "minimum": 1
-                },
-                "instruction": {
-                  "type": "string",
-                  "minLength": 1
-                },
-                "timerSeconds": {
-                  "type": [
-                    "integer",
-                    "null"
-                  ],
-                  "minimum": 0
-                },
-                "waterGrams": {
-                  "type": [
-                    "number",
-                    "null"
-                  ],
-                  "minimum": 0
-                }
-              },
-              "additionalProperties": false
-            },
-            "tombstone": {
-              "description": "a minimal tombstone: identity, isDeleted = true and when",
-              "properties": {
-                "isDeleted": {
-                  "const": true
-                }
-              },
-              "required": [
-                "id",
-                "isDeleted",
-                "deletedAt"
-              ]
-            }
-          }
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
         }
+      ]
+    },
+    "steps": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/step"
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "updatedAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "step": {
+      "type": "object",
+      "required": [
+        "order",
+        "instruction"
+      ],
+      "properties": {
+        "order": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "instruction": {
+          "type": "string",
+          "minLength": 1
+        },
+        "timerSeconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "waterGrams": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    }
+  }
+}
 
-        """##,
+"""##,
         "brewRecipe/v1.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- brewRecipe v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="brewRecipe" type="brewRecipe" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="brewRecipe"/>
-              <xs:attribute name="version" type="xs:integer" fixed="1"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="brewRecipe">
-            <xs:choice minOccurs="0" maxOccurs="unbounded">
-              <xs:element name="id" type="brewRecipeIdValue" nillable="true"/>
-              <xs:element name="name" type="brewRecipeNameValue" nillable="true"/>
-              <xs:element name="method" type="brewRecipeMethodValue" nillable="true"/>
-              <xs:element name="isStarter" type="xs:boolean" nillable="true"/>
-              <xs:element name="origin" type="brewRecipeOriginValue" nillable="true"/>
-              <xs:element name="doseGrams" type="brewRecipeDoseGramsValue" nillable="true"/>
-              <xs:element name="targetYieldGrams" type="brewRecipeTargetYieldGramsValue" nillable="true"/>
-              <xs:element name="waterTemperatureCelsius" type="brewRecipeWaterTemperatureCelsiusValue" nillable="true"/>
-              <xs:element name="grindLabel" type="brewRecipeGrindLabelValue" nillable="true"/>
-              <xs:element name="steps" type="brewRecipeSteps" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" nillable="true"/>
-              <xs:element name="updatedAt" type="timestamp" nillable="true"/>
-              <xs:element name="recordName" type="brewRecipeRecordNameValue" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" nillable="true"/>
-              <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
-              <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
-              <xs:element name="deletedAt" type="timestamp" nillable="true"/>
-            </xs:choice>
-          </xs:complexType>
-          <xs:complexType name="brewRecipeSteps">
-            <xs:all>
-              <xs:element name="order" type="brewRecipeStepsOrderValue" nillable="true"/>
-              <xs:element name="instruction" type="brewRecipeStepsInstructionValue" nillable="true"/>
-              <xs:element name="timerSeconds" type="brewRecipeStepsTimerSecondsValue" minOccurs="0" nillable="true"/>
-              <xs:element name="waterGrams" type="brewRecipeStepsWaterGramsValue" minOccurs="0" nillable="true"/>
-            </xs:all>
-          </xs:complexType>
-          <xs:simpleType name="brewRecipeDoseGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeGrindLabelValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="extraFine"/>
-              <xs:enumeration value="fine"/>
-              <xs:enumeration value="mediumFine"/>
-              <xs:enumeration value="medium"/>
-              <xs:enumeration value="mediumCoarse"/>
-              <xs:enumeration value="coarse"/>
-              <xs:enumeration value="extraCoarse"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeIdValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeMethodValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="v60"/>
-              <xs:enumeration value="chemex"/>
-              <xs:enumeration value="kalitaWave"/>
-              <xs:enumeration value="aeropress"/>
-              <xs:enumeration value="frenchPress"/>
-              <xs:enumeration value="origami"/>
-              <xs:enumeration value="clever"/>
-              <xs:enumeration value="mokaPot"/>
-              <xs:enumeration value="espresso"/>
-              <xs:enumeration value="coldBrew"/>
-              <xs:enumeration value="other"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeNameValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeOriginValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="starter"/>
-              <xs:enumeration value="custom"/>
-              <xs:enumeration value="conflictedCopy"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeStepsInstructionValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeStepsOrderValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeStepsTimerSecondsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeStepsWaterGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeTargetYieldGramsValue">
-            <xs:restriction base="xs:double">
-              <xs:maxInclusive value="10000"/>
-              <xs:minExclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="brewRecipeWaterTemperatureCelsiusValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewRecipe v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewRecipe" type="brewRecipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewRecipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="1"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewRecipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="brewRecipeIdValue" nillable="true"/>
+      <xs:element name="name" type="brewRecipeNameValue" nillable="true"/>
+      <xs:element name="method" type="brewRecipeMethodValue" nillable="true"/>
+      <xs:element name="isStarter" type="xs:boolean" nillable="true"/>
+      <xs:element name="origin" type="brewRecipeOriginValue" nillable="true"/>
+      <xs:element name="doseGrams" type="brewRecipeDoseGramsValue" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewRecipeTargetYieldGramsValue" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewRecipeWaterTemperatureCelsiusValue" nillable="true"/>
+      <xs:element name="grindLabel" type="brewRecipeGrindLabelValue" nillable="true"/>
+      <xs:element name="steps" type="brewRecipeSteps" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="updatedAt" type="timestamp" nillable="true"/>
+      <xs:element name="recordName" type="brewRecipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeSteps">
+    <xs:all minOccurs="0">
+      <xs:element name="order" type="brewRecipeStepsOrderValue" nillable="true"/>
+      <xs:element name="instruction" type="brewRecipeStepsInstructionValue" nillable="true"/>
+      <xs:element name="timerSeconds" type="brewRecipeStepsTimerSecondsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="waterGrams" type="brewRecipeStepsWaterGramsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:simpleType name="brewRecipeDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeNameValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeOriginValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="starter"/>
+      <xs:enumeration value="custom"/>
+      <xs:enumeration value="conflictedCopy"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsInstructionValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsOrderValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsTimerSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsWaterGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "recipe/v1.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:recipe:1",
+  "title": "recipe v1",
+  "description": "Cheffy's UserRecipe: ingredient and instruction lines as text, inline image data, free-text difficulty.",
+  "type": "object",
+  "required": [
+    "id",
+    "title",
+    "ingredients",
+    "instructions",
+    "createdAt",
+    "authorID",
+    "isPublic",
+    "syncStatus"
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "format": "uuid",
+      "description": "UserRecipe.id (UUID string)"
+    },
+    "title": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "ingredients": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "one free-text line each"
+    },
+    "instructions": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "authorID": {
+      "type": "string",
+      "minLength": 1,
+      "description": "anonymous author identifier"
+    },
+    "imageData": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "contentEncoding": "base64",
+      "description": "the image, inline, base64"
+    },
+    "cuisine": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 60
+    },
+    "difficulty": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 40,
+      "description": "free text: Easy, Medium, Hard, beginner, ..."
+    },
+    "prepTime": {
+      "allOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:recipe:1",
-          "title": "recipe v1",
-          "description": "Cheffy's UserRecipe: ingredient and instruction lines as text, inline image data, free-text difficulty.",
-          "type": "object",
-          "required": [
-            "id",
-            "title",
-            "ingredients",
-            "instructions",
-            "createdAt",
-            "authorID",
-            "isPublic",
-            "syncStatus"
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UserRecipe.id (UUID string)"
-            },
-            "title": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200,
-              "not": {
-                "pattern": "^\\s*$"
-              }
-            },
-            "ingredients": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "minLength": 1
-              },
-              "description": "one free-text line each"
-            },
-            "instructions": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "minLength": 1
-              }
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "authorID": {
-              "type": "string",
-              "minLength": 1,
-              "description": "anonymous author identifier"
-            },
-            "imageData": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "contentEncoding": "base64",
-              "description": "the image, inline, base64"
-            },
-            "cuisine": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 60
-            },
-            "difficulty": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 40,
-              "description": "free text: Easy, Medium, Hard, beginner, ..."
-            },
-            "prepTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "cookTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "servings": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 1,
-              "maximum": 1000
-            },
-            "dietaryNotes": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "type": "string"
-              }
-            },
-            "isPublic": {
-              "type": "boolean"
-            },
-            "syncStatus": {
-              "enum": [
-                "pending",
-                "synced",
-                "failed"
-              ],
-              "description": "Cheffy's local upload state"
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "minutes": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100000,
-              "description": "minutes"
-            }
-          }
+          "$ref": "#/$defs/minutes"
         }
+      ]
+    },
+    "cookTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "servings": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 1,
+      "maximum": 1000
+    },
+    "dietaryNotes": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    },
+    "isPublic": {
+      "type": "boolean"
+    },
+    "syncStatus": {
+      "enum": [
+        "pending",
+        "synced",
+        "failed"
+      ],
+      "description": "Cheffy's local upload state"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "minutes": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100000,
+      "description": "minutes"
+    }
+  }
+}
 
-        """##,
+"""##,
         "recipe/v1.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- recipe v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
-              <xs:attribute name="version" type="xs:integer" fixed="1"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="recipe">
-            <xs:choice minOccurs="0" maxOccurs="unbounded">
-              <xs:element name="id" type="recipeIdValue" nillable="true"/>
-              <xs:element name="title" type="recipeTitleValue" nillable="true"/>
-              <xs:element name="ingredients" type="recipeIngredientsValue" nillable="true"/>
-              <xs:element name="instructions" type="recipeInstructionsValue" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" nillable="true"/>
-              <xs:element name="authorID" type="recipeAuthorIDValue" nillable="true"/>
-              <xs:element name="imageData" type="xs:string" nillable="true"/>
-              <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
-              <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
-              <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
-              <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
-              <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-              <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
-              <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
-              <xs:element name="syncStatus" type="recipeSyncStatusValue" nillable="true"/>
-              <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" nillable="true"/>
-            </xs:choice>
-          </xs:complexType>
-          <xs:simpleType name="recipeAuthorIDValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeCookTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeCuisineValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="60"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeDifficultyValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="40"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIdValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIngredientsValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeInstructionsValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipePrepTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeServingsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-              <xs:maxInclusive value="1000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeSyncStatusValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="pending"/>
-              <xs:enumeration value="synced"/>
-              <xs:enumeration value="failed"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeTitleValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-              <xs:maxLength value="200"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- recipe v1 for XML data. Generated from v1.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="1"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="recipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="recipeIdValue" nillable="true"/>
+      <xs:element name="title" type="recipeTitleValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredientsItem" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructionsItem" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="authorID" type="recipeAuthorIDValue" nillable="true"/>
+      <xs:element name="imageData" type="xs:string" nillable="true"/>
+      <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
+      <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
+      <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
+      <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
+      <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
+      <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
+      <xs:element name="syncStatus" type="recipeSyncStatusValue" nillable="true"/>
+      <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredientsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeIngredientsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructionsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeInstructionsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:simpleType name="recipeAuthorIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCookTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisineValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="60"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDifficultyValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="40"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsItemOrEmpty">
+    <xs:union memberTypes="recipeIngredientsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsItemOrEmpty">
+    <xs:union memberTypes="recipeInstructionsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipePrepTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeServingsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="1000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeSyncStatusValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="pending"/>
+      <xs:enumeration value="synced"/>
+      <xs:enumeration value="failed"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTitleValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+      <xs:maxLength value="200"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "recipe/v2.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:recipe:2",
+  "title": "recipe v2",
+  "description": "SnapChef's Recipe: ownerID, a difficulty enum, updatedAt, tombstones, the image moved out to imageRef.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "title",
+        "ingredients",
+        "instructions",
+        "createdAt",
+        "updatedAt",
+        "ownerID",
+        "isPublic",
+        "isDeleted"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "title": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "ingredients": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "one free-text line each"
+    },
+    "instructions": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "updatedAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "ownerID": {
+      "type": "string",
+      "minLength": 1,
+      "description": "the owner's user record name (was authorID)"
+    },
+    "imageRef": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "a reference to the image stored beside the record (was imageData)"
+    },
+    "cuisine": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 60
+    },
+    "difficulty": {
+      "oneOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:recipe:2",
-          "title": "recipe v2",
-          "description": "SnapChef's Recipe: ownerID, a difficulty enum, updatedAt, tombstones, the image moved out to imageRef.",
-          "type": "object",
-          "anyOf": [
-            {
-              "required": [
-                "id",
-                "title",
-                "ingredients",
-                "instructions",
-                "createdAt",
-                "updatedAt",
-                "ownerID",
-                "isPublic",
-                "isDeleted"
-              ]
-            },
-            {
-              "$ref": "#/$defs/tombstone"
-            }
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "title": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200,
-              "not": {
-                "pattern": "^\\s*$"
-              }
-            },
-            "ingredients": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "minLength": 1
-              },
-              "description": "one free-text line each"
-            },
-            "instructions": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "minLength": 1
-              }
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "updatedAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "ownerID": {
-              "type": "string",
-              "minLength": 1,
-              "description": "the owner's user record name (was authorID)"
-            },
-            "imageRef": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "minLength": 1,
-              "description": "a reference to the image stored beside the record (was imageData)"
-            },
-            "cuisine": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 60
-            },
-            "difficulty": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "easy",
-                    "medium",
-                    "hard"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "prepTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "cookTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "servings": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 1,
-              "maximum": 1000
-            },
-            "dietaryNotes": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "type": "string"
-              }
-            },
-            "isPublic": {
-              "type": "boolean"
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            },
-            "isDeleted": {
-              "type": "boolean",
-              "default": false,
-              "description": "tombstone flag (seed 003)"
-            },
-            "deletedAt": {
-              "oneOf": [
-                {
-                  "$ref": "#/$defs/timestamp"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "when the record was deleted"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "minutes": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100000,
-              "description": "minutes"
-            },
-            "tombstone": {
-              "description": "a minimal tombstone: identity, isDeleted = true and when",
-              "properties": {
-                "isDeleted": {
-                  "const": true
-                }
-              },
-              "required": [
-                "id",
-                "isDeleted",
-                "deletedAt"
-              ]
-            }
-          }
+          "enum": [
+            "easy",
+            "medium",
+            "hard"
+          ]
+        },
+        {
+          "type": "null"
         }
+      ]
+    },
+    "prepTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "cookTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "servings": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 1,
+      "maximum": 1000
+    },
+    "dietaryNotes": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    },
+    "isPublic": {
+      "type": "boolean"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "minutes": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100000,
+      "description": "minutes"
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    }
+  }
+}
 
-        """##,
+"""##,
         "recipe/v2.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- recipe v2 for XML data. Generated from v2.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
-              <xs:attribute name="version" type="xs:integer" fixed="2"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="recipe">
-            <xs:choice minOccurs="0" maxOccurs="unbounded">
-              <xs:element name="id" type="recipeIdValue" nillable="true"/>
-              <xs:element name="title" type="recipeTitleValue" nillable="true"/>
-              <xs:element name="ingredients" type="recipeIngredientsValue" nillable="true"/>
-              <xs:element name="instructions" type="recipeInstructionsValue" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" nillable="true"/>
-              <xs:element name="updatedAt" type="timestamp" nillable="true"/>
-              <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
-              <xs:element name="imageRef" type="recipeImageRefValue" nillable="true"/>
-              <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
-              <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
-              <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
-              <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
-              <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-              <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
-              <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
-              <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" nillable="true"/>
-              <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
-              <xs:element name="deletedAt" type="timestamp" nillable="true"/>
-            </xs:choice>
-          </xs:complexType>
-          <xs:simpleType name="recipeCookTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeCuisineValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="60"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeDifficultyValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="easy"/>
-              <xs:enumeration value="medium"/>
-              <xs:enumeration value="hard"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIdValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeImageRefValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIngredientsValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeInstructionsValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeOwnerIDValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipePrepTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeServingsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-              <xs:maxInclusive value="1000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeTitleValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-              <xs:maxLength value="200"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- recipe v2 for XML data. Generated from v2.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="2"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="recipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="recipeIdValue" nillable="true"/>
+      <xs:element name="title" type="recipeTitleValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredientsItem" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructionsItem" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="updatedAt" type="timestamp" nillable="true"/>
+      <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
+      <xs:element name="imageRef" type="recipeImageRefValue" nillable="true"/>
+      <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
+      <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
+      <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
+      <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
+      <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
+      <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
+      <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredientsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeIngredientsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructionsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeInstructionsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:simpleType name="recipeCookTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisineValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="60"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDifficultyValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="easy"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="hard"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeImageRefValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsItemOrEmpty">
+    <xs:union memberTypes="recipeIngredientsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsItemOrEmpty">
+    <xs:union memberTypes="recipeInstructionsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeOwnerIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipePrepTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeServingsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="1000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTitleValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+      <xs:maxLength value="200"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "recipe/v3.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:recipe:3",
+  "title": "recipe v3",
+  "description": "The current recipe: parsed ingredients, steps with optional timers, saved/created/favorited flags.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "title",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "title": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "ingredients": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/ingredient"
+      }
+    },
+    "instructions": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/step"
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "updatedAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "ownerID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1
+    },
+    "imageRef": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "a reference to the image stored beside the record (was imageData)"
+    },
+    "cuisine": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 60
+    },
+    "difficulty": {
+      "oneOf": [
         {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "urn:larder:schema:recipe:3",
-          "title": "recipe v3",
-          "description": "The current recipe: parsed ingredients, steps with optional timers, saved/created/favorited flags.",
-          "type": "object",
-          "anyOf": [
-            {
-              "required": [
-                "id",
-                "title",
-                "createdAt"
-              ]
-            },
-            {
-              "$ref": "#/$defs/tombstone"
-            }
-          ],
-          "properties": {
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "title": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200,
-              "not": {
-                "pattern": "^\\s*$"
-              }
-            },
-            "ingredients": {
-              "type": "array",
-              "items": {
-                "$ref": "#/$defs/ingredient"
-              }
-            },
-            "instructions": {
-              "type": "array",
-              "items": {
-                "$ref": "#/$defs/step"
-              }
-            },
-            "createdAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "updatedAt": {
-              "$ref": "#/$defs/timestamp"
-            },
-            "ownerID": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "minLength": 1
-            },
-            "imageRef": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "minLength": 1,
-              "description": "a reference to the image stored beside the record (was imageData)"
-            },
-            "cuisine": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 60
-            },
-            "difficulty": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "easy",
-                    "medium",
-                    "hard"
-                  ]
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "prepTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "cookTime": {
-              "allOf": [
-                {
-                  "$ref": "#/$defs/minutes"
-                }
-              ]
-            },
-            "servings": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 1,
-              "maximum": 1000
-            },
-            "dietaryNotes": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "type": "string"
-              }
-            },
-            "tags": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "type": "string",
-                "minLength": 1
-              }
-            },
-            "isPublic": {
-              "type": "boolean",
-              "default": false
-            },
-            "sourceURL": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "format": "uri"
-            },
-            "isSaved": {
-              "type": "boolean",
-              "default": false,
-              "description": "in the user's saved set"
-            },
-            "isCreated": {
-              "type": "boolean",
-              "default": false,
-              "description": "in the user's created set"
-            },
-            "isFavorited": {
-              "type": "boolean",
-              "default": false
-            },
-            "recordName": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
-              "description": "CloudKit record name; derived from the type and id when absent"
-            },
-            "changeTag": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "description": "server change tag of the version last synced"
-            },
-            "isCloudEnabled": {
-              "type": "boolean",
-              "default": true,
-              "description": "false for a local-only record (seed 003)"
-            },
-            "isDeleted": {
-              "type": "boolean",
-              "default": false,
-              "description": "tombstone flag (seed 003)"
-            },
-            "deletedAt": {
-              "oneOf": [
-                {
-                  "$ref": "#/$defs/timestamp"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "when the record was deleted"
-            }
-          },
-          "additionalProperties": false,
-          "$defs": {
-            "timestamp": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "minutes": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 0,
-              "maximum": 100000,
-              "description": "minutes"
-            },
-            "ingredient": {
-              "type": "object",
-              "properties": {
-                "quantity": {
-                  "type": [
-                    "number",
-                    "null"
-                  ],
-                  "minimum": 0
-                },
-                "quantityMax": {
-                  "type": [
-                    "number",
-                    "null"
-                  ],
-                  "minimum": 0
-                },
-                "unit": {
-                  "type": [
-                    "string",
-                    "null"
-                  ],
-                  "maxLength": 40
-                },
-                "item": {
-                  "type": "string"
-                },
-                "note": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "original": {
-                  "type": "string",
-                  "description": "the line exactly as written"
-                }
-              },
-              "anyOf": [
-                {
-                  "required": [
-                    "original"
-                  ]
-                },
-                {
-                  "required": [
-                    "item"
-                  ]
-                }
-              ],
-              "additionalProperties": false
-            },
-            "step": {
-              "type": "object",
-              "required": [
-                "text"
-              ],
-              "properties": {
-                "text": {
-                  "type": "string",
-                  "minLength": 1
-                },
-                "timerSeconds": {
-                  "type": [
-                    "integer",
-                    "null"
-                  ],
-                  "minimum": 0
-                }
-              },
-              "additionalProperties": false
-            },
-            "tombstone": {
-              "description": "a minimal tombstone: identity, isDeleted = true and when",
-              "properties": {
-                "isDeleted": {
-                  "const": true
-                }
-              },
-              "required": [
-                "id",
-                "isDeleted",
-                "deletedAt"
-              ]
-            }
-          }
+          "enum": [
+            "easy",
+            "medium",
+            "hard"
+          ]
+        },
+        {
+          "type": "null"
         }
+      ]
+    },
+    "prepTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "cookTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "servings": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 1,
+      "maximum": 1000
+    },
+    "dietaryNotes": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    },
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "isPublic": {
+      "type": "boolean",
+      "default": false
+    },
+    "sourceURL": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "uri"
+    },
+    "isSaved": {
+      "type": "boolean",
+      "default": false,
+      "description": "in the user's saved set"
+    },
+    "isCreated": {
+      "type": "boolean",
+      "default": false,
+      "description": "in the user's created set"
+    },
+    "isFavorited": {
+      "type": "boolean",
+      "default": false
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "minutes": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100000,
+      "description": "minutes"
+    },
+    "ingredient": {
+      "type": "object",
+      "properties": {
+        "quantity": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "quantityMax": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "unit": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 40
+        },
+        "item": {
+          "type": "string"
+        },
+        "note": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "original": {
+          "type": "string",
+          "description": "the line exactly as written"
+        }
+      },
+      "anyOf": [
+        {
+          "required": [
+            "original"
+          ]
+        },
+        {
+          "required": [
+            "item"
+          ]
+        }
+      ],
+      "additionalProperties": false
+    },
+    "step": {
+      "type": "object",
+      "required": [
+        "text"
+      ],
+      "properties": {
+        "text": {
+          "type": "string",
+          "minLength": 1
+        },
+        "timerSeconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    }
+  }
+}
 
-        """##,
+"""##,
         "recipe/v3.xsd": #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- recipe v3 for XML data. Generated from v3.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
-        <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
-          <xs:element name="records">
-            <xs:complexType>
-              <xs:sequence>
-                <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
-              </xs:sequence>
-              <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
-              <xs:attribute name="version" type="xs:integer" fixed="3"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:simpleType name="timestamp">
-            <xs:restriction base="xs:dateTime">
-              <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:complexType name="recipe">
-            <xs:choice minOccurs="0" maxOccurs="unbounded">
-              <xs:element name="id" type="recipeIdValue" nillable="true"/>
-              <xs:element name="title" type="recipeTitleValue" nillable="true"/>
-              <xs:element name="ingredients" type="recipeIngredients" nillable="true"/>
-              <xs:element name="instructions" type="recipeInstructions" nillable="true"/>
-              <xs:element name="createdAt" type="timestamp" nillable="true"/>
-              <xs:element name="updatedAt" type="timestamp" nillable="true"/>
-              <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
-              <xs:element name="imageRef" type="recipeImageRefValue" nillable="true"/>
-              <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
-              <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
-              <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
-              <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
-              <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-              <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
-              <xs:element name="tags" type="recipeTagsValue" nillable="true"/>
-              <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
-              <xs:element name="sourceURL" type="xs:anyURI" nillable="true"/>
-              <xs:element name="isSaved" type="xs:boolean" nillable="true"/>
-              <xs:element name="isCreated" type="xs:boolean" nillable="true"/>
-              <xs:element name="isFavorited" type="xs:boolean" nillable="true"/>
-              <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
-              <xs:element name="changeTag" type="xs:string" nillable="true"/>
-              <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
-              <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
-              <xs:element name="deletedAt" type="timestamp" nillable="true"/>
-            </xs:choice>
-          </xs:complexType>
-          <xs:complexType name="recipeIngredients">
-            <xs:all>
-              <xs:element name="quantity" type="recipeIngredientsQuantityValue" minOccurs="0" nillable="true"/>
-              <xs:element name="quantityMax" type="recipeIngredientsQuantityMaxValue" minOccurs="0" nillable="true"/>
-              <xs:element name="unit" type="recipeIngredientsUnitValue" minOccurs="0" nillable="true"/>
-              <xs:element name="item" type="xs:string" minOccurs="0" nillable="true"/>
-              <xs:element name="note" type="xs:string" minOccurs="0" nillable="true"/>
-              <xs:element name="original" type="xs:string" minOccurs="0" nillable="true"/>
-            </xs:all>
-          </xs:complexType>
-          <xs:complexType name="recipeInstructions">
-            <xs:all>
-              <xs:element name="text" type="recipeInstructionsTextValue" nillable="true"/>
-              <xs:element name="timerSeconds" type="recipeInstructionsTimerSecondsValue" minOccurs="0" nillable="true"/>
-            </xs:all>
-          </xs:complexType>
-          <xs:simpleType name="recipeCookTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeCuisineValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="60"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeDifficultyValue">
-            <xs:restriction base="xs:string">
-              <xs:enumeration value="easy"/>
-              <xs:enumeration value="medium"/>
-              <xs:enumeration value="hard"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIdValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeImageRefValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIngredientsQuantityMaxValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIngredientsQuantityValue">
-            <xs:restriction base="xs:double">
-              <xs:minInclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeIngredientsUnitValue">
-            <xs:restriction base="xs:string">
-              <xs:maxLength value="40"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeInstructionsTextValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeInstructionsTimerSecondsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeOwnerIDValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipePrepTimeValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="0"/>
-              <xs:maxInclusive value="100000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeRecordNameValue">
-            <xs:restriction base="xs:string">
-              <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeServingsValue">
-            <xs:restriction base="xs:long">
-              <xs:minInclusive value="1"/>
-              <xs:maxInclusive value="1000"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeTagsValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-            </xs:restriction>
-          </xs:simpleType>
-          <xs:simpleType name="recipeTitleValue">
-            <xs:restriction base="xs:string">
-              <xs:minLength value="1"/>
-              <xs:maxLength value="200"/>
-            </xs:restriction>
-          </xs:simpleType>
-        </xs:schema>
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- recipe v3 for XML data. Generated from v3.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="3"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="recipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="recipeIdValue" nillable="true"/>
+      <xs:element name="title" type="recipeTitleValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredients" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructions" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="updatedAt" type="timestamp" nillable="true"/>
+      <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
+      <xs:element name="imageRef" type="recipeImageRefValue" nillable="true"/>
+      <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
+      <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
+      <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
+      <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
+      <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
+      <xs:element name="tags" type="recipeTagsItem" nillable="true"/>
+      <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
+      <xs:element name="sourceURL" type="xs:anyURI" nillable="true"/>
+      <xs:element name="isSaved" type="xs:boolean" nillable="true"/>
+      <xs:element name="isCreated" type="xs:boolean" nillable="true"/>
+      <xs:element name="isFavorited" type="xs:boolean" nillable="true"/>
+      <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredients">
+    <xs:all minOccurs="0">
+      <xs:element name="quantity" type="recipeIngredientsQuantityValue" minOccurs="0" nillable="true"/>
+      <xs:element name="quantityMax" type="recipeIngredientsQuantityMaxValue" minOccurs="0" nillable="true"/>
+      <xs:element name="unit" type="recipeIngredientsUnitValue" minOccurs="0" nillable="true"/>
+      <xs:element name="item" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="note" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="original" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructions">
+    <xs:all minOccurs="0">
+      <xs:element name="text" type="recipeInstructionsTextValue" nillable="true"/>
+      <xs:element name="timerSeconds" type="recipeInstructionsTimerSecondsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:simpleType name="recipeCookTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisineValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="60"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDifficultyValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="easy"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="hard"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeImageRefValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsQuantityMaxValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsQuantityValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsUnitValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="40"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsTextValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsTimerSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeOwnerIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipePrepTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeServingsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="1000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTagsItemOrEmpty">
+    <xs:union memberTypes="recipeTagsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTagsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTitleValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+      <xs:maxLength value="200"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
 
-        """#,
+"""#,
         "registry.yaml": #"""
-        # Larder schema registry: record types, their versions and schema files, compatibility modes,
-        # and the migration steps between consecutive versions. Compiled into larder by scripts/embed-schemas.py
-        # (run `make embed-schemas` after editing); `larder schema check` and `larder schema validate` read it.
-        format: 1
-        types:
-          recipe:
-            description: 'A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder''s structured recipe (v3).'
-            compatibility: NONE
-            versions:
-            - version: 1
-              jsonSchema: recipe/v1.schema.json
-              xsd: recipe/v1.xsd
-              description: Cheffy UserRecipe
-            - version: 2
-              jsonSchema: recipe/v2.schema.json
-              xsd: recipe/v2.xsd
-              description: SnapChef Recipe
-            - version: 3
-              jsonSchema: recipe/v3.schema.json
-              xsd: recipe/v3.xsd
-              description: structured ingredients and steps, saved/created/favorited flags
-            migrations:
-            - from: 1
-              to: 2
-              steps:
-              - id: recipe-1-2-owner
-                description: authorID becomes ownerID
-                rename:
-                  field: authorID
-                  to: ownerID
-              - id: recipe-1-2-difficulty
-                description: free-text difficulty becomes easy|medium|hard
-                map:
-                  field: difficulty
-                  ignoreCase: true
-                  values:
-                    easy: easy
-                    very easy: easy
-                    beginner: easy
-                    simple: easy
-                    quick: easy
-                    low: easy
-                    medium: medium
-                    moderate: medium
-                    intermediate: medium
-                    average: medium
-                    normal: medium
-                    med: medium
-                    hard: hard
-                    difficult: hard
-                    advanced: hard
-                    expert: hard
-                    challenging: hard
-                    very hard: hard
-                    high: hard
-                  otherwise: drop
-                  inverse:
-                    easy: Easy
-                    medium: Medium
-                    hard: Hard
-              - id: recipe-1-2-updated-at
-                description: new updatedAt, defaulting to createdAt
-                default:
-                  field: updatedAt
-                  from: createdAt
-              - id: recipe-1-2-tombstone
-                description: tombstone flag for deletes that must reach every device
-                default:
-                  field: isDeleted
-                  value: false
-              - id: recipe-1-2-image
-                description: inline base64 imageData moves to a file or the store's images table; imageRef points at it
-                stage: image-move
-                inverse: image-inline
-              - id: recipe-1-2-sync-status
-                description: Cheffy's local upload state has no meaning once synced through CloudKit
-                drop:
-                  field: syncStatus
-                  inverse:
-                    value: pending
-            - from: 2
-              to: 3
-              steps:
-              - id: recipe-2-3-ingredients
-                description: each ingredient line becomes {quantity, unit, item, note, original}
-                stage: ingredient-lines
-                inverse: ingredient-originals
-              - id: recipe-2-3-steps
-                description: each instruction line becomes a step {text}
-                nest:
-                  field: instructions
-                  eachInto: text
-              - id: recipe-2-3-step-timers
-                description: a duration in the step text ("bake for 25 minutes") becomes timerSeconds
-                convert:
-                  field: instructions[].text
-                  to: instructions[].timerSeconds
-                  converter: duration-seconds
-                  keepSource: true
-              - id: recipe-2-3-tags
-                default:
-                  field: tags
-                  value: []
-              - id: recipe-2-3-saved
-                default:
-                  field: isSaved
-                  value: false
-              - id: recipe-2-3-created
-                description: recipes carried over from SnapChef are the owner's own
-                default:
-                  field: isCreated
-                  value: true
-              - id: recipe-2-3-favorited
-                default:
-                  field: isFavorited
-                  value: false
-              - id: recipe-2-3-cloud
-                description: local-only flag (seed 003); older records were all synced
-                default:
-                  field: isCloudEnabled
-                  value: true
-          brewRecipe:
-            description: BrewGuide's structured coffee recipe with its steps.
-            compatibility: CLOUDKIT_PRODUCTION
-            versions:
-            - version: 1
-              jsonSchema: brewRecipe/v1.schema.json
-              xsd: brewRecipe/v1.xsd
-              description: BrewGuide Recipe + RecipeStep
-            migrations: []
-          brewLog:
-            description: 'BrewGuide''s brew log: a snapshot of the brew parameters.'
-            compatibility: NONE
-            versions:
-            - version: 1
-              jsonSchema: brewLog/v1.schema.json
-              xsd: brewLog/v1.xsd
-              description: one taste tag
-            - version: 2
-              jsonSchema: brewLog/v2.schema.json
-              xsd: brewLog/v2.xsd
-              description: a list of taste tags, brew time
-            migrations:
-            - from: 1
-              to: 2
-              steps:
-              - id: brewLog-1-2-taste-tags
-                description: 'one tasteTag becomes a tasteTags list (a list cannot go back to one tag: no inverse)'
-                convert:
-                  field: tasteTag
-                  to: tasteTags
-                  converter: wrap-list
+# Larder schema registry: record types, their versions and schema files, compatibility modes,
+# and the migration steps between consecutive versions. Compiled into larder by scripts/embed-schemas.py
+# (run `make embed-schemas` after editing); `larder schema check` and `larder schema validate` read it.
+format: 1
+types:
+  recipe:
+    description: 'A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder''s structured recipe (v3).'
+    compatibility: NONE
+    versions:
+    - version: 1
+      jsonSchema: recipe/v1.schema.json
+      xsd: recipe/v1.xsd
+      description: Cheffy UserRecipe
+    - version: 2
+      jsonSchema: recipe/v2.schema.json
+      xsd: recipe/v2.xsd
+      description: SnapChef Recipe
+    - version: 3
+      jsonSchema: recipe/v3.schema.json
+      xsd: recipe/v3.xsd
+      description: structured ingredients and steps, saved/created/favorited flags
+    migrations:
+    - from: 1
+      to: 2
+      steps:
+      - id: recipe-1-2-owner
+        description: authorID becomes ownerID
+        rename:
+          field: authorID
+          to: ownerID
+      - id: recipe-1-2-difficulty
+        description: free-text difficulty becomes easy|medium|hard
+        map:
+          field: difficulty
+          ignoreCase: true
+          values:
+            easy: easy
+            very easy: easy
+            beginner: easy
+            simple: easy
+            quick: easy
+            low: easy
+            medium: medium
+            moderate: medium
+            intermediate: medium
+            average: medium
+            normal: medium
+            med: medium
+            hard: hard
+            difficult: hard
+            advanced: hard
+            expert: hard
+            challenging: hard
+            very hard: hard
+            high: hard
+          otherwise: drop
+          inverse:
+            easy: Easy
+            medium: Medium
+            hard: Hard
+      - id: recipe-1-2-updated-at
+        description: new updatedAt, defaulting to createdAt
+        default:
+          field: updatedAt
+          from: createdAt
+      - id: recipe-1-2-tombstone
+        description: tombstone flag for deletes that must reach every device
+        default:
+          field: isDeleted
+          value: false
+      - id: recipe-1-2-image
+        description: inline base64 imageData moves to a file or the store's images table; imageRef points at it
+        stage: image-move
+        inverse: image-inline
+      - id: recipe-1-2-sync-status
+        description: Cheffy's local upload state has no meaning once synced through CloudKit
+        drop:
+          field: syncStatus
+          inverse:
+            value: pending
+    - from: 2
+      to: 3
+      steps:
+      - id: recipe-2-3-ingredients
+        description: each ingredient line becomes {quantity, unit, item, note, original}
+        stage: ingredient-lines
+        inverse: ingredient-originals
+      - id: recipe-2-3-steps
+        description: each instruction line becomes a step {text}
+        nest:
+          field: instructions
+          eachInto: text
+      - id: recipe-2-3-step-timers
+        description: a duration in the step text ("bake for 25 minutes") becomes timerSeconds
+        convert:
+          field: instructions[].text
+          to: instructions[].timerSeconds
+          converter: duration-seconds
+          keepSource: true
+      - id: recipe-2-3-tags
+        default:
+          field: tags
+          value: []
+      - id: recipe-2-3-saved
+        default:
+          field: isSaved
+          value: false
+      - id: recipe-2-3-created
+        description: recipes carried over from SnapChef are the owner's own
+        default:
+          field: isCreated
+          value: true
+      - id: recipe-2-3-favorited
+        default:
+          field: isFavorited
+          value: false
+      - id: recipe-2-3-cloud
+        description: local-only flag (seed 003); older records were all synced
+        default:
+          field: isCloudEnabled
+          value: true
+  brewRecipe:
+    description: BrewGuide's structured coffee recipe with its steps.
+    compatibility: CLOUDKIT_PRODUCTION
+    versions:
+    - version: 1
+      jsonSchema: brewRecipe/v1.schema.json
+      xsd: brewRecipe/v1.xsd
+      description: BrewGuide Recipe + RecipeStep
+    migrations: []
+  brewLog:
+    description: 'BrewGuide''s brew log: a snapshot of the brew parameters.'
+    compatibility: NONE
+    versions:
+    - version: 1
+      jsonSchema: brewLog/v1.schema.json
+      xsd: brewLog/v1.xsd
+      description: one taste tag
+    - version: 2
+      jsonSchema: brewLog/v2.schema.json
+      xsd: brewLog/v2.xsd
+      description: a list of taste tags, brew time
+    migrations:
+    - from: 1
+      to: 2
+      steps:
+      - id: brewLog-1-2-taste-tags
+        description: 'one tasteTag becomes a tasteTags list (a list cannot go back to one tag: no inverse)'
+        convert:
+          field: tasteTag
+          to: tasteTags
+          converter: wrap-list
 
-        """#,
+"""#,
     ]
 }
