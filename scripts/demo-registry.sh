@@ -14,16 +14,18 @@ echo; echo "== dry run: Cheffy v1 recipes to the newest version (writes nothing)
 "$L" migrate samples/v1/recipes-v1.json --dry-run
 
 echo; echo "== migrate v1 recipes, v2 recipes and v1 brew logs to their newest versions"
-"$L" migrate samples/v1/recipes-v1.json -o "$out/recipes-v3.json"
-"$L" migrate samples/v2/recipes-v2.json -o "$out/recipes-v3-from-v2.json"
-"$L" migrate samples/v1/brew-logs-v1.json -o "$out/brew-logs-v2.ndjson" --format ndjson
+"$L" migrate samples/v1/recipes-v1.json -o "$out/recipes-v4.json"
+"$L" migrate samples/v2/recipes-v2.json -o "$out/recipes-v4-from-v2.json"
+"$L" migrate samples/v1/brew-logs-v1.json -o "$out/brew-logs-v3.ndjson" --format ndjson
 ls "$out/images" | head -3
-"$L" validate "$out/recipes-v3.json" "$out/recipes-v3-from-v2.json"
-"$L" validate "$out/brew-logs-v2.ndjson" --type brewLog
+"$L" validate "$out/recipes-v4.json" "$out/recipes-v4-from-v2.json"
+"$L" validate "$out/brew-logs-v3.ndjson" --type brewLog
 
-echo; echo "== down again: v3 → v2 works (every step has an inverse); brewLog v2 → v1 does not"
-"$L" migrate "$out/recipes-v3.json" --to 2 -o "$out/recipes-v2-again.json"
-"$L" migrate "$out/brew-logs-v2.ndjson" --type brewLog --to 1 -o "$out/x.json" || echo "(refused, as it should be)"
+echo; echo "== down again: v4 → v2 works while v4's new fields are empty; brewLog v3 → v1 does not"
+"$L" migrate "$out/recipes-v4.json" --to 2 -o "$out/recipes-v2-again.json"
+"$L" migrate "$out/brew-logs-v3.ndjson" --type brewLog --to 1 -o "$out/x.json" || echo "(refused, as it should be)"
+echo "   samples/recipes.json (v4, with notes, nutrition, sections) cannot go down to v3:"
+"$L" migrate samples/recipes.json --to 3 -o "$out/y.json" 2>&1 | head -2 || true
 
 echo; echo "== a store: import v1 data, dry run, migrate (one transaction per step), check the history"
 "$L" store import samples/v1/recipes-v1.json samples/v1/brew-logs-v1.json --store "$out/larder.db"
@@ -35,4 +37,5 @@ echo; echo "== compatibility: each type under its own mode, then recipe under BA
 "$L" schema check
 "$L" schema check recipe --mode BACKWARD || true
 "$L" schema diff recipe 1 3
+"$L" schema diff recipe 3 4
 echo "registry demo finished"

@@ -7,6 +7,15 @@ an object whose fields are all scalars uses xs:all (so required fields and "at m
 checked), an object with list fields uses an unbounded xs:choice (XSD 1.0 cannot express "these
 elements in any order, some repeated"), so for records the JSON Schema's required list is checked
 on the JSON side only. Run: python3 scripts/gen-xsd.py  (rewrites every .xsd under Schemas/).
+
+Every XSD accepts what Larder's XML writer writes: a null is `<f xsi:nil="true"/>` (every element is
+nillable) and an empty list `<f larder:empty="true"/>`. A list's element therefore allows attributes
+in the `urn:larder:xml` namespace (xs:anyAttribute, skipped: the XSD stays one file) and empty
+content: a list of scalars takes the union of the item type and the empty string, a list of
+objects makes its xs:all optional as a whole (`<xs:all minOccurs="0">`: either empty, or with every
+required child). XSD 1.0 cannot tie the empty content to the attribute, so `<tags/>` without it
+passes here and is refused by the JSON Schema check. An object without declared members
+(`extras`) takes any child elements, unchecked.
 """
 import json, os, sys
 from xml.sax.saxutils import quoteattr
@@ -79,8 +88,27 @@ class Gen:
         self.simple[name] = '  <xs:simpleType name="%s">\n    <xs:restriction base="%s">\n%s    </xs:restriction>\n  </xs:simpleType>\n' % (name, base, body)
         return name
 
-    def object_type(self, node, name):
+    def list_item_type(self, scalar, name):
+        """The type of a list element holding a scalar: the scalar or nothing, plus larder:* attributes."""
+        union = name + "OrEmpty"
+        self.simple[union] = '  <xs:simpleType name="%s">\n    <xs:union memberTypes="%s larderEmpty"/>\n  </xs:simpleType>\n' % (union, scalar)
+        self.complex[name] = ('  <xs:complexType name="%s">\n    <xs:simpleContent>\n      <xs:extension base="%s">\n'
+                              '        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>\n'
+                              '      </xs:extension>\n    </xs:simpleContent>\n  </xs:complexType>\n') % (name, union)
+        return name
+
+    def open_object_type(self, name):
+        """An object whose members are not declared (extras): any children, unchecked."""
+        self.complex[name] = ('  <xs:complexType name="%s">\n    <xs:sequence>\n'
+                              '      <xs:any minOccurs="0" maxOccurs="unbounded" processContents="skip"/>\n'
+                              '    </xs:sequence>\n    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>\n'
+                              '  </xs:complexType>\n') % name
+        return name
+
+    def object_type(self, node, name, list_item=False):
         props = node.get("properties", {})
+        if not props:
+            return self.open_object_type(name)
         required = set(node.get("required", []))
         for alt in node.get("anyOf", []):
             pass  # alternatives (live record or tombstone) are checked by the JSON Schema
@@ -93,9 +121,10 @@ class Gen:
                 has_list = True
                 item = resolve(self.schema, sub.get("items", {}))
                 if "object" in types_of(item):
-                    tname = self.object_type(item, name + key[0].upper() + key[1:])
+                    tname = self.object_type(item, name + key[0].upper() + key[1:], list_item=True)
                 else:
-                    tname = self.simple_type(item, name + key[0].upper() + key[1:])
+                    scalar = self.simple_type(item, name + key[0].upper() + key[1:])
+                    tname = self.list_item_type(scalar, name + key[0].upper() + key[1:] + "Item")
                 elements.append((key, tname, False, True))
             elif "object" in ts:
                 tname = self.object_type(sub, name + key[0].upper() + key[1:])
@@ -110,10 +139,13 @@ class Gen:
                 lines.append('      <xs:element name="%s" type="%s" nillable="true"/>' % (key, tname))
             lines.append('    </xs:choice>')
         else:
-            lines.append('    <xs:all>')
+            # A list element may be empty (larder:empty), so its whole group is optional.
+            lines.append('    <xs:all minOccurs="0">' if list_item else '    <xs:all>')
             for key, tname, req, _ in elements:
                 lines.append('      <xs:element name="%s" type="%s"%s nillable="true"/>' % (key, tname, "" if req else ' minOccurs="0"'))
             lines.append('    </xs:all>')
+        if list_item:
+            lines.append('    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>')
         self.complex[name] = '  <xs:complexType name="%s">\n%s\n  </xs:complexType>\n' % (name, "\n".join(lines))
         return name
 
@@ -131,7 +163,9 @@ def generate(path, type_name, version):
            '      <xs:attribute name="version" type="xs:integer" fixed="%d"/>' % version,
            '    </xs:complexType>', '  </xs:element>',
            '  <xs:simpleType name="timestamp">', '    <xs:restriction base="xs:dateTime">',
-           '      <xs:pattern value=".+T.+(Z|[+\\-][0-9]{2}:[0-9]{2})"/>', '    </xs:restriction>', '  </xs:simpleType>']
+           '      <xs:pattern value=".+T.+(Z|[+\\-][0-9]{2}:[0-9]{2})"/>', '    </xs:restriction>', '  </xs:simpleType>',
+           '  <xs:simpleType name="larderEmpty">', '    <xs:restriction base="xs:string">',
+           '      <xs:length value="0"/>', '    </xs:restriction>', '  </xs:simpleType>']
     text = "\n".join(out) + "\n" + "".join(g.complex[k] for k in sorted(g.complex)) + "".join(g.simple[k] for k in sorted(g.simple)) + "</xs:schema>\n"
     with open(path.replace(".schema.json", ".xsd"), "w") as f: f.write(text)
 

@@ -44,9 +44,10 @@ def recipe(name, title, ingredients, steps, day, cuisine, prep, cook, servings, 
     rid = ident(name)
     r = {"id": rid, "title": title, "ingredients": ingredients, "instructions": [{"text": s} for s in steps],
          "createdAt": f"2024-0{1 + day // 28}-{1 + day % 28:02d}T09:00:00Z", "updatedAt": f"2024-0{1 + day // 28}-{1 + day % 28:02d}T18:30:00Z",
-         "ownerID": owner, "cuisine": cuisine, "difficulty": "easy", "prepTime": prep, "cookTime": cook, "servings": servings,
+         "ownerID": owner, "difficulty": "easy", "prepTime": prep, "cookTime": cook, "servings": servings,
          "dietaryNotes": list(diets), "tags": list(tags), "isPublic": False, "isSaved": not created, "isCreated": created,
-         "isFavorited": False, "recordName": f"recipe-{rid}", "isCloudEnabled": True, "isDeleted": False}
+         "isFavorited": False, "notes": [], "categories": [], "courses": [], "cuisines": [cuisine], "tools": [],
+         "images": [], "reviews": [], "recordName": f"recipe-{rid}", "isCloudEnabled": True, "isDeleted": False}
     if url: r["sourceURL"] = url
     return r
 
@@ -191,7 +192,7 @@ def main():
     created += EXTRA_CREATED
     for name, records in [("saved.json", saved), ("created.json", created)]:
         with open(os.path.join(SAMPLES, name), "w") as f:
-            json.dump({"schema": "recipe", "version": 3, "records": records}, f, indent=2, ensure_ascii=False)
+            json.dump({"schema": "recipe", "version": 4, "records": records}, f, indent=2, ensure_ascii=False)
             f.write("\n")
         print(f"samples/{name}: {len(records)} recipes")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes samples/{recipes,brew-recipes,brew-logs}.json: realistic records of the current
-schema versions (recipe v3, brewRecipe v1, brewLog v2). The YAML and XML samples are made
+schema versions (recipe v4, brewRecipe v2, brewLog v3). The YAML and XML samples are made
 from these by `larder convert` (scripts/make-samples.sh), so all three formats hold the same records."""
 import json, hashlib, os, datetime
 
@@ -66,6 +66,38 @@ RECIPES = [
  ("Apple Crumble", "British", "easy", 20, 40, 6, ["6 apples, peeled and sliced", "50 g sugar", "1 teaspoon cinnamon", "150 g all-purpose flour", "100 g cold butter, cubed", "75 g brown sugar", "50 g rolled oats"], [("Toss the apples with sugar and cinnamon in a baking dish.", None), ("Rub the butter into the flour, then stir in sugar and oats.", None), ("Scatter the crumble over the fruit and bake until bubbling.", 2400)], ["dessert", "family"], ["vegetarian"]),
 ]
 
+COURSES = {"dinner": "Main course", "breakfast": "Breakfast", "dessert": "Dessert", "summer": "Salad"}
+
+def v4_fields(n, title, cuisine, prep, cook, tags):
+    """recipe v4's fields: lists always (as Larder writes them), the rest on some records."""
+    v = {}
+    if n % 3 == 0:
+        v["description"] = f"{title}, the way we make it at home."
+    v["notes"] = [{"title": "Make ahead", "text": "Keeps in the fridge for two days."}] if n % 5 == 2 else []
+    if n % 4 == 0:
+        v["nutrition"] = {"calories": f"{320 + n * 15} kcal", "fatContent": f"{8 + n} g", "proteinContent": f"{12 + n % 7} g",
+                          "servingSize": "1 portion"}
+    if n == 3:
+        v["yield"] = {"quantity": 1.0, "unit": "loaf", "text": "1 loaf"}
+    if n % 6 == 1:
+        v["totalTime"] = prep + cook + 15
+    if n % 4 == 1:
+        v["author"] = {"name": "Example Kitchen", "url": "https://www.example-kitchen.com/about"}
+        v["sourceName"] = "Example Kitchen"
+    if n % 5 == 0:
+        v["rating"] = {"value": 4.5, "scale": 5.0, "count": 12 + n}
+    v["categories"] = ["Baking"] if "baking" in tags else []
+    v["courses"] = sorted({COURSES[t] for t in tags if t in COURSES})
+    v["cuisines"] = [cuisine] + (["Fusion"] if n == 8 else [])
+    v["tools"] = ["Loaf tin"] if n == 3 else (["Wok"] if n == 7 else [])
+    v["images"] = ([{"ref": f"images/{ident('recipe', n)}.jpg", "isPrimary": True},
+                    {"url": f"https://www.example-kitchen.com/img/{n}.jpg", "isPrimary": False}] if n % 8 == 0 else [])
+    v["language"] = "en"
+    v["reviews"] = ["Made it twice, perfect both times."] if n % 7 == 0 else []
+    if n == 1:
+        v["extras"] = {"paprika": {"hash": "e3b0c44298fc1c14", "photo_hash": "none", "source": "example-kitchen.com"}}
+    return v
+
 def recipes():
     out = []
     for n, (title, cuisine, diff, prep, cook, servings, ings, steps, tags, diets) in enumerate(RECIPES):
@@ -77,17 +109,49 @@ def recipes():
             steps_v.append(s)
         r = {"id": rid, "title": title, "ingredients": [ingredient(i) for i in ings], "instructions": steps_v,
              "createdAt": ts(n * 3, 18), "updatedAt": ts(n * 3 + 1, 20, 15), "ownerID": f"_user{n % 3 + 1}",
-             "cuisine": cuisine, "difficulty": diff, "prepTime": prep, "cookTime": cook, "servings": servings,
+             "difficulty": diff, "prepTime": prep, "cookTime": cook, "servings": servings,
              "dietaryNotes": diets, "tags": tags, "isPublic": n % 3 == 0,
-             "isSaved": n % 4 == 1, "isCreated": n % 4 != 1, "isFavorited": n % 5 == 0,
-             "recordName": f"recipe-{rid}", "isCloudEnabled": n != 7, "isDeleted": False}
+             "isSaved": n % 4 == 1, "isCreated": n % 4 != 1, "isFavorited": n % 5 == 0}
         if n % 2 == 0: r["imageRef"] = f"images/{rid}.jpg"
         if n % 4 == 1: r["sourceURL"] = f"https://www.example-kitchen.com/recipes/{title.lower().replace(' ', '-')}"
+        r.update(v4_fields(n, title, cuisine, prep, cook, tags))
+        r.update({"recordName": f"recipe-{rid}", "isCloudEnabled": n != 7, "isDeleted": False})
+        if n == 3:
+            # Ingredient and step sections.
+            for i, ing in enumerate(r["ingredients"]):
+                ing["group"] = "Batter" if i < 6 else "To finish"
+            r["instructions"][1]["name"] = "Batter"
+            r["instructions"][2]["name"] = "Batter"
         out.append(r)
     return out
 
 METHODS = ["v60", "chemex", "kalitaWave", "aeropress", "frenchPress", "origami", "clever"]
 COFFEES = ["Ethiopia Yirgacheffe", "Colombia Huila", "Kenya Nyeri AA", "Guatemala Antigua", "Brazil Cerrado", "Rwanda Nyamasheke", "Costa Rica Tarrazú"]
+
+ROASTERS = ["Square Mile", "Tim Wendelboe", "La Cabra", "Onyx", "Friedhats"]
+GRINDERS = [("Comandante C40", "24 clicks"), ("1Zpresso K-Ultra", "6.5"), ("Baratza Encore", "15")]
+
+def bean(n):
+    origin = COFFEES[n % len(COFFEES)]
+    b = {"name": origin, "roaster": ROASTERS[n % len(ROASTERS)], "origin": origin.split(" ")[0],
+         "process": ["washed", "natural", "honey"][n % 3], "roastLevel": ["light", "medium-light"][n % 2]}
+    if n % 2 == 0: b["variety"] = ["Heirloom", "SL28, SL34", "Caturra", "Bourbon"][n % 4]
+    if n % 3 == 0: b["roastDate"] = f"2024-0{1 + n % 6}-{10 + n % 15:02d}"
+    return b
+
+def brew_recipe_v2(n, bloom):
+    v = {}
+    if n % 2 == 0: v["brewTimeSeconds"] = 180 + 5 * n
+    if n % 3 == 0: v["bean"] = bean(n)
+    if n % 4 == 0:
+        g = GRINDERS[n % len(GRINDERS)]
+        v["grinder"] = {"name": g[0], "setting": g[1]}
+    v["bloom"] = {"waterGrams": float(bloom), "seconds": 40}
+    if n % 5 == 0: v["water"] = {"name": "Third Wave Water", "hardness": "68 ppm"}
+    if n % 6 == 0: v["tds"] = 1.35
+    if n % 6 == 0: v["extractionYield"] = 20.5
+    v["photos"] = []
+    return v
 
 def brew_recipes():
     starter = {"id": "starter-v60", "name": "V60 Starter", "method": "v60", "isStarter": True, "origin": "starter",
@@ -100,6 +164,7 @@ def brew_recipes():
                  {"order": 5, "instruction": "Pour to 250 g by 2:15", "timerSeconds": 45, "waterGrams": 100.0},
                  {"order": 6, "instruction": "Let it draw down; finish between 3:00 and 3:30", "timerSeconds": 60}],
                "createdAt": "2024-01-01T00:00:00Z", "updatedAt": "2024-01-01T00:00:00Z",
+               "brewTimeSeconds": 195, "bloom": {"waterGrams": 45.0, "seconds": 45}, "photos": [],
                "recordName": "brewRecipe-starter-v60", "isCloudEnabled": True, "isDeleted": False}
     out = [starter]
     for n in range(21):
@@ -119,8 +184,8 @@ def brew_recipes():
                     "isStarter": False, "origin": "conflictedCopy" if n == 9 else "custom",
                     "doseGrams": dose, "targetYieldGrams": float(yld), "waterTemperatureCelsius": float(90 + n % 7),
                     "grindLabel": ["fine", "mediumFine", "medium", "mediumCoarse", "coarse"][n % 5], "steps": steps,
-                    "createdAt": ts(n * 5, 7, 30), "updatedAt": ts(n * 5 + 2, 8), "recordName": f"brewRecipe-{rid}",
-                    "isCloudEnabled": True, "isDeleted": False})
+                    "createdAt": ts(n * 5, 7, 30), "updatedAt": ts(n * 5 + 2, 8), **brew_recipe_v2(n, bloom),
+                    "recordName": f"brewRecipe-{rid}", "isCloudEnabled": True, "isDeleted": False})
     return out
 
 NOTES = ["Bright and clean, a touch sour at the end", "Grind one step finer next time", "Sweet, syrupy body",
@@ -140,6 +205,17 @@ def brew_logs():
         if n % 2 == 0: log["brewTimeSeconds"] = 180 + n * 3
         if NOTES[n % len(NOTES)]: log["note"] = NOTES[n % len(NOTES)]
         if n % 3 == 0: log["recipeID"] = "starter-v60"
+        if n % 2 == 0: log["bean"] = bean(n)
+        if n % 3 == 1:
+            g = GRINDERS[n % len(GRINDERS)]
+            log["grinder"] = {"name": g[0], "setting": g[1]}
+        if n % 4 == 0: log["bloom"] = {"waterGrams": round(dose * 3, 1), "seconds": 40}
+        if n % 5 == 0: log["water"] = {"name": "tap, filtered", "hardness": "4 dGH"}
+        if n % 4 == 2:
+            log["tds"] = round(1.2 + (n % 5) * 0.05, 2)
+            log["extractionYield"] = round(19.0 + (n % 5) * 0.6, 1)
+        log["photos"] = [f"images/brew-{lid}.jpg"] if n % 6 == 0 else []
+        if n == 4: log["extras"] = {"beanconqueror": {"coffee_type": "filter", "mill_timer": "12 s"}}
         log.update({"recordName": f"brewLog-{lid}", "isCloudEnabled": True, "isDeleted": False})
         out.append(log)
     return out
@@ -150,6 +226,6 @@ def write(name, schema, version, records):
         json.dump({"schema": schema, "version": version, "records": records}, f, indent=2, ensure_ascii=False)
         f.write("\n")
 
-write("recipes.json", "recipe", 3, recipes())
-write("brew-recipes.json", "brewRecipe", 1, brew_recipes())
-write("brew-logs.json", "brewLog", 2, brew_logs())
+write("recipes.json", "recipe", 4, recipes())
+write("brew-recipes.json", "brewRecipe", 2, brew_recipes())
+write("brew-logs.json", "brewLog", 3, brew_logs())

@@ -84,7 +84,7 @@ public struct MergeLogCluster: Sendable {
         for choice in fields {
             var fb = ValueBuilder()
             fb.set("rule", choice.rule.rawValue)
-            if choice.rule == .union || choice.rule == .any {
+            if choice.rule == .union || choice.rule == .any || choice.rule == .merged {
                 fb.set("from", choice.from)
             } else {
                 fb.set("from", choice.from.first)

@@ -212,6 +212,11 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="brewLog">
     <xs:all>
       <xs:element name="id" type="brewLogIdValue" minOccurs="0" nillable="true"/>
@@ -538,6 +543,11 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="brewLog">
     <xs:choice minOccurs="0" maxOccurs="unbounded">
       <xs:element name="id" type="brewLogIdValue" nillable="true"/>
@@ -548,7 +558,7 @@ enum EmbeddedSchemas {
       <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" nillable="true"/>
       <xs:element name="grindLabel" type="brewLogGrindLabelValue" nillable="true"/>
       <xs:element name="rating" type="brewLogRatingValue" nillable="true"/>
-      <xs:element name="tasteTags" type="brewLogTasteTagsValue" nillable="true"/>
+      <xs:element name="tasteTags" type="brewLogTasteTagsItem" nillable="true"/>
       <xs:element name="brewTimeSeconds" type="brewLogBrewTimeSecondsValue" nillable="true"/>
       <xs:element name="note" type="brewLogNoteValue" nillable="true"/>
       <xs:element name="createdAt" type="timestamp" nillable="true"/>
@@ -559,6 +569,13 @@ enum EmbeddedSchemas {
       <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
       <xs:element name="deletedAt" type="timestamp" nillable="true"/>
     </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewLogTasteTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogTasteTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
   </xs:complexType>
   <xs:simpleType name="brewLogBrewTimeSecondsValue">
     <xs:restriction base="xs:long">
@@ -635,6 +652,9 @@ enum EmbeddedSchemas {
       <xs:minExclusive value="0"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsItemOrEmpty">
+    <xs:union memberTypes="brewLogTasteTagsValue larderEmpty"/>
+  </xs:simpleType>
   <xs:simpleType name="brewLogTasteTagsValue">
     <xs:restriction base="xs:string">
       <xs:enumeration value="tooBitter"/>
@@ -645,6 +665,620 @@ enum EmbeddedSchemas {
       <xs:enumeration value="sweet"/>
       <xs:enumeration value="astringent"/>
       <xs:enumeration value="flat"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
+
+"""#,
+        "brewLog/v3.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewLog:3",
+  "title": "brewLog v3",
+  "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time. v3: bean, grinder, bloom, water, TDS and extraction yield, photos, and extras.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "recipeNameAtBrew",
+        "doseGrams",
+        "targetYieldGrams",
+        "rating",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "recipeNameAtBrew": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      },
+      "description": "snapshot of the recipe name"
+    },
+    "doseGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "targetYieldGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
+        {
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "rating": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 5
+    },
+    "tasteTags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "enum": [
+          "tooBitter",
+          "tooSour",
+          "tooWeak",
+          "tooStrong",
+          "balanced",
+          "sweet",
+          "astringent",
+          "flat"
+        ]
+      },
+      "description": "taste tags (was one tasteTag)"
+    },
+    "brewTimeSeconds": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 86400
+    },
+    "note": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 280
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "recipeID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "the recipe brewed, for navigation only"
+    },
+    "bean": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bean"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "grinder": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/grinder"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "bloom": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bloom"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "water": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/water"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "tds": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "total dissolved solids, percent"
+    },
+    "extractionYield": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "extraction yield, percent"
+    },
+    "photos": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "photo references or URLs"
+    },
+    "extras": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "additionalProperties": {
+        "type": "object"
+      },
+      "description": "every source field Larder has no field for, verbatim, under the source format's name"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    },
+    "bean": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roaster": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "origin": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "variety": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "process": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastLevel": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastDate": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the roast date as written (ISO 8601 preferred)"
+        }
+      },
+      "additionalProperties": false
+    },
+    "grinder": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "setting": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the setting as written: 18 clicks, 2.5"
+        }
+      },
+      "additionalProperties": false
+    },
+    "bloom": {
+      "type": "object",
+      "properties": {
+        "waterGrams": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "seconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "water": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "hardness": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "as written: 68 ppm, 4 dGH"
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+}
+
+"""##,
+        "brewLog/v3.xsd": #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewLog v3 for XML data. Generated from v3.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
+      <xs:attribute name="version" type="xs:integer" fixed="3"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewLog">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="brewLogIdValue" nillable="true"/>
+      <xs:element name="method" type="brewLogMethodValue" nillable="true"/>
+      <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" nillable="true"/>
+      <xs:element name="doseGrams" type="brewLogDoseGramsValue" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" nillable="true"/>
+      <xs:element name="grindLabel" type="brewLogGrindLabelValue" nillable="true"/>
+      <xs:element name="rating" type="brewLogRatingValue" nillable="true"/>
+      <xs:element name="tasteTags" type="brewLogTasteTagsItem" nillable="true"/>
+      <xs:element name="brewTimeSeconds" type="brewLogBrewTimeSecondsValue" nillable="true"/>
+      <xs:element name="note" type="brewLogNoteValue" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="recipeID" type="brewLogRecipeIDValue" nillable="true"/>
+      <xs:element name="bean" type="brewLogBean" nillable="true"/>
+      <xs:element name="grinder" type="brewLogGrinder" nillable="true"/>
+      <xs:element name="bloom" type="brewLogBloom" nillable="true"/>
+      <xs:element name="water" type="brewLogWater" nillable="true"/>
+      <xs:element name="tds" type="brewLogTdsValue" nillable="true"/>
+      <xs:element name="extractionYield" type="brewLogExtractionYieldValue" nillable="true"/>
+      <xs:element name="photos" type="brewLogPhotosItem" nillable="true"/>
+      <xs:element name="extras" type="brewLogExtras" nillable="true"/>
+      <xs:element name="recordName" type="brewLogRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewLogBean">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roaster" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="origin" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="variety" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="process" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastLevel" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastDate" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogBloom">
+    <xs:all>
+      <xs:element name="waterGrams" type="brewLogBloomWaterGramsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="seconds" type="brewLogBloomSecondsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogExtras">
+    <xs:sequence>
+      <xs:any minOccurs="0" maxOccurs="unbounded" processContents="skip"/>
+    </xs:sequence>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="brewLogGrinder">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="setting" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogPhotosItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogPhotosItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="brewLogTasteTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogTasteTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="brewLogWater">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="hardness" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:simpleType name="brewLogBloomSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogBloomWaterGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogBrewTimeSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="86400"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogExtractionYieldValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogNoteValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="280"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogPhotosItemOrEmpty">
+    <xs:union memberTypes="brewLogPhotosValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogPhotosValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRatingValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="5"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeNameAtBrewValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsItemOrEmpty">
+    <xs:union memberTypes="brewLogTasteTagsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="tooBitter"/>
+      <xs:enumeration value="tooSour"/>
+      <xs:enumeration value="tooWeak"/>
+      <xs:enumeration value="tooStrong"/>
+      <xs:enumeration value="balanced"/>
+      <xs:enumeration value="sweet"/>
+      <xs:enumeration value="astringent"/>
+      <xs:enumeration value="flat"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTdsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
     </xs:restriction>
   </xs:simpleType>
   <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
@@ -877,6 +1511,11 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="brewRecipe">
     <xs:choice minOccurs="0" maxOccurs="unbounded">
       <xs:element name="id" type="brewRecipeIdValue" nillable="true"/>
@@ -899,12 +1538,13 @@ enum EmbeddedSchemas {
     </xs:choice>
   </xs:complexType>
   <xs:complexType name="brewRecipeSteps">
-    <xs:all>
+    <xs:all minOccurs="0">
       <xs:element name="order" type="brewRecipeStepsOrderValue" nillable="true"/>
       <xs:element name="instruction" type="brewRecipeStepsInstructionValue" nillable="true"/>
       <xs:element name="timerSeconds" type="brewRecipeStepsTimerSecondsValue" minOccurs="0" nillable="true"/>
       <xs:element name="waterGrams" type="brewRecipeStepsWaterGramsValue" minOccurs="0" nillable="true"/>
     </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
   </xs:complexType>
   <xs:simpleType name="brewRecipeDoseGramsValue">
     <xs:restriction base="xs:double">
@@ -984,6 +1624,632 @@ enum EmbeddedSchemas {
     <xs:restriction base="xs:double">
       <xs:maxInclusive value="10000"/>
       <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
+
+"""#,
+        "brewRecipe/v2.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewRecipe:2",
+  "title": "brewRecipe v2",
+  "description": "BrewGuide's structured brew recipe with its steps. v2: bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos, and extras.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "name",
+        "doseGrams",
+        "targetYieldGrams",
+        "steps",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "name": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "isStarter": {
+      "type": "boolean",
+      "default": false
+    },
+    "origin": {
+      "enum": [
+        "starter",
+        "custom",
+        "conflictedCopy"
+      ],
+      "default": "custom"
+    },
+    "doseGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "targetYieldGrams": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 10000
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
+        {
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "steps": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/step"
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "updatedAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "bean": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bean"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "grinder": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/grinder"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "brewTimeSeconds": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 86400
+    },
+    "bloom": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bloom"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "water": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/water"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "tds": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "total dissolved solids, percent"
+    },
+    "extractionYield": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "extraction yield, percent"
+    },
+    "photos": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "photo references or URLs"
+    },
+    "extras": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "additionalProperties": {
+        "type": "object"
+      },
+      "description": "every source field Larder has no field for, verbatim, under the source format's name"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "step": {
+      "type": "object",
+      "required": [
+        "order",
+        "instruction"
+      ],
+      "properties": {
+        "order": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "instruction": {
+          "type": "string",
+          "minLength": 1
+        },
+        "timerSeconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "waterGrams": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    },
+    "bean": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roaster": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "origin": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "variety": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "process": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastLevel": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastDate": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the roast date as written (ISO 8601 preferred)"
+        }
+      },
+      "additionalProperties": false
+    },
+    "grinder": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "setting": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the setting as written: 18 clicks, 2.5"
+        }
+      },
+      "additionalProperties": false
+    },
+    "bloom": {
+      "type": "object",
+      "properties": {
+        "waterGrams": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "seconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "water": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "hardness": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "as written: 68 ppm, 4 dGH"
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+}
+
+"""##,
+        "brewRecipe/v2.xsd": #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewRecipe v2 for XML data. Generated from v2.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewRecipe" type="brewRecipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewRecipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="2"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewRecipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="brewRecipeIdValue" nillable="true"/>
+      <xs:element name="name" type="brewRecipeNameValue" nillable="true"/>
+      <xs:element name="method" type="brewRecipeMethodValue" nillable="true"/>
+      <xs:element name="isStarter" type="xs:boolean" nillable="true"/>
+      <xs:element name="origin" type="brewRecipeOriginValue" nillable="true"/>
+      <xs:element name="doseGrams" type="brewRecipeDoseGramsValue" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewRecipeTargetYieldGramsValue" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewRecipeWaterTemperatureCelsiusValue" nillable="true"/>
+      <xs:element name="grindLabel" type="brewRecipeGrindLabelValue" nillable="true"/>
+      <xs:element name="steps" type="brewRecipeSteps" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="updatedAt" type="timestamp" nillable="true"/>
+      <xs:element name="bean" type="brewRecipeBean" nillable="true"/>
+      <xs:element name="grinder" type="brewRecipeGrinder" nillable="true"/>
+      <xs:element name="brewTimeSeconds" type="brewRecipeBrewTimeSecondsValue" nillable="true"/>
+      <xs:element name="bloom" type="brewRecipeBloom" nillable="true"/>
+      <xs:element name="water" type="brewRecipeWater" nillable="true"/>
+      <xs:element name="tds" type="brewRecipeTdsValue" nillable="true"/>
+      <xs:element name="extractionYield" type="brewRecipeExtractionYieldValue" nillable="true"/>
+      <xs:element name="photos" type="brewRecipePhotosItem" nillable="true"/>
+      <xs:element name="extras" type="brewRecipeExtras" nillable="true"/>
+      <xs:element name="recordName" type="brewRecipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeBean">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roaster" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="origin" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="variety" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="process" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastLevel" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastDate" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeBloom">
+    <xs:all>
+      <xs:element name="waterGrams" type="brewRecipeBloomWaterGramsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="seconds" type="brewRecipeBloomSecondsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeExtras">
+    <xs:sequence>
+      <xs:any minOccurs="0" maxOccurs="unbounded" processContents="skip"/>
+    </xs:sequence>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeGrinder">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="setting" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewRecipePhotosItem">
+    <xs:simpleContent>
+      <xs:extension base="brewRecipePhotosItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeSteps">
+    <xs:all minOccurs="0">
+      <xs:element name="order" type="brewRecipeStepsOrderValue" nillable="true"/>
+      <xs:element name="instruction" type="brewRecipeStepsInstructionValue" nillable="true"/>
+      <xs:element name="timerSeconds" type="brewRecipeStepsTimerSecondsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="waterGrams" type="brewRecipeStepsWaterGramsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="brewRecipeWater">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="hardness" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:simpleType name="brewRecipeBloomSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeBloomWaterGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeBrewTimeSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="86400"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeExtractionYieldValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeNameValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeOriginValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="starter"/>
+      <xs:enumeration value="custom"/>
+      <xs:enumeration value="conflictedCopy"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipePhotosItemOrEmpty">
+    <xs:union memberTypes="brewRecipePhotosValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipePhotosValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsInstructionValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsOrderValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsTimerSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeStepsWaterGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewRecipeTdsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
     </xs:restriction>
   </xs:simpleType>
   <xs:simpleType name="brewRecipeWaterTemperatureCelsiusValue">
@@ -1167,12 +2433,17 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="recipe">
     <xs:choice minOccurs="0" maxOccurs="unbounded">
       <xs:element name="id" type="recipeIdValue" nillable="true"/>
       <xs:element name="title" type="recipeTitleValue" nillable="true"/>
-      <xs:element name="ingredients" type="recipeIngredientsValue" nillable="true"/>
-      <xs:element name="instructions" type="recipeInstructionsValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredientsItem" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructionsItem" nillable="true"/>
       <xs:element name="createdAt" type="timestamp" nillable="true"/>
       <xs:element name="authorID" type="recipeAuthorIDValue" nillable="true"/>
       <xs:element name="imageData" type="xs:string" nillable="true"/>
@@ -1181,12 +2452,33 @@ enum EmbeddedSchemas {
       <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
       <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
       <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-      <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
       <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
       <xs:element name="syncStatus" type="recipeSyncStatusValue" nillable="true"/>
       <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
       <xs:element name="changeTag" type="xs:string" nillable="true"/>
     </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredientsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeIngredientsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructionsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeInstructionsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
   </xs:complexType>
   <xs:simpleType name="recipeAuthorIDValue">
     <xs:restriction base="xs:string">
@@ -1204,6 +2496,9 @@ enum EmbeddedSchemas {
       <xs:maxLength value="60"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
   <xs:simpleType name="recipeDifficultyValue">
     <xs:restriction base="xs:string">
       <xs:maxLength value="40"/>
@@ -1214,10 +2509,16 @@ enum EmbeddedSchemas {
       <xs:pattern value="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsItemOrEmpty">
+    <xs:union memberTypes="recipeIngredientsValue larderEmpty"/>
+  </xs:simpleType>
   <xs:simpleType name="recipeIngredientsValue">
     <xs:restriction base="xs:string">
       <xs:minLength value="1"/>
     </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsItemOrEmpty">
+    <xs:union memberTypes="recipeInstructionsValue larderEmpty"/>
   </xs:simpleType>
   <xs:simpleType name="recipeInstructionsValue">
     <xs:restriction base="xs:string">
@@ -1466,12 +2767,17 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="recipe">
     <xs:choice minOccurs="0" maxOccurs="unbounded">
       <xs:element name="id" type="recipeIdValue" nillable="true"/>
       <xs:element name="title" type="recipeTitleValue" nillable="true"/>
-      <xs:element name="ingredients" type="recipeIngredientsValue" nillable="true"/>
-      <xs:element name="instructions" type="recipeInstructionsValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredientsItem" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructionsItem" nillable="true"/>
       <xs:element name="createdAt" type="timestamp" nillable="true"/>
       <xs:element name="updatedAt" type="timestamp" nillable="true"/>
       <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
@@ -1481,13 +2787,34 @@ enum EmbeddedSchemas {
       <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
       <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
       <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-      <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
       <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
       <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
       <xs:element name="changeTag" type="xs:string" nillable="true"/>
       <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
       <xs:element name="deletedAt" type="timestamp" nillable="true"/>
     </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredientsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeIngredientsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructionsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeInstructionsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
   </xs:complexType>
   <xs:simpleType name="recipeCookTimeValue">
     <xs:restriction base="xs:long">
@@ -1499,6 +2826,9 @@ enum EmbeddedSchemas {
     <xs:restriction base="xs:string">
       <xs:maxLength value="60"/>
     </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
   </xs:simpleType>
   <xs:simpleType name="recipeDifficultyValue">
     <xs:restriction base="xs:string">
@@ -1517,10 +2847,16 @@ enum EmbeddedSchemas {
       <xs:minLength value="1"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsItemOrEmpty">
+    <xs:union memberTypes="recipeIngredientsValue larderEmpty"/>
+  </xs:simpleType>
   <xs:simpleType name="recipeIngredientsValue">
     <xs:restriction base="xs:string">
       <xs:minLength value="1"/>
     </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsItemOrEmpty">
+    <xs:union memberTypes="recipeInstructionsValue larderEmpty"/>
   </xs:simpleType>
   <xs:simpleType name="recipeInstructionsValue">
     <xs:restriction base="xs:string">
@@ -1869,6 +3205,11 @@ enum EmbeddedSchemas {
       <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
   <xs:complexType name="recipe">
     <xs:choice minOccurs="0" maxOccurs="unbounded">
       <xs:element name="id" type="recipeIdValue" nillable="true"/>
@@ -1884,8 +3225,8 @@ enum EmbeddedSchemas {
       <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
       <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
       <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
-      <xs:element name="dietaryNotes" type="xs:string" nillable="true"/>
-      <xs:element name="tags" type="recipeTagsValue" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
+      <xs:element name="tags" type="recipeTagsItem" nillable="true"/>
       <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
       <xs:element name="sourceURL" type="xs:anyURI" nillable="true"/>
       <xs:element name="isSaved" type="xs:boolean" nillable="true"/>
@@ -1898,8 +3239,15 @@ enum EmbeddedSchemas {
       <xs:element name="deletedAt" type="timestamp" nillable="true"/>
     </xs:choice>
   </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
   <xs:complexType name="recipeIngredients">
-    <xs:all>
+    <xs:all minOccurs="0">
       <xs:element name="quantity" type="recipeIngredientsQuantityValue" minOccurs="0" nillable="true"/>
       <xs:element name="quantityMax" type="recipeIngredientsQuantityMaxValue" minOccurs="0" nillable="true"/>
       <xs:element name="unit" type="recipeIngredientsUnitValue" minOccurs="0" nillable="true"/>
@@ -1907,12 +3255,21 @@ enum EmbeddedSchemas {
       <xs:element name="note" type="xs:string" minOccurs="0" nillable="true"/>
       <xs:element name="original" type="xs:string" minOccurs="0" nillable="true"/>
     </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
   </xs:complexType>
   <xs:complexType name="recipeInstructions">
-    <xs:all>
+    <xs:all minOccurs="0">
       <xs:element name="text" type="recipeInstructionsTextValue" nillable="true"/>
       <xs:element name="timerSeconds" type="recipeInstructionsTimerSecondsValue" minOccurs="0" nillable="true"/>
     </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
   </xs:complexType>
   <xs:simpleType name="recipeCookTimeValue">
     <xs:restriction base="xs:long">
@@ -1924,6 +3281,9 @@ enum EmbeddedSchemas {
     <xs:restriction base="xs:string">
       <xs:maxLength value="60"/>
     </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
   </xs:simpleType>
   <xs:simpleType name="recipeDifficultyValue">
     <xs:restriction base="xs:string">
@@ -1989,6 +3349,9 @@ enum EmbeddedSchemas {
       <xs:maxInclusive value="1000"/>
     </xs:restriction>
   </xs:simpleType>
+  <xs:simpleType name="recipeTagsItemOrEmpty">
+    <xs:union memberTypes="recipeTagsValue larderEmpty"/>
+  </xs:simpleType>
   <xs:simpleType name="recipeTagsValue">
     <xs:restriction base="xs:string">
       <xs:minLength value="1"/>
@@ -2003,14 +3366,1125 @@ enum EmbeddedSchemas {
 </xs:schema>
 
 """#,
+        "recipe/v4.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:recipe:4",
+  "title": "recipe v4",
+  "description": "The recipe as people's recipes really are: v3 plus description, notes, nutrition, yield, total time, author, source name, rating, categories, courses, cuisines, tools, ingredient and step sections, several images, language, video, reviews, and extras (source fields Larder has no field for, by source format).",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "title",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "title": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200,
+      "not": {
+        "pattern": "^\\s*$"
+      }
+    },
+    "ingredients": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/ingredient"
+      }
+    },
+    "instructions": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/step"
+      }
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "updatedAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "ownerID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1
+    },
+    "imageRef": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "the primary image stored beside the record (was imageData); images lists every image"
+    },
+    "cuisine": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 60,
+      "description": "deprecated in v4: read as a one-element cuisines when cuisines is empty; larder writes cuisines"
+    },
+    "difficulty": {
+      "oneOf": [
+        {
+          "enum": [
+            "easy",
+            "medium",
+            "hard"
+          ]
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "prepTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "cookTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ]
+    },
+    "servings": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 1,
+      "maximum": 1000
+    },
+    "dietaryNotes": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    },
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "isPublic": {
+      "type": "boolean",
+      "default": false
+    },
+    "sourceURL": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "uri"
+    },
+    "isSaved": {
+      "type": "boolean",
+      "default": false,
+      "description": "in the user's saved set"
+    },
+    "isCreated": {
+      "type": "boolean",
+      "default": false,
+      "description": "in the user's created set"
+    },
+    "isFavorited": {
+      "type": "boolean",
+      "default": false
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "the recipe's introduction or summary, as written"
+    },
+    "notes": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "$ref": "#/$defs/note"
+      }
+    },
+    "nutrition": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/nutrition"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "yield": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/yield"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "what the recipe makes, beside servings: {quantity, unit, text}"
+    },
+    "totalTime": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/minutes"
+        }
+      ],
+      "description": "total time in minutes, as the source gives it"
+    },
+    "author": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/author"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "sourceName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "the site, book or person the recipe comes from"
+    },
+    "rating": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/rating"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "categories": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "courses": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "cuisines": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "maxLength": 60
+      },
+      "description": "a recipe can be two cuisines (v3's cuisine is the first)"
+    },
+    "tools": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "tools and equipment"
+    },
+    "images": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "$ref": "#/$defs/image"
+      }
+    },
+    "language": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "maxLength": 35,
+      "description": "BCP 47 language tag, such as en or de-CH"
+    },
+    "videoURL": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1
+    },
+    "reviews": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      },
+      "description": "reviews as text"
+    },
+    "extras": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "additionalProperties": {
+        "type": "object"
+      },
+      "description": "every source field Larder has no field for, verbatim, under the source format's name"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "minutes": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100000,
+      "description": "minutes"
+    },
+    "ingredient": {
+      "type": "object",
+      "properties": {
+        "quantity": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "quantityMax": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "unit": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 40
+        },
+        "item": {
+          "type": "string"
+        },
+        "note": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "original": {
+          "type": "string",
+          "description": "the line exactly as written"
+        },
+        "group": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the heading of the ingredient's section, as written"
+        }
+      },
+      "anyOf": [
+        {
+          "required": [
+            "original"
+          ]
+        },
+        {
+          "required": [
+            "item"
+          ]
+        }
+      ],
+      "additionalProperties": false
+    },
+    "step": {
+      "type": "object",
+      "required": [
+        "text"
+      ],
+      "properties": {
+        "text": {
+          "type": "string",
+          "minLength": 1
+        },
+        "timerSeconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the heading or name of the step's section"
+        },
+        "images": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "items": {
+            "$ref": "#/$defs/image"
+          }
+        }
+      },
+      "additionalProperties": false
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    },
+    "note": {
+      "type": "object",
+      "required": [
+        "text"
+      ],
+      "properties": {
+        "title": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "text": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    },
+    "nutrition": {
+      "type": "object",
+      "description": "schema.org NutritionInformation, each value as written (\"240 kcal\"); text: nutrition as free text",
+      "properties": {
+        "calories": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fatContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "saturatedFatContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "transFatContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "unsaturatedFatContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "cholesterolContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "sodiumContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "carbohydrateContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "sugarContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fiberContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "proteinContent": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "servingSize": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "text": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "additionalProperties": false
+    },
+    "yield": {
+      "type": "object",
+      "required": [
+        "text"
+      ],
+      "properties": {
+        "quantity": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "unit": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 40
+        },
+        "text": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    },
+    "author": {
+      "type": "object",
+      "required": [
+        "name"
+      ],
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1
+        },
+        "url": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    },
+    "rating": {
+      "type": "object",
+      "required": [
+        "value",
+        "scale"
+      ],
+      "properties": {
+        "value": {
+          "type": "number",
+          "minimum": 0
+        },
+        "scale": {
+          "type": "number",
+          "exclusiveMinimum": 0
+        },
+        "count": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "image": {
+      "type": "object",
+      "properties": {
+        "ref": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "minLength": 1,
+          "description": "a reference to an image stored beside the record"
+        },
+        "url": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "minLength": 1,
+          "description": "where the source had it"
+        },
+        "isPrimary": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "anyOf": [
+        {
+          "required": [
+            "ref"
+          ]
+        },
+        {
+          "required": [
+            "url"
+          ]
+        }
+      ],
+      "additionalProperties": false
+    }
+  }
+}
+
+"""##,
+        "recipe/v4.xsd": #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- recipe v4 for XML data. Generated from v4.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="recipe" type="recipe" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="recipe"/>
+      <xs:attribute name="version" type="xs:integer" fixed="4"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="recipe">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="recipeIdValue" nillable="true"/>
+      <xs:element name="title" type="recipeTitleValue" nillable="true"/>
+      <xs:element name="ingredients" type="recipeIngredients" nillable="true"/>
+      <xs:element name="instructions" type="recipeInstructions" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="updatedAt" type="timestamp" nillable="true"/>
+      <xs:element name="ownerID" type="recipeOwnerIDValue" nillable="true"/>
+      <xs:element name="imageRef" type="recipeImageRefValue" nillable="true"/>
+      <xs:element name="cuisine" type="recipeCuisineValue" nillable="true"/>
+      <xs:element name="difficulty" type="recipeDifficultyValue" nillable="true"/>
+      <xs:element name="prepTime" type="recipePrepTimeValue" nillable="true"/>
+      <xs:element name="cookTime" type="recipeCookTimeValue" nillable="true"/>
+      <xs:element name="servings" type="recipeServingsValue" nillable="true"/>
+      <xs:element name="dietaryNotes" type="recipeDietaryNotesItem" nillable="true"/>
+      <xs:element name="tags" type="recipeTagsItem" nillable="true"/>
+      <xs:element name="isPublic" type="xs:boolean" nillable="true"/>
+      <xs:element name="sourceURL" type="xs:anyURI" nillable="true"/>
+      <xs:element name="isSaved" type="xs:boolean" nillable="true"/>
+      <xs:element name="isCreated" type="xs:boolean" nillable="true"/>
+      <xs:element name="isFavorited" type="xs:boolean" nillable="true"/>
+      <xs:element name="description" type="xs:string" nillable="true"/>
+      <xs:element name="notes" type="recipeNotes" nillable="true"/>
+      <xs:element name="nutrition" type="recipeNutrition" nillable="true"/>
+      <xs:element name="yield" type="recipeYield" nillable="true"/>
+      <xs:element name="totalTime" type="recipeTotalTimeValue" nillable="true"/>
+      <xs:element name="author" type="recipeAuthor" nillable="true"/>
+      <xs:element name="sourceName" type="xs:string" nillable="true"/>
+      <xs:element name="rating" type="recipeRating" nillable="true"/>
+      <xs:element name="categories" type="recipeCategoriesItem" nillable="true"/>
+      <xs:element name="courses" type="recipeCoursesItem" nillable="true"/>
+      <xs:element name="cuisines" type="recipeCuisinesItem" nillable="true"/>
+      <xs:element name="tools" type="recipeToolsItem" nillable="true"/>
+      <xs:element name="images" type="recipeImages" nillable="true"/>
+      <xs:element name="language" type="recipeLanguageValue" nillable="true"/>
+      <xs:element name="videoURL" type="recipeVideoURLValue" nillable="true"/>
+      <xs:element name="reviews" type="recipeReviewsItem" nillable="true"/>
+      <xs:element name="extras" type="recipeExtras" nillable="true"/>
+      <xs:element name="recordName" type="recipeRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="recipeAuthor">
+    <xs:all>
+      <xs:element name="name" type="recipeAuthorNameValue" nillable="true"/>
+      <xs:element name="url" type="recipeAuthorUrlValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="recipeCategoriesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeCategoriesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeCoursesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeCoursesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeCuisinesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeCuisinesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeDietaryNotesItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeDietaryNotesItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeExtras">
+    <xs:sequence>
+      <xs:any minOccurs="0" maxOccurs="unbounded" processContents="skip"/>
+    </xs:sequence>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeImages">
+    <xs:all minOccurs="0">
+      <xs:element name="ref" type="recipeImagesRefValue" minOccurs="0" nillable="true"/>
+      <xs:element name="url" type="recipeImagesUrlValue" minOccurs="0" nillable="true"/>
+      <xs:element name="isPrimary" type="xs:boolean" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeIngredients">
+    <xs:all minOccurs="0">
+      <xs:element name="quantity" type="recipeIngredientsQuantityValue" minOccurs="0" nillable="true"/>
+      <xs:element name="quantityMax" type="recipeIngredientsQuantityMaxValue" minOccurs="0" nillable="true"/>
+      <xs:element name="unit" type="recipeIngredientsUnitValue" minOccurs="0" nillable="true"/>
+      <xs:element name="item" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="note" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="original" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="group" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructions">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="text" type="recipeInstructionsTextValue" nillable="true"/>
+      <xs:element name="timerSeconds" type="recipeInstructionsTimerSecondsValue" nillable="true"/>
+      <xs:element name="name" type="xs:string" nillable="true"/>
+      <xs:element name="images" type="recipeInstructionsImages" nillable="true"/>
+    </xs:choice>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeInstructionsImages">
+    <xs:all minOccurs="0">
+      <xs:element name="ref" type="recipeInstructionsImagesRefValue" minOccurs="0" nillable="true"/>
+      <xs:element name="url" type="recipeInstructionsImagesUrlValue" minOccurs="0" nillable="true"/>
+      <xs:element name="isPrimary" type="xs:boolean" minOccurs="0" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeNotes">
+    <xs:all minOccurs="0">
+      <xs:element name="title" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="text" type="recipeNotesTextValue" nillable="true"/>
+    </xs:all>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="recipeNutrition">
+    <xs:all>
+      <xs:element name="calories" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="fatContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="saturatedFatContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="transFatContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="unsaturatedFatContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="cholesterolContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="sodiumContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="carbohydrateContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="sugarContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="fiberContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="proteinContent" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="servingSize" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="text" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="recipeRating">
+    <xs:all>
+      <xs:element name="value" type="recipeRatingValueValue" nillable="true"/>
+      <xs:element name="scale" type="recipeRatingScaleValue" nillable="true"/>
+      <xs:element name="count" type="recipeRatingCountValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="recipeReviewsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeReviewsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeToolsItem">
+    <xs:simpleContent>
+      <xs:extension base="recipeToolsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="recipeYield">
+    <xs:all>
+      <xs:element name="quantity" type="recipeYieldQuantityValue" minOccurs="0" nillable="true"/>
+      <xs:element name="unit" type="recipeYieldUnitValue" minOccurs="0" nillable="true"/>
+      <xs:element name="text" type="recipeYieldTextValue" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:simpleType name="recipeAuthorNameValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeAuthorUrlValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCategoriesItemOrEmpty">
+    <xs:union memberTypes="recipeCategoriesValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCategoriesValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCookTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCoursesItemOrEmpty">
+    <xs:union memberTypes="recipeCoursesValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCoursesValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisineValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="60"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisinesItemOrEmpty">
+    <xs:union memberTypes="recipeCuisinesValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeCuisinesValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="60"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDietaryNotesItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeDifficultyValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="easy"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="hard"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeImageRefValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeImagesRefValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeImagesUrlValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsQuantityMaxValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsQuantityValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeIngredientsUnitValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="40"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsImagesRefValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsImagesUrlValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsTextValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeInstructionsTimerSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeLanguageValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+      <xs:maxLength value="35"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeNotesTextValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeOwnerIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipePrepTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRatingCountValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRatingScaleValue">
+    <xs:restriction base="xs:double">
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRatingValueValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeReviewsItemOrEmpty">
+    <xs:union memberTypes="xs:string larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeServingsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="1000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTagsItemOrEmpty">
+    <xs:union memberTypes="recipeTagsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTagsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTitleValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+      <xs:maxLength value="200"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeToolsItemOrEmpty">
+    <xs:union memberTypes="recipeToolsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="recipeToolsValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeTotalTimeValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100000"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeVideoURLValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeYieldQuantityValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeYieldTextValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="recipeYieldUnitValue">
+    <xs:restriction base="xs:string">
+      <xs:maxLength value="40"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
+
+"""#,
         "registry.yaml": #"""
 # Larder schema registry: record types, their versions and schema files, compatibility modes,
 # and the migration steps between consecutive versions. Compiled into larder by scripts/embed-schemas.py
 # (run `make embed-schemas` after editing); `larder schema check` and `larder schema validate` read it.
+# `add` declares a field new in the later version (with `value`, filled in going up when absent); going
+# down it is dropped only when it holds nothing (absent, null, empty, or the declared value), else the
+# record is refused, naming the record and the field, so a downgrade never loses data silently.
 format: 1
 types:
   recipe:
-    description: 'A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder''s structured recipe (v3).'
+    description: 'A cooking recipe: Cheffy UserRecipe (v1), SnapChef Recipe (v2), Larder''s structured recipe (v3), and
+      what people''s recipes really hold (v4).'
     compatibility: NONE
     versions:
     - version: 1
@@ -2025,6 +4499,10 @@ types:
       jsonSchema: recipe/v3.schema.json
       xsd: recipe/v3.xsd
       description: structured ingredients and steps, saved/created/favorited flags
+    - version: 4
+      jsonSchema: recipe/v4.schema.json
+      xsd: recipe/v4.xsd
+      description: description, notes, nutrition, yield, author, rating, categories, cuisines, sections, images, extras
     migrations:
     - from: 1
       to: 2
@@ -2125,6 +4603,84 @@ types:
         default:
           field: isCloudEnabled
           value: true
+    - from: 3
+      to: 4
+      steps:
+      - id: recipe-3-4-cuisines
+        description: 'the one cuisine becomes a list (a recipe can be two cuisines); going down, more than one is refused'
+        convert:
+          field: cuisine
+          to: cuisines
+          converter: wrap-list
+          inverse: single-element
+      - id: recipe-3-4-description
+        add:
+          field: description
+      - id: recipe-3-4-notes
+        add:
+          field: notes
+          value: []
+      - id: recipe-3-4-nutrition
+        add:
+          field: nutrition
+      - id: recipe-3-4-yield
+        description: what the recipe makes, beside servings
+        add:
+          field: yield
+      - id: recipe-3-4-total-time
+        add:
+          field: totalTime
+      - id: recipe-3-4-author
+        add:
+          field: author
+      - id: recipe-3-4-source-name
+        add:
+          field: sourceName
+      - id: recipe-3-4-rating
+        add:
+          field: rating
+      - id: recipe-3-4-categories
+        add:
+          field: categories
+          value: []
+      - id: recipe-3-4-courses
+        add:
+          field: courses
+          value: []
+      - id: recipe-3-4-tools
+        add:
+          field: tools
+          value: []
+      - id: recipe-3-4-images
+        description: every image; imageRef stays the primary one
+        add:
+          field: images
+          value: []
+      - id: recipe-3-4-language
+        add:
+          field: language
+      - id: recipe-3-4-video
+        add:
+          field: videoURL
+      - id: recipe-3-4-reviews
+        add:
+          field: reviews
+          value: []
+      - id: recipe-3-4-extras
+        description: source fields Larder has no field for, by source format
+        add:
+          field: extras
+      - id: recipe-3-4-ingredient-groups
+        description: the heading of an ingredient's section
+        add:
+          field: ingredients[].group
+      - id: recipe-3-4-step-names
+        description: the heading of a step's section
+        add:
+          field: instructions[].name
+      - id: recipe-3-4-step-images
+        add:
+          field: instructions[].images
   brewRecipe:
     description: BrewGuide's structured coffee recipe with its steps.
     compatibility: CLOUDKIT_PRODUCTION
@@ -2133,7 +4689,43 @@ types:
       jsonSchema: brewRecipe/v1.schema.json
       xsd: brewRecipe/v1.xsd
       description: BrewGuide Recipe + RecipeStep
-    migrations: []
+    - version: 2
+      jsonSchema: brewRecipe/v2.schema.json
+      xsd: brewRecipe/v2.xsd
+      description: bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos, extras
+    migrations:
+    - from: 1
+      to: 2
+      steps:
+      - id: brewRecipe-1-2-bean
+        add:
+          field: bean
+      - id: brewRecipe-1-2-grinder
+        add:
+          field: grinder
+      - id: brewRecipe-1-2-brew-time
+        add:
+          field: brewTimeSeconds
+      - id: brewRecipe-1-2-bloom
+        add:
+          field: bloom
+      - id: brewRecipe-1-2-water
+        add:
+          field: water
+      - id: brewRecipe-1-2-tds
+        add:
+          field: tds
+      - id: brewRecipe-1-2-extraction-yield
+        add:
+          field: extractionYield
+      - id: brewRecipe-1-2-photos
+        add:
+          field: photos
+          value: []
+      - id: brewRecipe-1-2-extras
+        add:
+          field: extras
+
   brewLog:
     description: 'BrewGuide''s brew log: a snapshot of the brew parameters.'
     compatibility: NONE
@@ -2146,6 +4738,10 @@ types:
       jsonSchema: brewLog/v2.schema.json
       xsd: brewLog/v2.xsd
       description: a list of taste tags, brew time
+    - version: 3
+      jsonSchema: brewLog/v3.schema.json
+      xsd: brewLog/v3.xsd
+      description: bean, grinder, bloom, water, TDS and extraction yield, photos, extras
     migrations:
     - from: 1
       to: 2
@@ -2156,6 +4752,34 @@ types:
           field: tasteTag
           to: tasteTags
           converter: wrap-list
+    - from: 2
+      to: 3
+      steps:
+      - id: brewLog-2-3-bean
+        add:
+          field: bean
+      - id: brewLog-2-3-grinder
+        add:
+          field: grinder
+      - id: brewLog-2-3-bloom
+        add:
+          field: bloom
+      - id: brewLog-2-3-water
+        add:
+          field: water
+      - id: brewLog-2-3-tds
+        add:
+          field: tds
+      - id: brewLog-2-3-extraction-yield
+        add:
+          field: extractionYield
+      - id: brewLog-2-3-photos
+        add:
+          field: photos
+          value: []
+      - id: brewLog-2-3-extras
+        add:
+          field: extras
 
 """#,
     ]

@@ -30,7 +30,7 @@ import Testing
         #expect(result.stderr.contains("35 records written: 22 duplicates merged into 11 records, 11 removed"))
         let merged = try dir.read("merged.json")
         #expect(
-            merged.hasPrefix("{\"schema\":\"recipe\",\"version\":3,\"records\":["), "an envelope in, an envelope out")
+            merged.hasPrefix("{\"schema\":\"recipe\",\"version\":4,\"records\":["), "an envelope in, an envelope out")
         let log = try JSONSerialization.jsonObject(with: Data(try dir.read("log.json").utf8)) as? [String: Any]
         let clusters = log?["clusters"] as? [[String: Any]] ?? []
         #expect(clusters.count == 11)
@@ -169,7 +169,7 @@ extension DedupeCommandTests {
         #expect(result.stderr.contains("44 records read"))
         #expect(result.stderr.contains("0 rejected"))
         #expect(result.stderr.contains("18 removed"), "v1 and v2 copies of the same recipes merge")
-        #expect((try dir.read("merged.json")).hasPrefix("{\"schema\":\"recipe\",\"version\":3,"))
+        #expect((try dir.read("merged.json")).hasPrefix("{\"schema\":\"recipe\",\"version\":4,"))
         #expect(try CLI.run(["validate", dir.path("merged.json")]).status == 0)
         #expect(FileManager.default.fileExists(atPath: dir.path("images")), "v1 inline images moved next to the output")
     }

@@ -81,7 +81,7 @@ import Glibc
         ])
         #expect(back.status == 0 && back.stderr.contains("it must reset"))
         let stats = try larder(["store", "stats", "--store", store])
-        #expect(stats.stdout.contains("recipe v3: 20 records") && stats.stdout.contains("0 tombstones"))
+        #expect(stats.stdout.contains("recipe v4: 20 records") && stats.stdout.contains("0 tombstones"))
         #expect(stats.stdout.contains("history: compaction 2"))
     }
 

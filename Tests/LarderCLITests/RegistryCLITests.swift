@@ -10,7 +10,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let result = try CLI.run(["schema", "list"], in: directory.url)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("recipe  (compatibility NONE, newest v3)") && result.stdout.contains("brewLog"))
+        #expect(result.stdout.contains("recipe  (compatibility NONE, newest v4)") && result.stdout.contains("brewLog"))
         let copy = directory.path("larder-copy")
         try FileManager.default.copyItem(atPath: CLI.executable.path, toPath: copy)
         let process = Process()
@@ -70,7 +70,7 @@ import Testing
         let stop = try CLI.run(["migrate", input, "-o", directory.path("out.json")])
         #expect(stop.status == 1)
         #expect(
-            stop.stderr.contains("record 1: rating: 9 is greater than the maximum 5 (brewLog v2 at /rating)"),
+            stop.stderr.contains("record 1: rating: 9 is greater than the maximum 5 (brewLog v3 at /rating)"),
             "\(stop.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.json")))
         let going = try CLI.run([
@@ -98,11 +98,11 @@ import Testing
         let migrated = try CLI.run(["migrate", "--store", store])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(
-            migrated.stderr.contains("recipe in \(store) is at v3")
-                && migrated.stderr.contains("brewLog in \(store) is at v2"))
+            migrated.stderr.contains("recipe in \(store) is at v4")
+                && migrated.stderr.contains("brewLog in \(store) is at v3"))
         let validated = try CLI.run(["schema", "validate", "--store", store])
         #expect(
-            validated.status == 0 && validated.stdout.contains("15 applied step(s), all match the registry"),
+            validated.status == 0 && validated.stdout.contains("43 applied step(s), all match the registry"),
             "\(validated.stdout)")
         let again = try CLI.run(["migrate", "--store", store, "--type", "recipe"])
         #expect(again.status == 0 && again.stderr.contains("nothing to do"))

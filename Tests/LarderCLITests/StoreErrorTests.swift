@@ -45,14 +45,14 @@ import Testing
     func tooNewStore() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.importedStore(in: directory)
-        try Store.executeRaw("UPDATE schema_state SET version = 4 WHERE type = 'recipe'", onFile: path)
+        try Store.executeRaw("UPDATE schema_state SET version = 5 WHERE type = 'recipe'", onFile: path)
         for command in [
             ["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"],
             ["store", "import", Self.samples, "--store", path],
         ] {
             let result = try CLI.run(command)
             #expect(result.status == 3, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("larder.db") && result.stderr.contains("4"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("larder.db") && result.stderr.contains("5"), "\(command): \(result.stderr)")
         }
         try Store.executeRaw("INSERT INTO grdb_migrations (identifier) VALUES ('larder-store-99')", onFile: path)
         let stats = try CLI.run(["store", "stats", "--store", path])

@@ -31,7 +31,7 @@ import Testing
         #expect(toXML.stderr.contains("3 records: 3 written, 0 rejected"))
         let xml = try directory.read("x.xml")
         #expect(
-            xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records schema=\"recipe\" version=\"3\" xmlns:")
+            xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records schema=\"recipe\" version=\"4\" xmlns:")
         )
         #expect(xml.contains("\">\n  <recipe>\n"))
         #expect(xml.contains("&#13;"))

@@ -91,24 +91,29 @@ import Testing
     @Test("transitive modes compare each version with every earlier one")
     func transitivePairs() throws {
         let checker = CompatibilityChecker(registry: RegistryFixture.registry)
-        #expect(try checker.check(type: "recipe", mode: .backward).map { "\($0.older)>\($0.newer)" } == ["1>2", "2>3"])
+        #expect(
+            try checker.check(type: "recipe", mode: .backward).map { "\($0.older)>\($0.newer)" } == [
+                "1>2", "2>3", "3>4",
+            ])
         #expect(
             try checker.check(type: "recipe", mode: .backwardTransitive).map { "\($0.older)>\($0.newer)" } == [
-                "1>2", "1>3", "2>3",
+                "1>2", "1>3", "2>3", "1>4", "2>4", "3>4",
             ])
-        #expect(try checker.check(type: "recipe", mode: .fullTransitive).count == 3)
+        #expect(try checker.check(type: "recipe", mode: .fullTransitive).count == 6)
     }
 
     @Test("the recipe history breaks BACKWARD and CloudKit's rule, and says where")
     func recipeHistory() throws {
         let checker = CompatibilityChecker(registry: RegistryFixture.registry)
         let backward = try checker.check(type: "recipe", mode: .backward)
-        #expect(backward.allSatisfy { $0.outcome == .incompatible })
+        // v1 → v2 → v3 breaks; v3 → v4 only adds optional fields.
+        #expect(backward.filter { $0.newer <= 3 }.allSatisfy { $0.outcome == .incompatible })
+        #expect(backward.last.map { $0.newer == 4 && $0.outcome == .compatible } == true)
         #expect(backward[0].reasons.contains { $0.path == "/authorID" && $0.reason.contains("renamed to /ownerID") })
         let cloudKit = try checker.check(type: "recipe", mode: .cloudKitProduction)
         #expect(cloudKit[0].reasons.contains { $0.path == "/syncStatus" })
         #expect(try checker.check(type: "recipe").allSatisfy { $0.outcome == .compatible })  // its own mode: NONE
-        #expect(try checker.check(type: "brewRecipe").isEmpty)
+        #expect(try checker.check(type: "brewRecipe").map(\.outcome) == [.compatible])  // v1 → v2 only adds
     }
 
     @Test("diff lists renames, retypes, additions and removals between any two versions")

@@ -139,12 +139,30 @@ import Testing
         let logs = try RegistryFixture.records("samples/v1/brew-logs-v1.json")
         try add(try registry.jsonSchemaValue(type: "recipe", version: 1), "recipe v1", [v1[0], v1[1]])
         try add(try registry.jsonSchemaValue(type: "recipe", version: 2), "recipe v2", [v2[2], v2[9]])
-        try add(try registry.jsonSchemaValue(type: "recipe", version: 3), "recipe v3", [Recipe.make().value])
+        // The model writes the newest versions; the older ones get its records migrated down.
+        let migrator = RegistryFixture.migrator
+        func down(_ value: Value, _ type: String, from: Int, to: Int) throws -> Value {
+            try migrator.migrate(
+                value, plan: try migrator.plan(type: type, from: from, to: to),
+                environment: migrator.environment(images: RegistryFixture.MemoryImages(), type: type))
+        }
+        try add(
+            try registry.jsonSchemaValue(type: "recipe", version: 3), "recipe v3",
+            [try down(Recipe.make().value, "recipe", from: 4, to: 3)])
+        try add(
+            try registry.jsonSchemaValue(type: "recipe", version: 4), "recipe v4",
+            [Recipe.make().value, Recipe.makeFull().value])
         try add(try registry.jsonSchemaValue(type: "brewLog", version: 1), "brewLog v1", [logs[0]])
-        try add(try registry.jsonSchemaValue(type: "brewLog", version: 2), "brewLog v2", [BrewLog.make().value])
+        try add(
+            try registry.jsonSchemaValue(type: "brewLog", version: 2), "brewLog v2",
+            [try down(BrewLog.make().value, "brewLog", from: 3, to: 2)])
+        try add(try registry.jsonSchemaValue(type: "brewLog", version: 3), "brewLog v3", [BrewLog.makeFull().value])
         try add(
             try registry.jsonSchemaValue(type: "brewRecipe", version: 1), "brewRecipe v1",
-            [BrewRecipe.v60Starter().value])
+            [try down(BrewRecipe.v60Starter().value, "brewRecipe", from: 2, to: 1)])
+        try add(
+            try registry.jsonSchemaValue(type: "brewRecipe", version: 2), "brewRecipe v2",
+            [BrewRecipe.makeFull().value])
         try add(
             try RegistryFixture.json(Self.keywordSchema), "keywords",
             try Self.keywordDocuments.map(RegistryFixture.json))

@@ -12,7 +12,7 @@ import Testing
 
     @Test("violations name the JSON pointer of the field")
     func violationPaths() throws {
-        let recipe = try RegistryFixture.registry.jsonSchema(type: "recipe", version: 3)
+        let recipe = try RegistryFixture.registry.jsonSchema(type: "recipe", version: 4)
         var value = Recipe.make().value
         guard case .object(var fields) = value else { return }
         fields["ingredients"] = [["item": "flour", "quantity": -1]]
@@ -26,7 +26,7 @@ import Testing
 
     @Test("a missing field is reported through the closest anyOf alternative")
     func closestAlternative() throws {
-        let recipe = try RegistryFixture.registry.jsonSchema(type: "recipe", version: 3)
+        let recipe = try RegistryFixture.registry.jsonSchema(type: "recipe", version: 4)
         guard case .object(var fields) = Recipe.make().value else { return }
         fields.removeValue(forKey: "title")
         let violations = recipe.validate(.object(fields))

@@ -31,11 +31,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let ledger = try importedStore(directory)
         let outcome = try ledger.migrate(type: "recipe")
-        #expect(outcome.finalVersion == 3 && outcome.steps.count == 14)
+        #expect(outcome.finalVersion == 4 && outcome.steps.count == 34)
         let history = try ledger.store.history().filter { $0.kind == .migration }
-        #expect(history.count == 14 && history.allSatisfy { $0.isSuccess && $0.checksum?.hasPrefix("sha256:") == true })
+        #expect(history.count == 34 && history.allSatisfy { $0.isSuccess && $0.checksum?.hasPrefix("sha256:") == true })
         #expect(history.first { $0.stepID == "recipe-1-2-image" }?.recordsTouched == 6)
-        #expect(try ledger.store.schemaStates().first?.version == 3)
+        #expect(try ledger.store.schemaStates().first?.version == 4)
         for record in try ledger.store.records(type: "recipe") { #expect(try Recipe(value: record).validate().isEmpty) }
         let images = try ledger.store.rowCount(table: "images")
         #expect(images == 6)
@@ -78,7 +78,7 @@ import Testing
         counter.failAt = nil
         let before = try snapshot(ledger.store)
         let outcome = try ledger.migrate(type: "recipe")
-        #expect(outcome.steps.first?.id == "recipe-2-3-ingredients" && outcome.finalVersion == 3)
+        #expect(outcome.steps.first?.id == "recipe-2-3-ingredients" && outcome.finalVersion == 4)
         #expect(try snapshot(ledger.store) != before)
         _ = try ledger.repair()
         #expect(try ledger.validate().problems.isEmpty)
@@ -99,7 +99,7 @@ import Testing
         #expect(skip == 4)
         let outcome = try fixed.migrate(type: "recipe")
         #expect(outcome.resumedFrom?.contains("after step 4 of 6") == true)
-        #expect(outcome.steps.first?.id == "recipe-1-2-image" && outcome.finalVersion == 3)
+        #expect(outcome.steps.first?.id == "recipe-1-2-image" && outcome.finalVersion == 4)
     }
 
     @Test(
@@ -167,7 +167,7 @@ import Testing
         }
         #expect(try ledger.baseline(type: "recipe", version: 2) == 20)
         #expect(try ledger.store.history().last?.kind == .baseline)
-        #expect(try ledger.migrate(type: "recipe").finalVersion == 3)
+        #expect(try ledger.migrate(type: "recipe").finalVersion == 4)
         #expect(throws: LarderError.self) { try ledger.baseline(type: "recipe", version: 3) }
     }
 
@@ -200,12 +200,12 @@ import Testing
     func tooNewStore() throws {
         let directory = try TemporaryDirectory()
         let ledger = try importedStore(directory)
-        try ledger.store.executeRaw("UPDATE schema_state SET version = 4 WHERE type = 'recipe'")
+        try ledger.store.executeRaw("UPDATE schema_state SET version = 5 WHERE type = 'recipe'")
         #expect {
             try ledger.migrate(type: "recipe")
         } throws: { error in
-            "\(error)".contains("holds recipe records at schema version 4, newer than")
-                && "\(error)".contains("(newest: 3)")
+            "\(error)".contains("holds recipe records at schema version 5, newer than")
+                && "\(error)".contains("(newest: 4)")
         }
         #expect(try ledger.validate().problems.count == 1)
         // A store whose tables come from a newer larder is refused when opened.
@@ -230,7 +230,7 @@ import Testing
             arguments: [try JSONWriter.string(value), value["id"]?.stringValue])
         var rejected: [String] = []
         let outcome = try ledger.migrate(type: "recipe", keepGoing: true) { _, error in rejected.append(error.message) }
-        #expect(outcome.rejected == 1 && outcome.finalVersion == 3)
+        #expect(outcome.rejected == 1 && outcome.finalVersion == 4)
         #expect(rejected.first?.contains("imageData is not valid base64") == true)
         #expect(try ledger.store.recordCount(type: "recipe") == 23)
         #expect(try ledger.store.rowCount(table: "rejects") == 1)

@@ -2,6 +2,9 @@ public import Foundation
 
 /// A brew log entry (BrewGuide `BrewLog`): a snapshot of the brew parameters at brew time,
 /// with an optional reference to the recipe for navigation only.
+///
+/// v3 adds what Beanconqueror and coffee people record: bean, grinder, bloom, water, TDS, extraction yield, photos,
+/// `extras`.
 public struct BrewLog: LarderRecord {
     public static let recordType = RecordType.brewLog
 
@@ -21,6 +24,21 @@ public struct BrewLog: LarderRecord {
     public var createdAt: Date
     /// The recipe brewed, if it still exists.
     public var recipeID: String?
+    /// The coffee used.
+    public var bean: CoffeeBean?
+    /// The grinder and its setting.
+    public var grinder: Grinder?
+    public var bloom: Bloom?
+    public var water: BrewWater?
+    /// Total dissolved solids, in percent.
+    public var tds: Double?
+    /// Extraction yield, in percent.
+    public var extractionYield: Double?
+    /// Photo references or URLs.
+    public var photos: [String]
+    /// Source fields Larder has no field for, verbatim, under the source format's name
+    /// (`{"beanconqueror": {…}}`).
+    public var extras: Fields
     public var sync: SyncMetadata
 
     /// Creates a brew log.
@@ -28,6 +46,8 @@ public struct BrewLog: LarderRecord {
         id: String, method: BrewMethod = .v60, recipeNameAtBrew: String, doseGrams: Double, targetYieldGrams: Double,
         waterTemperatureCelsius: Double? = nil, grindLabel: GrindLabel? = nil, rating: Int, tasteTags: [TasteTag] = [],
         brewTimeSeconds: Int? = nil, note: String? = nil, createdAt: Date, recipeID: String? = nil,
+        bean: CoffeeBean? = nil, grinder: Grinder? = nil, bloom: Bloom? = nil, water: BrewWater? = nil,
+        tds: Double? = nil, extractionYield: Double? = nil, photos: [String] = [], extras: Fields = Fields(),
         sync: SyncMetadata = SyncMetadata()
     ) {
         self.id = id
@@ -43,7 +63,32 @@ public struct BrewLog: LarderRecord {
         self.note = note
         self.createdAt = createdAt
         self.recipeID = recipeID
+        self.bean = bean
+        self.grinder = grinder
+        self.bloom = bloom
+        self.water = water
+        self.tds = tds
+        self.extractionYield = extractionYield
+        self.photos = photos
+        self.extras = extras
         self.sync = sync
+    }
+
+    private var details: BrewDetails {
+        BrewDetails(
+            bean: bean, grinder: grinder, bloom: bloom, water: water, tds: tds, extractionYield: extractionYield,
+            photos: photos, extras: extras)
+    }
+
+    private mutating func apply(_ details: BrewDetails) {
+        bean = details.bean
+        grinder = details.grinder
+        bloom = details.bloom
+        water = details.water
+        tds = details.tds
+        extractionYield = details.extractionYield
+        photos = details.photos
+        extras = details.extras
     }
 
     public static let shape: Shape = .object(
@@ -52,7 +97,7 @@ public struct BrewLog: LarderRecord {
             "targetYieldGrams": .number, "waterTemperatureCelsius": .number, "grindLabel": .string, "rating": .integer,
             "tasteTags": .list(.string), "brewTimeSeconds": .integer, "note": .string, "createdAt": .string,
             "recipeID": .string,
-        ].merging(SyncMetadata.shapeMembers) { a, _ in a })
+        ].merging(BrewDetails.shapeMembers) { a, _ in a }.merging(SyncMetadata.shapeMembers) { a, _ in a })
 
     public init(value: Value) throws {
         let r = try ValueReader(value)
@@ -84,6 +129,7 @@ public struct BrewLog: LarderRecord {
             recipeID: try r.optionalString("recipeID"),
             sync: sync
         )
+        apply(try BrewDetails(reading: r))
     }
 
     public var value: Value {
@@ -101,12 +147,14 @@ public struct BrewLog: LarderRecord {
         b.set("note", note)
         b.set("createdAt", createdAt)
         b.set("recipeID", recipeID)
+        details.write(to: &b)
         sync.write(to: &b)
         return b.value
     }
 
     /// Seed 002's rules exactly: rating 1–5, name snapshot not empty, dose > 0, target
-    /// yield > 0, note at most 280 characters.
+    /// yield > 0, note at most 280 characters; and for v3's fields, TDS and extraction yield
+    /// percentages (0–100), bloom water and time not negative, extras entries objects.
     public func validate() -> [Diagnostic] {
         guard !sync.isDeleted else { return [] }
         var check = RuleChecker()
@@ -124,6 +172,7 @@ public struct BrewLog: LarderRecord {
         if let note {
             check.require(note.count <= 280, "note", "note must be at most 280 characters, found \(note.count)")
         }
+        details.check(&check)
         return check.diagnostics
     }
 }

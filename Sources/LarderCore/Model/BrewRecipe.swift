@@ -1,6 +1,8 @@
 public import Foundation
 
 /// A structured coffee brew recipe (BrewGuide `Recipe` with its `RecipeStep` list).
+///
+/// v2 adds the bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos and `extras`.
 public struct BrewRecipe: LarderRecord {
     public static let recordType = RecordType.brewRecipe
 
@@ -16,6 +18,23 @@ public struct BrewRecipe: LarderRecord {
     public var steps: [BrewStep]
     public var createdAt: Date
     public var updatedAt: Date
+    /// How long the brew should take, in seconds.
+    public var brewTimeSeconds: Int?
+    /// The coffee used.
+    public var bean: CoffeeBean?
+    /// The grinder and its setting.
+    public var grinder: Grinder?
+    public var bloom: Bloom?
+    public var water: BrewWater?
+    /// Target total dissolved solids, in percent.
+    public var tds: Double?
+    /// Target extraction yield, in percent.
+    public var extractionYield: Double?
+    /// Photo references or URLs.
+    public var photos: [String]
+    /// Source fields Larder has no field for, verbatim, under the source format's name
+    /// (`{"beanconqueror": {…}}`).
+    public var extras: Fields
     public var sync: SyncMetadata
 
     /// Creates a brew recipe.
@@ -23,7 +42,10 @@ public struct BrewRecipe: LarderRecord {
         id: String, name: String, method: BrewMethod = .v60, isStarter: Bool = false, origin: RecipeOrigin = .custom,
         doseGrams: Double, targetYieldGrams: Double, waterTemperatureCelsius: Double? = nil,
         grindLabel: GrindLabel? = nil,
-        steps: [BrewStep], createdAt: Date, updatedAt: Date? = nil, sync: SyncMetadata = SyncMetadata()
+        steps: [BrewStep], createdAt: Date, updatedAt: Date? = nil, brewTimeSeconds: Int? = nil,
+        bean: CoffeeBean? = nil, grinder: Grinder? = nil, bloom: Bloom? = nil, water: BrewWater? = nil,
+        tds: Double? = nil, extractionYield: Double? = nil, photos: [String] = [], extras: Fields = Fields(),
+        sync: SyncMetadata = SyncMetadata()
     ) {
         self.id = id
         self.name = name
@@ -37,7 +59,33 @@ public struct BrewRecipe: LarderRecord {
         self.steps = steps
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
+        self.brewTimeSeconds = brewTimeSeconds
+        self.bean = bean
+        self.grinder = grinder
+        self.bloom = bloom
+        self.water = water
+        self.tds = tds
+        self.extractionYield = extractionYield
+        self.photos = photos
+        self.extras = extras
         self.sync = sync
+    }
+
+    private var details: BrewDetails {
+        BrewDetails(
+            bean: bean, grinder: grinder, bloom: bloom, water: water, tds: tds, extractionYield: extractionYield,
+            photos: photos, extras: extras)
+    }
+
+    private mutating func apply(_ details: BrewDetails) {
+        bean = details.bean
+        grinder = details.grinder
+        bloom = details.bloom
+        water = details.water
+        tds = details.tds
+        extractionYield = details.extractionYield
+        photos = details.photos
+        extras = details.extras
     }
 
     public static let shape: Shape = .object(
@@ -45,8 +93,8 @@ public struct BrewRecipe: LarderRecord {
             "id": .string, "name": .string, "method": .string, "isStarter": .boolean, "origin": .string,
             "doseGrams": .number, "targetYieldGrams": .number, "waterTemperatureCelsius": .number,
             "grindLabel": .string,
-            "steps": .list(BrewStep.shape), "createdAt": .string, "updatedAt": .string,
-        ].merging(SyncMetadata.shapeMembers) { a, _ in a })
+            "steps": .list(BrewStep.shape), "createdAt": .string, "updatedAt": .string, "brewTimeSeconds": .integer,
+        ].merging(BrewDetails.shapeMembers) { a, _ in a }.merging(SyncMetadata.shapeMembers) { a, _ in a })
 
     public init(value: Value) throws {
         let r = try ValueReader(value)
@@ -67,8 +115,10 @@ public struct BrewRecipe: LarderRecord {
             steps: try r.list("steps") { try BrewStep(value: $0, at: $1) },
             createdAt: created,
             updatedAt: try r.optionalDate("updatedAt") ?? created,
+            brewTimeSeconds: try r.optionalInt("brewTimeSeconds"),
             sync: sync
         )
+        apply(try BrewDetails(reading: r))
     }
 
     public var value: Value {
@@ -85,12 +135,16 @@ public struct BrewRecipe: LarderRecord {
         b.set("steps", value: .array(steps.map(\.value)))
         b.set("createdAt", createdAt)
         b.set("updatedAt", updatedAt)
+        b.set("brewTimeSeconds", brewTimeSeconds)
+        details.write(to: &b)
         sync.write(to: &b)
         return b.value
     }
 
     /// Seed 002's rules exactly: name not empty, dose > 0, target yield > 0, at least one step,
-    /// all timers ≥ 0, water additions summing to the target yield within 1 g.
+    /// all timers ≥ 0, water additions summing to the target yield within 1 g; and for v2's
+    /// fields, brew time not negative, TDS and extraction yield percentages (0–100), bloom water
+    /// and time not negative, extras entries objects.
     public func validate() -> [Diagnostic] {
         guard !sync.isDeleted else { return [] }
         var check = RuleChecker()
@@ -113,6 +167,11 @@ public struct BrewRecipe: LarderRecord {
                 "water additions sum to \(Self.grams(water)) g, expected the target yield \(Self.grams(targetYieldGrams)) g (±1 g)"
             )
         }
+        if let brewTimeSeconds {
+            check.require(
+                brewTimeSeconds >= 0, "brewTimeSeconds", "brew time must not be negative, found \(brewTimeSeconds)")
+        }
+        details.check(&check)
         return check.diagnostics
     }
 

@@ -16,13 +16,30 @@ public enum RecordType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// The schema version the model types implement: recipe 3, brewRecipe 1, brewLog 2.
+    /// The schema version the model types implement: recipe 4, brewRecipe 2, brewLog 3.
     public var currentVersion: Int {
+        switch self {
+        case .recipe: 4
+        case .brewRecipe: 2
+        case .brewLog: 3
+        }
+    }
+
+    /// The oldest schema version whose records the model reads as they are, because every
+    /// version since only added optional fields: recipe 3, brewRecipe 1, brewLog 2.
+    public var oldestReadableVersion: Int {
         switch self {
         case .recipe: 3
         case .brewRecipe: 1
         case .brewLog: 2
         }
+    }
+
+    /// Whether the model reads records declared at `version` as they are (`nil`, undeclared: yes),
+    /// so that checks through the model (structure, domain rules) apply to them.
+    public func modelReads(version: Int?) -> Bool {
+        guard let version else { return true }
+        return (oldestReadableVersion...currentVersion).contains(version)
     }
 
     /// Decodes a record of the current version into its model type.
@@ -36,11 +53,13 @@ public enum RecordType: String, Sendable, Hashable, CaseIterable, Codable {
     /// The element name for one record in XML.
     public var elementName: String { rawValue }
 
-    /// Guesses the type of a record from its fields: `recipeNameAtBrew` means a brew log,
+    /// Guesses the type of a record from its fields: `recipeNameAtBrew`, or a `rating` that is not
+    /// an object in a record without a `title`, means a brew log (a recipe's rating is an object),
     /// `steps` with a dose a brew recipe, otherwise a recipe.
     public static func guess(from value: Value) -> RecordType {
         guard let fields = value.objectValue else { return .recipe }
-        if fields.contains(key: "recipeNameAtBrew") || fields.contains(key: "rating") { return .brewLog }
+        if fields.contains(key: "recipeNameAtBrew") { return .brewLog }
+        if let rating = fields["rating"], rating.objectValue == nil, !fields.contains(key: "title") { return .brewLog }
         if fields.contains(key: "steps") || fields.contains(key: "method") { return .brewRecipe }
         return .recipe
     }

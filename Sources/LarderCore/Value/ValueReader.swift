@@ -132,6 +132,15 @@ public struct ValueReader: Sendable {
         return value
     }
 
+    /// An optional object member converted by `decode` (given the member and its path); absent or
+    /// `null` means `nil`.
+    /// - Throws: ``LarderError`` `malformed-record` when the member is not an object, or `decode`'s error.
+    public func optionalObject<T>(_ key: String, _ decode: (Value, FieldPath) throws -> T) throws -> T? {
+        guard let value = present(key) else { return nil }
+        guard case .object = value else { throw Self.mismatch("an object", value, at: path.appending(key)) }
+        return try decode(value, path.appending(key))
+    }
+
     /// A list whose elements are converted by `element`; absent means empty.
     public func list<T>(_ key: String, _ element: (Value, FieldPath) throws -> T) throws -> [T] {
         guard let value = present(key) else { return [] }

@@ -142,6 +142,13 @@ package struct RecipeDigest: Sendable {
             case .instructions:
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard stepIsValid(item) else { return nil } }
+            case .integer: guard int(v) != nil else { return nil }
+            case .structured:
+                switch v {
+                case .array(let items) where items.isEmpty: break
+                case .object(let members) where members.isEmpty: break
+                default: return nil
+                }
             }
         }
         guard let id else { return nil }
@@ -157,6 +164,11 @@ package struct RecipeDigest: Sendable {
     private enum Member {
         case id, title, recordName, createdAt, updatedAt, deletedAt, string, sourceURL, difficulty
         case prepTime, cookTime, servings, bool, isSaved, isCreated, isDeleted, stringList, ingredients, instructions
+        /// An integer the digest does not keep (totalTime).
+        case integer
+        /// A list of objects (notes, images) or an object (nutrition, yield, author, rating, extras):
+        /// plain only when empty, else the model decides.
+        case structured
 
         static let byName: [String: Member] = [
             "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
@@ -166,6 +178,11 @@ package struct RecipeDigest: Sendable {
             "isSaved": .isSaved,
             "isCreated": .isCreated, "isDeleted": .isDeleted, "dietaryNotes": .stringList, "tags": .stringList,
             "ingredients": .ingredients, "instructions": .instructions,
+            "description": .string, "sourceName": .string, "language": .string, "videoURL": .string,
+            "totalTime": .integer, "categories": .stringList, "courses": .stringList, "cuisines": .stringList,
+            "tools": .stringList, "reviews": .stringList, "notes": .structured, "images": .structured,
+            "nutrition": .structured, "yield": .structured, "author": .structured, "rating": .structured,
+            "extras": .structured,
         ]
     }
 
@@ -204,7 +221,7 @@ package struct RecipeDigest: Sendable {
                 guard case .string(let s) = field.value else { return nil }
                 item = s
             case "quantity", "quantityMax": guard isNumber(field.value) else { return nil }
-            case "unit", "note":
+            case "unit", "note", "group":
                 if case .null = field.value { continue }
                 guard case .string = field.value else { return nil }
             default: continue
@@ -226,6 +243,11 @@ package struct RecipeDigest: Sendable {
             case "timerSeconds":
                 if case .null = field.value { continue }
                 guard int(field.value) != nil else { return false }
+            case "name":
+                if case .null = field.value { continue }
+                guard case .string = field.value else { return false }
+            case "images":
+                guard case .array(let images) = field.value, images.isEmpty else { return false }
             default: continue
             }
         }

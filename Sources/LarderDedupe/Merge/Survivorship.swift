@@ -27,8 +27,12 @@ public struct FieldChoice: Sendable, Hashable {
         case earliest
         /// True when any member's is (saved / created / favorited flags).
         case any
-        /// The union of all members' lists (tags, dietary notes).
+        /// The union of all members' lists (tags, dietary notes, categories, notes, …).
         case union
+        /// The longest (the description).
+        case longest
+        /// The members' objects merged key by key, the newest member's value winning (extras).
+        case merged
     }
 
     /// The field name.
@@ -66,8 +70,12 @@ package struct MergeResult: Sendable {
 /// - `ingredients` and `instructions` are the survivor's; every member whose version
 ///   differs is kept as an ``Alternative`` in the merge log, so nothing is lost.
 /// - `isSaved`, `isCreated`, `isFavorited` are OR-ed (membership of the input set counts).
-/// - `tags` and `dietaryNotes` are unioned (survivor's first, then new ones in member order;
-///   case- and space-insensitive).
+/// - `tags`, `dietaryNotes`, `categories`, `courses`, `cuisines`, `tools` and `reviews` are
+///   unioned (survivor's first, then new ones in member order; case- and space-insensitive);
+///   `notes` too, a note counting as present when one with the same text is.
+/// - `description` is the longest (ties go to the member earlier in order).
+/// - `extras` are merged: each source format's fields from every member, the value of the
+///   member with the newest `updatedAt` winning where two differ.
 /// - `createdAt` is the earliest, `updatedAt` the newest.
 /// - Every other field, including fields Larder's model does not know, comes from the member
 ///   with the newest `updatedAt` that has it; ties go to the member earlier in order.
@@ -78,7 +86,9 @@ package enum Survivorship {
         "id", "recordName", "changeTag", "isCloudEnabled", "isDeleted", "deletedAt", "ingredients", "instructions",
     ]
     private static let flagFields = ["isSaved", "isCreated", "isFavorited"]
-    private static let unionFields: Set<String> = ["tags", "dietaryNotes"]
+    private static let unionFields: Set<String> = [
+        "tags", "dietaryNotes", "categories", "courses", "cuisines", "tools", "reviews", "notes",
+    ]
 
     /// Merges `members` (survivor first).
     package static func merge(_ members: [MergeMember]) -> MergeResult {
@@ -140,7 +150,8 @@ package enum Survivorship {
                     guard let list = present(m, key)?.arrayValue else { continue }
                     var contributed = false
                     for item in list {
-                        let text = item.stringValue.map {
+                        // A note ({title, text}) is the same note when its text is.
+                        let text = (item.stringValue ?? item["text"]?.stringValue).map {
                             $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
                         }
                         if let text, !normalized.insert(text).inserted { continue }
@@ -152,6 +163,43 @@ package enum Survivorship {
                 }
                 out.append(key: key, value: .array(items))
                 choices.append(FieldChoice(field: key, rule: .union, from: from))
+            } else if key == "description" {
+                var best: (m: Int, length: Int)?
+                for m in members.indices {
+                    guard let text = present(m, key)?.stringValue else { continue }
+                    let length = text.trimmingCharacters(in: .whitespacesAndNewlines).count
+                    if best == nil || length > (best?.length ?? 0) { best = (m, length) }
+                }
+                if let best, let v = present(best.m, key) {
+                    out.append(key: key, value: v)
+                    choices.append(FieldChoice(field: key, rule: .longest, from: [members[best.m].ref]))
+                } else if let v = objects[0][key] {
+                    out.append(key: key, value: v)
+                }
+            } else if key == "extras" {
+                var merged = Fields()
+                var from: [String] = []
+                // Oldest first, so that the newest member's value is written last and wins.
+                for m in byRecency.reversed() {
+                    guard let extras = present(m, key)?.objectValue, !extras.isEmpty else { continue }
+                    from.append(members[m].ref)
+                    for source in extras {
+                        if case .object(let fieldsOfSource) = source.value,
+                            case .object(var existing)? = merged[source.key]
+                        {
+                            for field in fieldsOfSource { existing[field.key] = field.value }
+                            merged[source.key] = .object(existing)
+                        } else {
+                            merged[source.key] = source.value
+                        }
+                    }
+                }
+                if !from.isEmpty {
+                    out.append(key: key, value: .object(merged))
+                    choices.append(FieldChoice(field: key, rule: .merged, from: from.reversed()))
+                } else if let v = objects[0][key] {
+                    out.append(key: key, value: v)
+                }
             } else if key == "createdAt" || key == "updatedAt" {
                 var best: (Int, Double)?
                 for m in members.indices {

@@ -16,15 +16,17 @@ public struct RecordCheck: Sendable {
 
     /// The structure of the current model version: every field of the right type, required fields present.
     ///
-    /// Records that declare another version pass (the schema registry checks those).
+    /// Applies to records the model reads as they are (the current version, and earlier ones that
+    /// later versions only added to, ``RecordType/modelReads(version:)``); records that declare
+    /// another version pass (the schema registry checks those).
     public static let structure = RecordCheck { record, type, version in
-        guard version == nil || version == type.currentVersion else { return }
+        guard type.modelReads(version: version) else { return }
         _ = try type.decode(record)
     }
 
     /// Structure plus the app's domain rules (seed 002 for brew records).
     public static let domain = RecordCheck { record, type, version in
-        guard version == nil || version == type.currentVersion else { return }
+        guard type.modelReads(version: version) else { return }
         let model = try type.decode(record)
         if let first = model.validate().first {
             throw LarderError(.invalidRecord, first.message, location: first.location)

@@ -76,6 +76,7 @@ public struct PlannedStep: Sendable, Hashable {
         switch step.kind {
         case .rename(let from, let to): return "rename \(to) → \(from)"
         case .defaultValue(let field, _): return "drop \(field) (added going up)"
+        case .add(let field, _): return "drop \(field) when empty (new in v\(fromVersion))"
         case .map(let field, _, _, _, _): return "map \(field) back"
         case .convert(let field, let to, let converter, let keepSource, let inverse):
             if keepSource, let to { return "drop \(to) (derived going up)" }
@@ -112,6 +113,9 @@ extension PlannedStep {
         case (.rename(let from, let to), .down): return rename(&record, from: to.leaf, to: from.leaf, in: from.parent)
         case (.defaultValue(let field, let source), .up): return try fill(&record, field, source)
         case (.defaultValue(let field, _), .down): return remove(&record, field)
+        case (.add(let field, let value?), .up): return try fill(&record, field, .value(value))
+        case (.add, .up): return false
+        case (.add(let field, let value), .down): return try removeIfEmpty(&record, field, declared: value)
         case (.map(let field, let values, let ignoreCase, let otherwise, _), .up):
             return try map(&record, field, values, ignoreCase: ignoreCase, otherwise: otherwise)
         case (.map(let field, _, _, _, let inverse), .down):
@@ -165,6 +169,29 @@ extension PlannedStep {
         let key = field.leaf
         return record.updateObjects(at: field.parent[...]) { fields, _ in
             fields.removeValue(forKey: key) != nil
+        }
+    }
+
+    /// Drops `field` where it holds nothing; refuses the record where it holds data, naming the field.
+    private func removeIfEmpty(_ record: inout Value, _ field: StepPath, declared: Value?) throws -> Bool {
+        let key = field.leaf
+        return try record.updateObjects(at: field.parent[...]) { fields, path in
+            guard let current = fields[key] else { return false }
+            let isEmpty: Bool
+            switch current {
+            case .null: isEmpty = true
+            case .array(let elements): isEmpty = elements.isEmpty
+            case .object(let members): isEmpty = members.isEmpty
+            case .string(let text): isEmpty = text.isEmpty
+            default: isEmpty = false
+            }
+            guard isEmpty || (declared.map { current.jsonEquals($0) } ?? false) else {
+                throw failure(
+                    "cannot go down to v\(toVersion): \(key) holds \(current.compactText(limit: 60)), and v\(toVersion) has no field for it (this would lose data; empty \(key) first, or keep v\(fromVersion))",
+                    at: path.appending(key))
+            }
+            fields.removeValue(forKey: key)
+            return true
         }
     }
 

@@ -153,7 +153,7 @@ struct ManifestParser {
             migrations: transitions)
     }
 
-    static let stepKinds: Set<String> = ["rename", "default", "map", "convert", "nest", "drop", "stage"]
+    static let stepKinds: Set<String> = ["rename", "default", "add", "map", "convert", "nest", "drop", "stage"]
 
     func source(_ fields: Fields, _ pointer: String) throws -> MigrationStep.Source? {
         if let from = try optionalString(fields, "from", pointer) { return .field(from) }
@@ -193,6 +193,9 @@ struct ManifestParser {
                 let body = try object(fields[kindName], at, allowed: ["field", "value", "from"])
                 guard let source = try source(body, at) else { throw error(at, "default needs value or from") }
                 kind = .defaultValue(field: try path(body, "field", at), source: source)
+            case "add":
+                let body = try object(fields[kindName], at, allowed: ["field", "value"])
+                kind = .add(field: try path(body, "field", at), value: body["value"])
             case "map":
                 let body = try object(
                     fields[kindName], at, allowed: ["field", "values", "ignoreCase", "otherwise", "inverse"])

@@ -111,6 +111,11 @@ public struct MigrationStep: Sendable, Hashable {
         case rename(from: StepPath, to: StepPath)
         /// Adds a field when it is absent (its inverse drops it).
         case defaultValue(field: StepPath, source: Source)
+        /// Declares a field new in the later version, filled with `value` when absent (nothing
+        /// without one). Its inverse drops the field only when it holds nothing (absent, null, an
+        /// empty list, object or text, or `value`); a record whose field holds data is refused,
+        /// so going down never loses data silently.
+        case add(field: StepPath, value: Value?)
         /// Maps values through a table; `inverse` maps them back (none: the step is lossy).
         case map(
             field: StepPath, values: [(String, Value)], ignoreCase: Bool, otherwise: Otherwise,
@@ -146,6 +151,8 @@ public struct MigrationStep: Sendable, Hashable {
         case .rename(let from, let to): return "rename \(from) → \(to)"
         case .defaultValue(let field, .value(let v)): return "default \(field) = \(v.compactText(limit: 30))"
         case .defaultValue(let field, .field(let other)): return "default \(field) = \(other)"
+        case .add(let field, let value?): return "add \(field) = \(value.compactText(limit: 30))"
+        case .add(let field, nil): return "add \(field)"
         case .map(let field, let values, _, _, _): return "map \(field) (\(values.count) values)"
         case .convert(let field, let to, let converter, _, _):
             return "convert \(field)\(to.map { " → \($0)" } ?? "") with \(converter)"
@@ -159,7 +166,7 @@ public struct MigrationStep: Sendable, Hashable {
     /// Why the step cannot run backwards, or `nil` when it declares (or implies) an inverse.
     public var lossyReason: String? {
         switch kind {
-        case .rename, .defaultValue, .nest: return nil
+        case .rename, .defaultValue, .nest, .add: return nil
         case .map(_, _, _, _, let inverse): return inverse == nil ? "map declares no inverse table" : nil
         case .convert(_, _, let converter, let keepSource, let inverse):
             return keepSource || inverse != nil ? nil : "converter \(converter) declares no inverse converter"

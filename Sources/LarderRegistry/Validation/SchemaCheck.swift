@@ -20,14 +20,14 @@ public final class SchemaCheck: Sendable {
     public var detected: [String: Int] { detections.withLock { $0 } }
 
     /// The check: the record against the version its file declares, or the newest version that
-    /// accepts it (counted in ``detected``); then the domain rules when it is at the current version.
+    /// accepts it (counted in ``detected``); then the domain rules when the model reads that version.
     public var recordCheck: RecordCheck {
         RecordCheck { [self] record, type, declared in
             let name = type.rawValue
             // A record that reads as the current model and breaks a domain rule hears about the
             // rule ("rating must be 1-5"), which says more than the schema's bound.
             var rulesChecked = false
-            if domainRules, declared == nil || declared == type.currentVersion, let model = try? type.decode(record) {
+            if domainRules, type.modelReads(version: declared), let model = try? type.decode(record) {
                 if let first = model.validate().first {
                     throw LarderError(.invalidRecord, first.message, location: first.location)
                 }
@@ -52,7 +52,7 @@ public final class SchemaCheck: Sendable {
                     "no version of \(name) accepts this record; against the newest, v\(latest): \(failure.message)",
                     location: failure.location)
             }
-            if domainRules, !rulesChecked, version == type.currentVersion {
+            if domainRules, !rulesChecked, type.modelReads(version: version) {
                 let model = try type.decode(record)
                 if let first = model.validate().first {
                     throw LarderError(.invalidRecord, first.message, location: first.location)

@@ -215,6 +215,10 @@ public struct Ledger {
         onReject: (Value, LarderError) throws -> Void = { _, _ in }
     ) throws -> MigrationOutcome {
         let (plan, skip, state) = try self.plan(type: type, to: target)
+        let remaining = Array(plan.steps.dropFirst(skip))
+        if !keepGoing, remaining.contains(where: { $0.direction == .down }) {
+            try refuseLossyRecords(type: type, steps: remaining)
+        }
         var outcome = MigrationOutcome()
         if skip > 0, let from = state.pendingFrom, let to = state.pendingTo {
             outcome.resumedFrom =
@@ -253,6 +257,38 @@ public struct Ledger {
             }
         }
         return outcome
+    }
+
+    /// Runs a plan that goes down over every record in memory first, so that a record the way down
+    /// would lose data in (an `add` step's field holding data, two elements where one fits) is
+    /// refused before any step changes the store.
+    /// - Throws: ``LarderError`` naming the type, the record's id and the field.
+    private func refuseLossyRecords(type: String, steps: [PlannedStep]) throws {
+        try store.readDatabase { db in
+            let environment = migrator.environment(
+                images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
+            var lastRowID: Int64 = 0
+            while true {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+                    arguments: [type, lastRowID, Self.batchSize])
+                guard let last = rows.last else { break }
+                lastRowID = last["rowid"]
+                let bodies = rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }
+                for (body, original) in zip(bodies, try RecordBodies.parse(batch: bodies)) {
+                    var value = original
+                    do {
+                        for step in steps { _ = try step.apply(to: &value, environment: environment) }
+                    } catch let error as LarderError {
+                        let located = error.locatedAt(SourceLocation(file: store.path))
+                        throw LarderError(
+                            located.code,
+                            "\(type) \(body.id): \(located.message) (nothing was changed: the store's \(type) records stay as they are)",
+                            location: located.location)
+                    }
+                }
+            }
+        }
     }
 
     /// One step over every record of the type, inside the caller's transaction.

@@ -3,8 +3,9 @@ public import LarderCore
 import LarderFormats
 
 /// A recipe as a foreign format holds it, before it becomes a Larder ``Recipe``: everything
-/// the importers can read, including what the Larder model has no field for (yield text,
-/// total time, description, author, nutrition), so that comparisons and exports can use it.
+/// the importers can read (yield text, total time, description, author, nutrition, notes,
+/// rating, sections, images), which ``makeRecipe(id:imageRef:importedAt:)`` carries into recipe v4's
+/// fields, and `extras`, the source's fields Larder has no field for.
 public struct ImportedRecipe: Sendable, Hashable {
     /// One instruction step; `isSection` marks a section heading (`For the sauce`).
     public struct Step: Sendable, Hashable {
@@ -62,6 +63,9 @@ public struct ImportedRecipe: Sendable, Hashable {
     public var isFavorite = false
     /// The Larder owner id, when the source carried one (a Larder export).
     public var ownerID: String?
+    /// Source fields Larder has no field for, verbatim, under the source format's name; becomes
+    /// the recipe's `extras`.
+    public var extras = Fields()
 
     /// Creates a recipe with a title; fill the rest in.
     public init(title: String) {
@@ -98,16 +102,23 @@ public enum IngredientLines {
 }
 
 extension ImportedRecipe {
-    /// The Larder recipe: id, title, ingredients (original lines kept), steps (section
-    /// headings kept as steps, so nothing is lost), times, servings, tags (categories then
-    /// keywords), cuisine, diets, source URL, image reference and favourite flag.
+    /// The Larder recipe: id, title, ingredients (original lines kept, each with the heading of
+    /// its group), steps (each with the heading of its section as `name`), times, servings and
+    /// yield, tags (categories then keywords) and categories, cuisine, diets, source URL,
+    /// images, favourite flag, and v4's description, author, nutrition, notes, rating and extras.
+    ///
+    /// Normalisation, so that a Larder → format → Larder round trip gives the recipe back:
+    /// a yield that only says the servings (`4 servings`) stays in `servings`; a total time equal
+    /// to preparation plus cooking is left to them; a single image is `imageRef` alone, and
+    /// `images` lists them when there are several (the first primary). A section heading with no
+    /// step after it stays a step, so nothing is lost.
     ///
     /// - Parameters:
     ///   - id: the stable id the import derived.
     ///   - imageRef: where the image is (a URL or a file next to the output).
     ///   - importedAt: the creation date when the source has none.
     /// - Returns: a saved recipe with id `id`. A total time with neither preparation nor cooking
-    ///   time becomes the cooking time; negative times and servings below one are dropped.
+    ///   time becomes the cooking time too; negative times and servings below one are dropped.
     public func makeRecipe(id: String, imageRef: String?, importedAt: Date) -> Recipe {
         var tags: [String] = []
         var seen = Set<String>()
@@ -118,43 +129,166 @@ extension ImportedRecipe {
         let created = createdAt ?? importedAt
         var prep = prepMinutes
         var cook = cookMinutes
-        // The model has no total time: keep it as cooking time when nothing else says how long.
+        // Apps that show only a cooking time get the total there, as before recipe v4 had totalTime.
         if prep == nil, cook == nil, let totalMinutes { cook = totalMinutes }
         if let p = prep, p < 0 { prep = nil }
         if let c = cook, c < 0 { cook = nil }
-        return Recipe(
+        var total = totalMinutes.flatMap { $0 >= 0 ? $0 : nil }
+        if let t = total, let p = prep, let c = cook, t == p + c { total = nil }
+        let positiveServings = servings.flatMap { $0 > 0 ? $0 : nil }
+        var recipe = Recipe(
             id: id, title: title,
-            ingredients: ingredients.map(IngredientLines.make),
-            instructions: steps.map { InstructionStep(text: $0.text, timerSeconds: $0.timerSeconds) },
+            ingredients: groupedIngredients(), instructions: namedSteps(),
             createdAt: created, updatedAt: max(updatedAt ?? created, created), ownerID: ownerID, imageRef: imageRef,
             cuisine: cuisine, difficulty: difficulty, prepTime: prep, cookTime: cook,
-            servings: servings.flatMap { $0 > 0 ? $0 : nil }, dietaryNotes: diets, tags: tags, sourceURL: sourceURL,
+            servings: positiveServings, dietaryNotes: diets, tags: tags, sourceURL: sourceURL,
             isSaved: true, isFavorited: isFavorite)
+        recipe.description = description.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 }
+        recipe.author = author.flatMap { $0.trimmingWhitespace.isEmpty ? nil : RecipeAuthor(name: $0) }
+        recipe.nutrition = makeNutrition()
+        recipe.yield = makeYield(servings: positiveServings)
+        recipe.totalTime = total
+        if let notes, !notes.trimmingWhitespace.isEmpty { recipe.notes = [RecipeNote(text: notes)] }
+        if let rating, rating > 0, rating.isFinite {
+            recipe.rating = RecipeRating(score: rating, scale: rating <= 5 ? 5 : rating <= 10 ? 10 : 100)
+        }
+        var seenCategories = Set<String>()
+        recipe.categories = categories.map(\.trimmingWhitespace).filter {
+            !$0.isEmpty && seenCategories.insert($0.lowercased()).inserted
+        }
+        recipe.images = makeImages(imageRef: imageRef)
+        recipe.extras = extras
+        return recipe
+    }
+
+    /// Ingredients with the heading of their group: a heading applies from its line on.
+    private func groupedIngredients() -> [Ingredient] {
+        var group: String?
+        return ingredients.enumerated().map { index, line in
+            if let heading = ingredientHeadings[index] { group = heading }
+            var ingredient = IngredientLines.make(line)
+            ingredient.group = group
+            return ingredient
+        }
+    }
+
+    /// Steps with the heading of their section as `name`; a heading no step follows stays a step.
+    private func namedSteps() -> [InstructionStep] {
+        var result: [InstructionStep] = []
+        var section: String?
+        for (index, step) in steps.enumerated() {
+            if step.isSection {
+                let followed = steps[(index + 1)...].first.map { !$0.isSection } ?? false
+                if followed {
+                    section = step.text
+                } else {
+                    result.append(InstructionStep(text: step.text))
+                }
+                continue
+            }
+            result.append(InstructionStep(text: step.text, timerSeconds: step.timerSeconds, name: section))
+        }
+        return result
+    }
+
+    /// Nutrition by schema.org name; other entries (a source's own names) join `text` as `name: value` lines.
+    private func makeNutrition() -> Nutrition? {
+        var facts = Nutrition()
+        var others: [String] = []
+        for key in nutrition.keys.sorted() {
+            guard let value = nutrition[key], !value.trimmingWhitespace.isEmpty else { continue }
+            if Nutrition.keys.contains(key) { facts[key] = value } else { others.append("\(key): \(value)") }
+        }
+        if !others.isEmpty { facts.text = ([facts.text].compactMap { $0 } + others).joined(separator: "\n") }
+        return facts.isEmpty ? nil : facts
+    }
+
+    /// The yield, unless it only says the servings.
+    private func makeYield(servings: Int?) -> Recipe.Yield? {
+        guard let text = yieldText?.trimmingWhitespace, !text.isEmpty else { return nil }
+        let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+        let quantity = parts.first.flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }
+        let unit = quantity == nil ? nil : parts.count > 1 ? parts[1] : nil
+        if let servings, let quantity, quantity == Double(servings),
+            unit == nil || ["serving", "servings", "portion", "portions"].contains(unit?.lowercased() ?? "")
+        {
+            return nil
+        }
+        return Recipe.Yield(quantity: quantity, unit: unit, text: text)
+    }
+
+    /// Every image when there are several, the first primary (its ref is `imageRef` when stored as a file).
+    private func makeImages(imageRef: String?) -> [RecipeImage] {
+        guard images.count > 1 else { return [] }
+        var result: [RecipeImage] = []
+        for (index, image) in images.enumerated() {
+            switch image {
+            case .url(let url):
+                result.append(
+                    RecipeImage(ref: index == 0 && imageRef != url ? imageRef : nil, url: url, isPrimary: index == 0))
+            case .data:
+                // Only the first image's bytes are written beside the output.
+                if index == 0, let imageRef { result.append(RecipeImage(ref: imageRef, isPrimary: true)) }
+            }
+        }
+        return result
     }
 }
 
 extension ImportedRecipe {
-    /// The recipe as Larder holds it, read back into the importer's form (for exporters).
+    /// The recipe as Larder holds it, read back into the importer's form (for exporters):
+    /// the inverse of ``makeRecipe(id:imageRef:importedAt:)``.
     public init(recipe: Recipe) {
         self.init(title: recipe.title)
-        ingredients = recipe.ingredients.map { $0.original.isEmpty ? $0.item : $0.original }
-        steps = recipe.instructions.map { Step(text: $0.text, timerSeconds: $0.timerSeconds) }
+        var group: String?
+        for ingredient in recipe.ingredients {
+            if let heading = ingredient.group, heading != group { ingredientHeadings[ingredients.count] = heading }
+            group = ingredient.group
+            ingredients.append(ingredient.original.isEmpty ? ingredient.item : ingredient.original)
+        }
+        var section: String?
+        for step in recipe.instructions {
+            if let name = step.name, name != section { steps.append(Step(text: name, isSection: true)) }
+            section = step.name
+            steps.append(Step(text: step.text, timerSeconds: step.timerSeconds))
+        }
         servings = recipe.servings
-        yieldText = recipe.servings.map { "\($0) serving\($0 == 1 ? "" : "s")" }
+        yieldText = recipe.yield?.text ?? recipe.servings.map { "\($0) serving\($0 == 1 ? "" : "s")" }
         prepMinutes = recipe.prepTime
         cookMinutes = recipe.cookTime
-        if let p = recipe.prepTime, let c = recipe.cookTime { totalMinutes = p + c }
-        if let ref = recipe.imageRef { images = [.url(ref)] }
-        keywords = recipe.tags
+        if let total = recipe.totalTime {
+            totalMinutes = total
+        } else if let p = recipe.prepTime, let c = recipe.cookTime {
+            totalMinutes = p + c
+        }
+        if !recipe.images.isEmpty {
+            images = recipe.images.compactMap { image in (image.url ?? image.ref).map(Image.url) }
+        } else if let ref = recipe.imageRef {
+            images = [.url(ref)]
+        }
+        categories = recipe.categories
+        let categoryKeys = Set(recipe.categories.map { $0.lowercased() })
+        keywords = recipe.tags.filter { !categoryKeys.contains($0.lowercased()) }
         cuisine = recipe.cuisine
         diets = recipe.dietaryNotes
         sourceURL = recipe.sourceURL
         difficulty = recipe.difficulty
+        description = recipe.description
+        author = recipe.author?.name
+        if let facts = recipe.nutrition {
+            for key in Nutrition.keys { if let value = facts[key] { nutrition[key] = value } }
+        }
+        if !recipe.notes.isEmpty {
+            notes = recipe.notes.map { note in note.title.map { "\($0)\n\(note.text)" } ?? note.text }
+                .joined(separator: "\n\n")
+        }
+        rating = recipe.rating.map { $0.score }
         createdAt = recipe.createdAt
         updatedAt = recipe.updatedAt
         nativeID = recipe.id
         larderID = recipe.id
         isFavorite = recipe.isFavorited
         ownerID = recipe.ownerID
+        extras = recipe.extras
     }
 }

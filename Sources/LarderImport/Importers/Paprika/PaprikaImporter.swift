@@ -103,7 +103,7 @@ public struct PaprikaImporter: RecipeImporter {
                         location: SourceLocation(
                             fieldPath: FieldPath.root.appending("categories").appending(index: index)))
                 }
-                recipe.categories.append(category)
+                recipe.keywords.append(category)  // Paprika's categories are the user's own labels: Larder tags
             }
         }
         if let photo = try string("photo_data").flatMap(nonEmpty) {
