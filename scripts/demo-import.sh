@@ -19,6 +19,10 @@ echo "== a Beanconqueror backup: brew logs and brew recipes (the unrated brew go
 "$L" import samples/import/Beanconqueror.zip --keep-going --rejects "$out/rejects.ndjson" -o "$out/coffee.json" || true
 "$L" validate "$out/coffee.brewLog.json" "$out/coffee.brewRecipe.json"
 
+echo "== plain recipes written by hand (YAML): detected as the plain format"
+"$L" import samples/import/plain-recipes.yaml -o "$out/plain.json"
+"$L" validate "$out/plain.json"
+
 echo "== export as schema.org and as a Paprika archive, and import those back"
 "$L" export "$out/recipes.json" --to schemaorg -o "$out/roundtrip.jsonld"
 "$L" export "$out/recipes.json" --to paprika -o "$out/roundtrip.paprikarecipes"

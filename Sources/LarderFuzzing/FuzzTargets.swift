@@ -36,6 +36,7 @@ package enum FuzzTargets {
         Target(name: "recipeml", seedSuffixes: [".xml"]) { imported($0, .recipeml, ext: "xml") },
         Target(name: "cooklang", seedSuffixes: [".cook"]) { cooklang($0) },
         Target(name: "orf", seedSuffixes: [".yaml", ".yml"]) { imported($0, .orf, ext: "yaml") },
+        Target(name: "plain", seedSuffixes: [".json", ".yaml", ".xml"]) { plainRecipes($0) },
         Target(name: "paprika-entry", seedSuffixes: [".paprikarecipe"]) { paprikaEntry($0) },
         Target(name: "paprika", seedSuffixes: [".paprikarecipes"]) { imported($0, .paprika, ext: "paprikarecipes") },
         Target(name: "mela", seedSuffixes: [".melarecipe"]) { imported($0, .mela, ext: "melarecipe") },
@@ -185,6 +186,17 @@ package enum FuzzTargets {
             try? format.makeImporter().importItems(at: path, into: sink)
             return sink.count
         }
+    }
+
+    /// Runs the plain recipe importer over the bytes, in a file named for what they look like.
+    static func plainRecipes(_ bytes: [UInt8]) -> Int {
+        let ext =
+            switch DataFormat.sniff(bytes) {
+            case .xml: "xml"
+            case .yaml: "yaml"
+            case .json, .ndjson: "json"
+            }
+        return imported(bytes, .plain, ext: ext)
     }
 
     /// One scratch folder per process: libFuzzer runs inputs one after another.

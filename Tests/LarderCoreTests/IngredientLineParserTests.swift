@@ -204,6 +204,123 @@ import Testing
         #expect(parser.parse(example.line) == example.expected)
     }
 
+    // MARK: - German and French
+
+    /// Lines from the German pages of the corpus (aldi-sued.de, lecker.de, rewe.de, springlane.de,
+    /// rezeptwelt.de, eattolerant.de, hofer.at, essen-und-trinken.de).
+    @Test(
+        "reads German lines: EL, TL, Prise(n), Msp., Bund, Stück, Dose(n), decimal commas, plural markers",
+        arguments: [
+            Case(line: "4 EL MILSANI Butter", quantity: 4, unit: "tablespoon", item: "MILSANI Butter"),
+            Case(
+                line: "1 TL DELIKATO Delikatess-Senf", quantity: 1, unit: "teaspoon", item: "DELIKATO Delikatess-Senf"),
+            Case(line: "1-2 TL Zitronenabrieb", quantity: 1, max: 2, unit: "teaspoon", item: "Zitronenabrieb"),
+            Case(line: "1,5 TL mittelscharfer Senf", quantity: 1.5, unit: "teaspoon", item: "mittelscharfer Senf"),
+            Case(line: "1 Msp. Salz", quantity: 1, unit: "knife tip", item: "Salz"),
+            Case(line: "1 Prise(n) Pfeffer aus der Mühle", quantity: 1, unit: "pinch", item: "Pfeffer aus der Mühle"),
+            Case(line: "2 Prisen Pfeffer", quantity: 2, unit: "pinch", item: "Pfeffer"),
+            Case(line: "0.5 Bd. Schnittlauch", quantity: 0.5, unit: "bunch", item: "Schnittlauch"),
+            Case(
+                line: "1 Bund Suppengemüse (alternativ 2 Möhren)", quantity: 1, unit: "bunch", item: "Suppengemüse",
+                note: "alternativ 2 Möhren"),
+            Case(line: "0.5 Stück Cantaloupe-Melone", quantity: 0.5, unit: "piece", item: "Cantaloupe-Melone"),
+            Case(line: "1 Stk. Zwiebel", quantity: 1, unit: "piece", item: "Zwiebel"),
+            Case(line: "1 kleines Stück Ingwer", quantity: 1, unit: "piece", item: "Ingwer", note: "kleines"),
+            Case(line: "2 Dosen ALMARE Thunfischfilets", quantity: 2, unit: "can", item: "ALMARE Thunfischfilets"),
+            Case(line: "1.0 Stange(n) Lauch", quantity: 1, unit: "stalk", item: "Lauch"),
+            Case(line: "2 Zehen Knoblauch", quantity: 2, unit: "clove", item: "Knoblauch"),
+            Case(line: "3 Zweige Petersilie", quantity: 3, unit: "sprig", item: "Petersilie"),
+            Case(line: "3 Scheiben Sandwichtoast", quantity: 3, unit: "slice", item: "Sandwichtoast"),
+            Case(line: "1 Kugel Mozarella, halbiert", quantity: 1, unit: "ball", item: "Mozarella", note: "halbiert"),
+            Case(line: "1 Becher Sahne", quantity: 1, unit: "tub", item: "Sahne"),
+            Case(line: "1 Päckchen Backpulver", quantity: 1, unit: "packet", item: "Backpulver"),
+            Case(line: "1 Pck. Vanillezucker", quantity: 1, unit: "packet", item: "Vanillezucker"),
+            Case(line: "2 Essl. Zucker", quantity: 2, unit: "tablespoon", item: "Zucker"),
+            Case(line: "1 Teel. Salz", quantity: 1, unit: "teaspoon", item: "Salz"),
+            Case(line: "3 Esslöffel Öl", quantity: 3, unit: "tablespoon", item: "Öl"),
+            Case(line: "0,25 l Milch", quantity: 0.25, unit: "l", item: "Milch"),
+            Case(line: "1,5 kg Kartoffeln", quantity: 1.5, unit: "kg", item: "Kartoffeln"),
+            Case(line: "4 Kartoffel(n), mehlig", quantity: 4, item: "Kartoffel", note: "mehlig"),
+            Case(line: "2 Ei(er)", quantity: 2, item: "Ei"),
+            Case(line: "eine Prise Salz", unit: "pinch", item: "Salz"),
+            Case(line: "2 bis 3 EL Wasser", quantity: 2, max: 3, unit: "tablespoon", item: "Wasser"),
+            Case(line: "200 g g Kritharaki-Nudeln", quantity: 200, unit: "g", item: "Kritharaki-Nudeln"),
+            Case(line: "6 El El Olivenöl", quantity: 6, unit: "tablespoon", item: "Olivenöl"),
+        ])
+    func readsGermanLines(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
+    }
+
+    /// Lines from the French pages of the corpus (marmiton.org, editions-larousse.fr, marieclaire.fr,
+    /// atelierdeschefs.fr, cuisine.journaldesfemmes.fr, madame.lefigaro.fr, chefnini.com, moulinex.fr).
+    @Test(
+        "reads French lines: c. à soupe, c. à café, pincée, gousse, sachet, de and d', à ranges, plural markers",
+        arguments: [
+            Case(line: "2 c. à soupe d'huile d'olive", quantity: 2, unit: "tablespoon", item: "huile d'olive"),
+            Case(line: "2 cuill. à soupe d'huile d'olive", quantity: 2, unit: "tablespoon", item: "huile d'olive"),
+            Case(line: "6 c.à.s d'huile d'olive", quantity: 6, unit: "tablespoon", item: "huile d'olive"),
+            Case(line: "2 c. à s. d'huile d'olive", quantity: 2, unit: "tablespoon", item: "huile d'olive"),
+            Case(line: "1 càs Huile végétale", quantity: 1, unit: "tablespoon", item: "Huile végétale"),
+            Case(line: "4 cs de parmesan", quantity: 4, unit: "tablespoon", item: "parmesan"),
+            Case(
+                line: "1c. à soupe de beurre (facultatif)", quantity: 1, unit: "tablespoon", item: "beurre",
+                note: "facultatif"),
+            Case(line: "1 c. à c. de sucre", quantity: 1, unit: "teaspoon", item: "sucre"),
+            Case(
+                line: "2 cuill. à café de cannelle en poudre", quantity: 2, unit: "teaspoon", item: "cannelle en poudre"
+            ),
+            Case(
+                line: "1 à 2 c. à café de miel (selon votre envie)", quantity: 1, max: 2, unit: "teaspoon",
+                item: "miel",
+                note: "selon votre envie"),
+            Case(line: "1 pincée sel", quantity: 1, unit: "pinch", item: "sel"),
+            Case(line: "une pincée de sel", unit: "pinch", item: "sel"),
+            Case(line: "1 gousse d'ail", quantity: 1, unit: "clove", item: "ail"),
+            Case(line: "4 gousses d’ail", quantity: 4, unit: "clove", item: "ail"),
+            Case(line: "1 sachet sucre vanillé", quantity: 1, unit: "sachet", item: "sucre vanillé"),
+            Case(line: "200 g de pruneaux dénoyautés", quantity: 200, unit: "g", item: "pruneaux dénoyautés"),
+            Case(
+                line: "450 à 500 g d'épaule d'agneau désossée", quantity: 450, max: 500, unit: "g",
+                item: "épaule d'agneau désossée"),
+            Case(line: "1 brin de thym", quantity: 1, unit: "sprig", item: "thym"),
+            Case(line: "1 feuille de laurier", quantity: 1, unit: "leaf", item: "laurier"),
+            Case(line: "1 botte de radis", quantity: 1, unit: "bunch", item: "radis"),
+            Case(line: "1 verre de vin blanc", quantity: 1, unit: "glass", item: "vin blanc"),
+            Case(line: "25cl de crème liquide", quantity: 25, unit: "cl", item: "crème liquide"),
+            Case(line: "2 oignon(s)", quantity: 2, item: "oignon"),
+            Case(line: "Beurre doux : 120 g", quantity: 120, unit: "g", item: "Beurre doux"),
+            Case(line: "Oeuf(s) : 1 pièce(s)", quantity: 1, unit: "piece", item: "Oeuf"),
+            Case(line: "Sel fin : 8 pincée(s)", quantity: 8, unit: "pinch", item: "Sel fin"),
+            Case(line: "Lardon(s) fumé(s) : 100 g", quantity: 100, unit: "g", item: "Lardon fumé"),
+        ])
+    func readsFrenchLines(_ example: Case) {
+        #expect(parser.parse(example.line) == example.expected)
+    }
+
+    @Test("keeps English lines that only look French or German")
+    func keepsLookalikes() {
+        #expect(parser.parse("2 d'Anjou pears").item == "d'Anjou pears")
+        #expect(parser.parse("70g/ 2½oz fourme d’Ambert cheese").item == "fourme d’Ambert cheese")
+        #expect(parser.parse("2 tsp ras-el-hanout").item == "ras-el-hanout")
+        #expect(parser.parse("2 c. sugar").unit == "cup")
+        #expect(parser.parse("1 cup dulce de leche").item == "dulce de leche")
+        #expect(parser.parse("Salt (optional)").note == "optional")
+    }
+
+    @Test("the German and French units are exposed for importers")
+    func exposesGermanAndFrenchUnits() {
+        #expect(IngredientUnit.canonicalName(for: "EL") == "tablespoon")
+        #expect(IngredientUnit.canonicalName(for: "Teel.") == "teaspoon")
+        #expect(IngredientUnit.canonicalName(for: "Msp.") == "knife tip")
+        #expect(IngredientUnit.canonicalName(for: "knife tip") == "knife tip")
+        #expect(IngredientUnit.canonicalName(for: "c. à soupe") == "tablespoon")
+        #expect(IngredientUnit.canonicalName(for: "cuillères à café") == "teaspoon")
+        #expect(IngredientUnit.canonicalName(for: "c.à.s.") == "tablespoon")
+        #expect(IngredientUnit.canonicalName(for: "pincées") == "pinch")
+        #expect(IngredientUnit.canonicalName(for: "Päckchen") == "packet")
+        #expect(IngredientUnit.canonicalNames.contains("knife tip"))
+    }
+
     @Test("keeps a comma list of alternatives in the item")
     func keepsAlternatives() {
         #expect(

@@ -32,7 +32,9 @@ extension IngredientLineParser {
     ///
     /// Digits followed by letters split (`50g` → `50`, `g`); a whole number glued to a vulgar fraction
     /// merges (`1½` → 1.5); `1/2`, `1.5` and `1,5` are single numbers; hyphens and apostrophes inside a
-    /// word stay in it (`flat-leaf`, `goats'`). Complexity: O(n) in the line's length.
+    /// word stay in it (`flat-leaf`, `goats'`), except a French elided `d'` before a lowercase letter
+    /// (`d'huile` → `d'`, `huile`); a plural marker glued to a word is dropped (`Kartoffel(n)` →
+    /// `Kartoffel`). Complexity: O(n) in the line's length.
     static func tokenize(_ b: UnsafeBufferPointer<UInt8>) -> [Token] {
         var tokens: [Token] = []
         tokens.reserveCapacity(b.count / 3 + 4)
@@ -71,8 +73,17 @@ extension IngredientLineParser {
                 i += length
             } else if isLetter(scalar) {
                 let end = scanWord(b, i)
+                if let elided = elisionEnd(b, i, end) {
+                    // "d'huile": "d'" (read as "of") and the word, which is scanned next.
+                    tokens.append(wordToken(b, i, elided, spaceBefore: space))
+                    i = elided
+                    space = false
+                    continue
+                }
                 tokens.append(wordToken(b, i, end, spaceBefore: space))
+                // A plural marker glued to the word is dropped: "Kartoffel(n)", "Prise(n)", "oignon(s)".
                 i = end
+                while let after = pluralMarkerEnd(b, i) { i = after }  // "fumé(e)(s)"
             } else {
                 var token = Token(kind: .symbol, start: i, end: i + length, spaceBefore: space)
                 token.symbol = normalizedSymbol(scalar)
@@ -117,6 +128,44 @@ extension IngredientLineParser {
                 token.hasParticipleEnding || endsWith("less") || endsWith("y") || endsWith("ish") || endsWith("-old")
         }
         return token
+    }
+
+    /// The end of the elided `d'` or `d’` starting the word `start..<end`, else `nil`.
+    ///
+    /// Only before a lowercase letter (`d'huile`, `d’oignons`); names keep theirs (`fourme d’Ambert`, `d'Anjou`).
+    private static func elisionEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        guard b[start] | 0x20 == 0x64, start + 1 < end else { return nil }  // d or D
+        let apostrophe: Int
+        if b[start + 1] == 0x27 {
+            apostrophe = 1
+        } else if start + 3 < end, b[start + 1] == 0xE2, b[start + 2] == 0x80, b[start + 3] == 0x99 {
+            apostrophe = 3
+        } else {
+            return nil
+        }
+        let next = start + 1 + apostrophe
+        guard next < end else { return nil }
+        let byte = b[next]
+        let startsLowercase = (byte >= 0x61 && byte <= 0x7A) || byte >= 0xC0
+        return startsLowercase ? next : nil
+    }
+
+    /// Plural (and French feminine) markers written in parentheses right after a word.
+    private static let pluralMarkers: Set<String> = ["s", "es", "ies", "n", "en", "e", "er", "r", "x", "ern", "nen"]
+
+    /// The index after a plural marker glued to the word ending at `end` (`(n)` in `Kartoffel(n)`,
+    /// `(s)` in `oignon(s)`, `(er)` in `Ei(er)`), when one is there and no letter follows it.
+    private static func pluralMarkerEnd(_ b: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int? {
+        let n = b.count
+        guard end < n, b[end] == 0x28 else { return nil }
+        var k = end + 1
+        while k < n, k - end <= 4, b[k] >= 0x61 && b[k] <= 0x7A { k += 1 }
+        guard k > end + 1, k < n, b[k] == 0x29 else { return nil }
+        let marker = String(decoding: UnsafeBufferPointer(rebasing: b[(end + 1)..<k]), as: UTF8.self)
+        guard pluralMarkers.contains(marker) else { return nil }
+        let after = k + 1
+        if after < n, isLetter(decodeScalar(b, after).0) { return nil }
+        return after
     }
 
     private static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, spaceBefore: Bool) -> Token {

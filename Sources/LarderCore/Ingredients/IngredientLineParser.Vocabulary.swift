@@ -1,7 +1,7 @@
 extension IngredientLineParser {
     /// What a word can mean on an ingredient line; one word may belong to several classes.
     struct WordClass: OptionSet, Sendable {
-        let rawValue: UInt16
+        let rawValue: UInt32
 
         /// `small`, `medium`, `large`: a size, kept out of the item and put in the note.
         static let size = WordClass(rawValue: 1 << 0)
@@ -33,6 +33,8 @@ extension IngredientLineParser {
         static let preposition = WordClass(rawValue: 1 << 13)
         /// `needed`, `desired`: after `as` or `if`, a comment (`as needed`).
         static let condition = WordClass(rawValue: 1 << 14)
+        /// `c`, `cuillère`: starts a French spoon measure (`c. à soupe`, `cuillère à café`).
+        static let spoonLead = WordClass(rawValue: 1 << 15)
     }
 
     /// Words the rules test for by name.
@@ -52,6 +54,8 @@ extension IngredientLineParser {
         /// The value when the word is a number (`one`, `half`; `dozen` is a unit).
         var number: Double?
         var keyword: Keyword = .other
+        /// The unit a French spoon measure ending in this word stands for (`soupe`: tablespoon).
+        var spoonUnit: IngredientUnit.ID = 0
     }
 
     /// Lowercased word → what it can mean.
@@ -71,22 +75,40 @@ extension IngredientLineParser {
             ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("fifteen", 15), ("twenty", 20), ("half", 0.5),
         ]
         for (word, value) in numbers { map[word, default: Word()].number = value }
+        // German and French words that do what an English keyword does: `200 g de farine`, `2 c. à soupe
+        // d'huile` (of), `450 à 500 g`, `2 bis 3 EL` (a range), `1 oder 2` (or).
+        for (word, keyword) in [
+            ("de", Keyword.of), ("d'", .of), ("d’", .of), ("à", .to), ("bis", .to), ("ou", .or), ("oder", .or),
+        ] {
+            map[word, default: Word()].keyword = keyword
+        }
+        for lead in IngredientUnit.spoonLeads { map[lead, default: Word()].classes.insert(.spoonLead) }
+        for kind in IngredientUnit.spoonKinds {
+            map[kind.word, default: Word()].spoonUnit = IngredientUnit.id(of: kind.canonical)
+        }
+        let germanAndFrenchSizes = [
+            "klein", "kleine", "kleiner", "kleines", "kleinen", "kleinem", "groß", "große", "großer", "großes",
+            "großen", "großem", "gross", "grosse", "grosser", "grosses", "grossen", "mittelgroß", "mittelgroße",
+            "mittelgroßer", "mittelgroßes", "mittelgroßen", "mittelgross", "mittelgrosse", "mittelgrosser",
+            "mittelgrosses", "mittelgrossen", "mittlere", "mittlerer", "mittleres", "mittleren", "moyen", "moyens",
+            "moyenne", "moyennes",
+        ]
         add(
             [
                 "small", "medium", "large", "big", "sm", "med", "md", "lg", "lge", "xl", "jumbo", "extra-large",
                 "medium-size", "medium-sized", "large-size", "large-sized", "small-size", "small-sized", "smallish",
                 "largish", "biggish", "good-size", "good-sized",
-            ], .size)
+            ] + germanAndFrenchSizes, .size)
         add(
             [
                 "heaping", "heaped", "level", "rounded", "scant", "generous", "good", "thick", "thin", "thick-cut",
                 "thin-cut", "fat", "whole", "big", "large", "small", "medium", "thumb-sized", "thumb-size",
                 "lengthwise", "healthy", "full", "little",
-            ], .unitModifier)
+            ] + germanAndFrenchSizes, .unitModifier)
         add(
             ["about", "approx", "approximately", "around", "roughly", "circa", "ca", "nearly", "almost"], .approximation
         )
-        add(["a", "an"], .article)
+        add(["a", "an", "un", "une", "ein", "eine", "einen"], .article)
         add(
             [
                 "finely", "coarsely", "roughly", "thinly", "thickly", "freshly", "lightly", "very", "well", "firmly",

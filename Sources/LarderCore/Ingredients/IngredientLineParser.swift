@@ -8,6 +8,8 @@ import Foundation
 /// and a note: text after the first comma, text in parentheses, sizes (`large`), leading or trailing
 /// preparations (`finely chopped`) and purposes (`to taste`, `for garnish`). The line itself is always
 /// kept verbatim in ``Ingredient/original``. Parsing never fails: a line with no amount becomes an item.
+/// German and French lines read the same way (`2 EL Olivenöl`, `1 Prise(n) Salz`, `2 c. à soupe
+/// d'huile d'olive`, `450 à 500 g`); see ``IngredientUnit`` for the spellings.
 ///
 /// It is a pure function over the line's UTF-8 bytes (no regular expressions, no allocation beyond
 /// the token array and the output strings), safe to share across threads. Complexity: O(n) in the
@@ -171,7 +173,10 @@ private struct LineScan {
         let token = t[i]
         var end = i + 1
         var id: IngredientUnit.ID = 0
-        if token.word.keyword == .fl || token.word.keyword == .fluid {
+        if let spoon = frenchSpoon(at: i) {
+            id = spoon.id
+            end = spoon.end
+        } else if token.word.keyword == .fl || token.word.keyword == .fluid {
             var k = i + 1
             if isSymbol(k, 0x2E) { k += 1 }
             guard k < t.count, t[k].word.unit == Self.ounce else { return nil }
@@ -197,6 +202,23 @@ private struct LineScan {
         if context == .countable, !IngredientUnit.isCountable(id) { return nil }
         if isSymbol(end, 0x2E), !t[end].spaceBefore { end += 1 }
         return (id, end)
+    }
+
+    /// A French spoon measure at `i` and the index after it: `c. à soupe`, `c.à.s.`, `c à c`, `cuil. à café`,
+    /// `cuillères à soupe` (a lead word, an optional period, `à` or `a`, an optional period, the kind).
+    func frenchSpoon(at i: Int) -> (id: IngredientUnit.ID, end: Int)? {
+        guard classes(i).contains(.spoonLead) else { return nil }
+        var k = i + 1
+        if isSymbol(k, 0x2E) { k += 1 }
+        guard k < t.count, t[k].kind == .word,
+            isWord(k, .to) || (classes(k).contains(.article) && t[k].end - t[k].start == 1)
+        else { return nil }
+        k += 1
+        if isSymbol(k, 0x2E) { k += 1 }
+        guard k < t.count, t[k].kind == .word, t[k].word.spoonUnit != 0 else { return nil }
+        var end = k + 1
+        if isSymbol(end, 0x2E), !t[end].spaceBefore { end += 1 }
+        return (t[k].word.spoonUnit, end)
     }
 
     static let ounce = IngredientUnit.id(of: "oz")
@@ -353,7 +375,10 @@ private struct LineScan {
         if let found = unit(at: j + hyphen, .afterNumber) {
             unit = found.id
             addNote(i, j)
-            let end = skipEquivalents(from: skipAlternativeUnit(found.end))
+            var afterUnit = found.end
+            // A unit written twice by a site's template: "200 g g Feta", "6 El El Olivenöl".
+            if let repeated = unit(at: afterUnit, .afterNumber), repeated.id == found.id { afterUnit = repeated.end }
+            let end = skipEquivalents(from: skipAlternativeUnit(afterUnit))
             return isWord(end, .of) ? end + 1 : end
         }
         // A size before the unit or item: "1 (14 ounce) can", "One 28-ounce can", "1 3-4 ounce tomato".
@@ -433,7 +458,9 @@ private struct LineScan {
         if isSymbol(amountStart - 1, 0x3A) {  // "Optional: 2 small squid": the lead-in is a note
             addNote(0, amountStart)
             let start = parseAfterQuantity(amount)
-            return parseRest(from: start, to: t.count, allowTailAsItem: true)
+            let item = parseRest(from: start, to: t.count, allowTailAsItem: true)
+            if !item.isEmpty { return item }
+            self = saved  // "Beurre doux : 120 g", "Oeuf(s) : 1 pièce(s)": nothing follows, the lead-in is the item
         }
         let end = parseAfterQuantity(amount)
         guard unit != 0, end >= t.count || isSymbol(end, 0x2C) || isSymbol(end, 0x28) || isSymbol(end, 0x3B)

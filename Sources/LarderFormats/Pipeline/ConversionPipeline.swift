@@ -75,6 +75,9 @@ public struct ConversionPipeline {
     ///
     /// Throwing a ``LarderError`` rejects the record like a failed check. `nil` writes records as read.
     public var transform: ((_ record: Value, _ type: RecordType, _ version: Int?) throws -> Value)?
+    /// Told of every record that fails its check or transform, with the located error, before it is
+    /// rejected (or, without ``keepGoing``, thrown): lets a caller explain what kind of input failed.
+    public var onRecordFailure: ((_ record: Value, _ error: LarderError) -> Void)?
 
     /// Creates a pipeline.
     public init(
@@ -136,6 +139,7 @@ public struct ConversionPipeline {
                     position.fieldPath = path
                     var located = error.locatedAt(position)
                     if located.snippet == nil { located.snippet = reader.snippet(of: path) }
+                    onRecordFailure?(item.value, located)
                     try reject(item.value, located)
                     continue
                 }

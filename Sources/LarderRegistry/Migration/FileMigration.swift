@@ -42,6 +42,9 @@ public struct FileMigration {
     public var keepGoing: Bool
     /// Reader limits (one record's size above all).
     public var limits: ReaderLimits = .default
+    /// Told of every record that cannot be migrated, with the located error, before it is rejected
+    /// (or thrown): see ``ConversionPipeline/onRecordFailure``.
+    public var onRecordFailure: ((_ record: Value, _ error: LarderError) -> Void)?
 
     /// Creates a migration.
     public init(
@@ -171,6 +174,7 @@ public struct FileMigration {
             limits: limits,
             progress: progress)
         pipeline.transform = transformer.transform
+        pipeline.onRecordFailure = onRecordFailure
         do {
             let summary = try pipeline.run(
                 makeWriter: { header, type in

@@ -8,6 +8,7 @@ enum ConversionRunner {
     static func convert(
         input: InputOptions, rejects: RejectsOptions, check: RecordCheck, limits: ReaderLimits = .default,
         transform: ((Value, RecordType, Int?) throws -> Value)? = nil,
+        hint: PlainFileHint? = nil,
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
     ) throws -> ConversionPipeline.Summary {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
@@ -23,8 +24,15 @@ enum ConversionRunner {
                 Stderr.write("\r\(summary.read) records, \(Int(rate)) records/s")
             })
         pipeline.transform = transform
-        let summary = try pipeline.run(makeWriter: makeWriter) { record, error in
-            try rejectsWriter?.reject(record, error.diagnostic)
+        if let hint { pipeline.onRecordFailure = hint.observe }
+        let summary: ConversionPipeline.Summary
+        do {
+            summary = try pipeline.run(makeWriter: makeWriter) { record, error in
+                try rejectsWriter?.reject(record, error.diagnostic)
+            }
+        } catch {
+            try hint?.fail(with: error)
+            throw error
         }
         try rejectsWriter?.finish()
         if showProgress && summary.read >= 10_000 { Stderr.write("\r\u{1B}[K") }
@@ -32,6 +40,7 @@ enum ConversionRunner {
         if let path = rejectsWriter?.path, summary.rejected > 0 { line += " (rejects in \(path))" }
         Stderr.print(line)
         for name in summary.abandonedInputs { Stderr.print("larder: stopped reading \(name) at its syntax error") }
+        hint?.print()
         return summary
     }
 

@@ -57,7 +57,7 @@ struct ConvertCommand: ParsableCommand {
             normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
         let summary = try ConversionRunner.convert(
             input: input, rejects: rejects, check: .structure, limits: recordLimits.limits,
-            transform: transform,
+            transform: transform, hint: PlainFileHint(),
             makeWriter: { header, type in
                 let schema = (input.type ?? header?.recordType ?? type)?.rawValue ?? header?.schema
                 let version =

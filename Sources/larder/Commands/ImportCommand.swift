@@ -9,10 +9,13 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML and Beanconqueror.",
+            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror and plain recipe files.",
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
-            --from). Archives are streamed entry by entry; entries that would escape the archive \
+            --from); a format claims a file only when the keys it needs are there. Recipe JSON, YAML \
+            or XML written by hand or by a script (a title, ingredient lines, steps as a list or one \
+            text, times such as "1 h 30", yields such as "serves 4") is read as the plain format; \
+            fields Larder has no place for are named in warnings. Archives are streamed entry by entry; entries that would escape the archive \
             (zip slip) or inflate too far (zip bombs) are refused, and so is any record or archive \
             entry larger than --max-record-size (16MB unless raised), as soon as it passes the limit. \
             Embedded photos are written beside the output (<output stem>-images/, or --images DIR) \
@@ -35,6 +38,7 @@ struct ImportCommand: ParsableCommand {
               larder import export.paprikarecipes -o recipes.json
               larder import page.html recipe.jsonld --keep-going -o recipes.ndjson
               larder import Beanconqueror.zip -o coffee.json
+              larder import my-recipes.yaml --from plain -o recipes.json
             """
     )
 
@@ -131,7 +135,7 @@ struct ImportCommand: ParsableCommand {
 
 /// `--from` choices for import: `auto` or a foreign format.
 enum ImportFormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror
+    case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror, plain
 
     var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }

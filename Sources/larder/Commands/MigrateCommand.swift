@@ -78,6 +78,8 @@ struct MigrateCommand: ParsableCommand {
             migrator: migrator, inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
             fromVersion: sourceVersion, targetVersion: to, keepGoing: rejects.keepGoing)
         migration.limits = recordLimits.limits
+        let hint = PlainFileHint()
+        migration.onRecordFailure = hint.observe
         if dryRun {
             let report = try migration.dryRun()
             let target = to.map { "v\($0)" } ?? "the newest version"
@@ -89,9 +91,14 @@ struct MigrateCommand: ParsableCommand {
             return
         }
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-        let summary = try migration.run(
-            output: output, format: format, pretty: pretty,
-            onReject: { record, error in try rejectsWriter?.reject(record, error.diagnostic) })
+        let summary: FileMigration.Summary
+        do {
+            summary = try migration.run(
+                output: output, format: format, pretty: pretty,
+                onReject: { record, error in try rejectsWriter?.reject(record, error.diagnostic) })
+        } catch {
+            try hint.fail(with: error)
+        }
         try rejectsWriter?.finish()
         var line = "larder: \(summary.pipeline.text)"
         for stats in summary.report.plans where !stats.plan.isEmpty {
@@ -105,6 +112,7 @@ struct MigrateCommand: ParsableCommand {
         if summary.imagesWritten > 0 { line += "; \(summary.imagesWritten) image(s) written to images/" }
         if let path = rejectsWriter?.path, summary.pipeline.rejected > 0 { line += " (rejects in \(path))" }
         Stderr.print(line)
+        hint.print()
         if summary.pipeline.rejected > 0 { throw DataErrorsExit() }
     }
 

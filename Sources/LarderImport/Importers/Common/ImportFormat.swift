@@ -5,6 +5,8 @@ import LarderFormats
 /// The foreign formats `larder import` reads.
 public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror
+    /// Recipe JSON, YAML or XML as people write it by hand or export it from scripts.
+    case plain
 
     /// A human name for messages.
     public var displayName: String {
@@ -19,6 +21,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .orf: "Open Recipe Format"
         case .recipeml: "RecipeML"
         case .beanconqueror: "Beanconqueror"
+        case .plain: "plain recipe file"
         }
     }
 
@@ -35,11 +38,18 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .orf: ORFImporter()
         case .recipeml: RecipeMLImporter()
         case .beanconqueror: BeanconquerorImporter()
+        case .plain: PlainRecipeImporter()
         }
     }
 
     /// Recognises the format of the file or folder at `path` from its extension, its magic
-    /// bytes and its content (for zip archives, the names of their entries; for JSON, its keys).
+    /// bytes and its content (for zip archives, the names of their entries; for JSON, YAML and XML,
+    /// the keys and elements of its first 64 KiB).
+    ///
+    /// A format claims a file by its content only when the keys it requires are there
+    /// (``ContentKeys``): a YAML file is Open Recipe Format only with `recipe_name`, and a JSON,
+    /// YAML or XML file of recipes with a title and ingredients or steps that no app's format
+    /// claims is ``plain``.
     /// - Throws: ``LarderError`` `usage-error` when the format cannot be recognised (pass
     ///   `--from`), `io-error` when the path cannot be read.
     public static func detect(path: String) throws -> ImportFormat {
@@ -61,43 +71,67 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela),
             (".melarecipe", .mela),
             (".cook", .cooklang), (".jsonld", .schemaorg), (".html", .schemaorg), (".htm", .schemaorg),
-            (".yaml", .orf), (".yml", .orf),
         ]
         for (suffix, format) in byExtension where lower.hasSuffix(suffix) { return format }
-        let head = try FileByteSource(path: path).readPrefix(4096)
-        if GzipReader.isGzip(head) { return .paprika }
+        var head = try FileByteSource(path: path).readPrefix(sniffLength)
+        var name = lower
+        if GzipReader.isGzip(head) {
+            // Paprika's gzip JSON, unless the name says it is a compressed data file (`recipes.yaml.gz`).
+            name.removeLast(name.hasSuffix(".gz") ? 3 : 0)
+            guard DataFormat.guess(fromPath: name) != nil else { return .paprika }
+            head = try GzipReader(FileByteSource(path: path)).readPrefix(sniffLength)
+        }
         if ZipArchive.isZip(head) { return try detectArchive(path: path) }
-        let text = String(decoding: head, as: UTF8.self)
-        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("<") {
-            let lowered = trimmed.lowercased()
-            if lowered.contains("<recipeml") { return .recipeml }
-            if lowered.contains("<html") || lowered.contains("<!doctype html")
-                || lowered.contains("application/ld+json")
-            {
-                return .schemaorg
-            }
-            if lower.hasSuffix(".xml") { return .recipeml }
-        }
-        if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
-            if let format = detectJSON(text) { return format }
-        }
-        if lower.hasSuffix(".xml") { return .recipeml }
+        if let format = detectContent(head, name: name) { return format }
         throw LarderError(
             .usage,
             "cannot tell which recipe format this is; pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
             location: SourceLocation(file: path))
     }
 
-    /// The format JSON text looks like, from its keys.
-    static func detectJSON(_ head: String) -> ImportFormat? {
-        func has(_ key: String) -> Bool { head.contains("\"\(key)\"") }
+    /// How much of a file's (decompressed) content detection reads.
+    static let sniffLength = 64 * 1024
+
+    /// The format the first bytes of a text file claim, from their keys or elements; `name` is the
+    /// lowercased file name (its extension decides YAML, and `.xml` XML).
+    static func detectContent(_ head: [UInt8], name: String) -> ImportFormat? {
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        let isYAMLName = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+        if trimmed.hasPrefix("<"), !isYAMLName {
+            let lowered = trimmed.lowercased()
+            if lowered.contains("<html") || lowered.contains("<!doctype html")
+                || lowered.contains("application/ld+json")
+            {
+                return .schemaorg
+            }
+            let keys = ContentKeys(xml: lowered)
+            if keys.has("recipeml") || (keys.has("recipe") && keys.has("head")) { return .recipeml }
+            return keys.has("recipe") && keys.claimsPlainRecipes ? .plain : nil
+        }
+        if !isYAMLName, trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
+            let keys = ContentKeys(json: text)
+            return detectJSON(keys) ?? (keys.claimsPlainRecipes ? .plain : nil)
+        }
+        let isYAML = isYAMLName || (DataFormat.guess(fromPath: name) == nil && DataFormat.sniff(head) == .yaml)
+        guard isYAML else { return nil }
+        let keys = ContentKeys(yaml: text)
+        if keys.has("recipe_name") { return .orf }
+        return keys.claimsPlainRecipes ? .plain : nil
+    }
+
+    /// The app format a JSON document's keys claim: each needs its distinctive keys and the keys its
+    /// importer requires (a name or title).
+    static func detectJSON(_ keys: ContentKeys) -> ImportFormat? {
+        func has(_ key: String) -> Bool { keys.has(key) }
         if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
         if has("@context") || has("@type") { return .schemaorg }
-        if has("directions") && (has("uid") || has("photo_data")) { return .paprika }
-        if has("recipe_ingredient") || has("recipeIngredient") && has("slug") { return .mealie }
-        if has("steps") && (has("working_time") || has("waiting_time")) { return .tandoor }
-        if has("wantToCook") || (has("instructions") && has("link") && has("yield")) { return .mela }
+        if has("directions") && (has("uid") || has("photo_data")) && has("name") { return .paprika }
+        if (has("recipe_ingredient") || has("recipeIngredient") && has("slug")) && has("name") { return .mealie }
+        if has("steps") && (has("working_time") || has("waiting_time")) && has("name") { return .tandoor }
+        if (has("wantToCook") || (has("instructions") && has("link") && has("yield"))) && has("title") {
+            return .mela
+        }
         return nil
     }
 
@@ -144,6 +178,8 @@ extension ImportFormat {
         case .orf: "Open Recipe Format YAML documents"
         case .recipeml: "<recipe> elements"
         case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
+        case .plain:
+            "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }
     }
 }

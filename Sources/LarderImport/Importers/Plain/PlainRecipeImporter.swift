@@ -1,0 +1,181 @@
+public import LarderCore
+import LarderFormats
+
+/// Imports recipe files people write by hand or export from scripts (``PlainRecipe`` says what
+/// each record may hold).
+///
+/// Reads JSON (an object, an array, a Larder envelope, NDJSON lines, trailing commas tolerated),
+/// YAML (a document, a list, several `---` documents) and XML (every `<recipe>` element, whatever
+/// wraps it), gzip-compressed or not. A document that wraps its list (`{"recipes": […]}`) is
+/// read as one record, within the record size limit. Streams record by record, and each record is
+/// isolated: a bad one is rejected with its index and field path (and line:column where the
+/// reader knows it) and the rest import; after a syntax error only NDJSON reads on.
+///
+/// Source fields Larder has no field for are reported as warnings naming them
+/// (``keep(_:in:origin:sink:)``, the one place that will put them into `extras`).
+///
+/// ```swift
+/// try PlainRecipeImporter().importItems(at: "recipes.yaml", into: session)
+/// ```
+public struct PlainRecipeImporter: RecipeImporter {
+    public var format: ImportFormat { .plain }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let (source, dataFormat) = try RecordIO.sniff(FileByteSource(path: path), path: path)
+        if dataFormat == .xml {
+            try importXML(source, path: path, into: sink)
+            return
+        }
+        let decoded = TranscodingByteSource(source, encoding: nil)
+        let limits = sink.readerLimits
+        let reader: any RecordReader
+        switch dataFormat {
+        case .yaml: reader = try YAMLReader(source: decoded, limits: limits)
+        case .ndjson: reader = JSONReader(source: decoded, lineMode: true, lenient: true, limits: limits)
+        case .json, .xml: reader = JSONReader(source: decoded, lineMode: false, lenient: true, limits: limits)
+        }
+        var index = 0
+        var warningsSeen = 0
+        defer { if decoded.usedFallback { sink.warnEncodingFallback(ImportOrigin(file: path)) } }
+        while true {
+            let item: RecordItem?
+            do {
+                item = try reader.next()
+            } catch let error as LarderError where error.code != .io {
+                try sink.reject(error, origin: ImportOrigin(file: path, index: index), raw: nil)
+                index += 1
+                if reader.canRecover { continue }
+                return
+            }
+            if let json = reader as? JSONReader, json.warnings.count > warningsSeen {
+                for warning in json.warnings[warningsSeen...] {
+                    sink.warn(JSONLDBlocks.warningText(warning), origin: ImportOrigin(file: path))
+                }
+                warningsSeen = json.warnings.count
+            }
+            guard let item else { return }
+            if let type = reader.header?.recordType, type != .recipe {
+                throw LarderError(
+                    .malformedRecord,
+                    "a Larder \(type.rawValue) file: larder import reads recipes (larder convert and validate read Larder records)",
+                    location: SourceLocation(file: path))
+            }
+            let isLarderRecord = reader.header?.recordType == .recipe
+            for (value, prefix) in Self.recipes(
+                in: item.value, origin: ImportOrigin(file: path, index: index), sink: sink)
+            {
+                let origin = ImportOrigin(file: path, index: index)
+                index += 1
+                try sink.isolating(origin, raw: value) {
+                    do {
+                        try Self.importRecord(value, isLarderRecord: isLarderRecord, origin: origin, into: sink)
+                    } catch let error as LarderError {
+                        // Point at the field's line in the file when the reader knows it.
+                        let inner = error.location?.fieldPath ?? .root
+                        var position =
+                            reader.location(of: FieldPath(components: prefix.components + inner.components))
+                            ?? item.location
+                        position.recordIndex = nil
+                        position.fieldPath = inner
+                        throw error.locatedAt(position)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads one record and hands the recipe to the sink, with what it could not carry.
+    static func importRecord(_ value: Value, isLarderRecord: Bool, origin: ImportOrigin, into sink: any ImportSink)
+        throws
+    {
+        let plain = try PlainRecipe(value: value, isLarderRecord: isLarderRecord)
+        var recipe = plain.recipe
+        keep(plain.unmapped, in: &recipe, origin: origin, sink: sink)
+        try sink.recipe(recipe, origin: origin)
+    }
+
+    /// Where the source fields Larder has no place for go: the one hook for the recipe model's `extras`.
+    ///
+    /// Today every such field is reported as a warning that names it, so nothing is dropped
+    /// silently; once recipes have `extras`, the fields go there verbatim (under `plain`) and only
+    /// the values that could not be read are still warned about.
+    /// - Parameters:
+    ///   - unmapped: the fields, in record order.
+    ///   - recipe: the recipe they belong to (to receive them as `extras`).
+    ///   - origin: where the recipe came from, for the warnings.
+    ///   - sink: the receiver of the warnings.
+    static func keep(
+        _ unmapped: [PlainRecipe.UnmappedField], in recipe: inout ImportedRecipe, origin: ImportOrigin,
+        sink: any ImportSink
+    ) {
+        let withoutField = unmapped.filter { $0.reason == nil }.map(\.path.description)
+        if !withoutField.isEmpty {
+            sink.warn(
+                "not imported (no Larder recipe field for \(withoutField.count == 1 ? "it" : "them") yet): "
+                    + withoutField.joined(separator: ", "), origin: origin)
+        }
+        for field in unmapped {
+            guard let reason = field.reason else { continue }
+            sink.warn("\(field.path): \(field.value.snippet) not imported: \(reason)", origin: origin)
+        }
+    }
+
+    /// Names of a document's member that holds its list of recipes.
+    private static let wrapperNames: Set<String> = ["recipes", "recipe", "items", "data", "results", "entries"]
+
+    /// The recipes a record holds, each with its path in the record.
+    ///
+    /// The record itself, or the list of a document that wraps its recipes (`{"recipes": […]}`,
+    /// `recipe: {…}`); the wrapper's other members are reported as not imported.
+    static func recipes(in value: Value, origin: ImportOrigin, sink: any ImportSink) -> [(Value, FieldPath)] {
+        guard let fields = value.objectValue, !fields.contains(where: { PlainRecipe.Role(key: $0.key) == .title }),
+            let wrapper = fields.first(where: {
+                wrapperNames.contains(PlainRecipe.normalizedName($0.key))
+                    && ($0.value.arrayValue != nil || $0.value.objectValue != nil)
+            })
+        else { return [(value, .root)] }
+        let others = fields.filter { $0.key != wrapper.key && !PlainRecipe.isEmpty($0.value) }.map(\.key)
+        if !others.isEmpty {
+            sink.warn(
+                "not imported (fields of the document around its recipes): \(others.joined(separator: ", "))",
+                origin: ImportOrigin(file: origin.file))
+        }
+        let base = FieldPath.root.appending(wrapper.key)
+        guard let list = wrapper.value.arrayValue else { return [(wrapper.value, base)] }
+        return list.enumerated().map { ($1, base.appending(index: $0)) }
+    }
+
+    /// Reads every `<recipe>` element of an XML document, one subtree at a time.
+    private func importXML(_ source: any ByteSource, path: String, into sink: any ImportSink) throws {
+        let reader = try XMLSubtreeReader(source: source, recordElements: ["recipe"])
+        var index = 0
+        while let element = try reader.nextRecord() {
+            var lines: [FieldPath: Int] = [:]
+            let value = element.plainValue(lines: &lines)
+            let origin = ImportOrigin(file: path, index: index)
+            index += 1
+            try sink.isolating(origin, raw: value) {
+                do {
+                    // Larder's own XML (`<records schema="recipe">`) keeps its ids.
+                    try Self.importRecord(
+                        value, isLarderRecord: reader.rootName == "records", origin: origin, into: sink)
+                } catch let error as LarderError {
+                    var line = element.line
+                    if var path = error.location?.fieldPath {
+                        while !path.components.isEmpty, lines[path] == nil { path.components.removeLast() }
+                        line = lines[path] ?? line
+                    }
+                    throw error.locatedAt(SourceLocation(line: line))
+                }
+            }
+        }
+        if index == 0 {
+            throw LarderError(
+                .malformedRecord, "no <recipe> element found (the root element is <\(reader.rootName ?? "nothing")>)",
+                location: SourceLocation(file: path))
+        }
+    }
+}
