@@ -1,7 +1,9 @@
 public import Foundation
 
-/// A structured coffee brew recipe (BrewGuide `Recipe` with its `RecipeStep` list). v2 adds the
-/// bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos and `extras`.
+/// A structured coffee brew recipe (BrewGuide `Recipe` with its `RecipeStep` list).
+///
+/// v2 adds the bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos
+/// and `extras`.
 public struct BrewRecipe: LarderRecord {
     public static let recordType = RecordType.brewRecipe
 
