@@ -13,9 +13,10 @@ carbonara=72b9d9c3-cb02-4d69-83a1-e2dc5995360d
 shakshuka=7a946f1f-b410-41e1-860f-12bfbe859a49
 tikka=41c790c3-1c71-4ddf-894d-27c8cd53d281
 
-step "a store of the sample recipes, plus two fat tombstones an older app version left"
+step "a store of the sample recipes, plus two fat tombstones an older app version left (recipe v3, migrated to v4 first)"
 "$L" store import samples/recipes.json --store "$store"
-"$L" store import samples/store/fat-tombstones.json --store "$store"
+"$L" migrate samples/store/fat-tombstones.json --to 4 -o "$(dirname "$store")/fat-tombstones-v4.json"
+"$L" store import "$(dirname "$store")/fat-tombstones-v4.json" --store "$store"
 
 step "on this Mac: delete two recipes, set one local-only (its cloud copy becomes a tombstone); the cloud confirms"
 "$L" store delete "$carbonara" "$shakshuka" --store "$store" --now 2024-03-01T09:00:00Z

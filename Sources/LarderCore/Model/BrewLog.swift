@@ -3,8 +3,8 @@ public import Foundation
 /// A brew log entry (BrewGuide `BrewLog`): a snapshot of the brew parameters at brew time,
 /// with an optional reference to the recipe for navigation only.
 ///
-/// v3 adds what Beanconqueror and coffee people record: bean, grinder, bloom, water, TDS, extraction yield, photos,
-/// `extras`.
+/// v3 adds what Beanconqueror and coffee people record: bean, grinder, bloom, water, TDS,
+/// extraction yield, photos, `extras`.
 public struct BrewLog: LarderRecord {
     public static let recordType = RecordType.brewLog
 

@@ -2,7 +2,8 @@ public import Foundation
 
 /// A structured coffee brew recipe (BrewGuide `Recipe` with its `RecipeStep` list).
 ///
-/// v2 adds the bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos and `extras`.
+/// v2 adds the bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos
+/// and `extras`.
 public struct BrewRecipe: LarderRecord {
     public static let recordType = RecordType.brewRecipe
 

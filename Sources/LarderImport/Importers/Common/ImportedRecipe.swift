@@ -111,7 +111,7 @@ extension ImportedRecipe {
     /// a yield that only says the servings (`4 servings`) stays in `servings`; a total time equal
     /// to preparation plus cooking is left to them; a single image is `imageRef` alone, and
     /// `images` lists them when there are several (the first primary). A section heading with no
-    /// step after it stays a step, so nothing is lost.
+    /// step after it stays a step (named after itself), so nothing is lost.
     ///
     /// - Parameters:
     ///   - id: the stable id the import derived.
@@ -172,18 +172,18 @@ extension ImportedRecipe {
         }
     }
 
-    /// Steps with the heading of their section as `name`; a heading no step follows stays a step.
+    /// Steps with the heading of their section as `name`; a heading no step follows stays a step
+    /// (with its own text as its name).
     private func namedSteps() -> [InstructionStep] {
         var result: [InstructionStep] = []
         var section: String?
         for (index, step) in steps.enumerated() {
             if step.isSection {
                 let followed = steps[(index + 1)...].first.map { !$0.isSection } ?? false
-                if followed {
-                    section = step.text
-                } else {
-                    result.append(InstructionStep(text: step.text))
-                }
+                section = step.text
+                // A heading no step follows stays a step, named after itself so that a round
+                // trip through ImportedRecipe(recipe:) gives the same steps back.
+                if !followed { result.append(InstructionStep(text: step.text, name: step.text)) }
                 continue
             }
             result.append(InstructionStep(text: step.text, timerSeconds: step.timerSeconds, name: section))
