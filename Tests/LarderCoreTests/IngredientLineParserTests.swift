@@ -246,6 +246,7 @@ import Testing
             Case(line: "2 bis 3 EL Wasser", quantity: 2, max: 3, unit: "tablespoon", item: "Wasser"),
             Case(line: "200 g g Kritharaki-Nudeln", quantity: 200, unit: "g", item: "Kritharaki-Nudeln"),
             Case(line: "6 El El Olivenöl", quantity: 6, unit: "tablespoon", item: "Olivenöl"),
+            Case(line: "1 gehäufter TL Zucker", quantity: 1, unit: "teaspoon", item: "Zucker", note: "gehäufter"),
         ])
     func readsGermanLines(_ example: Case) {
         #expect(parser.parse(example.line) == example.expected)
@@ -266,6 +267,9 @@ import Testing
                 line: "1c. à soupe de beurre (facultatif)", quantity: 1, unit: "tablespoon", item: "beurre",
                 note: "facultatif"),
             Case(line: "1 c. à c. de sucre", quantity: 1, unit: "teaspoon", item: "sucre"),
+            Case(
+                line: "1 c. à café rase de sucre en poudre", quantity: 1, unit: "teaspoon", item: "sucre en poudre",
+                note: "rase"),
             Case(
                 line: "2 cuill. à café de cannelle en poudre", quantity: 2, unit: "teaspoon", item: "cannelle en poudre"
             ),

@@ -35,6 +35,8 @@ extension IngredientLineParser {
         static let condition = WordClass(rawValue: 1 << 14)
         /// `c`, `cuillère`: starts a French spoon measure (`c. à soupe`, `cuillère à café`).
         static let spoonLead = WordClass(rawValue: 1 << 15)
+        /// `rase`, `gestrichen`: qualifies the unit before it (`1 c. à café rase`), put in the note.
+        static let trailingUnitModifier = WordClass(rawValue: 1 << 16)
     }
 
     /// Words the rules test for by name.
@@ -93,6 +95,14 @@ extension IngredientLineParser {
             "mittelgrosses", "mittelgrossen", "mittlere", "mittlerer", "mittleres", "mittleren", "moyen", "moyens",
             "moyenne", "moyennes",
         ]
+        // Level and heaped spoons: before the unit in German (`1 gehäufter TL`), after it in French
+        // (`1 c. à café rase`) and sometimes in German (`1 EL gestrichen`).
+        let levelAndHeaped = [
+            "gestrichen", "gestrichene", "gestrichener", "gestrichenes", "gehäuft", "gehäufte", "gehäufter",
+            "gehäuftes", "rase", "rases", "bombée", "bombées", "bombé", "bombés",
+        ]
+        add(levelAndHeaped, .trailingUnitModifier)
+        add(levelAndHeaped, .unitModifier)
         add(
             [
                 "small", "medium", "large", "big", "sm", "med", "md", "lg", "lge", "xl", "jumbo", "extra-large",

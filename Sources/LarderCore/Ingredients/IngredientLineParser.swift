@@ -378,6 +378,10 @@ private struct LineScan {
             var afterUnit = found.end
             // A unit written twice by a site's template: "200 g g Feta", "6 El El Olivenöl".
             if let repeated = unit(at: afterUnit, .afterNumber), repeated.id == found.id { afterUnit = repeated.end }
+            while classes(afterUnit).contains(.trailingUnitModifier), isAnyWord(afterUnit + 1) {  // "c. à café rase"
+                addNote(afterUnit, afterUnit + 1)
+                afterUnit += 1
+            }
             let end = skipEquivalents(from: skipAlternativeUnit(afterUnit))
             return isWord(end, .of) ? end + 1 : end
         }
