@@ -267,27 +267,38 @@ public struct Ledger {
         try store.readDatabase { db in
             let environment = migrator.environment(
                 images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
-            var lastRowID: Int64 = 0
-            while true {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
-                    arguments: [type, lastRowID, Self.batchSize])
-                guard let last = rows.last else { break }
-                lastRowID = last["rowid"]
-                let bodies = rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }
-                for (body, original) in zip(bodies, try RecordBodies.parse(batch: bodies)) {
-                    var value = original
-                    do {
-                        for step in steps { _ = try step.apply(to: &value, environment: environment) }
-                    } catch let error as LarderError {
-                        let located = error.locatedAt(SourceLocation(file: store.path))
-                        throw LarderError(
-                            located.code,
-                            "\(type) \(body.id): \(located.message) (nothing was changed: the store's \(type) records stay as they are)",
-                            location: located.location)
-                    }
+            try Self.forEachRecord(type: type, db: db) { _, id, original in
+                var value = original
+                do {
+                    for step in steps { _ = try step.apply(to: &value, environment: environment) }
+                } catch let error as LarderError {
+                    let located = error.locatedAt(SourceLocation(file: store.path))
+                    throw LarderError(
+                        located.code,
+                        "\(type) \(id): \(located.message) (nothing was changed: the store's \(type) records stay as they are)",
+                        location: located.location)
                 }
             }
+        }
+    }
+
+    /// Calls `body` with each stored record of `type` in rowid order, reading ``batchSize`` rows at a
+    /// time inside `db`; bodies are parsed a batch at a time (a damaged one is an error naming it).
+    ///
+    /// `body` may change or delete the record it is given: paging goes on from its rowid.
+    private static func forEachRecord(
+        type: String, db: Database, _ body: (_ rowID: Int64, _ id: String, _ value: Value) throws -> Void
+    ) throws {
+        var lastRowID: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+                arguments: [type, lastRowID, batchSize])
+            guard let last = rows.last else { return }
+            lastRowID = last["rowid"]
+            let values = try RecordBodies.parse(
+                batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
+            for (row, value) in zip(rows, values) { try body(row["rowid"], row["id"], value) }
         }
     }
 
@@ -300,47 +311,35 @@ public struct Ledger {
         let schema = step.endsTransition ? try registry.jsonSchema(type: type, version: step.toVersion) : nil
         var touched = 0
         var rejected = 0
-        var lastRowID: Int64 = 0
-        while true {
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
-                arguments: [type, lastRowID, Self.batchSize])
-            guard let last = rows.last else { break }
-            lastRowID = last["rowid"]
-            let values = try RecordBodies.parse(
-                batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
-            for (row, original) in zip(rows, values) {
-                let rowID: Int64 = row["rowid"]
-                let id: String = row["id"]
-                var value = original
-                do {
-                    let changed = try step.apply(to: &value, environment: environment)
-                    if let schema, !schema.isValid(value) {
-                        throw SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 10))
-                    }
-                    if changed {
-                        try Store.updateBody(db, rowID: rowID, type: type, id: id, record: value)
-                        touched += 1
-                    }
-                } catch let error as LarderError {
-                    let located = error.locatedAt(SourceLocation(file: store.path))
-                    guard keepGoing else {
-                        throw LarderError(
-                            located.code,
-                            "\(type) \(id): \(located.message) (step \(step.step.id) rolled back; the store is as after the step before)",
-                            location: located.location)
-                    }
-                    try db.execute(
-                        sql:
-                            "INSERT INTO rejects (type, id, version, body, reason, step_id, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            type, id, step.fromVersion, try JSONWriter.string(original), located.description,
-                            step.step.id, Timestamp.format(clock.now()),
-                        ])
-                    try db.execute(sql: "DELETE FROM records WHERE rowid = ?", arguments: [rowID])
-                    try onReject(original, located)
-                    rejected += 1
+        try Self.forEachRecord(type: type, db: db) { rowID, id, original in
+            var value = original
+            do {
+                let changed = try step.apply(to: &value, environment: environment)
+                if let schema, !schema.isValid(value) {
+                    throw SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 10))
                 }
+                if changed {
+                    try Store.updateBody(db, rowID: rowID, type: type, id: id, record: value)
+                    touched += 1
+                }
+            } catch let error as LarderError {
+                let located = error.locatedAt(SourceLocation(file: store.path))
+                guard keepGoing else {
+                    throw LarderError(
+                        located.code,
+                        "\(type) \(id): \(located.message) (step \(step.step.id) rolled back; the store is as after the step before)",
+                        location: located.location)
+                }
+                try db.execute(
+                    sql:
+                        "INSERT INTO rejects (type, id, version, body, reason, step_id, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        type, id, step.fromVersion, try JSONWriter.string(original), located.description,
+                        step.step.id, Timestamp.format(clock.now()),
+                    ])
+                try db.execute(sql: "DELETE FROM records WHERE rowid = ?", arguments: [rowID])
+                try onReject(original, located)
+                rejected += 1
             }
         }
         var state = try Store.state(db, type: type) ?? SchemaState(type: type, version: step.fromVersion, stepsDone: 0)
@@ -376,21 +375,11 @@ public struct Ledger {
         try store.readDatabase { db in
             let environment = migrator.environment(
                 images: StoreImageStore(db: db, type: type, isDryRun: true), type: type)
-            var lastRowID: Int64 = 0
-            while true {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
-                    arguments: [type, lastRowID, Self.batchSize])
-                guard let last = rows.last else { break }
-                lastRowID = last["rowid"]
-                for value in try RecordBodies.parse(
-                    batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
-                {
-                    do {
-                        _ = try migrator.migrate(value, plan: remaining, environment: environment, report: report)
-                    } catch is LarderError {
-                        // A record the plan rejects: the report counts it and keeps the first reasons.
-                    }
+            try Self.forEachRecord(type: type, db: db) { _, _, value in
+                do {
+                    _ = try migrator.migrate(value, plan: remaining, environment: environment, report: report)
+                } catch is LarderError {
+                    // A record the plan rejects: the report counts it and keeps the first reasons.
                 }
             }
         }
@@ -529,24 +518,12 @@ public struct Ledger {
             }
             var count = 0
             var failures: [String] = []
-            var lastRowID: Int64 = 0
-            while true {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
-                    arguments: [type, lastRowID, Self.batchSize])
-                guard let last = rows.last else { break }
-                lastRowID = last["rowid"]
-                for (row, value) in zip(
-                    rows,
-                    try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) }))
-                {
-                    count += 1
-                    if !schema.isValid(value), failures.count < 5 {
-                        let id: String = row["id"]
-                        failures.append(
-                            "\(id): \(SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 3)).message)"
-                        )
-                    }
+            try Self.forEachRecord(type: type, db: db) { _, id, value in
+                count += 1
+                if !schema.isValid(value), failures.count < 5 {
+                    failures.append(
+                        "\(id): \(SchemaCheckFailure.error(schema: schema, violations: schema.validate(value, limit: 3)).message)"
+                    )
                 }
             }
             guard failures.isEmpty else {
