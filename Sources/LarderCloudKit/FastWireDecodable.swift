@@ -84,13 +84,13 @@ extension Record: FastWireDecodable {
         for member in members {
             switch member.key {
             case "recordName":
-                guard let text = Value.fastString(member.value) else { return nil }
+                guard let text = member.value.stringValue else { return nil }
                 recordName = text
             case "recordType":
-                guard let text = Value.fastString(member.value) else { return nil }
+                guard let text = member.value.stringValue else { return nil }
                 recordType = text
             case "recordChangeTag":
-                guard let text = Value.fastString(member.value) else { return nil }
+                guard let text = member.value.stringValue else { return nil }
                 recordChangeTag = text
             case "fields":
                 if case .null = member.value { continue }
@@ -153,7 +153,7 @@ extension RecordZoneID {
                 guard case .string(let text) = member.value else { return nil }
                 name = text
             case "ownerRecordName":
-                guard let text = Value.fastString(member.value) else { return nil }
+                guard let text = member.value.stringValue else { return nil }
                 owner = text
             case "ownerName":
                 return nil  // the older spelling: the full path settles which one wins
@@ -166,23 +166,19 @@ extension RecordZoneID {
 }
 
 extension Value {
-    /// A string member; nil for any other kind (a `null` included: the full path treats it as absent).
-    fileprivate static func fastString(_ value: Value) -> String? {
-        if case .string(let text) = value { return text }
-        return nil
-    }
-
+    /// A boolean member; nil for any other kind.
     fileprivate static func fastBool(_ value: Value) -> Bool? {
         if case .bool(let flag) = value { return flag }
         return nil
     }
 
+    /// A list of strings; nil when it is not one.
     fileprivate static func fastStrings(_ value: Value) -> [String]? {
-        guard case .array(let items) = value else { return nil }
+        guard let items = value.arrayValue else { return nil }
         var strings: [String] = []
         strings.reserveCapacity(items.count)
         for item in items {
-            guard case .string(let text) = item else { return nil }
+            guard let text = item.stringValue else { return nil }
             strings.append(text)
         }
         return strings
