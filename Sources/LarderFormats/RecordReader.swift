@@ -183,8 +183,11 @@ public struct ReaderLimits: Sendable, Hashable {
     public var maxAliasExpansion: Int
     /// The most bytes of (decompressed, decoded) text one record may take.
     ///
-    /// The JSON reader stops reading (and inflating) as soon as a record passes it, and importers
-    /// apply it to each entry they parse. `larder --max-record-size` sets it.
+    /// The JSON and YAML readers stop reading (and inflating) as soon as a record passes it (YAML
+    /// allows for libyaml's 16 KiB look-ahead, and cannot go on after it: the rest of the file is
+    /// not read), the XML reader stops keeping the record (its text bytes and 16 bytes per
+    /// element) and goes on with the next one, and importers apply it to each entry they parse.
+    /// `larder --max-record-size` sets it.
     public var maxRecordSize: Int
 
     /// The default limit on one record: 16 MiB.

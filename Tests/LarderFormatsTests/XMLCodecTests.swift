@@ -462,6 +462,30 @@ import Testing
         #expect(error.location?.line == 3)
     }
 
+    @Test("a record over the record size limit is refused by name and index, and the next record is read")
+    func recordSizeLimit() throws {
+        let big = String(repeating: "stir and wait. ", count: 10_000)  // 150 KB of text
+        let text = """
+            <records><recipe><title>Soup</title></recipe><recipe><title>Stew</title><notes>\(big)</notes></recipe>\
+            <recipe><title>Salad</title></recipe></records>
+            """
+        var limits = ReaderLimits.default
+        limits.maxRecordSize = 64 << 10
+        let reader = try reader(text, name: "big.xml", limits: limits)
+        #expect(try reader.next()?.value["title"] == "Soup")
+        let error = try #require(throws: LarderError.self) { try reader.next() }
+        #expect(error.code == .refusedInput)
+        #expect(error.message.contains("record size limit of 64 KiB"))
+        #expect(error.location?.file == "big.xml")
+        #expect(error.location?.recordIndex == 1)
+        #expect(try reader.next()?.value["title"] == "Salad")
+        // Many small elements count too (16 bytes each), not only text.
+        let many = "<records><recipe>" + String(repeating: "<t/>", count: 5_000) + "</recipe></records>"
+        #expect(throws: LarderError.self) { try self.reader(many, limits: limits).next() }
+        // Under the limit, the same record reads.
+        #expect(try self.reader(text).next() != nil)
+    }
+
     @Test("streams records larger than the read chunk")
     func streamsLargeRecords() throws {
         let big = String(repeating: "x", count: 3_000_000)

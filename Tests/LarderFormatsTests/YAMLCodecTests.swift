@@ -20,6 +20,24 @@ import Testing
         return sink.text
     }
 
+    @Test("a YAML record over the record size limit is refused with its index before libyaml buffers it")
+    func recordSizeLimit() throws {
+        let big = String(repeating: "stir and wait. ", count: 20_000)  // 300 KB in one scalar
+        let text = "- title: Soup\n- title: Stew\n  notes: \(big)\n- title: Salad\n"
+        var limits = ReaderLimits.default
+        limits.maxRecordSize = 64 << 10
+        let reader = try YAMLReader(source: MemoryByteSource(text, name: "big.yaml"), limits: limits)
+        #expect(try reader.next()?.value["title"] == "Soup")
+        let error = try #require(throws: LarderError.self) { try reader.next() }
+        #expect(error.code == .refusedInput)
+        #expect(error.message.contains("record size limit of 64 KiB"))
+        #expect(error.location?.file == "big.yaml")
+        #expect(error.location?.recordIndex == 1)
+        // A single-record document is limited too; under the limit everything reads.
+        #expect(throws: LarderError.self) { try self.readAll("title: Stew\nnotes: \(big)\n", limits: limits) }
+        #expect(try readAll(text).count == 3)
+    }
+
     // MARK: Layouts
 
     @Test("a .yaml file starting with a flow mapping is read as YAML, not sniffed as JSON")

@@ -209,6 +209,10 @@ struct XMLRecordAssembler {
             return
         }
         tree.truncateText(to: textStart)  // layout whitespace before the child
+        if tree.textEnd + tree.nodes.count * 16 > limits.maxRecordSize {
+            refuseOversizedRecord(at: position)
+            return
+        }
         let node = tree.add(name: name, parent: parent, position: position)
         addAttributes(attributeCount, attributes, to: node, at: position)
         stack.append(node)
@@ -253,6 +257,16 @@ struct XMLRecordAssembler {
         }
         tree.appendText(buffer)
         if textIsBlank, !XMLRecordTree.isBlank(buffer) { textIsBlank = false }
+        if tree.textEnd > limits.maxRecordSize { refuseOversizedRecord(at: tree.position(of: current)) }
+    }
+
+    /// Rejects the record being read for passing ``ReaderLimits/maxRecordSize``, and stops keeping its text.
+    ///
+    /// The record's text bytes (and 16 bytes per element) are what it costs to hold. The reader
+    /// goes on with the next record.
+    private mutating func refuseOversizedRecord(at position: XMLPosition) {
+        failRecord(.refusedInput, limits.recordTooLarge(at: location(position)).message, at: position)
+        tree.truncateText(to: 0)
     }
 
     // MARK: Records

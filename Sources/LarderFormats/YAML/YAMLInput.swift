@@ -29,6 +29,18 @@ final class YAMLInput {
     /// The error the source threw, if any.
     private(set) var error: (any Error)?
 
+    /// The absolute offset at which reading is refused (`Int.max` between records).
+    ///
+    /// It is the start of the record being read plus ``ReaderLimits/maxRecordSize``. Past it,
+    /// ``read(into:size:count:)`` fails with ``RecordTooLarge`` so that libyaml never buffers
+    /// more of an oversized record.
+    var refuseAt = Int.max
+    /// The absolute offset of the next byte libyaml will be handed.
+    var offset: Int { baseOffset + handed }
+
+    /// The read was refused at ``refuseAt``.
+    struct RecordTooLarge: Error {}
+
     init(source: any ByteSource) {
         self.source = source
         buffer = .allocate(capacity: capacity)
@@ -38,6 +50,10 @@ final class YAMLInput {
 
     /// Copies up to `size` bytes into libyaml's buffer; false when the source failed.
     func read(into destination: UnsafeMutablePointer<UInt8>, size: Int, count: inout Int) -> Bool {
+        if baseOffset + handed >= refuseAt {
+            error = RecordTooLarge()
+            return false
+        }
         if handed == filled && !eof {
             do {
                 try refill()

@@ -170,6 +170,7 @@ public final class YAMLReader: RecordReader {
             marks.removeAll(keepingCapacity: true)
             marks.append(mark)
             aliasNodes = 0
+            limitRecord()  // a single record, until its `records` key makes it an envelope
             state = .topMapping
         case YAML_SCALAR_EVENT:
             let scalar = e.data.scalar
@@ -188,7 +189,17 @@ public final class YAMLReader: RecordReader {
         let start = currentMark
         marks.removeAll(keepingCapacity: true)
         aliasNodes = 0
+        limitRecord()
+        defer { input.refuseAt = .max }
         return makeItem(try parseNode(depth: 1), startingAt: start)
+    }
+
+    /// Starts counting a record's bytes against ``ReaderLimits/maxRecordSize``, from what libyaml
+    /// has taken so far (it reads ahead by at most its 16 KiB buffer, which the limit allows for).
+    private func limitRecord() {
+        let (allowance, tooLarge) = limits.maxRecordSize.addingReportingOverflow(16 << 10)
+        let (end, overflow) = input.offset.addingReportingOverflow(allowance)
+        input.refuseAt = tooLarge || overflow ? .max : end
     }
 
     /// The record just read, remembered for ``location(of:)``, with the next index.
@@ -206,6 +217,7 @@ public final class YAMLReader: RecordReader {
     private func readTopMappingEntry() throws -> RecordItem? {
         try nextEvent()
         if event.pointee.type == YAML_MAPPING_END_EVENT {
+            input.refuseAt = .max
             state = .documentEnd
             if sawRecords {
                 header = makeHeader()
@@ -222,6 +234,7 @@ public final class YAMLReader: RecordReader {
         if key == "records" && event.pointee.type == YAML_SEQUENCE_START_EVENT {
             try checkCollectionTag(event.pointee.data.sequence_start.tag, .sequence, at: currentMark)
             sawRecords = true
+            input.refuseAt = .max
             header = makeHeader()
             state = .records(inEnvelope: true)
             return nil
@@ -493,6 +506,9 @@ public final class YAMLReader: RecordReader {
 
     /// The error libyaml reports, or the one the byte source threw.
     private func parserError() -> LarderError {
+        if input.error is YAMLInput.RecordTooLarge {
+            return limits.recordTooLarge(at: SourceLocation(file: name, recordIndex: recordCount))
+        }
         if let error = input.error {
             if let error = error as? LarderError {
                 return error.locatedAt(SourceLocation(file: name, recordIndex: recordCount))
