@@ -260,6 +260,9 @@ public final class Uploader: Sendable {
         return initial.map { Settled(recordName: $0.item.recordName, changeTag: tags[$0.item.recordName]) }
     }
 
+    /// Sends `initial` as one records/modify request, and what comes back again, until every work
+    /// is settled: whole-request failures go to ``recover(from:works:attempts:createdZone:tags:)``,
+    /// per-record results to ``triage(_:of:createdZone:)``.
     private func settle(_ initial: [Work], tags: inout [String: String]) async throws {
         var works = initial
         var requestAttempts = 0
@@ -276,120 +279,162 @@ public final class Uploader: Sendable {
                 }
             } catch {
                 requestAttempts += 1
-                switch RetryPolicy.disposition(of: error, isWholeRequest: true) {
-                case .retry:
-                    guard requestAttempts < configuration.retry.maxAttempts else {
-                        if error.isTransport { throw UploadStopped(failure: error, context: "records/modify") }
-                        try await finish(
-                            works.map {
-                                (
-                                    $0,
-                                    UploadOutcome.rejected(
-                                        reason: "gave up after \(requestAttempts) attempts: \(error)",
-                                        code: error.code?.rawValue)
-                                )
-                            })
-                        return
-                    }
-                    try await backOff(after: error, attempt: requestAttempts, items: 1)
-                    continue
-                case .split:
-                    guard works.count > 1 else {
-                        try await finish([(works[0], .rejected(reason: error.reason, code: error.code?.rawValue))])
-                        return
-                    }
-                    await monitor.countSplit()
-                    let half = works.count / 2
-                    try await settle(Array(works[..<half]), tags: &tags)
-                    try await settle(Array(works[half...]), tags: &tags)
-                    return
-                case .createZone:
-                    guard !createdZone else {
-                        throw UploadStopped(failure: error, context: "records/modify after creating the zone")
-                    }
-                    createdZone = true
-                    _ = try await ensureZone()
-                    continue
-                case .conflict:
-                    works = try await resolveConflicts(works, tags: &tags)
-                    continue
-                case .recreate, .reject:
-                    try await finish(
-                        works.map { ($0, UploadOutcome.rejected(reason: error.reason, code: error.code?.rawValue)) })
-                    return
-                case .stop:
-                    throw UploadStopped(failure: error, context: "records/modify")
+                switch try await recover(
+                    from: error, works: works, attempts: requestAttempts, createdZone: &createdZone, tags: &tags)
+                {
+                case .send(let next): works = next
+                case .done: return
                 }
+                continue
             }
-            var settled: [(Work, UploadOutcome)] = []
-            var again: [Work] = []
-            var conflicted: [Work] = []
-            var retryAfter: CloudKitFailure?
-            for (index, result) in results.enumerated() {
-                var work = works[index]
-                switch result {
-                case .success(let record):
-                    if work.operationType.isDelete {
-                        settled.append((work, .deleted))
-                    } else {
-                        settled.append(
-                            (
-                                work,
-                                .written(
-                                    changeTag: record.recordChangeTag, modified: record.modified?.timestamp,
-                                    conflict: work.conflict)
-                            ))
-                    }
-                case .failure(let recordError):
-                    let failure = CloudKitFailure(recordError)
-                    switch RetryPolicy.disposition(of: failure, isWholeRequest: false) {
-                    case .retry:
-                        work.attempts += 1
-                        if work.attempts >= configuration.retry.maxAttempts {
-                            settled.append(
-                                (
-                                    work,
-                                    .rejected(
-                                        reason: "gave up after \(work.attempts) attempts: \(failure)",
-                                        code: failure.code?.rawValue)
-                                ))
-                        } else {
-                            again.append(work)
-                            if (retryAfter?.retryAfter ?? -1) < (failure.retryAfter ?? 0) || retryAfter == nil {
-                                retryAfter = failure
-                            }
-                        }
-                    case .conflict:
-                        conflicted.append(work)
-                    case .recreate:
-                        if work.operationType.isDelete {
-                            settled.append((work, .deleted))
-                        } else {
-                            work.rewrite(.create, tag: nil)
-                            again.append(work)
-                        }
-                    case .createZone:
-                        if !createdZone {
-                            createdZone = true
-                            _ = try await ensureZone()
-                        }
-                        again.append(work)
-                    case .split, .reject:
-                        settled.append((work, .rejected(reason: failure.reason, code: failure.code?.rawValue)))
-                    case .stop:
-                        try await finish(settled)
-                        throw UploadStopped(failure: failure, context: "records/modify \(work.item.recordName)")
-                    }
-                }
+            let triage = try await triage(results, of: works, createdZone: &createdZone)
+            try await finish(triage.settled, tags: &tags)
+            var again = triage.again
+            if !triage.conflicted.isEmpty {
+                again.append(contentsOf: try await resolveConflicts(triage.conflicted, tags: &tags))
             }
-            try await finish(settled, tags: &tags)
-            if !conflicted.isEmpty { again.append(contentsOf: try await resolveConflicts(conflicted, tags: &tags)) }
-            if let retryAfter, !again.isEmpty {
+            if let retryAfter = triage.retryAfter, !again.isEmpty {
                 let attempt = again.map(\.attempts).max() ?? 1
                 try await backOff(after: retryAfter, attempt: attempt, items: again.count)
             }
             works = again
         }
+    }
+
+    /// What ``settle(_:tags:)`` does after a whole request failed: send these works (again), or stop.
+    private enum Recovery {
+        case send([Work])
+        case done
+    }
+
+    /// Handles a failure of the whole records/modify request by its disposition: retry after a
+    /// back-off (up to the attempt limit), split the batch in halves, create the zone once,
+    /// resolve conflicts, or settle every work as rejected.
+    ///
+    /// - Parameters:
+    ///   - error: the request's failure.
+    ///   - works: the batch the request carried.
+    ///   - attempts: how many times the request has failed so far, this one included.
+    ///   - createdZone: whether this batch already created its zone (set when it does).
+    ///   - tags: the change tags learned so far, by record name.
+    /// - Returns: the works to send next, or ``Recovery/done`` when the batch is settled.
+    /// - Throws: ``UploadStopped`` when the upload cannot go on; errors of the journal.
+    private func recover(
+        from error: CloudKitFailure, works: [Work], attempts: Int, createdZone: inout Bool,
+        tags: inout [String: String]
+    ) async throws -> Recovery {
+        switch RetryPolicy.disposition(of: error, isWholeRequest: true) {
+        case .retry:
+            guard attempts < configuration.retry.maxAttempts else {
+                if error.isTransport { throw UploadStopped(failure: error, context: "records/modify") }
+                let reason = "gave up after \(attempts) attempts: \(error)"
+                try await finish(works.map { ($0, UploadOutcome.rejected(reason: reason, code: error.code?.rawValue)) })
+                return .done
+            }
+            try await backOff(after: error, attempt: attempts, items: 1)
+            return .send(works)
+        case .split:
+            guard works.count > 1 else {
+                try await finish([(works[0], .rejected(reason: error.reason, code: error.code?.rawValue))])
+                return .done
+            }
+            await monitor.countSplit()
+            let half = works.count / 2
+            try await settle(Array(works[..<half]), tags: &tags)
+            try await settle(Array(works[half...]), tags: &tags)
+            return .done
+        case .createZone:
+            guard !createdZone else {
+                throw UploadStopped(failure: error, context: "records/modify after creating the zone")
+            }
+            createdZone = true
+            _ = try await ensureZone()
+            return .send(works)
+        case .conflict:
+            return .send(try await resolveConflicts(works, tags: &tags))
+        case .recreate, .reject:
+            try await finish(
+                works.map { ($0, UploadOutcome.rejected(reason: error.reason, code: error.code?.rawValue)) })
+            return .done
+        case .stop:
+            throw UploadStopped(failure: error, context: "records/modify")
+        }
+    }
+
+    /// A batch's per-record results sorted by what happens next.
+    private struct Triage {
+        /// Works with their final outcome.
+        var settled: [(Work, UploadOutcome)] = []
+        /// Works to send again (retryable, recreated, or after creating the zone).
+        var again: [Work] = []
+        /// Works whose change tag the server refused.
+        var conflicted: [Work] = []
+        /// The retryable failure with the longest `retryAfter`, to back off by.
+        var retryAfter: CloudKitFailure?
+    }
+
+    /// Sorts the per-record results of a records/modify answer by their disposition.
+    ///
+    /// - Parameters:
+    ///   - results: the answer's results, one per work, in order.
+    ///   - works: the works the request carried.
+    ///   - createdZone: whether this batch already created its zone (set when it does).
+    /// - Returns: what is settled, what goes again, what conflicted, and the failure to back off by.
+    /// - Throws: ``UploadStopped`` when a record's failure stops the upload (after settling
+    ///   what was settled before it); errors of the journal.
+    private func triage(_ results: [RecordResult], of works: [Work], createdZone: inout Bool) async throws -> Triage {
+        var triage = Triage()
+        for (index, result) in results.enumerated() {
+            var work = works[index]
+            let failure: CloudKitFailure
+            switch result {
+            case .success(let record):
+                let outcome: UploadOutcome =
+                    work.operationType.isDelete
+                    ? .deleted
+                    : .written(
+                        changeTag: record.recordChangeTag, modified: record.modified?.timestamp, conflict: work.conflict
+                    )
+                triage.settled.append((work, outcome))
+                continue
+            case .failure(let recordError):
+                failure = CloudKitFailure(recordError)
+            }
+            switch RetryPolicy.disposition(of: failure, isWholeRequest: false) {
+            case .retry:
+                work.attempts += 1
+                guard work.attempts < configuration.retry.maxAttempts else {
+                    let reason = "gave up after \(work.attempts) attempts: \(failure)"
+                    triage.settled.append((work, .rejected(reason: reason, code: failure.code?.rawValue)))
+                    continue
+                }
+                triage.again.append(work)
+                if triage.retryAfter == nil || (triage.retryAfter?.retryAfter ?? -1) < (failure.retryAfter ?? 0) {
+                    triage.retryAfter = failure
+                }
+            case .conflict:
+                triage.conflicted.append(work)
+            case .recreate:
+                if work.operationType.isDelete {
+                    triage.settled.append((work, .deleted))
+                } else {
+                    work.rewrite(.create, tag: nil)
+                    triage.again.append(work)
+                }
+            case .createZone:
+                if !createdZone {
+                    createdZone = true
+                    _ = try await ensureZone()
+                }
+                triage.again.append(work)
+            case .split, .reject:
+                triage.settled.append((work, .rejected(reason: failure.reason, code: failure.code?.rawValue)))
+            case .stop:
+                try await finish(triage.settled)
+                throw UploadStopped(failure: failure, context: "records/modify \(work.item.recordName)")
+            }
+        }
+        return triage
     }
 
     /// Waits before a retry; throttling pauses all workers.

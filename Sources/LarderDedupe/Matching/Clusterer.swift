@@ -61,83 +61,64 @@ package struct Clusterer {
         score.title >= 0.5 || (score.ingredients ?? 0) >= 0.5
     }
 
-    /// Builds the clusters from candidate links (which may repeat).
+    /// Builds the clusters from candidate links (which may repeat): the same record fetched
+    /// twice first, then the links by strength with complete linkage, then the clusters with
+    /// their members in precedence order.
     package func cluster(candidates: [MatchLink]) -> Clustering {
-        let n = table.count
-        var parent = [Int32](0..<Int32(n))
-        var next = [Int32](0..<Int32(n))  // circular member lists
-        var size = [Int32](repeating: 1, count: n)
+        var sets = DisjointSets(keys: table.key)
         var accepted: [MatchLink] = []
-
-        func find(_ x: Int32) -> Int32 {
-            var x = x
-            while parent[Int(x)] != x {
-                parent[Int(x)] = parent[Int(parent[Int(x)])]
-                x = parent[Int(x)]
-            }
-            return x
-        }
-        func union(_ a: Int32, _ b: Int32) {
-            var ra = find(a)
-            var rb = find(b)
-            guard ra != rb else { return }
-            if size[Int(ra)] < size[Int(rb)]
-                || (size[Int(ra)] == size[Int(rb)] && table.key[Int(rb)] < table.key[Int(ra)])
-            {
-                swap(&ra, &rb)
-            }
-            parent[Int(rb)] = ra
-            size[Int(ra)] += size[Int(rb)]
-            let t = next[Int(ra)]
-            next[Int(ra)] = next[Int(rb)]
-            next[Int(rb)] = t
-        }
-        func members(_ root: Int32) -> [Int32] {
-            var result = [root]
-            var x = next[Int(root)]
-            while x != root {
-                result.append(x)
-                x = next[Int(x)]
-            }
-            return result
-        }
-
-        // Stage 1: the same record fetched twice (same id, or same record name).
         for (hashes, rule) in [(table.idHash, MatchRule.sameID), (table.recordNameHash, MatchRule.sameRecordName)] {
-            var order = Array(0..<Int32(n))
-            order.sort {
-                hashes[Int($0)] != hashes[Int($1)]
-                    ? hashes[Int($0)] < hashes[Int($1)] : table.key[Int($0)] < table.key[Int($1)]
-            }
-            var i = 0
-            while i < order.count {
-                var j = i + 1
-                while j < order.count && hashes[Int(order[j])] == hashes[Int(order[i])] { j += 1 }
-                if j - i > 1 {
-                    // Within equal hashes, group by the actual id (hash collisions never merge).
-                    var groups: [[Int32]] = []
-                    for x in order[i..<j] {
-                        if rule == .sameRecordName {
-                            if groups.isEmpty { groups.append([]) }
-                            groups[0].append(x)
-                        } else if let g = groups.firstIndex(where: { table.hasSameID(Int($0[0]), Int(x)) }) {
-                            groups[g].append(x)
-                        } else {
-                            groups.append([x])
-                        }
-                    }
-                    for group in groups where group.count > 1 {
-                        for k in 1..<group.count where find(group[0]) != find(group[k]) {
-                            union(group[0], group[k])
-                            accepted.append(MatchLink(a: group[0], b: group[k], rule: rule, total: 1))
-                        }
-                    }
+            mergeSameRecord(hashes: hashes, rule: rule, into: &sets, accepted: &accepted)
+        }
+        let blocked = mergeCompleteLinkage(candidates, into: &sets, accepted: &accepted)
+        return collect(&sets, accepted: accepted, blocked: blocked)
+    }
+
+    /// Stage 1: records whose id (or record name) is the same are one record fetched twice.
+    ///
+    /// Records are grouped by hash, then by the actual id, so a hash collision never merges.
+    private func mergeSameRecord(
+        hashes: [UInt64], rule: MatchRule, into sets: inout DisjointSets, accepted: inout [MatchLink]
+    ) {
+        let n = table.count
+        var order = Array(0..<Int32(n))
+        order.sort {
+            hashes[Int($0)] != hashes[Int($1)]
+                ? hashes[Int($0)] < hashes[Int($1)] : table.key[Int($0)] < table.key[Int($1)]
+        }
+        var i = 0
+        while i < order.count {
+            var j = i + 1
+            while j < order.count && hashes[Int(order[j])] == hashes[Int(order[i])] { j += 1 }
+            defer { i = j }
+            guard j - i > 1 else { continue }
+            var groups: [[Int32]] = []
+            for x in order[i..<j] {
+                if rule == .sameRecordName {
+                    if groups.isEmpty { groups.append([]) }
+                    groups[0].append(x)
+                } else if let g = groups.firstIndex(where: { table.hasSameID(Int($0[0]), Int(x)) }) {
+                    groups[g].append(x)
+                } else {
+                    groups.append([x])
                 }
-                i = j
+            }
+            for group in groups where group.count > 1 {
+                for k in 1..<group.count where sets.find(group[0]) != sets.find(group[k]) {
+                    sets.union(group[0], group[k])
+                    accepted.append(MatchLink(a: group[0], b: group[k], rule: rule, total: 1))
+                }
             }
         }
+    }
 
-        // Stages 2-4 by strength: stage, then score, then content keys.
+    /// Stages 2-4 by strength (stage, then score, then content keys): two clusters merge only
+    /// when every member of one matches every member of the other.
+    ///
+    /// - Returns: how many links were kept apart because another member did not match.
+    private func mergeCompleteLinkage(
+        _ candidates: [MatchLink], into sets: inout DisjointSets, accepted: inout [MatchLink]
+    ) -> Int {
         var links = candidates
         links.sort { x, y in
             if x.rule != y.rule { return x.rule < y.rule }
@@ -150,39 +131,89 @@ package struct Clusterer {
         for link in links {
             if let previous, previous.a == link.a && previous.b == link.b { continue }
             previous = link
-            let ra = find(link.a)
-            let rb = find(link.b)
+            let ra = sets.find(link.a)
+            let rb = sets.find(link.b)
             if ra == rb { continue }
-            let left = members(ra)
-            let right = members(rb)
-            var allMatch = true
-            outer: for x in left {
-                for y in right where relation(Int(x), Int(y)) == nil {
-                    allMatch = false
-                    break outer
-                }
-            }
+            let right = sets.members(rb)
+            let allMatch = sets.members(ra).allSatisfy { x in right.allSatisfy { relation(Int(x), Int($0)) != nil } }
             if allMatch {
-                union(ra, rb)
+                sets.union(ra, rb)
                 accepted.append(link)
             } else {
                 blocked += 1
             }
         }
+        return blocked
+    }
 
-        // Collect multi-record clusters, members in precedence order.
+    /// The multi-record clusters, members in precedence order, each with the links that merged it.
+    private func collect(_ sets: inout DisjointSets, accepted: [MatchLink], blocked: Int) -> Clustering {
+        let n = table.count
         var root = [Int32](repeating: 0, count: n)
-        for i in 0..<Int32(n) { root[Int(i)] = find(i) }
+        for i in 0..<Int32(n) { root[Int(i)] = sets.find(i) }
         var clusterIndex: [Int32: Int] = [:]
         var clusters: [[Int32]] = []
-        for i in 0..<Int32(n) where size[Int(root[Int(i)])] > 1 && root[Int(i)] == i {
+        for i in 0..<Int32(n) where sets.size[Int(root[Int(i)])] > 1 && root[Int(i)] == i {
             clusterIndex[i] = clusters.count
-            clusters.append(members(i).sorted { table.precedes(Int($0), Int($1)) })
+            clusters.append(sets.members(i).sorted { table.precedes(Int($0), Int($1)) })
         }
         var clusterLinks = [[MatchLink]](repeating: [], count: clusters.count)
         for link in accepted {
             if let c = clusterIndex[root[Int(link.a)]] { clusterLinks[c].append(link) }
         }
         return Clustering(root: root, clusters: clusters, links: clusterLinks, blockedByChaining: blocked)
+    }
+}
+
+/// Union-find over record indexes with path halving, union by size (ties to the smaller content
+/// key, so roots never depend on input order), and a circular member list per set.
+struct DisjointSets {
+    private var parent: [Int32]
+    private var next: [Int32]
+    private(set) var size: [Int32]
+    private let keys: [StableKey]
+
+    init(keys: [StableKey]) {
+        let n = keys.count
+        parent = [Int32](0..<Int32(n))
+        next = [Int32](0..<Int32(n))
+        size = [Int32](repeating: 1, count: n)
+        self.keys = keys
+    }
+
+    /// The representative of `x`'s set.
+    mutating func find(_ x: Int32) -> Int32 {
+        var x = x
+        while parent[Int(x)] != x {
+            parent[Int(x)] = parent[Int(parent[Int(x)])]
+            x = parent[Int(x)]
+        }
+        return x
+    }
+
+    /// Merges the sets of `a` and `b`.
+    mutating func union(_ a: Int32, _ b: Int32) {
+        var ra = find(a)
+        var rb = find(b)
+        guard ra != rb else { return }
+        if size[Int(ra)] < size[Int(rb)] || (size[Int(ra)] == size[Int(rb)] && keys[Int(rb)] < keys[Int(ra)]) {
+            swap(&ra, &rb)
+        }
+        parent[Int(rb)] = ra
+        size[Int(ra)] += size[Int(rb)]
+        let t = next[Int(ra)]
+        next[Int(ra)] = next[Int(rb)]
+        next[Int(rb)] = t
+    }
+
+    /// The members of the set whose root is `root`, root first.
+    func members(_ root: Int32) -> [Int32] {
+        var result = [root]
+        var x = next[Int(root)]
+        while x != root {
+            result.append(x)
+            x = next[Int(x)]
+        }
+        return result
     }
 }

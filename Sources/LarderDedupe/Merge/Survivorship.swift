@@ -90,141 +90,38 @@ package enum Survivorship {
         "tags", "dietaryNotes", "categories", "courses", "cuisines", "tools", "reviews", "notes",
     ]
 
-    /// Merges `members` (survivor first).
+    /// Merges `members` (survivor first): each field by its rule (survivor's, any flag set,
+    /// union of lists, longest description, merged extras, earliest creation and newest update,
+    /// newest value otherwise), with the choice recorded for the merge log.
     package static func merge(_ members: [MergeMember]) -> MergeResult {
         precondition(!members.isEmpty, "a cluster has at least one member")
-        let objects = members.map { $0.value.objectValue ?? Fields() }
-        let byRecency = members.indices.sorted {
-            members[$0].updatedAt != members[$1].updatedAt ? members[$0].updatedAt > members[$1].updatedAt : $0 < $1
-        }
+        var merger = FieldMerger(members: members)
         var keys: [String] = []
         var seen = Set<String>()
-        for object in objects {
+        for object in merger.objects {
             for field in object where seen.insert(field.key).inserted { keys.append(field.key) }
         }
         for flag in flagFields where seen.insert(flag).inserted { keys.append(flag) }
-
-        var out = Fields()
-        var choices: [FieldChoice] = []
-        var alternatives: [Alternative] = []
-        func present(_ m: Int, _ key: String) -> Value? {
-            guard let v = objects[m][key], !v.isNull else { return nil }
-            return v
-        }
         for key in keys {
             if survivorFields.contains(key) {
-                if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                    choices.append(FieldChoice(field: key, rule: .survivor, from: [members[0].ref]))
-                }
-                if key == "ingredients" || key == "instructions" {
-                    let mine = objects[0][key] ?? .array([])
-                    for m in 1..<members.count {
-                        let theirs = objects[m][key] ?? .array([])
-                        if theirs != mine && !alternatives.contains(where: { $0.field == key && $0.value == theirs }) {
-                            alternatives.append(Alternative(from: members[m].ref, field: key, value: theirs))
-                        }
-                    }
-                }
+                merger.takeSurvivors(key)
             } else if key == "ownerID" {
-                if let m = members.indices.first(where: { present($0, key) != nil }), let v = present(m, key) {
-                    out.append(key: key, value: v)
-                    choices.append(FieldChoice(field: key, rule: .survivor, from: [members[m].ref]))
-                } else if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                }
+                merger.takeFirstPresent(key)
             } else if flagFields.contains(key) {
-                var from: [String] = []
-                for m in members.indices {
-                    let implied =
-                        (key == "isSaved" && members[m].inSavedSet) || (key == "isCreated" && members[m].inCreatedSet)
-                    if implied || present(m, key) == .bool(true) { from.append(members[m].ref) }
-                }
-                out.append(key: key, value: .bool(!from.isEmpty))
-                choices.append(FieldChoice(field: key, rule: .any, from: from))
+                merger.takeAnyFlag(key)
             } else if unionFields.contains(key) {
-                var items: [Value] = []
-                var normalized = Set<String>()
-                var from: [String] = []
-                for m in members.indices {
-                    guard let list = present(m, key)?.arrayValue else { continue }
-                    var contributed = false
-                    for item in list {
-                        // A note ({title, text}) is the same note when its text is.
-                        let text = (item.stringValue ?? item["text"]?.stringValue).map {
-                            $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                        }
-                        if let text, !normalized.insert(text).inserted { continue }
-                        if text == nil && items.contains(item) { continue }
-                        items.append(item)
-                        contributed = true
-                    }
-                    if contributed { from.append(members[m].ref) }
-                }
-                out.append(key: key, value: .array(items))
-                choices.append(FieldChoice(field: key, rule: .union, from: from))
+                merger.takeUnion(key)
             } else if key == "description" {
-                var best: (m: Int, length: Int)?
-                for m in members.indices {
-                    guard let text = present(m, key)?.stringValue else { continue }
-                    let length = text.trimmingCharacters(in: .whitespacesAndNewlines).count
-                    if best == nil || length > (best?.length ?? 0) { best = (m, length) }
-                }
-                if let best, let v = present(best.m, key) {
-                    out.append(key: key, value: v)
-                    choices.append(FieldChoice(field: key, rule: .longest, from: [members[best.m].ref]))
-                } else if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                }
+                merger.takeLongest(key)
             } else if key == "extras" {
-                var merged = Fields()
-                var from: [String] = []
-                // Oldest first, so that the newest member's value is written last and wins.
-                for m in byRecency.reversed() {
-                    guard let extras = present(m, key)?.objectValue, !extras.isEmpty else { continue }
-                    from.append(members[m].ref)
-                    for source in extras {
-                        if case .object(let fieldsOfSource) = source.value,
-                            case .object(var existing)? = merged[source.key]
-                        {
-                            for field in fieldsOfSource { existing[field.key] = field.value }
-                            merged[source.key] = .object(existing)
-                        } else {
-                            merged[source.key] = source.value
-                        }
-                    }
-                }
-                if !from.isEmpty {
-                    out.append(key: key, value: .object(merged))
-                    choices.append(FieldChoice(field: key, rule: .merged, from: from.reversed()))
-                } else if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                }
+                merger.mergeExtras(key)
             } else if key == "createdAt" || key == "updatedAt" {
-                var best: (Int, Double)?
-                for m in members.indices {
-                    guard let text = present(m, key)?.stringValue, let date = Timestamp.parse(text) else { continue }
-                    let t = date.timeIntervalSince1970
-                    if let current = best, key == "createdAt" ? t >= current.1 : t <= current.1 { continue }
-                    best = (m, t)
-                }
-                if let (m, _) = best, let v = present(m, key) {
-                    out.append(key: key, value: v)
-                    choices.append(
-                        FieldChoice(field: key, rule: key == "createdAt" ? .earliest : .newest, from: [members[m].ref]))
-                } else if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                }
+                merger.takeDate(key, earliest: key == "createdAt")
             } else {
-                if let m = byRecency.first(where: { present($0, key) != nil }), let v = present(m, key) {
-                    out.append(key: key, value: v)
-                    choices.append(FieldChoice(field: key, rule: .newest, from: [members[m].ref]))
-                } else if let v = objects[0][key] {
-                    out.append(key: key, value: v)
-                }
+                merger.takeNewest(key)
             }
         }
-        return MergeResult(value: .object(out), fields: choices, alternatives: alternatives)
+        return MergeResult(value: .object(merger.out), fields: merger.choices, alternatives: merger.alternatives)
     }
 
     /// Whether ``withMembership(_:inSavedSet:inCreatedSet:)`` would change the record.
@@ -239,5 +136,150 @@ package enum Survivorship {
         if inSavedSet && fields["isSaved"] != .bool(true) { fields["isSaved"] = .bool(true) }
         if inCreatedSet && fields["isCreated"] != .bool(true) { fields["isCreated"] = .bool(true) }
         return .object(fields)
+    }
+}
+
+/// One cluster's merge in progress: the members' fields, the merged record and the choices made.
+private struct FieldMerger {
+    let members: [MergeMember]
+    let objects: [Fields]
+    /// Member indexes, most recently updated first (ties in precedence order).
+    let byRecency: [Int]
+    var out = Fields()
+    var choices: [FieldChoice] = []
+    var alternatives: [Alternative] = []
+
+    init(members: [MergeMember]) {
+        self.members = members
+        objects = members.map { $0.value.objectValue ?? Fields() }
+        byRecency = members.indices.sorted {
+            members[$0].updatedAt != members[$1].updatedAt ? members[$0].updatedAt > members[$1].updatedAt : $0 < $1
+        }
+    }
+
+    /// Member `m`'s value of `key`, unless absent or null.
+    func present(_ m: Int, _ key: String) -> Value? {
+        guard let v = objects[m][key], !v.isNull else { return nil }
+        return v
+    }
+
+    /// Writes member `m`'s value of `key` under `rule`, or else the survivor's value (null included) unlogged.
+    mutating func take(_ key: String, from m: Int?, rule: FieldChoice.Rule) {
+        if let m, let v = present(m, key) {
+            out.append(key: key, value: v)
+            choices.append(FieldChoice(field: key, rule: rule, from: [members[m].ref]))
+        } else if let v = objects[0][key] {
+            out.append(key: key, value: v)
+        }
+    }
+
+    /// The survivor's value; for ingredients and instructions, the other members' differing
+    /// versions are kept as alternatives.
+    mutating func takeSurvivors(_ key: String) {
+        if let v = objects[0][key] {
+            out.append(key: key, value: v)
+            choices.append(FieldChoice(field: key, rule: .survivor, from: [members[0].ref]))
+        }
+        guard key == "ingredients" || key == "instructions" else { return }
+        let mine = objects[0][key] ?? .array([])
+        for m in 1..<members.count {
+            let theirs = objects[m][key] ?? .array([])
+            if theirs != mine && !alternatives.contains(where: { $0.field == key && $0.value == theirs }) {
+                alternatives.append(Alternative(from: members[m].ref, field: key, value: theirs))
+            }
+        }
+    }
+
+    /// The first member (in precedence order) that has a value.
+    mutating func takeFirstPresent(_ key: String) {
+        take(key, from: members.indices.first { present($0, key) != nil }, rule: .survivor)
+    }
+
+    /// True when any member says so (or belongs to the set the flag stands for).
+    mutating func takeAnyFlag(_ key: String) {
+        var from: [String] = []
+        for m in members.indices {
+            let implied = (key == "isSaved" && members[m].inSavedSet) || (key == "isCreated" && members[m].inCreatedSet)
+            if implied || present(m, key) == .bool(true) { from.append(members[m].ref) }
+        }
+        out.append(key: key, value: .bool(!from.isEmpty))
+        choices.append(FieldChoice(field: key, rule: .any, from: from))
+    }
+
+    /// Every member's items, once each: texts compared case- and space-insensitively (a note
+    /// `{title, text}` by its text), other items exactly.
+    mutating func takeUnion(_ key: String) {
+        var items: [Value] = []
+        var normalized = Set<String>()
+        var from: [String] = []
+        for m in members.indices {
+            guard let list = present(m, key)?.arrayValue else { continue }
+            var contributed = false
+            for item in list {
+                let text = (item.stringValue ?? item["text"]?.stringValue).map {
+                    $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                }
+                if let text, !normalized.insert(text).inserted { continue }
+                if text == nil && items.contains(item) { continue }
+                items.append(item)
+                contributed = true
+            }
+            if contributed { from.append(members[m].ref) }
+        }
+        out.append(key: key, value: .array(items))
+        choices.append(FieldChoice(field: key, rule: .union, from: from))
+    }
+
+    /// The longest text (trimmed), the first member's on a tie.
+    mutating func takeLongest(_ key: String) {
+        var best: (m: Int, length: Int)?
+        for m in members.indices {
+            guard let text = present(m, key)?.stringValue else { continue }
+            let length = text.trimmingCharacters(in: .whitespacesAndNewlines).count
+            if best == nil || length > (best?.length ?? 0) { best = (m, length) }
+        }
+        take(key, from: best?.m, rule: .longest)
+    }
+
+    /// The members' extras merged source by source and field by field, the newest member's value winning.
+    mutating func mergeExtras(_ key: String) {
+        var merged = Fields()
+        var from: [String] = []
+        // Oldest first, so that the newest member's value is written last and wins.
+        for m in byRecency.reversed() {
+            guard let extras = present(m, key)?.objectValue, !extras.isEmpty else { continue }
+            from.append(members[m].ref)
+            for source in extras {
+                if case .object(let fieldsOfSource) = source.value, case .object(var existing)? = merged[source.key] {
+                    for field in fieldsOfSource { existing[field.key] = field.value }
+                    merged[source.key] = .object(existing)
+                } else {
+                    merged[source.key] = source.value
+                }
+            }
+        }
+        if !from.isEmpty {
+            out.append(key: key, value: .object(merged))
+            choices.append(FieldChoice(field: key, rule: .merged, from: from.reversed()))
+        } else if let v = objects[0][key] {
+            out.append(key: key, value: v)
+        }
+    }
+
+    /// The earliest (or latest) readable timestamp.
+    mutating func takeDate(_ key: String, earliest: Bool) {
+        var best: (m: Int, time: Double)?
+        for m in members.indices {
+            guard let text = present(m, key)?.stringValue, let date = Timestamp.parse(text) else { continue }
+            let t = date.timeIntervalSince1970
+            if let current = best, earliest ? t >= current.time : t <= current.time { continue }
+            best = (m, t)
+        }
+        take(key, from: best?.m, rule: earliest ? .earliest : .newest)
+    }
+
+    /// The most recently updated member's value.
+    mutating func takeNewest(_ key: String) {
+        take(key, from: byRecency.first { present($0, key) != nil }, rule: .newest)
     }
 }

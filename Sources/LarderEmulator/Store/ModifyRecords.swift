@@ -97,23 +97,8 @@ struct ModifyRecords {
         schema: inout SchemaResolver, db: Database, renderer: RecordRenderer
     ) throws -> Record {
         let type = operation.operationType
-        guard OperationType.all.contains(type) else {
-            throw call.error(
-                .badRequest,
-                "operations[\(index)].operationType '\(type.rawValue)' is not one of \(OperationType.all.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
         let incoming = operation.record
-        guard let name = incoming.recordName ?? (type == .create ? call.random.uuid() : nil) else {
-            throw call.error(.badRequest, "operations[\(index)].record.recordName is required for \(type.rawValue)")
-        }
-        guard CloudKitNameRules.isValidRecordName(name) else {
-            throw call.error(
-                .badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
-        }
-        guard seen.insert("\(access.zone.id)/\(name)").inserted else {
-            throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
-        }
+        let name = try recordName(of: operation, index: index, access: access, seen: &seen)
         let existing = try RecordRow.fetch(zoneID: access.zone.id, name: name, in: db)
         var live = existing.flatMap { $0.isDeleted ? nil : $0 }
         // A participant reaches only the records already in the shared hierarchy (through their stored
@@ -141,41 +126,8 @@ struct ModifyRecords {
             return Record.tombstone(recordName: name, zoneID: access.zone.zoneID)
         }
 
-        var recordType: String
-        var base: [String: FieldValue] = [:]
-        if let live {
-            if type == .create { throw call.error(.exists, "record to insert already exists") }
-            if type.checksChangeTag || isShare {
-                guard let tag = incoming.recordChangeTag else {
-                    throw call.error(
-                        .badRequest,
-                        "\(type.rawValue) of '\(name)' needs its recordChangeTag (force\(type.rawValue.prefix(1).uppercased() + type.rawValue.dropFirst()) skips the check)"
-                    )
-                }
-                guard tag == live.changeTag else { throw call.error(.conflict, "client oplock error updating record") }
-            }
-            if let given = incoming.recordType, given.lowercased() != live.type.lowercased() {
-                throw call.error(.badRequest, "record '\(name)' is a \(live.type), not a \(given)")
-            }
-            recordType = live.type
-            if type == .update || type == .forceUpdate {
-                base = try typedFields(of: live, renderer: renderer)
-            }
-        } else {
-            if type == .update || type == .replace {
-                throw call.error(
-                    .notFound,
-                    incoming.recordChangeTag == nil
-                        ? "Record not found" : "recordChangeTag specified, but record not found")
-            }
-            guard let given = incoming.recordType, !given.isEmpty else {
-                throw call.error(.badRequest, "operations[\(index)].record.recordType is required to create '\(name)'")
-            }
-            guard CloudKitNameRules.isValidRecordType(given) else {
-                throw call.error(.badRequest, "record type '\(given)' is not valid")
-            }
-            recordType = isShare ? Record.shareRecordType : given
-        }
+        let (recordType, base) = try typeAndBase(
+            of: operation, name: name, index: index, live: live, isShare: isShare, renderer: renderer)
 
         let changes: [String: FieldValue?]
         if isShare {
@@ -207,6 +159,72 @@ struct ModifyRecords {
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
         return try renderer.record(
             row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
+    }
+
+    /// The operation's record name (a new UUID for a create without one), checked: a known
+    /// operation type, a valid name, one operation per record in the request.
+    private func recordName(
+        of operation: RecordOperation, index: Int, access: ZoneAccess, seen: inout Set<String>
+    ) throws -> String {
+        let type = operation.operationType
+        guard OperationType.all.contains(type) else {
+            throw call.error(
+                .badRequest,
+                "operations[\(index)].operationType '\(type.rawValue)' is not one of \(OperationType.all.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        guard let name = operation.record.recordName ?? (type == .create ? call.random.uuid() : nil) else {
+            throw call.error(.badRequest, "operations[\(index)].record.recordName is required for \(type.rawValue)")
+        }
+        guard CloudKitNameRules.isValidRecordName(name) else {
+            throw call.error(
+                .badRequest, "operations[\(index)].record.recordName '\(name)' is not valid (1-255 printable ASCII)")
+        }
+        guard seen.insert("\(access.zone.id)/\(name)").inserted else {
+            throw call.error(.badRequest, "one operation per record per request: '\(name)' appears more than once")
+        }
+        return name
+    }
+
+    /// The record type a save writes, and the fields it starts from: for a live record, its own
+    /// type (after the change-tag check its operation type asks for) and, for updates, its
+    /// fields; for a new record, the given type.
+    private func typeAndBase(
+        of operation: RecordOperation, name: String, index: Int, live: RecordRow?, isShare: Bool,
+        renderer: RecordRenderer
+    ) throws -> (String, [String: FieldValue]) {
+        let type = operation.operationType
+        let incoming = operation.record
+        guard let live else {
+            if type == .update || type == .replace {
+                throw call.error(
+                    .notFound,
+                    incoming.recordChangeTag == nil
+                        ? "Record not found" : "recordChangeTag specified, but record not found")
+            }
+            guard let given = incoming.recordType, !given.isEmpty else {
+                throw call.error(.badRequest, "operations[\(index)].record.recordType is required to create '\(name)'")
+            }
+            guard CloudKitNameRules.isValidRecordType(given) else {
+                throw call.error(.badRequest, "record type '\(given)' is not valid")
+            }
+            return (isShare ? Record.shareRecordType : given, [:])
+        }
+        if type == .create { throw call.error(.exists, "record to insert already exists") }
+        if type.checksChangeTag || isShare {
+            guard let tag = incoming.recordChangeTag else {
+                throw call.error(
+                    .badRequest,
+                    "\(type.rawValue) of '\(name)' needs its recordChangeTag (force\(type.rawValue.prefix(1).uppercased() + type.rawValue.dropFirst()) skips the check)"
+                )
+            }
+            guard tag == live.changeTag else { throw call.error(.conflict, "client oplock error updating record") }
+        }
+        if let given = incoming.recordType, given.lowercased() != live.type.lowercased() {
+            throw call.error(.badRequest, "record '\(name)' is a \(live.type), not a \(given)")
+        }
+        let base = type == .update || type == .forceUpdate ? try typedFields(of: live, renderer: renderer) : [:]
+        return (live.type, base)
     }
 
     private func checkPermission(

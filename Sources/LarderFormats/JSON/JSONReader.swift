@@ -655,6 +655,7 @@ package struct JSONScanner {
         }
     }
 
+    /// The value at the cursor: an object, a list, a string, a literal or a number.
     mutating func parseValue(depth: Int) throws -> Value {
         skipWhitespace()
         try need(1)
@@ -665,96 +666,12 @@ package struct JSONScanner {
             guard depth <= maxDepth else {
                 throw ScanError(message: "nesting deeper than \(maxDepth) levels", offset: pos, refused: true)
             }
-            pos += 1
-            var fields: [Field] = []
-            let keyFrame = keyRanges.count
-            defer { keyRanges.removeSubrange(keyFrame...) }
-            skipWhitespace()
-            try need(1)
-            if buffer[pos] == UInt8(ascii: "}") {
-                pos += 1
-                return .object(Fields(uncheckedUniqueElements: fields))
-            }
-            while true {
-                skipWhitespace()
-                try need(1)
-                guard buffer[pos] == UInt8(ascii: "\"") else {
-                    throw ScanError(message: "expected a quoted key, found \(describeByte(pos))", offset: pos)
-                }
-                let keyOffset = pos
-                let key = try parseString()
-                let keyLength = pos - keyOffset
-                var k = keyFrame
-                while k < keyRanges.count {
-                    let (otherStart, otherLength) = keyRanges[k]
-                    if otherLength == keyLength && memcmp(buffer + otherStart, buffer + keyOffset, keyLength) == 0 {
-                        throw ScanError(message: "duplicate key \"\(key)\"", offset: keyOffset)
-                    }
-                    k += 1
-                }
-                keyRanges.append((keyOffset, keyLength))
-                skipWhitespace()
-                try need(1)
-                guard buffer[pos] == UInt8(ascii: ":") else {
-                    throw ScanError(
-                        message: "expected ':' after key \"\(key)\", found \(describeByte(pos))", offset: pos)
-                }
-                pos += 1
-                let value = try parseValue(depth: depth + 1)
-                fields.append(Field(key: key, value: value))
-                skipWhitespace()
-                try need(1)
-                let d = buffer[pos]
-                pos += 1
-                if d == UInt8(ascii: "}") { break }
-                guard d == UInt8(ascii: ",") else {
-                    pos -= 1
-                    throw ScanError(
-                        message: "expected ',' or '}' after a field, found \(describeByte(pos))", offset: pos)
-                }
-                if lenient {
-                    skipWhitespace()
-                    try need(1)
-                    if buffer[pos] == UInt8(ascii: "}") {
-                        pos += 1
-                        break
-                    }
-                }
-            }
-            return .object(Fields(uncheckedUniqueElements: fields))
+            return try parseObject(depth: depth)
         case UInt8(ascii: "["):
             guard depth <= maxDepth else {
                 throw ScanError(message: "nesting deeper than \(maxDepth) levels", offset: pos, refused: true)
             }
-            pos += 1
-            var elements: [Value] = []
-            skipWhitespace()
-            try need(1)
-            if buffer[pos] == UInt8(ascii: "]") {
-                pos += 1
-                return .array(elements)
-            }
-            while true {
-                elements.append(try parseValue(depth: depth + 1))
-                skipWhitespace()
-                try need(1)
-                let d = buffer[pos]
-                pos += 1
-                if d == UInt8(ascii: "]") { break }
-                guard d == UInt8(ascii: ",") else {
-                    pos -= 1
-                    throw ScanError(message: "expected ',' or ']' in a list, found \(describeByte(pos))", offset: pos)
-                }
-                if lenient {
-                    skipWhitespace()
-                    try need(1)
-                    if buffer[pos] == UInt8(ascii: "]") {
-                        pos += 1
-                        break
-                    }
-                }
-            }
-            return .array(elements)
+            return try parseArray(depth: depth)
         case UInt8(ascii: "\""):
             return .string(try parseString())
         case UInt8(ascii: "t"):
@@ -771,6 +688,107 @@ package struct JSONScanner {
         default:
             throw ScanError(message: "expected a value, found \(describeByte(pos))", offset: pos)
         }
+    }
+
+    /// The object whose `{` is at the cursor; a duplicate key is an error (and, when lenient, a
+    /// trailing comma is not).
+    mutating func parseObject(depth: Int) throws -> Value {
+        pos += 1
+        var fields: [Field] = []
+        let keyFrame = keyRanges.count
+        defer { keyRanges.removeSubrange(keyFrame...) }
+        skipWhitespace()
+        try need(1)
+        if buffer[pos] == UInt8(ascii: "}") {
+            pos += 1
+            return .object(Fields(uncheckedUniqueElements: fields))
+        }
+        while true {
+            skipWhitespace()
+            try need(1)
+            guard buffer[pos] == UInt8(ascii: "\"") else {
+                throw ScanError(message: "expected a quoted key, found \(describeByte(pos))", offset: pos)
+            }
+            let keyOffset = pos
+            let key = try parseString()
+            let keyLength = pos - keyOffset
+            try noteKey(key, at: keyOffset, length: keyLength, since: keyFrame)
+            skipWhitespace()
+            try need(1)
+            guard buffer[pos] == UInt8(ascii: ":") else {
+                throw ScanError(
+                    message: "expected ':' after key \"\(key)\", found \(describeByte(pos))", offset: pos)
+            }
+            pos += 1
+            let value = try parseValue(depth: depth + 1)
+            fields.append(Field(key: key, value: value))
+            skipWhitespace()
+            try need(1)
+            let d = buffer[pos]
+            pos += 1
+            if d == UInt8(ascii: "}") { break }
+            guard d == UInt8(ascii: ",") else {
+                pos -= 1
+                throw ScanError(
+                    message: "expected ',' or '}' after a field, found \(describeByte(pos))", offset: pos)
+            }
+            if lenient {
+                skipWhitespace()
+                try need(1)
+                if buffer[pos] == UInt8(ascii: "}") {
+                    pos += 1
+                    break
+                }
+            }
+        }
+        return .object(Fields(uncheckedUniqueElements: fields))
+    }
+
+    /// Records the key just read, which starts at `offset` and spans `length` bytes of the
+    /// buffer, after checking that the object (whose keys start at `frame`) has no such key yet.
+    mutating func noteKey(_ key: String, at offset: Int, length: Int, since frame: Int) throws {
+        var k = frame
+        while k < keyRanges.count {
+            let (otherStart, otherLength) = keyRanges[k]
+            if otherLength == length && memcmp(buffer + otherStart, buffer + offset, length) == 0 {
+                throw ScanError(message: "duplicate key \"\(key)\"", offset: offset)
+            }
+            k += 1
+        }
+        keyRanges.append((offset, length))
+    }
+
+    /// The list whose `[` is at the cursor (when lenient, a trailing comma is allowed).
+    mutating func parseArray(depth: Int) throws -> Value {
+        pos += 1
+        var elements: [Value] = []
+        skipWhitespace()
+        try need(1)
+        if buffer[pos] == UInt8(ascii: "]") {
+            pos += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            try need(1)
+            let d = buffer[pos]
+            pos += 1
+            if d == UInt8(ascii: "]") { break }
+            guard d == UInt8(ascii: ",") else {
+                pos -= 1
+                throw ScanError(message: "expected ',' or ']' in a list, found \(describeByte(pos))", offset: pos)
+            }
+            if lenient {
+                skipWhitespace()
+                try need(1)
+                if buffer[pos] == UInt8(ascii: "]") {
+                    pos += 1
+                    break
+                }
+            }
+        }
+        return .array(elements)
     }
 
     mutating func literal(_ word: StaticString) throws {

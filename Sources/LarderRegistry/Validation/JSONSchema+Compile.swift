@@ -310,8 +310,23 @@ struct SchemaCompiler {
         key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
+    /// Fills `spec` from a schema object's keywords, compiling its subschemas; the summary
+    /// names its most telling keyword.
     private mutating func fill(_ spec: inout NodeSpec, from fields: Fields, pointer: String) throws {
         var summaries: [String] = []
+        try fillValues(&spec, from: fields, pointer: pointer, summaries: &summaries)
+        try fillScalars(&spec, from: fields, pointer: pointer, summaries: &summaries)
+        try fillArrays(&spec, from: fields, pointer: pointer)
+        try fillObjects(&spec, from: fields, pointer: pointer, summaries: &summaries)
+        try fillReferences(&spec, from: fields, pointer: pointer, summaries: &summaries)
+        if spec.minimum != nil || spec.maximum != nil { summaries.append("numeric bounds") }
+        spec.summary = summaries.first ?? "a schema"
+    }
+
+    /// `type`, `enum` and `const`.
+    private func fillValues(
+        _ spec: inout NodeSpec, from fields: Fields, pointer: String, summaries: inout [String]
+    ) throws {
         if let type = fields["type"] {
             var set = TypeSet(bits: 0)
             let names: [Value] = type.arrayValue ?? [type]
@@ -333,6 +348,12 @@ struct SchemaCompiler {
             spec.constValue = constant
             summaries.append("const \(constant.compactText(limit: 30))")
         }
+    }
+
+    /// Numeric bounds, string lengths, `pattern` and `format`.
+    private func fillScalars(
+        _ spec: inout NodeSpec, from fields: Fields, pointer: String, summaries: inout [String]
+    ) throws {
         spec.minimum = try number(fields, "minimum", pointer)
         spec.maximum = try number(fields, "maximum", pointer)
         spec.exclusiveMinimum = try number(fields, "exclusiveMinimum", pointer)
@@ -357,6 +378,10 @@ struct SchemaCompiler {
         if let format = fields["format"]?.stringValue {
             spec.format = SchemaFormat(rawValue: format)  // unknown formats are annotations
         }
+    }
+
+    /// Item counts, `uniqueItems`, `items` and `prefixItems`.
+    private mutating func fillArrays(_ spec: inout NodeSpec, from fields: Fields, pointer: String) throws {
         spec.minItems = try count(fields, "minItems", pointer)
         spec.maxItems = try count(fields, "maxItems", pointer)
         if let unique = fields["uniqueItems"] {
@@ -372,6 +397,12 @@ struct SchemaCompiler {
             spec.items = try compile(items, pointer: pointer + "/items")
         }
         if fields["prefixItems"] != nil { spec.prefixItems = try list(fields, "prefixItems", pointer) }
+    }
+
+    /// `properties`, `required`, `additionalProperties`, property counts and the definitions.
+    private mutating func fillObjects(
+        _ spec: inout NodeSpec, from fields: Fields, pointer: String, summaries: inout [String]
+    ) throws {
         if let properties = fields["properties"] {
             guard let members = properties.objectValue else {
                 throw error("properties must be an object", at: pointer + "/properties")
@@ -408,6 +439,12 @@ struct SchemaCompiler {
                 _ = try compile(member.value, pointer: pointer + "/" + container + "/" + Self.escape(member.key))
             }
         }
+    }
+
+    /// `$ref` and the combinators `allOf`, `anyOf`, `oneOf`, `not`.
+    private mutating func fillReferences(
+        _ spec: inout NodeSpec, from fields: Fields, pointer: String, summaries: inout [String]
+    ) throws {
         if let ref = fields["$ref"] {
             guard let text = ref.stringValue else { throw error("$ref must be a string", at: pointer + "/$ref") }
             pendingRefs.append(
@@ -418,7 +455,5 @@ struct SchemaCompiler {
         spec.anyOf = try list(fields, "anyOf", pointer)
         spec.oneOf = try list(fields, "oneOf", pointer)
         if let not = fields["not"] { spec.not = try compile(not, pointer: pointer + "/not") }
-        if spec.minimum != nil || spec.maximum != nil { summaries.append("numeric bounds") }
-        spec.summary = summaries.first ?? "a schema"
     }
 }

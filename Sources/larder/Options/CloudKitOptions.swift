@@ -68,40 +68,14 @@ struct CloudKitOptions: ParsableArguments {
     }
 
     /// Resolves every setting in one place: flag, environment, emulator config, default.
+    ///
+    /// - Parameter env: the process environment (`LARDER_ENDPOINT`, `LARDER_CONTAINER`, ...).
+    /// - Returns: the target (endpoint, container, environment, database, zone) and credentials.
+    /// - Throws: ``LarderError`` `usage-error` for a missing or contradictory setting, `io-error`
+    ///   when the key file cannot be read.
     func resolve(environment env: [String: String] = ProcessInfo.processInfo.environment) throws -> Resolved {
-        func setting(_ flag: String?, _ name: String) -> String? {
-            flag ?? env[name].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        var fileContainer: String?
-        var fileToken: String?
-        var fileWebAuth: String?
-        if let path = setting(emulatorConfig, "LARDER_EMULATOR_CONFIG") {
-            let configuration: EmulatorConfiguration
-            do {
-                configuration = try EmulatorConfiguration.load(from: URL(fileURLWithPath: path))
-            } catch let error as LarderError {
-                throw error
-            } catch {
-                throw LarderError(
-                    .usage, "cannot read the emulator config: \(error)", location: SourceLocation(file: path))
-            }
-            fileContainer = configuration.containers.first
-            fileToken = configuration.apiTokens.first
-            let wanted = user?.lowercased()
-            let chosen =
-                wanted.map { wanted in
-                    configuration.users.first {
-                        $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted
-                            || $0.firstName?.lowercased() == wanted
-                    }
-                } ?? configuration.users.first
-            if let wanted, chosen == nil {
-                throw LarderError(
-                    .usage, "the emulator config has no user \(wanted)", location: SourceLocation(file: path))
-            }
-            fileWebAuth = chosen?.webAuthToken
-        }
-        guard let endpointText = setting(endpoint, "LARDER_ENDPOINT") else {
+        let file = try setting(emulatorConfig, "LARDER_EMULATOR_CONFIG", env).map(emulatorDefaults) ?? FileDefaults()
+        guard let endpointText = setting(endpoint, "LARDER_ENDPOINT", env) else {
             throw LarderError(
                 .usage, "give the server with --endpoint URL (or LARDER_ENDPOINT), e.g. the URL `larder serve` prints")
         }
@@ -111,22 +85,75 @@ struct CloudKitOptions: ParsableArguments {
         else {
             throw LarderError(.usage, "--endpoint \(endpointText) is not an http(s) URL")
         }
-        guard let containerID = setting(container, "LARDER_CONTAINER") ?? fileContainer else {
+        guard let containerID = setting(container, "LARDER_CONTAINER", env) ?? file.container else {
             throw LarderError(
                 .usage, "give the container with --container ID (or LARDER_CONTAINER, or --emulator-config)")
         }
-        let environmentValue: DatabaseEndpoint.Environment
-        if let environment {
-            environmentValue = environment
-        } else if let text = env["LARDER_ENVIRONMENT"], !text.isEmpty {
-            guard let parsed = DatabaseEndpoint.Environment(rawValue: text) else {
-                throw LarderError(.usage, "LARDER_ENVIRONMENT=\(text) is not development or production")
-            }
-            environmentValue = parsed
-        } else {
-            environmentValue = .development
+        let scope = try resolveScope(env)
+        let zoneName =
+            setting(zone, "LARDER_ZONE", env) ?? (scope == .public ? RecordZoneID.defaultZoneName : "larder")
+        if scope == .public, zoneName != RecordZoneID.defaultZoneName {
+            throw LarderError(.usage, "the public database has only the default zone; drop --zone \(zoneName)")
         }
-        let scope: DatabaseEndpoint.Scope
+        let target = CloudKitTarget(
+            baseURL: baseURL,
+            endpoint: DatabaseEndpoint(
+                container: containerID, environment: try resolveEnvironment(env), database: scope),
+            zoneID: RecordZoneID(zoneName: zoneName))
+        return Resolved(target: target, credentials: try resolveCredentials(env, file: file))
+    }
+
+    /// A flag's value, else the environment variable's when it is not empty.
+    private func setting(_ flag: String?, _ name: String, _ env: [String: String]) -> String? {
+        flag ?? env[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// What an emulator config supplies when flags and environment do not.
+    private struct FileDefaults {
+        var container: String?
+        var apiToken: String?
+        var webAuthToken: String?
+    }
+
+    /// The container, API token and the chosen user's web-auth token of the emulator config at `path`.
+    private func emulatorDefaults(_ path: String) throws -> FileDefaults {
+        let configuration: EmulatorConfiguration
+        do {
+            configuration = try EmulatorConfiguration.load(from: URL(fileURLWithPath: path))
+        } catch let error as LarderError {
+            throw error
+        } catch {
+            throw LarderError(.usage, "cannot read the emulator config: \(error)", location: SourceLocation(file: path))
+        }
+        let wanted = user?.lowercased()
+        let chosen =
+            wanted.map { wanted in
+                configuration.users.first {
+                    $0.userRecordName.lowercased() == wanted || $0.emailAddress?.lowercased() == wanted
+                        || $0.firstName?.lowercased() == wanted
+                }
+            } ?? configuration.users.first
+        if let wanted, chosen == nil {
+            throw LarderError(.usage, "the emulator config has no user \(wanted)", location: SourceLocation(file: path))
+        }
+        return FileDefaults(
+            container: configuration.containers.first, apiToken: configuration.apiTokens.first,
+            webAuthToken: chosen?.webAuthToken)
+    }
+
+    /// `--environment`, else `LARDER_ENVIRONMENT`, else development.
+    private func resolveEnvironment(_ env: [String: String]) throws -> DatabaseEndpoint.Environment {
+        if let environment { return environment }
+        guard let text = env["LARDER_ENVIRONMENT"], !text.isEmpty else { return .development }
+        guard let parsed = DatabaseEndpoint.Environment(rawValue: text) else {
+            throw LarderError(.usage, "LARDER_ENVIRONMENT=\(text) is not development or production")
+        }
+        return parsed
+    }
+
+    /// `--database`, else `LARDER_DATABASE`, else private; never the shared database.
+    private func resolveScope(_ env: [String: String]) throws -> DatabaseEndpoint.Scope {
+        var scope = DatabaseEndpoint.Scope.private
         if let database {
             scope = database
         } else if let text = env["LARDER_DATABASE"], !text.isEmpty {
@@ -134,20 +161,18 @@ struct CloudKitOptions: ParsableArguments {
                 throw LarderError(.usage, "LARDER_DATABASE=\(text) is not private or public")
             }
             scope = parsed
-        } else {
-            scope = .private
         }
         guard scope != .shared else {
             throw LarderError(
                 .usage, "--database shared is not supported: upload to your private or the public database")
         }
-        let zoneName = setting(zone, "LARDER_ZONE") ?? (scope == .public ? RecordZoneID.defaultZoneName : "larder")
-        if scope == .public, zoneName != RecordZoneID.defaultZoneName {
-            throw LarderError(.usage, "the public database has only the default zone; drop --zone \(zoneName)")
-        }
-        let credentials: CloudKitCredentials
-        if let keyIDValue = setting(keyID, "LARDER_KEY_ID") {
-            guard let keyPath = setting(key, "LARDER_KEY") else {
+        return scope
+    }
+
+    /// A server-to-server key (`--key-id` and `--key`), else an API token with its web-auth token.
+    private func resolveCredentials(_ env: [String: String], file: FileDefaults) throws -> CloudKitCredentials {
+        if let keyIDValue = setting(keyID, "LARDER_KEY_ID", env) {
+            guard let keyPath = setting(key, "LARDER_KEY", env) else {
                 throw LarderError(.usage, "--key-id needs --key PEM (or LARDER_KEY)")
             }
             let pem: String
@@ -157,24 +182,19 @@ struct CloudKitOptions: ParsableArguments {
                 throw LarderError(.io, "cannot read the key \(keyPath): \(error.localizedDescription)")
             }
             do {
-                credentials = .serverKey(try RequestSigner(keyID: keyIDValue, privateKeyPEM: pem))
+                return .serverKey(try RequestSigner(keyID: keyIDValue, privateKeyPEM: pem))
             } catch {
                 throw LarderError(
                     .usage, "\(keyPath) is not a P-256 private key in PEM form", location: SourceLocation(file: keyPath)
                 )
             }
-        } else if let token = setting(apiToken, "LARDER_API_TOKEN") ?? fileToken {
-            credentials = .apiToken(token, webAuthToken: setting(webAuthToken, "LARDER_WEB_AUTH_TOKEN") ?? fileWebAuth)
-        } else {
+        }
+        guard let token = setting(apiToken, "LARDER_API_TOKEN", env) ?? file.apiToken else {
             throw LarderError(
                 .usage,
                 "give credentials: --api-token T --web-auth-token W, --key-id K --key PEM, or --emulator-config FILE")
         }
-        let target = CloudKitTarget(
-            baseURL: baseURL,
-            endpoint: DatabaseEndpoint(container: containerID, environment: environmentValue, database: scope),
-            zoneID: RecordZoneID(zoneName: zoneName))
-        return Resolved(target: target, credentials: credentials)
+        return .apiToken(token, webAuthToken: setting(webAuthToken, "LARDER_WEB_AUTH_TOKEN", env) ?? file.webAuthToken)
     }
 
     /// A client for the resolved target over URLSession.
