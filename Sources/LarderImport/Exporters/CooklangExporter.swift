@@ -5,7 +5,9 @@ import LarderFormats
 /// Writes Cooklang: one `.cook` file per recipe into a folder.
 ///
 /// For `-o x.zip` the files go into a zip; for a single recipe, `-o x.cook` is the file.
-/// Metadata goes in YAML front matter; the ingredients open the recipe as a step of `@` items,
+/// Metadata goes in YAML front matter (title, description, author, servings, yield, source and
+/// its name, tags, course, cuisine, diet, difficulty, prep/cook/total time, locale, image, video,
+/// using Cooklang's canonical keys); the ingredients open the recipe as a step of `@` items,
 /// so no line is lost, and each step's timer follows its text as `~{n%minutes}`.
 public final class CooklangExporter: RecipeExporter {
     private enum Target {
@@ -77,14 +79,25 @@ public final class CooklangExporter: RecipeExporter {
             guard let value, !value.isEmpty else { return }
             out += "\(key): \(value.replacingAll("\n", with: " "))\n"
         }
+        func list(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }
         meta("title", recipe.title)
+        meta("description", recipe.description)
+        meta("author", recipe.author?.name)
         meta("servings", recipe.servings.map(String.init))
-        meta("source", recipe.sourceURL)
-        meta("tags", recipe.tags.isEmpty ? nil : recipe.tags.joined(separator: ", "))
-        meta("cuisine", recipe.cuisine)
+        meta("yield", recipe.yield?.text)
+        meta("source", recipe.sourceURL ?? recipe.sourceName)
+        meta("source.name", recipe.sourceURL == nil ? nil : recipe.sourceName)
+        meta("tags", list(recipe.tags))
+        meta("course", list(recipe.categories + recipe.courses))
+        meta("cuisine", list(recipe.cuisines))
+        meta("diet", list(recipe.dietaryNotes))
         meta("difficulty", recipe.difficulty?.rawValue)
         meta("prep time", recipe.prepTime.map { "\($0) minutes" })
         meta("cook time", recipe.cookTime.map { "\($0) minutes" })
+        meta("time required", recipe.totalTime.map { "\($0) minutes" })
+        meta("locale", recipe.language)
+        meta("image", ExportText.remoteImageURL(recipe))
+        meta("video", recipe.videoURL)
         out += "---\n\n"
         if !recipe.ingredients.isEmpty {
             out +=

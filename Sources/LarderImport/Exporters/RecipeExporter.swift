@@ -4,7 +4,7 @@ import LarderFormats
 
 /// The foreign formats `larder export` writes.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
-    case schemaorg, paprika, cooklang, recipeml
+    case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
 
     /// The usual file extension of the whole output.
     public var fileExtension: String {
@@ -13,6 +13,22 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .paprika: "paprikarecipes"
         case .cooklang: "cook"
         case .recipeml: "xml"
+        case .mealie, .tandoor, .nextcloud: "zip"
+        case .mela: "melarecipes"
+        }
+    }
+
+    /// The import format that reads this export back (and whose `extras` the exporter restores).
+    public var importFormat: ImportFormat {
+        switch self {
+        case .schemaorg: .schemaorg
+        case .paprika: .paprika
+        case .cooklang: .cooklang
+        case .recipeml: .recipeml
+        case .mealie: .mealie
+        case .tandoor: .tandoor
+        case .nextcloud: .nextcloud
+        case .mela: .mela
         }
     }
 }
@@ -126,6 +142,10 @@ public struct ExportSession {
         case .paprika: return try PaprikaExporter(path: outputPath)
         case .cooklang: return try CooklangExporter(path: outputPath)
         case .recipeml: return try RecipeMLExporter(path: outputPath)
+        case .mealie: return try MealieExporter(path: outputPath)
+        case .tandoor: return try TandoorExporter(path: outputPath)
+        case .nextcloud: return try NextcloudExporter(path: outputPath)
+        case .mela: return try MelaExporter(path: outputPath)
         }
     }
 
