@@ -7,7 +7,7 @@ import LarderFormats
 /// For `-o x.zip` the files go into a zip; for a single recipe, `-o x.cook` is the file.
 /// Metadata goes in YAML front matter (title, description, author, servings, yield, source and
 /// its name, tags, course, cuisine, diet, difficulty, prep/cook/total time, locale, image, video,
-/// using Cooklang's canonical keys); the ingredients open the recipe as a step of `@` items,
+/// using Cooklang's canonical keys, then `extras["cooklang"]`'s members); the ingredients open the recipe as a step of `@` items,
 /// so no line is lost, and each step's timer follows its text as `~{n%minutes}`.
 public final class CooklangExporter: RecipeExporter {
     private enum Target {
@@ -75,8 +75,10 @@ public final class CooklangExporter: RecipeExporter {
     /// The Cooklang text of a recipe.
     public static func text(_ recipe: Recipe) -> String {
         var out = "---\n"
+        var written = Set<String>()
         func meta(_ key: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
+            written.insert(key.lowercased())
             out += "\(key): \(value.replacingAll("\n", with: " "))\n"
         }
         func list(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }
@@ -98,6 +100,11 @@ public final class CooklangExporter: RecipeExporter {
         meta("locale", recipe.language)
         meta("image", ExportText.remoteImageURL(recipe))
         meta("video", recipe.videoURL)
+        // extras["cooklang"]: metadata Larder has no field for, back as it was (Larder's keys win).
+        for member in recipe.extras[ImportFormat.cooklang.rawValue]?.objectValue ?? Fields()
+        where !written.contains(member.key.lowercased()) {
+            meta(member.key, member.value.stringValue ?? (try? JSONWriter.string(member.value)))
+        }
         out += "---\n\n"
         if !recipe.ingredients.isEmpty {
             out +=

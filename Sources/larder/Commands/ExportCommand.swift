@@ -14,10 +14,6 @@ struct ExportCommand: ParsableCommand {
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
               paprika    a .paprikarecipes archive laid out as Paprika's own (gzip JSON per recipe,
                          photos embedded from local image files)
-
-            Only image files inside the records file's folder are embedded: an imageRef that is \
-            absolute, has a '..' component or leads (through a symlink) outside that folder is \
-            refused with a warning naming the record, and the record is exported without its image.
               cooklang   one .cook file per recipe into a folder (-o DIR), a .zip, or one .cook file
               recipeml   one RecipeML 0.5 XML document
               mealie     a .zip laid out as Mealie's export (recipes/<slug>/<slug>.json and
@@ -27,6 +23,11 @@ struct ExportCommand: ParsableCommand {
               nextcloud  Nextcloud Cookbook folders (<name>/recipe.json and full.*) into a folder
                          (-o DIR) or a .zip, or one recipe.json (-o x.json or standard output)
               mela       a .melarecipes archive (also to standard output) or one .melarecipe
+
+            Only image files inside the records file's folder are embedded (Paprika, Mealie, Tandoor, \
+            Nextcloud, Mela): an imageRef that is \
+            absolute, has a '..' component or leads (through a symlink) outside that folder is \
+            refused with a warning naming the record, and the record is exported without its image.
 
             Fields Larder has no place for, kept by an import in the record's extras under the
             format's name, are written back when exporting to that format. Output files are
