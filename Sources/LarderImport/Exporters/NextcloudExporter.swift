@@ -10,7 +10,7 @@ import LarderFormats
 /// `Recipe` shaped the way the app's JSON filters leave it (`lib/Helper/Filter/JSON/` in
 /// nextcloud/cookbook): `recipeYield` an integer, `keywords` one comma-separated text,
 /// `recipeCategory` one text, `recipeInstructions` and `recipeIngredient` lists of texts,
-/// durations as `PT0H10M0S`, `tool` a list of texts.
+/// durations as `PT0H10M0S`, `tools` (and schema.org's `tool`) a list of texts.
 public final class NextcloudExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
@@ -40,7 +40,8 @@ public final class NextcloudExporter: RecipeExporter {
     /// The app's own `id` is not a Larder field: an `extras["nextcloud"]` value for it wins.
     static let ownedKeys: Set<String> = [
         "@context", "@type", "name", "description", "url", "image", "prepTime", "cookTime", "totalTime",
-        "recipeCategory", "keywords", "recipeYield", "tool", "recipeIngredient", "recipeInstructions", "nutrition",
+        "recipeCategory", "keywords", "recipeYield", "tool", "tools", "recipeIngredient", "recipeInstructions",
+        "nutrition",
         "dateCreated", "dateModified", "recipeCuisine", "author", "inLanguage",
     ]
 
@@ -55,7 +56,7 @@ public final class NextcloudExporter: RecipeExporter {
     /// Writes `id` (the Larder id), `name`, `description`, `url` (the source URL), `image` (the
     /// first remote image), `prepTime`, `cookTime`, `totalTime`, `recipeCategory` (the first
     /// category or course: the app has one), `keywords` (the other tags), `recipeYield` (the
-    /// servings, else the yield's count), `tool`, `recipeIngredient` (group headings as `Heading:`
+    /// servings, else the yield's count), `tool` and `tools`, `recipeIngredient` (group headings as `Heading:`
     /// lines), `recipeInstructions` (texts; the app has no sections), `nutrition`
     /// (`NutritionInformation`), `recipeCuisine`, `author`, `inLanguage`, `dateCreated`, `dateModified`.
     public static func object(_ recipe: Recipe) -> Value {
@@ -76,7 +77,9 @@ public final class NextcloudExporter: RecipeExporter {
         f["keywords"] = .string(keywords.map { $0.replacingAll(",", with: " ") }.joined(separator: ","))
         let yield = recipe.servings ?? recipe.yield?.quantity.map { Int($0.rounded()) }
         f["recipeYield"] = yield.map { .int(Int64($0)) } ?? .null
+        // schema.org names it `tool`; the app's FixToolsFilter keeps `tools`: both, so either reader finds them.
         f["tool"] = .array(recipe.tools.map(Value.string))
+        f["tools"] = .array(recipe.tools.map(Value.string))
         f["recipeIngredient"] = .array(ExportText.ingredientLines(recipe) { "\($0):" }.map(Value.string))
         var instructions: [Value] = []
         // The app has no sections: their names are left out, but a heading no step follows stays a step.
