@@ -24,7 +24,8 @@ public final class MealieExporter: RecipeExporter {
         try output.add("recipes/\(slug)/\(slug).json", json, modified: item.recipe.updatedAt)
         if let image = item.image {
             let ext = ImageKind.fileExtension(for: Array(image.prefix(16)))
-            try output.add("recipes/\(slug)/images/original.\(ext)", image, deflate: false)
+            try output.add(
+                "recipes/\(slug)/images/original.\(ext)", image, deflate: false, modified: item.recipe.updatedAt)
         }
     }
 
