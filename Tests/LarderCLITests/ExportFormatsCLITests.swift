@@ -58,7 +58,7 @@ import Testing
         #expect(archive.stdout.hasPrefix("PK"))
     }
 
-    @Test("several recipes to a single-recipe file is a usage error that names the output, and leaves no file")
+    @Test("several recipes to a single-recipe file, or Mela to a folder, is a usage error naming the output; no file")
     func severalToSingleFile() throws {
         let dir = try TemporaryDirectory()
         try records(dir)
@@ -67,6 +67,10 @@ import Testing
         #expect(result.stderr.contains("x.json"))
         #expect(result.stderr.contains("one recipe"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("x.json")))
+        let mela = try CLI.run(["export", dir.path("one.json"), "--to", "mela", "-o", dir.path("recipes")])
+        #expect(mela.status == 2)
+        #expect(mela.stderr.contains(".melarecipes"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("recipes")))
     }
 
     @Test("a bad record stops the export with its file, record index and field, and no archive is left")

@@ -13,13 +13,14 @@ public final class MelaExporter: RecipeExporter {
 
     /// Opens the output.
     public init(path: String?) throws {
-        output = try ExportOutput(
-            path: path, zipSuffixes: [".melarecipes", ".zip"], singleSuffixes: [".melarecipe"], stdoutIsZip: true)
-        if case .directory(let directory) = output.mode {
+        let archive = [".melarecipes", ".zip"]
+        let single = [".melarecipe"]
+        if let path, path != "-", !(archive + single).contains(where: { path.lowercased().hasSuffix($0) }) {
             throw LarderError(
                 .usage, "Mela files are a .melarecipes archive or one .melarecipe; name the output so",
-                location: SourceLocation(file: directory))
+                location: SourceLocation(file: path))
         }
+        output = try ExportOutput(path: path, zipSuffixes: archive, singleSuffixes: single, stdoutIsZip: true)
     }
 
     public func write(_ item: ExportItem) throws {

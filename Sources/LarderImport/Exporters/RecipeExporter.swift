@@ -81,6 +81,19 @@ public struct ExportSession {
     /// Runs the export; bad records go to `onReject` (with `keepGoing`) or stop it.
     /// - Throws: ``LarderError``: the first bad record without `keepGoing`; I/O errors.
     public func run(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
+        do {
+            return try export(onReject: onReject)
+        } catch let stop as ExportStop {
+            throw stop.error
+        }
+    }
+
+    /// An error about the output that ends the export, past the per-record handling.
+    private struct ExportStop: Error {
+        var error: LarderError
+    }
+
+    private func export(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
         let exporter = try makeExporter()
         var summary = Summary()
         for input in inputs {
@@ -119,7 +132,16 @@ public struct ExportSession {
                                 .description)
                         summary.imagesLeftOut += 1
                     }
-                    try exporter.write(ExportItem(recipe: recipe, image: image))
+                    do {
+                        try exporter.write(ExportItem(recipe: recipe, image: image))
+                    } catch var error as LarderError where error.code == .usage {
+                        // The output cannot take this record (a single-recipe file given a second
+                        // one): an error about the output, named with the record it stopped at.
+                        var location = error.location ?? SourceLocation(file: outputPath)
+                        location.recordIndex = item.index
+                        error.location = location
+                        throw ExportStop(error: error)
+                    }
                     summary.exported.append(recipe.title)
                 } catch let error as LarderError where error.code != .io {
                     var location = reader.location(of: error.location?.fieldPath ?? .root) ?? item.location
