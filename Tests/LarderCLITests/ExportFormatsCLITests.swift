@@ -92,6 +92,23 @@ import Testing
         }
     }
 
+    @Test("a failed write leaves no archive or file behind and names it (exit 3)", arguments: ["mealie", "mela"])
+    func failedWriteLeavesNothing(format: String) throws {
+        let dir = try TemporaryDirectory()
+        try records(dir)
+        let ext = format == "mela" ? "melarecipes" : "zip"
+        for (index, rule) in ["enospc@1+", "eio@1", "rename.eio@1"].enumerated() {
+            let name = "out\(index).\(ext)"
+            let result = try CLI.run(
+                ["export", dir.path("three.json"), "--to", format, "-o", dir.path(name)],
+                environment: ["LARDER_FAULT_IO": "\(rule):*/\(name)"])
+            #expect(result.status == 3, "\(format) \(rule): \(result.stderr)")
+            #expect(result.stderr.contains(name), "\(result.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { $0.hasPrefix("out") }
+            #expect(left.isEmpty, "\(rule) left behind: \(left)")
+        }
+    }
+
     @Test("export --help lists the new formats")
     func helpListsFormats() throws {
         let help = try CLI.run(["export", "--help"], environment: ["COLUMNS": "100"])
