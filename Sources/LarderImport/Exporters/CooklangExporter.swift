@@ -7,69 +7,27 @@ import LarderFormats
 /// For `-o x.zip` the files go into a zip; for a single recipe, `-o x.cook` is the file.
 /// Metadata goes in YAML front matter (title, description, author, servings, yield, source and
 /// its name, tags, course, cuisine, diet, difficulty, prep/cook/total time, locale, image, video,
-/// using Cooklang's canonical keys, then `extras["cooklang"]`'s members); the ingredients open the recipe as a step of `@` items,
-/// so no line is lost, and each step's timer follows its text as `~{n%minutes}`.
+/// using Cooklang's canonical keys, then `extras["cooklang"]`'s members); the ingredients open
+/// the recipe as a step of `@` items, so no line is lost, and each step's timer follows its text
+/// as `~{n%minutes}`.
 public final class CooklangExporter: RecipeExporter {
-    private enum Target {
-        case directory(String)
-        case zip(ZipWriter)
-        case single(any ByteSink)
-        case stdout(any ByteSink)
-    }
-    private let target: Target
+    private let output: ExportOutput
     private var names = Set<String>()
-    private var written = 0
-    private let path: String?
 
     /// Opens the output: a folder (created), a `.zip`, a `.cook` file, or standard output.
     public init(path: String?) throws {
-        self.path = path
-        guard let path, path != "-" else {
-            target = .stdout(FileByteSink(standardOutput: ()))
-            return
-        }
-        if path.lowercased().hasSuffix(".zip") {
-            target = .zip(ZipWriter(sink: try FileByteSink(path: path)))
-        } else if path.lowercased().hasSuffix(".cook") {
-            target = .single(try FileByteSink(path: path))
-        } else {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            target = .directory(path)
-        }
+        output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".cook"], stdoutIsZip: false)
     }
 
     public func write(_ item: ExportItem) throws {
-        let text = Self.text(item.recipe)
-        var name = PaprikaExporter.fileName(item.recipe.title)
-        var n = 2
-        while !names.insert(name.lowercased()).inserted {
-            name = PaprikaExporter.fileName(item.recipe.title) + " (\(n))"
-            n += 1
-        }
-        switch target {
-        case .directory(let directory):
-            let sink = try FileByteSink(path: directory + "/" + name + ".cook")
-            try sink.write(text)
-            try sink.close()
-        case .zip(let zip):
-            try zip.add(path: name + ".cook", bytes: Array(text.utf8))
-        case .single(let sink), .stdout(let sink):
-            if written > 0 {
-                throw LarderError(
-                    .usage, "a .cook file holds one recipe; give a folder or a .zip to -o for several",
-                    location: SourceLocation(file: path))
-            }
-            try sink.write(text)
-        }
-        written += 1
+        let text = Array(Self.text(item.recipe).utf8)
+        if try output.addSingle(text, holding: "a .cook file") { return }
+        let name = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
+        try output.add(name + ".cook", text)
     }
 
     public func finish() throws {
-        switch target {
-        case .directory: break
-        case .zip(let zip): try zip.finish()
-        case .single(let sink), .stdout(let sink): try sink.close()
-        }
+        try output.finish()
     }
 
     /// The Cooklang text of a recipe.
