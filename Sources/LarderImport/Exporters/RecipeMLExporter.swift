@@ -43,7 +43,8 @@ public final class RecipeMLExporter: RecipeExporter {
 
     /// The `<recipe>` element of a recipe: `head` (title, categories from the tags, yield as
     /// written, preparation, cooking and total times, source with its name, author and URL as
-    /// `srcitem`s), `description`, `equipment` (the tools), `ingredients` (groups as `ing-div`s
+    /// `srcitem`s, then `extras["recipeml"]`'s members), `description`, `equipment` (the tools),
+    /// `ingredients` (groups as `ing-div`s
     /// with a `title`), `directions` (sections as `dir-div`s with a `title`) and `nutrition`.
     static func element(_ recipe: Recipe) -> String {
         var x = "  <recipe>\n    <head>\n"
@@ -65,6 +66,7 @@ public final class RecipeMLExporter: RecipeExporter {
         if !sources.isEmpty {
             x += "      <source>" + sources.map { "<srcitem>\(escape($0))</srcitem>" }.joined() + "</source>\n"
         }
+        x += extraHeadElements(recipe)
         x += "    </head>\n"
         if let description = recipe.description { x += "    <description>\(escape(description))</description>\n" }
         if !recipe.tools.isEmpty {
@@ -98,6 +100,44 @@ public final class RecipeMLExporter: RecipeExporter {
         }
         x += "  </recipe>\n"
         return x
+    }
+
+    /// The head elements Larder writes itself; `extras["recipeml"]` members by these names are not restored.
+    static let ownedHeadElements: Set<String> = ["title", "categories", "yield", "preptime", "source"]
+
+    /// The head elements that restore `extras["recipeml"]`.
+    ///
+    /// Each text or number member becomes an element of its name (`<subtitle>`, `<version>`), a
+    /// list of texts one element each. Members whose name is not an XML name, that Larder writes
+    /// itself, or that are objects are left out.
+    static func extraHeadElements(_ recipe: Recipe) -> String {
+        guard let extras = recipe.extras[ImportFormat.recipeml.rawValue]?.objectValue else { return "" }
+        var x = ""
+        for member in extras where isXMLName(member.key) && !ownedHeadElements.contains(member.key) {
+            let values: [Value] = member.value.arrayValue ?? [member.value]
+            for value in values {
+                let text: String
+                switch value {
+                case .string(let s): text = s
+                case .int(let i): text = String(i)
+                case .double(let d): text = String(d)
+                case .bool(let b): text = b ? "true" : "false"
+                default: continue
+                }
+                x += "      <\(member.key)>\(escape(text))</\(member.key)>\n"
+            }
+        }
+        return x
+    }
+
+    /// Whether `name` can name an XML element: a letter or `_` first, then letters, digits, `-`, `_`, `.`.
+    static func isXMLName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+            !name.lowercased().hasPrefix("xml")
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
     }
 
     /// One `<ing>`: structured only when the parts say exactly what the line says; else the line as written.

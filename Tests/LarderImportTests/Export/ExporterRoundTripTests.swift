@@ -48,6 +48,28 @@ import Testing
         #expect(!text.contains("Not this"))
     }
 
+    @Test(
+        "a RecipeML export writes extras[\"recipeml\"] back as head elements; Larder's own and odd names are left out")
+    func recipeMLExtrasRestored() throws {
+        var recipe = Recipe(
+            id: "r-1", title: "Scones", ingredients: [IngredientLines.make("200 g flour")],
+            instructions: [InstructionStep(text: "Bake.")], createdAt: fixtureDate)
+        recipe.extras["recipeml"] = [
+            "subtitle": "Cream tea", "version": 2, "title": "Not this", "bad name": "x", "alt": ["a", "b & c"],
+        ]
+        let dir = try TemporaryDirectory()
+        try ExportFixtures.writeRecords([recipe], to: dir.path("r.json"))
+        try ExportFixtures.export(dir.path("r.json"), to: .recipeml, output: dir.path("out.xml"))
+        let xml = try dir.read("out.xml")
+        #expect(xml.contains("<subtitle>Cream tea</subtitle>"))
+        #expect(xml.contains("<version>2</version>"))
+        #expect(xml.contains("<alt>a</alt>") && xml.contains("<alt>b &amp; c</alt>"))
+        #expect(!xml.contains("Not this") && !xml.contains("bad name"))
+        // Still a document the importer reads.
+        let (_, back) = try ExportFixtures.importRecipes(dir.path("out.xml"), format: .recipeml, into: dir)
+        #expect(back.map(\.title) == ["Scones"])
+    }
+
     // MARK: Paprika
 
     static let paprikaSource = """
