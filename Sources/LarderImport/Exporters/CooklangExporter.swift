@@ -5,86 +5,64 @@ import LarderFormats
 /// Writes Cooklang: one `.cook` file per recipe into a folder.
 ///
 /// For `-o x.zip` the files go into a zip; for a single recipe, `-o x.cook` is the file.
-/// Metadata goes in YAML front matter; the ingredients open the recipe as a step of `@` items,
-/// so no line is lost, and each step's timer follows its text as `~{n%minutes}`.
+/// Metadata goes in YAML front matter (title, description, author, servings, yield, source and
+/// its name, tags, course, cuisine, diet, difficulty, prep/cook/total time, locale, image, video,
+/// using Cooklang's canonical keys, then `extras["cooklang"]`'s members); the ingredients open
+/// the recipe as a step of `@` items, so no line is lost, and each step's timer follows its text
+/// as `~{n%minutes}`.
 public final class CooklangExporter: RecipeExporter {
-    private enum Target {
-        case directory(String)
-        case zip(ZipWriter)
-        case single(any ByteSink)
-        case stdout(any ByteSink)
-    }
-    private let target: Target
+    private let output: ExportOutput
     private var names = Set<String>()
-    private var written = 0
-    private let path: String?
 
     /// Opens the output: a folder (created), a `.zip`, a `.cook` file, or standard output.
     public init(path: String?) throws {
-        self.path = path
-        guard let path, path != "-" else {
-            target = .stdout(FileByteSink(standardOutput: ()))
-            return
-        }
-        if path.lowercased().hasSuffix(".zip") {
-            target = .zip(ZipWriter(sink: try FileByteSink(path: path)))
-        } else if path.lowercased().hasSuffix(".cook") {
-            target = .single(try FileByteSink(path: path))
-        } else {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            target = .directory(path)
-        }
+        output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".cook"], stdoutIsZip: false)
     }
 
     public func write(_ item: ExportItem) throws {
-        let text = Self.text(item.recipe)
-        var name = PaprikaExporter.fileName(item.recipe.title)
-        var n = 2
-        while !names.insert(name.lowercased()).inserted {
-            name = PaprikaExporter.fileName(item.recipe.title) + " (\(n))"
-            n += 1
-        }
-        switch target {
-        case .directory(let directory):
-            let sink = try FileByteSink(path: directory + "/" + name + ".cook")
-            try sink.write(text)
-            try sink.close()
-        case .zip(let zip):
-            try zip.add(path: name + ".cook", bytes: Array(text.utf8))
-        case .single(let sink), .stdout(let sink):
-            if written > 0 {
-                throw LarderError(
-                    .usage, "a .cook file holds one recipe; give a folder or a .zip to -o for several",
-                    location: SourceLocation(file: path))
-            }
-            try sink.write(text)
-        }
-        written += 1
+        let text = Array(Self.text(item.recipe).utf8)
+        if try output.addSingle(text, holding: "a .cook file") { return }
+        let name = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
+        try output.add(name + ".cook", text)
     }
 
     public func finish() throws {
-        switch target {
-        case .directory: break
-        case .zip(let zip): try zip.finish()
-        case .single(let sink), .stdout(let sink): try sink.close()
-        }
+        try output.finish()
     }
 
     /// The Cooklang text of a recipe.
     public static func text(_ recipe: Recipe) -> String {
         var out = "---\n"
+        var written = Set<String>()
         func meta(_ key: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
+            written.insert(key.lowercased())
             out += "\(key): \(value.replacingAll("\n", with: " "))\n"
         }
+        func list(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }
         meta("title", recipe.title)
+        meta("description", recipe.description)
+        meta("author", recipe.author?.name)
         meta("servings", recipe.servings.map(String.init))
-        meta("source", recipe.sourceURL)
-        meta("tags", recipe.tags.isEmpty ? nil : recipe.tags.joined(separator: ", "))
-        meta("cuisine", recipe.cuisine)
+        meta("yield", recipe.yield?.text)
+        meta("source", recipe.sourceURL ?? recipe.sourceName)
+        meta("source.name", recipe.sourceURL == nil ? nil : recipe.sourceName)
+        meta("tags", list(recipe.tags))
+        meta("course", list(recipe.categories + recipe.courses))
+        meta("cuisine", list(recipe.cuisines))
+        meta("diet", list(recipe.dietaryNotes))
         meta("difficulty", recipe.difficulty?.rawValue)
         meta("prep time", recipe.prepTime.map { "\($0) minutes" })
         meta("cook time", recipe.cookTime.map { "\($0) minutes" })
+        meta("time required", recipe.totalTime.map { "\($0) minutes" })
+        meta("locale", recipe.language)
+        meta("image", ExportText.remoteImageURL(recipe))
+        meta("video", recipe.videoURL)
+        // extras["cooklang"]: metadata Larder has no field for, back as it was (Larder's keys win).
+        for member in recipe.extras[ImportFormat.cooklang.rawValue]?.objectValue ?? Fields()
+        where !written.contains(member.key.lowercased()) {
+            meta(member.key, member.value.stringValue ?? (try? JSONWriter.string(member.value)))
+        }
         out += "---\n\n"
         if !recipe.ingredients.isEmpty {
             out +=

@@ -42,14 +42,27 @@ public final class PaprikaExporter: RecipeExporter {
         return cleaned.isEmpty ? "Recipe" : cleaned
     }
 
-    /// The Paprika JSON object for a recipe.
+    /// The keys ``object(_:image:)`` fills from Larder fields (see ``ExtrasRestore``).
+    static let ownedKeys: Set<String> = [
+        "uid", "name", "directions", "servings", "rating", "difficulty", "ingredients", "notes", "created",
+        "image_url", "cook_time", "prep_time", "total_time", "source", "source_url", "nutritional_info", "description",
+        "categories", "on_favorites", "photo_data",
+    ]
+
+    /// The Paprika JSON object for a recipe, with `extras["paprika"]` restored (``ExtrasRestore``).
+    ///
+    /// Writes `uid`, `name`, `description`, `ingredients` (group headings as `Heading:` lines),
+    /// `directions`, `notes`, `nutritional_info` (the free text, then `name: value` lines),
+    /// `servings` (the yield as written, else the servings), times (`total_time` as the recipe
+    /// states it), `source` (the source name, else the URL's host), `source_url`, `rating`
+    /// (0-5 stars), `difficulty`, `categories` (the tags), `on_favorites`, `created`,
+    /// `image_url` (the first remote image) and the local image as `photo_data`.
     public static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
         func minutes(_ m: Int?) -> Value {
             .string(m.map { $0 >= 60 ? "\($0 / 60) hr\($0 % 60 == 0 ? "" : " \($0 % 60) min")" : "\($0) min" } ?? "")
         }
-        let ingredients = recipe.ingredients.map { $0.original.isEmpty ? $0.item : $0.original }.joined(separator: "\n")
+        let ingredients = ExportText.ingredientLines(recipe) { "\($0):" }.joined(separator: "\n")
         let directions = recipe.instructions.map(\.text).joined(separator: "\n")
-        let total = recipe.prepTime.flatMap { p in recipe.cookTime.map { p + $0 } }
         let photo = image.map { Data($0).base64EncodedString() }
         let photoName = image.map { "\(recipe.id).\(ImageKind.fileExtension(for: Array($0.prefix(16))))" }
         let hash = SHA256.hash(Array((recipe.title + "\n" + ingredients + "\n" + directions).utf8)).hexString
@@ -58,18 +71,18 @@ public final class PaprikaExporter: RecipeExporter {
         f["uid"] = .string(recipe.id)
         f["name"] = .string(recipe.title)
         f["directions"] = .string(directions)
-        f["servings"] = .string(recipe.servings.map(String.init) ?? "")
-        f["rating"] = .int(0)
+        f["servings"] = .string(recipe.yield?.text ?? recipe.servings.map(String.init) ?? "")
+        f["rating"] = .int(Int64(ExportText.stars(recipe.rating) ?? 0))
         f["difficulty"] = .string(
             recipe.difficulty.map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() } ?? "")
         f["ingredients"] = .string(ingredients)
-        f["notes"] = .string("")
+        f["notes"] = .string(ExportText.notesText(recipe.notes) ?? "")
         f["created"] = .string(RecipeDate.paprikaString(recipe.createdAt))
-        f["image_url"] = recipe.imageRef.flatMap { $0.contains("://") ? Value.string($0) : nil } ?? .null
+        f["image_url"] = ExportText.remoteImageURL(recipe).map(Value.string) ?? .null
         f["cook_time"] = minutes(recipe.cookTime)
         f["prep_time"] = minutes(recipe.prepTime)
-        f["total_time"] = minutes(total)
-        f["source"] = .string(recipe.sourceURL.flatMap { URL(string: $0)?.host } ?? "")
+        f["total_time"] = minutes(ExportText.totalMinutes(recipe))
+        f["source"] = .string(recipe.sourceName ?? recipe.sourceURL.flatMap { URL(string: $0)?.host } ?? "")
         f["source_url"] = .string(recipe.sourceURL ?? "")
         f["hash"] = .string(hash)
         f["photo_hash"] = photo.map { .string(SHA256.hash(Array($0.utf8)).hexString.uppercased()) } ?? .null
@@ -77,11 +90,12 @@ public final class PaprikaExporter: RecipeExporter {
         f["photo"] = photoName.map(Value.string) ?? .null
         f["photo_large"] = .null
         f["scale"] = .null
-        f["nutritional_info"] = .string("")
-        f["description"] = .string("")
+        f["nutritional_info"] = .string(ExportText.nutritionText(recipe.nutrition) ?? "")
+        f["description"] = .string(recipe.description ?? "")
         f["categories"] = .array(recipe.tags.map(Value.string))
         f["on_favorites"] = .bool(recipe.isFavorited)
         f["photo_data"] = photo.map(Value.string) ?? .null
+        ExtrasRestore.merge(recipe, format: .paprika, into: &f, owned: ownedKeys)
         return .object(f)
     }
 }

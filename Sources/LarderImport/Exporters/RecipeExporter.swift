@@ -4,7 +4,7 @@ import LarderFormats
 
 /// The foreign formats `larder export` writes.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
-    case schemaorg, paprika, cooklang, recipeml
+    case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
 
     /// The usual file extension of the whole output.
     public var fileExtension: String {
@@ -13,6 +13,22 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .paprika: "paprikarecipes"
         case .cooklang: "cook"
         case .recipeml: "xml"
+        case .mealie, .tandoor, .nextcloud: "zip"
+        case .mela: "melarecipes"
+        }
+    }
+
+    /// The import format that reads this export back (and whose `extras` the exporter restores).
+    public var importFormat: ImportFormat {
+        switch self {
+        case .schemaorg: .schemaorg
+        case .paprika: .paprika
+        case .cooklang: .cooklang
+        case .recipeml: .recipeml
+        case .mealie: .mealie
+        case .tandoor: .tandoor
+        case .nextcloud: .nextcloud
+        case .mela: .mela
         }
     }
 }
@@ -65,6 +81,19 @@ public struct ExportSession {
     /// Runs the export; bad records go to `onReject` (with `keepGoing`) or stop it.
     /// - Throws: ``LarderError``: the first bad record without `keepGoing`; I/O errors.
     public func run(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
+        do {
+            return try export(onReject: onReject)
+        } catch let stop as ExportStop {
+            throw stop.error
+        }
+    }
+
+    /// An error about the output that ends the export, past the per-record handling.
+    private struct ExportStop: Error {
+        var error: LarderError
+    }
+
+    private func export(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
         let exporter = try makeExporter()
         var summary = Summary()
         for input in inputs {
@@ -103,7 +132,16 @@ public struct ExportSession {
                                 .description)
                         summary.imagesLeftOut += 1
                     }
-                    try exporter.write(ExportItem(recipe: recipe, image: image))
+                    do {
+                        try exporter.write(ExportItem(recipe: recipe, image: image))
+                    } catch var error as LarderError where error.code == .usage {
+                        // The output cannot take this record (a single-recipe file given a second
+                        // one): an error about the output, named with the record it stopped at.
+                        var location = error.location ?? SourceLocation(file: outputPath)
+                        location.recordIndex = item.index
+                        error.location = location
+                        throw ExportStop(error: error)
+                    }
                     summary.exported.append(recipe.title)
                 } catch let error as LarderError where error.code != .io {
                     var location = reader.location(of: error.location?.fieldPath ?? .root) ?? item.location
@@ -126,6 +164,10 @@ public struct ExportSession {
         case .paprika: return try PaprikaExporter(path: outputPath)
         case .cooklang: return try CooklangExporter(path: outputPath)
         case .recipeml: return try RecipeMLExporter(path: outputPath)
+        case .mealie: return try MealieExporter(path: outputPath)
+        case .tandoor: return try TandoorExporter(path: outputPath)
+        case .nextcloud: return try NextcloudExporter(path: outputPath)
+        case .mela: return try MelaExporter(path: outputPath)
         }
     }
 

@@ -6,9 +6,13 @@ import LarderFormats
 /// "@graph": [Recipe, …]}`, streaming one node at a time.
 ///
 /// Each node carries everything schema.org can hold of a Larder recipe: `@id`
-/// (`urn:larder:recipe:<id>`, so a re-import keeps the id), name, ingredient lines, steps as
-/// `HowToStep` with `timeRequired` for timers, times, yield, image, cuisine, diets, keywords,
-/// source URL, dates and the owner as the author's `identifier`.
+/// (`urn:larder:recipe:<id>`, so a re-import keeps the id), name, description, ingredient lines
+/// (group headings as `Heading:` lines), steps as `HowToStep` with `timeRequired` for timers and
+/// their images, in `HowToSection`s for named sections, times (total as given), yield, every
+/// image, every cuisine, categories and courses, diets, keywords, tools, source URL and name
+/// (`publisher`), dates, the author (name, url, and the owner as `identifier`), nutrition,
+/// `aggregateRating`, reviews, `inLanguage` and `video`. Then `extras["schemaorg"]` is restored
+/// (``ExtrasRestore``). Larder has no schema.org place for notes, difficulty or set memberships.
 public final class SchemaOrgExporter: RecipeExporter {
     private let sink: any ByteSink
     private var count = 0
@@ -31,37 +35,114 @@ public final class SchemaOrgExporter: RecipeExporter {
         try sink.close()
     }
 
-    /// The JSON-LD node for a recipe.
+    /// The keys ``node(_:)`` fills from Larder fields (see ``ExtrasRestore``).
+    static let ownedKeys: Set<String> = [
+        "@type", "@id", "name", "description", "recipeIngredient", "recipeInstructions", "prepTime", "cookTime",
+        "totalTime", "recipeYield", "image", "recipeCuisine", "recipeCategory", "suitableForDiet", "keywords", "url",
+        "dateCreated", "dateModified", "author", "nutrition", "aggregateRating", "review", "inLanguage", "video",
+        "tool", "publisher",
+    ]
+
+    /// The JSON-LD node for a recipe, with `extras["schemaorg"]` restored (``ExtrasRestore``).
+    ///
+    /// Ingredient groups are written as heading lines (`For the sauce:`) before their lines, as
+    /// pages publish them and the importer reads them; steps with a section name go into a
+    /// `HowToSection`. Courses join the categories in `recipeCategory` (schema.org's course field).
     public static func node(_ recipe: Recipe) -> Value {
         var b = ValueBuilder()
         b.set("@type", "Recipe")
         b.set("@id", SchemaOrgRecipeParser.larderURNPrefix + recipe.id)
         b.set("name", recipe.title)
-        b.set("recipeIngredient", recipe.ingredients.map { $0.original.isEmpty ? $0.item : $0.original })
-        b.set(
-            "recipeInstructions",
-            value: .array(
-                recipe.instructions.map { step in
-                    var s = ValueBuilder()
-                    s.set("@type", "HowToStep")
-                    s.set("text", step.text)
-                    s.set("timeRequired", step.timerSeconds.map { RecipeTime.iso8601(seconds: $0) })
-                    return s.value
-                }))
+        b.set("description", recipe.description)
+        b.set("recipeIngredient", ExportText.ingredientLines(recipe) { "\($0):" })
+        b.set("recipeInstructions", value: instructions(recipe))
         b.set("prepTime", recipe.prepTime.map { RecipeTime.iso8601(minutes: $0) })
         b.set("cookTime", recipe.cookTime.map { RecipeTime.iso8601(minutes: $0) })
-        if let p = recipe.prepTime, let c = recipe.cookTime { b.set("totalTime", RecipeTime.iso8601(minutes: p + c)) }
-        b.set("recipeYield", recipe.servings.map { "\($0) serving\($0 == 1 ? "" : "s")" })
-        b.set("image", recipe.imageRef)
-        b.set("recipeCuisine", recipe.cuisine)
+        b.set("totalTime", ExportText.totalMinutes(recipe).map { RecipeTime.iso8601(minutes: $0) })
+        // One text: the yield as written when there is one (servings beside it have no second place).
+        b.set("recipeYield", ExportText.yieldText(recipe))
+        let images = ExportText.imageLocations(recipe)
+        if images.count > 1 { b.set("image", images) } else { b.set("image", images.first) }
+        if recipe.cuisines.count > 1 {
+            b.set("recipeCuisine", recipe.cuisines)
+        } else {
+            b.set("recipeCuisine", recipe.cuisine)
+        }
+        let categories = unique(recipe.categories + recipe.courses)
+        if !categories.isEmpty { b.set("recipeCategory", categories) }
         if !recipe.dietaryNotes.isEmpty { b.set("suitableForDiet", recipe.dietaryNotes) }
-        if !recipe.tags.isEmpty { b.set("keywords", recipe.tags) }
+        let categoryKeys = Set(categories.map { $0.lowercased() })
+        let keywords = recipe.tags.filter { !categoryKeys.contains($0.lowercased()) }
+        if !keywords.isEmpty { b.set("keywords", keywords) }
+        if !recipe.tools.isEmpty { b.set("tool", recipe.tools) }
         b.set("url", recipe.sourceURL)
         b.set("dateCreated", recipe.createdAt)
         b.set("dateModified", recipe.updatedAt)
-        if let owner = recipe.ownerID {
-            b.set("author", value: ["@type": "Person", "identifier": .string(owner)])
+        if recipe.author != nil || recipe.ownerID != nil {
+            var author = ValueBuilder()
+            author.set("@type", "Person")
+            author.set("name", recipe.author?.name)
+            author.set("url", recipe.author?.url)
+            author.set("identifier", recipe.ownerID)
+            b.set("author", value: author.value)
         }
-        return b.value
+        if let name = recipe.sourceName {
+            b.set("publisher", value: ["@type": "Organization", "name": .string(name)])
+        }
+        if let nutrition = recipe.nutrition {
+            var n = ValueBuilder()
+            n.set("@type", "NutritionInformation")
+            for key in Nutrition.keys where key != "text" { n.set(key, nutrition[key]) }
+            if n.fields.count > 1 { b.set("nutrition", value: n.value) }
+        }
+        if let rating = recipe.rating {
+            var r = ValueBuilder()
+            r.set("@type", "AggregateRating")
+            r.set("ratingValue", rating.score)
+            r.set("bestRating", rating.scale)
+            r.set("ratingCount", rating.count)
+            b.set("aggregateRating", value: r.value)
+        }
+        if !recipe.reviews.isEmpty {
+            b.set(
+                "review",
+                value: .array(recipe.reviews.map { ["@type": "Review", "reviewBody": .string($0)] }))
+        }
+        b.set("inLanguage", recipe.language)
+        if let video = recipe.videoURL {
+            b.set("video", value: ["@type": "VideoObject", "contentUrl": .string(video)])
+        }
+        var fields = b.fields
+        ExtrasRestore.merge(recipe, format: .schemaorg, into: &fields, owned: ownedKeys)
+        return .object(fields)
+    }
+
+    /// `HowToStep`s, in `HowToSection`s where the steps have section names.
+    private static func instructions(_ recipe: Recipe) -> Value {
+        func step(_ step: InstructionStep) -> Value {
+            var s = ValueBuilder()
+            s.set("@type", "HowToStep")
+            s.set("text", step.text)
+            s.set("timeRequired", step.timerSeconds.map { RecipeTime.iso8601(seconds: $0) })
+            let images = step.images.compactMap { $0.url ?? $0.ref }
+            if images.count > 1 { s.set("image", images) } else { s.set("image", images.first) }
+            return s.value
+        }
+        var out: [Value] = []
+        for section in ExportText.sections(recipe.instructions) {
+            guard let name = section.name else {
+                out.append(contentsOf: section.steps.map(step))
+                continue
+            }
+            out.append([
+                "@type": "HowToSection", "name": .string(name), "itemListElement": .array(section.steps.map(step)),
+            ])
+        }
+        return .array(out)
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0.lowercased()).inserted }
     }
 }

@@ -7,18 +7,31 @@ import LarderImport
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export Larder recipes as schema.org JSON-LD, a Paprika archive, Cooklang or RecipeML.",
+        abstract:
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud or Mela.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
               paprika    a .paprikarecipes archive laid out as Paprika's own (gzip JSON per recipe,
                          photos embedded from local image files)
-
-            Only image files inside the records file's folder are embedded: an imageRef that is \
-            absolute, has a '..' component or leads (through a symlink) outside that folder is \
-            refused with a warning naming the record, and the record is exported without its image.
               cooklang   one .cook file per recipe into a folder (-o DIR), a .zip, or one .cook file
               recipeml   one RecipeML 0.5 XML document
+              mealie     a .zip laid out as Mealie's export (recipes/<slug>/<slug>.json and
+                         images/original.*), or one recipe's JSON (-o x.json or standard output)
+              tandoor    a .zip of per-recipe zips (recipe.json and image.*), as Tandoor exports,
+                         or one recipe.json (-o x.json or standard output)
+              nextcloud  Nextcloud Cookbook folders (<name>/recipe.json and full.*) into a folder
+                         (-o DIR) or a .zip, or one recipe.json (-o x.json or standard output)
+              mela       a .melarecipes archive (also to standard output) or one .melarecipe
+
+            Only image files inside the records file's folder are embedded (Paprika, Mealie, Tandoor, \
+            Nextcloud, Mela): an imageRef that is \
+            absolute, has a '..' component or leads (through a symlink) outside that folder is \
+            refused with a warning naming the record, and the record is exported without its image.
+
+            Fields Larder has no place for, kept by an import in the record's extras under the
+            format's name, are written back when exporting to that format. Output files are
+            written to a temporary file and renamed into place.
 
             Examples:
               larder export recipes.json --to paprika -o recipes.paprikarecipes
@@ -29,7 +42,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Larder recipe files; '-' reads standard input.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: "Format: schemaorg, paprika, cooklang or recipeml.")
+    @Option(
+        name: .long, help: "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud or mela.")
     var to: ExportFormat
 
     @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")

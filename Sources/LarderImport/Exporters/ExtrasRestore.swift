@@ -1,0 +1,41 @@
+import LarderCore
+
+/// Puts back the source fields an import kept in `recipe.extras[<format>]`, so that an export to
+/// the format a recipe came from restores what Larder has no field for.
+///
+/// The rule, member by member of `extras[<format>]` (an object keyed by the source's field names):
+/// - a key the exporter does not fill from a Larder field (Paprika's `hash`, Mealie's `settings`,
+///   Tandoor's `internal`) takes the extras value, verbatim, replacing whatever the exporter wrote
+///   there by default;
+/// - a key the exporter fills from a Larder field (`owned`) keeps the exporter's value when that
+///   value is not empty: the Larder field wins, because the extras value would contradict it;
+/// - an owned key the exporter left empty (`null`, `""`, `[]`, `{}`) takes the extras value.
+///
+/// Keys keep the order the exporter wrote them in; restored keys the exporter did not write
+/// follow, in the order of the extras object. Extras under another format's name are never used.
+enum ExtrasRestore {
+    /// Merges `recipe.extras[format.rawValue]` into `record` by the rule above.
+    /// - Parameters:
+    ///   - recipe: the recipe being exported.
+    ///   - format: the format whose extras apply.
+    ///   - record: the object the exporter built.
+    ///   - owned: the keys of `record` that carry a Larder field.
+    static func merge(_ recipe: Recipe, format: ImportFormat, into record: inout Fields, owned: Set<String>) {
+        guard let extras = recipe.extras[format.rawValue]?.objectValue else { return }
+        for member in extras {
+            if owned.contains(member.key), let written = record[member.key], !isEmpty(written) { continue }
+            record[member.key] = member.value
+        }
+    }
+
+    /// Whether a value says nothing: null, an empty string, list or object.
+    static func isEmpty(_ value: Value) -> Bool {
+        switch value {
+        case .null: true
+        case .string(let s): s.isEmpty
+        case .array(let a): a.isEmpty
+        case .object(let o): o.isEmpty
+        default: false
+        }
+    }
+}
