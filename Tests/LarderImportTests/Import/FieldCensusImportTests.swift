@@ -239,6 +239,44 @@ private enum PaprikaExporterHash {
         Self.expectNoSilentDrops(imported, source: source.objectValue ?? Fields(), format: .mealie)
     }
 
+    @Test("Mealie 1.x backup: database.json rows joined with their ingredients, notes, nutrition, tags and tools")
+    func mealieDatabaseBackup() throws {
+        let database = """
+            {"recipes":[{"id":"r1","name":"Chili","slug":"chili","description":"Hot.","recipe_yield":"6 bowls",
+                         "group_id":"g1","name_normalized":"chili","org_url":"https://larder.example/chili"}],
+             "recipes_ingredients":[
+               {"id":2,"recipe_id":"r1","position":1,"quantity":1,"note":"chopped","unit_id":null,"food_id":"f1",
+                "original_text":null},
+               {"id":1,"recipe_id":"r1","position":0,"quantity":1,"note":"1 tin beans","unit_id":null,"food_id":null}],
+             "ingredient_foods":[{"id":"f1","name":"onion"}],
+             "recipe_instructions":[{"id":"i1","recipe_id":"r1","position":0,"text":"Simmer an hour."}],
+             "notes":[{"id":3,"recipe_id":"r1","title":"Heat","text":"Add chipotle."}],
+             "recipe_nutrition":[{"id":4,"recipe_id":"r1","calories":"450"}],
+             "recipe_settings":[{"id":5,"recipe_id":"r1","public":true,"disable_amount":false}],
+             "tags":[{"id":"t1","name":"spicy"}],"recipes_to_tags":[{"recipe_id":"r1","tag_id":"t1"}],
+             "tools":[{"id":"o1","name":"Dutch oven"}],"recipes_to_tools":[{"recipe_id":"r1","tool_id":"o1"}],
+             "api_extras":[{"id":6,"recipee_id":"r1","key_name":"heat","value":"7"}]}
+            """
+        let dir = try TemporaryDirectory()
+        try ImportFixtures.zip([("database.json", Array(database.utf8))], at: dir.path("mealie.zip"))
+        let sink = ImportCollector()
+        try MealieImporter().importItems(at: dir.path("mealie.zip"), into: sink)
+        #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
+        let imported = try #require(sink.recipes.first?.0)
+        let recipe = imported.makeRecipe(id: "c", imageRef: nil, importedAt: Self.date)
+        #expect(recipe.ingredients.map(\.original) == ["1 tin beans", "1 onion, chopped"])
+        #expect(recipe.notes == [RecipeNote(title: "Heat", text: "Add chipotle.")])
+        #expect(recipe.nutrition?.calories == "450")
+        #expect(recipe.tags == ["spicy"])
+        #expect(recipe.tools == ["Dutch oven"])
+        #expect(recipe.yield?.text == "6 bowls")
+        let kept = Self.extras(imported, .mealie)
+        #expect(kept["settings"] == ["public": true, "disable_amount": false])
+        #expect(kept["extras"] == ["heat": "7"])
+        #expect(kept["name_normalized"] == .string("chili"))
+        #expect(imported.fieldCensus.fate(of: "notes") == .carried("notes"))
+    }
+
     // MARK: Tandoor
 
     @Test("Tandoor: nutrition by schema.org name, keywords, times; internal and properties in extras")

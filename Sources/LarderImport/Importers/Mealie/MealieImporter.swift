@@ -72,7 +72,7 @@ public struct MealieImporter: RecipeImporter {
         }
     }
 
-    /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id`.
+    /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id` (``MealieDatabaseJoin``).
     private func readDatabase(
         _ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String,
         into sink: any ImportSink
@@ -82,27 +82,15 @@ public struct MealieImporter: RecipeImporter {
             TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
         ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
         let recipes = database["recipes"]?.arrayValue ?? []
-        func grouped(_ table: String) -> [String: [Value]] {
-            var out: [String: [Value]] = [:]
-            for row in database[table]?.arrayValue ?? [] {
-                if let id = row["recipe_id"]?.stringValue { out[id, default: []].append(row) }
-            }
-            return out
-        }
-        let ingredients = grouped("recipes_ingredients")
-        let instructions = grouped("recipe_instructions")
-        func ordered(_ rows: [Value]) -> [Value] {
-            rows.sorted { ($0["position"].flatMap(Self.int) ?? 0) < ($1["position"].flatMap(Self.int) ?? 0) }
-        }
+        let tables = MealieDatabaseJoin(database)
         for (index, row) in recipes.enumerated() {
             let itemOrigin = origin.item(index)
             try sink.isolating(itemOrigin, raw: row) {
-                guard case .object(var fields) = row else {
+                guard case .object(let columns) = row else {
                     throw LarderError(.malformedRecord, "expected a recipe row, found \(row.kindDescription)")
                 }
+                let fields = tables.join(columns)
                 let id = fields["id"]?.stringValue ?? ""
-                fields["recipe_ingredient"] = .array(ordered(ingredients[id] ?? []))
-                fields["recipe_instructions"] = .array(ordered(instructions[id] ?? []))
                 var recipe = try Self.recipe(from: .object(fields))
                 if let image = try images[id].map({ try archive.open($0).readAll(limit: 64 << 20) }), !image.isEmpty {
                     recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
@@ -264,8 +252,9 @@ public struct MealieImporter: RecipeImporter {
     {
         if let s = element.stringValue { return PaprikaImporter.nonEmpty(HTMLText.normalize(s)) }
         let note = element["note"].flatMap { text.text($0) }
-        let hasUnit = element["unit"].map { !FieldCensus.isEmpty($0) } ?? false
-        let hasFood = element["food"].map { !FieldCensus.isEmpty($0) } ?? false
+        func has(_ keys: String...) -> Bool { keys.contains { element[$0].map { !FieldCensus.isEmpty($0) } ?? false } }
+        let hasUnit = has("unit", "unit_id")
+        let hasFood = has("food", "food_id")
         let quantity = element["quantity"].flatMap { number($0) } ?? 0
         let disabled = flag(element["disableAmount"] ?? element["disable_amount"]) ?? amountsDisabled
         let isFood = flag(element["isFood"] ?? element["is_food"])
