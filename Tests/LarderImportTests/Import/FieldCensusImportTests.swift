@@ -51,6 +51,38 @@ private enum PaprikaExporterHash {
         }
     }
 
+    @Test("the recipe v4 fields ImportedRecipe gained survive makeRecipe(init(recipe:)) for exporters")
+    func newFieldsRoundTrip() throws {
+        var recipe = Recipe(id: "rt-0001", title: "Pho", createdAt: Self.date)
+        recipe.sourceName = "Hanoi Street Food"
+        recipe.cuisines = ["Vietnamese", "Street food"]
+        recipe.tools = ["Stock pot"]
+        recipe.language = "vi"
+        recipe.videoURL = "https://larder.example/pho.mp4"
+        recipe.reviews = ["Lan: Like home."]
+        recipe.author = RecipeAuthor(name: "Minh", url: "https://larder.example/minh")
+        recipe.notes = [RecipeNote(title: "Broth", text: "Skim often."), RecipeNote(text: "Serve with lime.")]
+        recipe.rating = RecipeRating(score: 4.5, scale: 5, count: 31)
+        recipe.instructions = [
+            InstructionStep(text: "Char the onions.", images: [RecipeImage(url: "https://larder.example/onions.jpg")])
+        ]
+        recipe.extras.append(key: "mealie", value: ["settings": ["locked": true]])
+        let back = ImportedRecipe(recipe: recipe).makeRecipe(id: recipe.id, imageRef: nil, importedAt: Self.date)
+        #expect(back.sourceName == recipe.sourceName)
+        #expect(back.cuisines == recipe.cuisines)
+        #expect(back.tools == recipe.tools)
+        #expect(back.language == recipe.language)
+        #expect(back.videoURL == recipe.videoURL)
+        #expect(back.reviews == recipe.reviews)
+        #expect(back.author == recipe.author)
+        #expect(back.notes == recipe.notes)
+        #expect(back.rating == recipe.rating)
+        #expect(back.instructions == recipe.instructions)
+        #expect(back.extras == recipe.extras)
+        #expect(
+            ImportedRecipe(recipe: recipe).notes == "Broth\nSkim often.\n\nServe with lime.", "one text for exporters")
+    }
+
     // MARK: Paprika
 
     @Test("Paprika: every key lands in its Larder field, hash and flags in extras, photos as images")
