@@ -58,7 +58,7 @@ public struct SchemaOrgRecipeParser: Sendable {
             "supply": .carried("ingredients"), "recipeInstructions": .carried("instructions"),
             "RecipeInstructions": .carried("instructions"), "recipeYield": .carried("yield"),
             "yield": .carried("yield"), "prepTime": .carried("prepTime"), "cookTime": .carried("cookTime"),
-            "totalTime": .carried("totalTime"), "image": .carried("images"),
+            "totalTime": .carried("totalTime"), "performTime": .carried("cookTime"), "image": .carried("images"),
             "recipeCategory": .carried("categories"), "keywords": .carried("tags"),
             "recipeCuisine": .carried("cuisines"), "suitableForDiet": .carried("dietaryNotes"),
             "nutrition": .carried("nutrition"), "aggregateRating": .carried("rating"), "url": .carried("sourceURL"),
@@ -83,6 +83,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         if node["recipeIngredient"] != nil || node["ingredients"] != nil { fates["supply"] = .extras }
         if node["recipeInstructions"] != nil { fates["RecipeInstructions"] = .extras }
         if node["recipeYield"] != nil { fates["yield"] = .extras }
+        if minutes(node["cookTime"]) != nil { fates["performTime"] = .extras }
         if date(node["dateCreated"]) != nil { fates["datePublished"] = .extras }
         if let type = node["@type"] {
             fates["@type"] =
@@ -140,7 +141,8 @@ public struct SchemaOrgRecipeParser: Sendable {
             recipe.yieldAsWritten = yieldText
         }
         recipe.prepMinutes = minutes(node["prepTime"])
-        recipe.cookMinutes = minutes(node["cookTime"])
+        // `performTime` (the time the instructions take) is the cooking time when `cookTime` is missing.
+        recipe.cookMinutes = minutes(node["cookTime"]) ?? minutes(node["performTime"])
         recipe.totalMinutes = minutes(node["totalTime"])
         if recipe.totalMinutes == nil, recipe.prepMinutes != nil || recipe.cookMinutes != nil {
             recipe.totalMinutes = (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0)
