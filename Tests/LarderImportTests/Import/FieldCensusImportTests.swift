@@ -551,7 +551,7 @@ private enum PaprikaExporterHash {
              "PREPARATION":[{"name":"V60","type":"V60","config":{"uuid":"p1"}}],
              "SETTINGS":[{"brew_rating":5}],
              "BREWS":[{"grind_size":"24 clicks medium-fine","grind_weight":15,"method_of_preparation":"p1","mill":"m1",
-                       "mill_speed":0,"bean":"b1","brew_temperature":94,"brew_time":180,"brew_quantity":250,
+                       "mill_speed":0,"bean":"b1","brew_temperature":94,"brew_time":180,"brew_quantity":250,"brew_beverage_quantity":230,
                        "note":"Bright.","rating":4,"coffee_blooming_time":40,"tds":1.35,"water":"w1",
                        "attachments":["file:///photo.jpg"],"pressure_profile":"flat","coffee_type":"",
                        "config":{"uuid":"x1","unix_timestamp":1714000000}}]}
@@ -569,6 +569,7 @@ private enum PaprikaExporterHash {
         #expect(log.water?.name == "Third Wave")
         #expect(log.bloom?.seconds == 40)
         #expect(log.tds == 1.35)
+        #expect(log.extractionYield == 20.7, "1.35 % TDS × 230 g ÷ 15 g")
         #expect(log.photos == ["file:///photo.jpg"])
         let kept = log.extras["beanconqueror"]?.objectValue ?? Fields()
         #expect(kept["pressure_profile"] == .string("flat"))

@@ -191,7 +191,8 @@ public struct BeanconquerorImporter: RecipeImporter {
         let millName = try r.optionalString("mill").flatMap { context.mills[$0] }
         let grindSetting = try r.optionalString("grind_size").flatMap(PaprikaImporter.nonEmpty)
         let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
-        let tds = Self.number(r.fields["tds"]).flatMap { $0 > 0 ? $0 : nil }
+        // A percentage; anything else is left in extras rather than failing the brew's validation.
+        let tds = Self.number(r.fields["tds"]).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil }
         let photos = (r.fields["attachments"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter { !$0.isEmpty }
         var log = BrewLog(
             id: StableID.uuid(["beanconqueror", "brew", uuid]),
@@ -205,7 +206,8 @@ public struct BeanconquerorImporter: RecipeImporter {
             bean: beanID.flatMap { context.beanDetails[$0] },
             grinder: millName != nil || grindSetting != nil ? Grinder(name: millName, setting: grindSetting) : nil,
             bloom: bloomSeconds.map { Bloom(seconds: $0) },
-            water: try r.optionalString("water").flatMap { context.waters[$0] }, tds: tds, photos: photos)
+            water: try r.optionalString("water").flatMap { context.waters[$0] }, tds: tds,
+            extractionYield: Self.extractionYield(tds: tds, beverage: beverage, dose: dose), photos: photos)
         let kept = Self.take(brew, log: log).extras
         if !kept.isEmpty {
             log.extras = Fields([Field(key: ImportFormat.beanconqueror.rawValue, value: .object(kept))])
@@ -304,6 +306,14 @@ public struct BeanconquerorImporter: RecipeImporter {
                 try sink.brewRecipe(recipe, origin: recipeOrigin)
             }
         }
+    }
+
+    /// The extraction yield in percent, as Beanconqueror shows it: TDS × beverage weight ÷ dose,
+    /// rounded to two decimals; `nil` without all three.
+    static func extractionYield(tds: Double?, beverage: Double, dose: Double) -> Double? {
+        guard let tds, beverage > 0, dose > 0 else { return nil }
+        let percent = (tds * beverage / dose * 100).rounded() / 100
+        return percent <= 100 ? percent : nil
     }
 
     static func method(_ type: String) -> BrewMethod {
