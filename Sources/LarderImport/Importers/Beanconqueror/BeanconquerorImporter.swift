@@ -238,6 +238,8 @@ public struct BeanconquerorImporter: RecipeImporter {
     private static func take(_ brew: Value, log: BrewLog) -> (census: FieldCensus, extras: Fields) {
         var overrides: [String: FieldFate] = [:]
         if (number(brew["brew_quantity"]) ?? 0) > 0 { overrides["brew_beverage_quantity"] = .extras }
+        // A mill that is not in the backup's MILL list gave the grinder no name: its id is kept.
+        if log.grinder?.name == nil { overrides["mill"] = .extras }
         return FieldCensus.take(of: brew.objectValue ?? Fields(), table: fieldTable, overrides: overrides) {
             holds($0, log)
         }
