@@ -16,9 +16,14 @@ import Testing
             #"{"@context":"https://schema.org","@type":"Recipe","name":"Tatin","recipeIngredient":["6 apples"],"#
                 + #""recipeInstructions":"Bake.","cookingMethod":"Baking","publisher":{"name":"Larder Kitchen"}}"#)
         let bad = try dir.write("bad.jsonld", #"{"@type":"Recipe","recipeIngredient":["1 egg"]}"#)
+        let paprika = try dir.write(
+            "two.json",
+            #"[{"uid":"11111111-2222-3333-4444-555555555501","name":"Egg","ingredients":"1 egg","directions":"Boil.","#
+                + #""hash":"h"},{"uid":"11111111-2222-3333-4444-555555555502","directions":"Nameless."}]"#)
         let result = try CLI.run(
             [
-                "import", good, bad, "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("r.json"),
+                "import", good, bad, paprika, "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o",
+                dir.path("r.json"),
                 "--report", dir.path("report.json"),
             ])
         #expect(result.status == 1, "one item was rejected: \(result.stderr)")
@@ -27,19 +32,22 @@ import Testing
         #expect(result.stderr.contains("publisher: 1 carried → sourceName"), "\(result.stderr)")
         let report = try Self.object(try dir.read("report.json"))
         let counts = try #require(report["counts"] as? [String: Any])
-        #expect(counts["imported"] as? Int == 1)
-        #expect(counts["rejected"] as? Int == 1)
+        #expect(counts["imported"] as? Int == 2)
+        #expect(counts["rejected"] as? Int == 2)
         #expect(counts["duplicates"] as? Int == 0)
         let rejects = try #require(report["rejects"] as? [String: Any])
-        #expect(rejects["count"] as? Int == 1)
+        #expect(rejects["count"] as? Int == 2)
         #expect(rejects["file"] as? String == dir.path("rej.ndjson"))
         #expect((rejects["byInput"] as? [String: Any])?[bad] as? Int == 1)
+        #expect((rejects["byInput"] as? [String: Any])?[paprika] as? Int == 1, "\(rejects)")
         #expect((report["rejected"] as? [[String: Any]])?.first?["origin"] as? String == bad)
         let census = try #require(report["census"] as? [[String: Any]])
-        #expect(census.count == 1)
-        #expect(census[0]["format"] as? String == "schemaorg")
-        #expect(census[0]["records"] as? Int == 1)
-        let fields = try #require(census[0]["fields"] as? [[String: Any]])
+        #expect(census.map { $0["format"] as? String } == ["paprika", "schemaorg"])
+        #expect((census[0]["fields"] as? [[String: Any]])?.contains { $0["field"] as? String == "hash" } == true)
+        let schemaorg = census[1]
+        #expect(schemaorg["format"] as? String == "schemaorg")
+        #expect(schemaorg["records"] as? Int == 1)
+        let fields = try #require(schemaorg["fields"] as? [[String: Any]])
         func field(_ name: String) -> [String: Any]? { fields.first { $0["field"] as? String == name } }
         #expect((field("name")?["carried"] as? [String: Any])?["title"] as? Int == 1)
         #expect(field("cookingMethod")?["extras"] as? Int == 1)

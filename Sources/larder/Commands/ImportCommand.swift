@@ -129,6 +129,17 @@ struct ImportCommand: ParsableCommand {
         Stderr.print(summary)
     }
 
+    /// The input file of an origin (`file!entry#index`, `file#index` or `file`).
+    static func input(ofOrigin origin: String) -> String {
+        if let bang = origin.firstIndex(of: "!") { return String(origin[..<bang]) }
+        if let hash = origin.lastIndex(of: "#"), origin[origin.index(after: hash)...].allSatisfy(\.isNumber),
+            origin.index(after: hash) < origin.endIndex
+        {
+            return String(origin[..<hash])
+        }
+        return origin
+    }
+
     static func writeReport(_ report: ImportSession.Report, to path: String, rejectsPath: String?) throws {
         func lines(_ list: [ImportSession.ReportLine]) -> Value {
             .array(
@@ -155,10 +166,8 @@ struct ImportCommand: ParsableCommand {
             "byInput",
             value: .object(
                 Fields(
-                    Dictionary(grouping: report.rejected) {
-                        $0.origin.split(separator: "!").first.map(String.init) ?? ""
-                    }
-                    .sorted { $0.key < $1.key }.map { Field(key: $0.key, value: .int(Int64($0.value.count))) })))
+                    Dictionary(grouping: report.rejected) { Self.input(ofOrigin: $0.origin) }
+                        .sorted { $0.key < $1.key }.map { Field(key: $0.key, value: .int(Int64($0.value.count))) })))
         let value: Value = [
             "counts": counts.value, "outputs": .array(report.outputs.map(Value.string)),
             "imported": lines(report.imported), "rejected": lines(report.rejected),
