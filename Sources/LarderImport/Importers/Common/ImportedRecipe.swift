@@ -3,9 +3,11 @@ public import LarderCore
 import LarderFormats
 
 /// A recipe as a foreign format holds it, before it becomes a Larder ``Recipe``: everything
-/// the importers can read (yield text, total time, description, author, nutrition, notes,
-/// rating, sections, images), which ``makeRecipe(id:imageRef:importedAt:)`` carries into recipe v4's
-/// fields, and `extras`, the source's fields Larder has no field for.
+/// the importers can read (yield text, total time, description, author and its URL, nutrition,
+/// notes with their titles, rating and its count, sections, images and step images, source name,
+/// cuisines, tools, language, video, reviews), which ``makeRecipe(id:imageRef:importedAt:)``
+/// carries into recipe v4's fields, `extras`, the source's fields Larder has no field for, and
+/// the ``fieldCensus`` saying what became of each source field.
 public struct ImportedRecipe: Sendable, Hashable {
     /// One instruction step; `isSection` marks a section heading (`For the sauce`).
     public struct Step: Sendable, Hashable {
