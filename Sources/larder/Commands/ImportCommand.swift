@@ -32,7 +32,18 @@ struct ImportCommand: ParsableCommand {
             with it, bad items go to the rejects file with their archive entry and field path and the \
             rest import (a recipe whose image cannot be written is one bad item). An input that is \
             not empty but holds no records is a data error (exit 1). The report on stderr lists \
-            imported, rejected and duplicate items by name.
+            imported, rejected and duplicate items by name, then the field census: for each source \
+            field of each format, how many records carried it (into which Larder field), kept it \
+            verbatim in the record's extras (under the format's name, e.g. extras.paprika.hash), or \
+            dropped it, and why. Nothing is dropped without a reason; fields no importer knows go to \
+            extras.
+
+            --report FILE writes the whole report as JSON, atomically (a temporary file, then \
+            renamed): {"counts": {"imported", "rejected", "duplicates", "keptFromOutput", "images", \
+            "warnings"}, "outputs": [path], "imported"/"duplicates"/"rejected": [{"name", "id", \
+            "origin", "reason"}], "rejects": {"file", "count", "byInput": {input: n}}, "warnings": \
+            [text], "census": [{"format", "records", "fields": [{"field", "carried": {larderField: \
+            n}, "extras": n, "dropped": [{"reason", "count"}]}]}]}.
 
             Examples:
               larder import export.paprikarecipes -o recipes.json
@@ -57,7 +68,11 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Folder for embedded photos (default: <output stem>-images beside the output).")
     var images: String?
 
-    @Option(name: .long, help: "Also write the report (imported, rejected, duplicates) as JSON to this file.")
+    @Option(
+        name: .long,
+        help:
+            "Also write the whole report (counts, imported, rejected, duplicates, rejects summary, field census) as JSON to this file (shape: see above)."
+    )
     var report: String?
 
     @OptionGroup var rejects: RejectsOptions
@@ -86,7 +101,7 @@ struct ImportCommand: ParsableCommand {
             throw DataErrorsExit()
         }
         Self.printReport(result, rejectsPath: rejects.resolvedRejectsPath)
-        if let report { try Self.writeReport(result, to: report) }
+        if let report { try Self.writeReport(result, to: report, rejectsPath: rejects.resolvedRejectsPath) }
         if !result.rejected.isEmpty { throw DataErrorsExit() }
     }
 
@@ -107,10 +122,25 @@ struct ImportCommand: ParsableCommand {
         if report.images > 0 { summary += ", \(report.images) image\(report.images == 1 ? "" : "s") written" }
         if !report.outputs.isEmpty { summary += " → \(report.outputs.joined(separator: ", "))" }
         if let rejectsPath, !report.rejected.isEmpty { summary += " (rejects in \(rejectsPath))" }
+        if !report.census.isEmpty {
+            Stderr.print("larder: field census (what each source field became):")
+            for line in report.census.summaryLines { Stderr.print(line) }
+        }
         Stderr.print(summary)
     }
 
-    static func writeReport(_ report: ImportSession.Report, to path: String) throws {
+    /// The input file of an origin (`file!entry#index`, `file#index` or `file`).
+    static func input(ofOrigin origin: String) -> String {
+        if let bang = origin.firstIndex(of: "!") { return String(origin[..<bang]) }
+        if let hash = origin.lastIndex(of: "#"), origin[origin.index(after: hash)...].allSatisfy(\.isNumber),
+            origin.index(after: hash) < origin.endIndex
+        {
+            return String(origin[..<hash])
+        }
+        return origin
+    }
+
+    static func writeReport(_ report: ImportSession.Report, to path: String, rejectsPath: String?) throws {
         func lines(_ list: [ImportSession.ReportLine]) -> Value {
             .array(
                 list.map { line in
@@ -122,10 +152,27 @@ struct ImportCommand: ParsableCommand {
                     return b.value
                 })
         }
+        var counts = ValueBuilder()
+        counts.set("imported", report.imported.count)
+        counts.set("rejected", report.rejected.count)
+        counts.set("duplicates", report.duplicates.count)
+        counts.set("keptFromOutput", report.carriedOver)
+        counts.set("images", report.images)
+        counts.set("warnings", report.warnings.count)
+        var rejectsSummary = ValueBuilder()
+        rejectsSummary.set("file", report.rejected.isEmpty ? nil : rejectsPath)
+        rejectsSummary.set("count", report.rejected.count)
+        rejectsSummary.set(
+            "byInput",
+            value: .object(
+                Fields(
+                    Dictionary(grouping: report.rejected) { Self.input(ofOrigin: $0.origin) }
+                        .sorted { $0.key < $1.key }.map { Field(key: $0.key, value: .int(Int64($0.value.count))) })))
         let value: Value = [
+            "counts": counts.value, "outputs": .array(report.outputs.map(Value.string)),
             "imported": lines(report.imported), "rejected": lines(report.rejected),
-            "duplicates": lines(report.duplicates),
-            "warnings": .array(report.warnings.map(Value.string)),
+            "duplicates": lines(report.duplicates), "rejects": rejectsSummary.value,
+            "warnings": .array(report.warnings.map(Value.string)), "census": report.census.value,
         ]
         let sink = try FileByteSink(path: path)
         try sink.write(try JSONWriter.string(value, pretty: true) + "\n")

@@ -18,6 +18,9 @@ public struct BeanconquerorImporter: RecipeImporter {
 
     private struct Context {
         var beans: [String: String] = [:]
+        var beanDetails: [String: CoffeeBean] = [:]
+        var mills: [String: String] = [:]
+        var waters: [String: BrewWater] = [:]
         var preparations: [String: (name: String, type: String)] = [:]
         var ratingScale = 5.0
         /// The latest complete brew per preparation, for its recipe.
@@ -95,6 +98,19 @@ public struct BeanconquerorImporter: RecipeImporter {
                 preparation["name"]?.stringValue ?? "Brew", preparation["type"]?.stringValue ?? ""
             )
         }
+        for mill in main["MILL"]?.arrayValue ?? [] {
+            guard let uuid = mill["config"]?["uuid"]?.stringValue, let name = mill["name"]?.stringValue else {
+                continue
+            }
+            context.mills[uuid] = name
+        }
+        for water in main["WATER"]?.arrayValue ?? [] {
+            guard let uuid = water["config"]?["uuid"]?.stringValue else { continue }
+            let hardness = Self.number(water["general_hardness"] ?? water["total_hardness"]).map {
+                "\(Self.grams($0)) \(water["general_hardness_type"]?.stringValue ?? "ppm")"
+            }
+            context.waters[uuid] = BrewWater(name: water["name"]?.stringValue, hardness: hardness)
+        }
         let settings = main["SETTINGS"]?.arrayValue?.first ?? main["SETTINGS"]
         if let scale = settings?["brew_rating"].flatMap(Self.number), scale > 0 { context.ratingScale = scale }
     }
@@ -105,6 +121,15 @@ public struct BeanconquerorImporter: RecipeImporter {
             let name = bean["name"]?.stringValue ?? ""
             let roaster = bean["roaster"]?.stringValue ?? ""
             context.beans[uuid] = roaster.isEmpty ? name : "\(name) (\(roaster))"
+            let information = bean["bean_information"]?.arrayValue?.first
+            func text(_ value: Value?) -> String? { value?.stringValue.flatMap(PaprikaImporter.nonEmpty) }
+            let origin = [text(information?["country"]), text(information?["region"]), text(information?["farm"])]
+                .compactMap { $0 }
+            context.beanDetails[uuid] = CoffeeBean(
+                name: text(bean["name"]), roaster: text(bean["roaster"]),
+                origin: origin.isEmpty ? nil : origin.joined(separator: ", "), variety: text(information?["variety"]),
+                process: text(information?["processing"]), roastLevel: text(bean["roast"]),
+                roastDate: text(bean["roastingDate"]))
         }
     }
 
@@ -123,6 +148,7 @@ public struct BeanconquerorImporter: RecipeImporter {
             let itemOrigin = origin.item(index)
             try sink.isolating(itemOrigin, raw: brew) {
                 let log = try brewLog(brew, context: context)
+                sink.census(Self.census(of: brew, log: log), format: .beanconqueror, origin: itemOrigin)
                 if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams > 0,
                     log.targetYieldGrams > 0
                 {
@@ -161,7 +187,14 @@ public struct BeanconquerorImporter: RecipeImporter {
         let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
         let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
         let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty)
-        return BrewLog(
+        let beanID = try r.optionalString("bean")
+        let millName = try r.optionalString("mill").flatMap { context.mills[$0] }
+        let grindSetting = try r.optionalString("grind_size").flatMap(PaprikaImporter.nonEmpty)
+        let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        // A percentage; anything else is left in extras rather than failing the brew's validation.
+        let tds = Self.number(r.fields["tds"]).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil }
+        let photos = (r.fields["attachments"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter { !$0.isEmpty }
+        var log = BrewLog(
             id: StableID.uuid(["beanconqueror", "brew", uuid]),
             method: Self.method(preparation?.type ?? preparation?.name ?? ""),
             recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose,
@@ -169,7 +202,66 @@ public struct BeanconquerorImporter: RecipeImporter {
             waterTemperatureCelsius: temperature, grindLabel: Self.grindLabel(try r.optionalString("grind_size")),
             rating: rating,
             brewTimeSeconds: brewTime, note: note, createdAt: Date(timeIntervalSince1970: seconds),
-            recipeID: preparationID.map { StableID.uuid(["beanconqueror", "preparation", $0]) })
+            recipeID: preparationID.map { StableID.uuid(["beanconqueror", "preparation", $0]) },
+            bean: beanID.flatMap { context.beanDetails[$0] },
+            grinder: millName != nil || grindSetting != nil ? Grinder(name: millName, setting: grindSetting) : nil,
+            bloom: bloomSeconds.map { Bloom(seconds: $0) },
+            water: try r.optionalString("water").flatMap { context.waters[$0] }, tds: tds,
+            extractionYield: Self.extractionYield(tds: tds, beverage: beverage, dose: dose), photos: photos)
+        let kept = Self.take(brew, log: log).extras
+        if !kept.isEmpty {
+            log.extras = Fields([Field(key: ImportFormat.beanconqueror.rawValue, value: .object(kept))])
+        }
+        return log
+    }
+
+    /// What the importer does with each field of a Beanconqueror brew; any other field
+    /// (`mill_speed`, `pressure_profile`, `coffee_type`, `cupping`, `flow_profile`, …) is kept in
+    /// `extras.beanconqueror`.
+    public static let fieldTable = FieldTable(
+        .beanconqueror,
+        [
+            "config": .carried("id"), "method_of_preparation": .carried("method"), "bean": .carried("bean"),
+            "mill": .carried("grinder"), "grind_size": .carried("grinder"), "grind_weight": .carried("doseGrams"),
+            "brew_quantity": .carried("targetYieldGrams"), "brew_beverage_quantity": .carried("targetYieldGrams"),
+            "brew_temperature": .carried("waterTemperatureCelsius"), "brew_time": .carried("brewTimeSeconds"),
+            "note": .carried("note"), "rating": .carried("rating"), "coffee_blooming_time": .carried("bloom"),
+            "water": .carried("water"), "tds": .carried("tds"), "attachments": .carried("photos"),
+        ])
+
+    /// The census of one brew, checked against the log it became.
+    public static func census(of brew: Value, log: BrewLog) -> FieldCensus {
+        take(brew, log: log).census
+    }
+
+    /// The census of one brew and the fields to keep in extras.
+    private static func take(_ brew: Value, log: BrewLog) -> (census: FieldCensus, extras: Fields) {
+        var overrides: [String: FieldFate] = [:]
+        if (number(brew["brew_quantity"]) ?? 0) > 0 { overrides["brew_beverage_quantity"] = .extras }
+        // A mill that is not in the backup's MILL list gave the grinder no name: its id is kept.
+        if log.grinder?.name == nil { overrides["mill"] = .extras }
+        return FieldCensus.take(of: brew.objectValue ?? Fields(), table: fieldTable, overrides: overrides) {
+            holds($0, log)
+        }
+    }
+
+    /// Whether the brew log's field `name` received a value.
+    private static func holds(_ name: String, _ log: BrewLog) -> Bool {
+        switch name {
+        case "bean": log.bean != nil
+        case "grinder": log.grinder != nil
+        case "doseGrams": log.doseGrams > 0
+        case "targetYieldGrams": log.targetYieldGrams > 0
+        case "waterTemperatureCelsius": log.waterTemperatureCelsius != nil
+        case "brewTimeSeconds": log.brewTimeSeconds != nil
+        case "note": log.note != nil
+        case "bloom": log.bloom != nil
+        case "water": log.water != nil
+        case "tds": log.tds != nil
+        case "photos": !log.photos.isEmpty
+        case "method": log.recipeID != nil
+        default: true
+        }
     }
 
     /// One brew recipe per preparation method, from its latest complete brew: a bloom step when
@@ -216,6 +308,14 @@ public struct BeanconquerorImporter: RecipeImporter {
                 try sink.brewRecipe(recipe, origin: recipeOrigin)
             }
         }
+    }
+
+    /// The extraction yield in percent, as Beanconqueror shows it: TDS × beverage weight ÷ dose,
+    /// rounded to two decimals; `nil` without all three.
+    static func extractionYield(tds: Double?, beverage: Double, dose: Double) -> Double? {
+        guard let tds, beverage > 0, dose > 0 else { return nil }
+        let percent = (tds * beverage / dose * 100).rounded() / 100
+        return percent <= 100 ? percent : nil
     }
 
     static func method(_ type: String) -> BrewMethod {

@@ -71,6 +71,8 @@ public final class ImportSession: ImportSink {
         public var outputs: [String] = []
         /// Image files written.
         public var images = 0
+        /// What happened to each source field of the records written (see ``FieldCensus``).
+        public var census = CensusTally()
     }
 
     private let options: Options
@@ -88,6 +90,8 @@ public final class ImportSession: ImportSink {
     private var createdFiles: [String] = []
     private var createdDirectories: [String] = []
     private var imagesDirectoryReady = false
+    /// The census of the brew record about to be written.
+    private var pendingCensus: FieldCensus?
 
     public var readerLimits: ReaderLimits { options.limits }
 
@@ -231,9 +235,12 @@ public final class ImportSession: ImportSink {
                     reason: "same title, ingredients and steps as \(earlier)"))
             return
         }
-        let imageRef: String?
+        var imageRefs: [String?] = []
         do {
-            imageRef = try storeImage(imported.images.first, id: id, origin: origin)
+            for (index, image) in imported.images.enumerated() {
+                imageRefs.append(try storeImage(image, id: index == 0 ? id : "\(id)-\(index + 1)", origin: origin))
+            }
+            if imageRefs.isEmpty { imageRefs = [nil] }
         } catch let error as LarderError where error.code == .io {
             // One image that cannot be written rejects its record; the rest of the input goes on.
             let problem = LarderError(
@@ -244,7 +251,7 @@ public final class ImportSession: ImportSink {
                 raw: imported.makeRecipe(id: id, imageRef: nil, importedAt: options.importedAt).value)
             return
         }
-        let recipe = imported.makeRecipe(id: id, imageRef: imageRef, importedAt: options.importedAt)
+        let recipe = imported.makeRecipe(id: id, imageRefs: imageRefs, importedAt: options.importedAt)
         if let problem = recipe.validate().first {
             try reject(
                 LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin,
@@ -252,6 +259,7 @@ public final class ImportSession: ImportSink {
             return
         }
         try writer.write(recipe.value)
+        report.census.add(imported.fieldCensus, format: currentFormat)
         seenIDs[.recipe, default: [:]][id] = imported.title
         fingerprints[fingerprint] = "\"\(imported.title)\" (\(origin))"
         report.imported.append(ReportLine(name: imported.title, id: id, origin: origin.description))
@@ -265,7 +273,13 @@ public final class ImportSession: ImportSink {
         try write(log, name: log.recipeNameAtBrew, origin: origin)
     }
 
+    public func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin) {
+        pendingCensus = census
+    }
+
     private func write<R: LarderRecord>(_ record: R, name: String, origin: ImportOrigin) throws {
+        let census = pendingCensus
+        pendingCensus = nil
         let writer = try writer(for: R.recordType)
         if let earlier = seenIDs[R.recordType]?[record.id] {
             let reason =
@@ -281,6 +295,7 @@ public final class ImportSession: ImportSink {
             return
         }
         try writer.write(record.value)
+        if let census { report.census.add(census, format: currentFormat) }
         seenIDs[R.recordType, default: [:]][record.id] = name
         report.imported.append(ReportLine(name: name, id: record.id, origin: origin.description))
     }

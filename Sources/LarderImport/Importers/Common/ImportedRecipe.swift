@@ -3,21 +3,26 @@ public import LarderCore
 import LarderFormats
 
 /// A recipe as a foreign format holds it, before it becomes a Larder ``Recipe``: everything
-/// the importers can read (yield text, total time, description, author, nutrition, notes,
-/// rating, sections, images), which ``makeRecipe(id:imageRef:importedAt:)`` carries into recipe v4's
-/// fields, and `extras`, the source's fields Larder has no field for.
+/// the importers can read (yield text, total time, description, author and its URL, nutrition,
+/// notes with their titles, rating and its count, sections, images and step images, source name,
+/// cuisines, tools, language, video, reviews), which ``makeRecipe(id:imageRef:importedAt:)``
+/// carries into recipe v4's fields, `extras`, the source's fields Larder has no field for, and
+/// the ``fieldCensus`` saying what became of each source field.
 public struct ImportedRecipe: Sendable, Hashable {
     /// One instruction step; `isSection` marks a section heading (`For the sauce`).
     public struct Step: Sendable, Hashable {
         public var text: String
         public var timerSeconds: Int?
         public var isSection: Bool
+        /// The step's image URLs (schema.org `HowToStep.image`).
+        public var images: [String] = []
 
         /// Creates a step.
-        public init(text: String, timerSeconds: Int? = nil, isSection: Bool = false) {
+        public init(text: String, timerSeconds: Int? = nil, isSection: Bool = false, images: [String] = []) {
             self.text = text
             self.timerSeconds = timerSeconds
             self.isSection = isSection
+            self.images = images
         }
     }
 
@@ -37,6 +42,9 @@ public struct ImportedRecipe: Sendable, Hashable {
     public var steps: [Step] = []
     /// The normalised yield (`4 servings`, `12 cookies`).
     public var yieldText: String?
+    /// The yield as the source wrote it (`8 slices`), kept when normalising made it generic
+    /// (`8 servings`).
+    public var yieldAsWritten: String?
     public var servings: Int?
     public var totalMinutes: Int?
     public var prepMinutes: Int?
@@ -66,6 +74,26 @@ public struct ImportedRecipe: Sendable, Hashable {
     /// Source fields Larder has no field for, verbatim, under the source format's name; becomes
     /// the recipe's `extras`.
     public var extras = Fields()
+    /// The site, book or person the recipe comes from (Paprika `source`, schema.org `publisher`).
+    public var sourceName: String?
+    /// Every cuisine, the main one first; when empty, `cuisine` alone is the cuisine.
+    public var cuisines: [String] = []
+    /// Tools and equipment.
+    public var tools: [String] = []
+    /// The recipe's language, a BCP 47 tag.
+    public var language: String?
+    public var videoURL: String?
+    /// Reviews, as text.
+    public var reviews: [String] = []
+    /// The author's web page.
+    public var authorURL: String?
+    /// Notes with their titles (Mealie `notes`); when not empty they are the recipe's notes and
+    /// `notes` (one text) is only their joined form, for formats with a single notes field.
+    public var recipeNotes: [RecipeNote] = []
+    /// How many ratings `rating` averages.
+    public var ratingCount: Int?
+    /// What the import did with each top-level source field (see ``FieldCensus``).
+    public var fieldCensus = FieldCensus()
 
     /// Creates a recipe with a title; fill the rest in.
     public init(title: String) {
@@ -120,6 +148,13 @@ extension ImportedRecipe {
     /// - Returns: a saved recipe with id `id`. A total time with neither preparation nor cooking
     ///   time becomes the cooking time too; negative times and servings below one are dropped.
     public func makeRecipe(id: String, imageRef: String?, importedAt: Date) -> Recipe {
+        makeRecipe(id: id, imageRefs: [imageRef], importedAt: importedAt)
+    }
+
+    /// The Larder recipe (see ``makeRecipe(id:imageRef:importedAt:)``), with `imageRefs[i]` the
+    /// file the `i`th image's bytes were written to (`nil` for a URL): every image is kept.
+    public func makeRecipe(id: String, imageRefs: [String?], importedAt: Date) -> Recipe {
+        let imageRef = imageRefs.first ?? nil
         var tags: [String] = []
         var seen = Set<String>()
         for tag in categories + keywords {
@@ -144,19 +179,39 @@ extension ImportedRecipe {
             servings: positiveServings, dietaryNotes: diets, tags: tags, sourceURL: sourceURL,
             isSaved: true, isFavorited: isFavorite)
         recipe.description = description.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 }
-        recipe.author = author.flatMap { $0.trimmingWhitespace.isEmpty ? nil : RecipeAuthor(name: $0) }
+        recipe.author = author.flatMap {
+            $0.trimmingWhitespace.isEmpty ? nil : RecipeAuthor(name: $0, url: authorURL.flatMap(Self.nonBlank))
+        }
+        recipe.sourceName = sourceName.flatMap(Self.nonBlank)
+        if !cuisines.isEmpty {
+            var seenCuisines = Set<String>()
+            recipe.cuisines = cuisines.map(\.trimmingWhitespace).filter {
+                !$0.isEmpty && seenCuisines.insert($0.lowercased()).inserted
+            }
+        }
+        recipe.tools = tools.map(\.trimmingWhitespace).filter { !$0.isEmpty }
+        recipe.language = language.flatMap(Self.nonBlank)
+        recipe.videoURL = videoURL.flatMap(Self.nonBlank)
+        recipe.reviews = reviews.map(\.trimmingWhitespace).filter { !$0.isEmpty }
         recipe.nutrition = makeNutrition()
         recipe.yield = makeYield(servings: positiveServings)
         recipe.totalTime = total
-        if let notes, !notes.trimmingWhitespace.isEmpty { recipe.notes = [RecipeNote(text: notes)] }
+        let titledNotes = recipeNotes.filter { !$0.text.trimmingWhitespace.isEmpty }
+        if !titledNotes.isEmpty {
+            recipe.notes = titledNotes
+        } else if let notes, !notes.trimmingWhitespace.isEmpty {
+            recipe.notes = [RecipeNote(text: notes)]
+        }
         if let rating, rating > 0, rating.isFinite {
-            recipe.rating = RecipeRating(score: rating, scale: rating <= 5 ? 5 : rating <= 10 ? 10 : 100)
+            recipe.rating = RecipeRating(
+                score: rating, scale: rating <= 5 ? 5 : rating <= 10 ? 10 : 100,
+                count: ratingCount.flatMap { $0 > 0 ? $0 : nil })
         }
         var seenCategories = Set<String>()
         recipe.categories = categories.map(\.trimmingWhitespace).filter {
             !$0.isEmpty && seenCategories.insert($0.lowercased()).inserted
         }
-        recipe.images = makeImages(imageRef: imageRef)
+        recipe.images = makeImages(imageRefs: imageRefs)
         recipe.extras = extras
         return recipe
     }
@@ -186,9 +241,17 @@ extension ImportedRecipe {
                 if !followed { result.append(InstructionStep(text: step.text, name: step.text)) }
                 continue
             }
-            result.append(InstructionStep(text: step.text, timerSeconds: step.timerSeconds, name: section))
+            result.append(
+                InstructionStep(
+                    text: step.text, timerSeconds: step.timerSeconds, name: section,
+                    images: step.images.map { RecipeImage(url: $0) }))
         }
         return result
+    }
+
+    private static func nonBlank(_ text: String) -> String? {
+        let trimmed = text.trimmingWhitespace
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Nutrition by schema.org name; other entries (a source's own names) join `text` as `name: value` lines.
@@ -205,6 +268,18 @@ extension ImportedRecipe {
 
     /// The yield, unless it only says the servings.
     private func makeYield(servings: Int?) -> Recipe.Yield? {
+        if let written = yieldAsWritten.map(HTMLText.collapseWhitespace)?.trimmingWhitespace,
+            let normalized = yieldText, ["serving", "servings", "item", "items"].contains(where: normalized.hasSuffix)
+        {
+            // `8 slices` read as `8 servings`: the source's own unit says more.
+            let parts = written.split(separator: " ", maxSplits: 1).map(String.init)
+            let servingWords = ["serving", "servings", "portion", "portions", "people", "persons", "person"]
+            if parts.count == 2, let quantity = Double(parts[0].replacingOccurrences(of: ",", with: ".")),
+                !servingWords.contains(parts[1].lowercased())
+            {
+                return Recipe.Yield(quantity: quantity, unit: parts[1], text: written)
+            }
+        }
         guard let text = yieldText?.trimmingWhitespace, !text.isEmpty else { return nil }
         let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
         let quantity = parts.first.flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }
@@ -218,8 +293,9 @@ extension ImportedRecipe {
     }
 
     /// Every image when there are several, the first primary (its ref is `imageRef` when stored as a file).
-    private func makeImages(imageRef: String?) -> [RecipeImage] {
+    private func makeImages(imageRefs: [String?]) -> [RecipeImage] {
         guard images.count > 1 else { return [] }
+        let imageRef = imageRefs.first ?? nil
         var result: [RecipeImage] = []
         for (index, image) in images.enumerated() {
             switch image {
@@ -227,8 +303,10 @@ extension ImportedRecipe {
                 result.append(
                     RecipeImage(ref: index == 0 && imageRef != url ? imageRef : nil, url: url, isPrimary: index == 0))
             case .data:
-                // Only the first image's bytes are written beside the output.
-                if index == 0, let imageRef { result.append(RecipeImage(ref: imageRef, isPrimary: true)) }
+                // The bytes were written beside the output, where the import could.
+                if index < imageRefs.count, let ref = imageRefs[index] {
+                    result.append(RecipeImage(ref: ref, isPrimary: index == 0))
+                }
             }
         }
         return result
@@ -250,7 +328,11 @@ extension ImportedRecipe {
         for step in recipe.instructions {
             if let name = step.name, name != section { steps.append(Step(text: name, isSection: true)) }
             section = step.name
-            steps.append(Step(text: step.text, timerSeconds: step.timerSeconds))
+            steps.append(
+                Step(
+                    text: step.text, timerSeconds: step.timerSeconds,
+                    images: step.images.compactMap { $0.url ?? $0.ref })
+            )
         }
         servings = recipe.servings
         yieldText = recipe.yield?.text ?? recipe.servings.map { "\($0) serving\($0 == 1 ? "" : "s")" }
@@ -275,6 +357,15 @@ extension ImportedRecipe {
         difficulty = recipe.difficulty
         description = recipe.description
         author = recipe.author?.name
+        authorURL = recipe.author?.url
+        sourceName = recipe.sourceName
+        cuisines = recipe.cuisines
+        tools = recipe.tools
+        language = recipe.language
+        videoURL = recipe.videoURL
+        reviews = recipe.reviews
+        recipeNotes = recipe.notes
+        ratingCount = recipe.rating?.count
         if let facts = recipe.nutrition {
             for key in Nutrition.keys { if let value = facts[key] { nutrition[key] = value } }
         }

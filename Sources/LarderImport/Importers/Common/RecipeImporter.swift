@@ -63,11 +63,17 @@ public protocol ImportSink: AnyObject {
     func warn(_ message: String, origin: ImportOrigin)
     /// The limits importers apply while they read (one record's size above all).
     var readerLimits: ReaderLimits { get }
+    /// The field census of the brew record sent next (recipes carry theirs in
+    /// ``ImportedRecipe/fieldCensus``).
+    func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin)
 }
 
 extension ImportSink {
     /// The default limits.
     public var readerLimits: ReaderLimits { .default }
+
+    /// By default the census is not counted.
+    public func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin) {}
 }
 
 /// Reads one foreign format.

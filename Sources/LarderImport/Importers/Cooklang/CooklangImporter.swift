@@ -93,6 +93,7 @@ public struct CooklangImporter: RecipeImporter {
         }
         if let servings = parsed.metadata("servings") ?? parsed.metadata("serves") ?? parsed.metadata("yield") {
             recipe.yieldText = RecipeYield.normalized(servings)
+            recipe.yieldAsWritten = servings
             recipe.servings = RecipeYield.servings(servings)
         }
         recipe.sourceURL = (parsed.metadata("source") ?? parsed.metadata("source.url") ?? parsed.metadata("url"))
@@ -108,7 +109,53 @@ public struct CooklangImporter: RecipeImporter {
                 RecipeTime.minutes)
         recipe.description = parsed.metadata("description") ?? parsed.metadata("introduction")
         recipe.difficulty = parsed.metadata("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.lowercased()) }
+        recipe.author = parsed.metadata("author") ?? parsed.metadata("source.author")
+        recipe.sourceName =
+            parsed.metadata("source.name")
+            ?? (parsed.metadata("source").flatMap { $0.hasPrefix("http") ? nil : $0 })
+        recipe.language = parsed.metadata("locale")
+        recipe.diets = (parsed.metadata("diet") ?? "").split(separator: ",").map { String($0).trimmingWhitespace }
+            .filter { !$0.isEmpty }
+        let image = parsed.metadata("image") ?? parsed.metadata("images") ?? parsed.metadata("picture")
+        if let image, !image.trimmingWhitespace.isEmpty { recipe.images = [.url(image.trimmingWhitespace)] }
+        takeCensus(of: parsed, into: &recipe)
         return recipe
+    }
+
+    /// Metadata keys (lowercased) by the Larder field they fill, each group in the order the
+    /// importer prefers them: the first key present is carried, the others are kept in extras.
+    static let metadataKeys: [(String, [String])] = [
+        ("title", ["title"]), ("yield", ["servings", "serves", "yield"]),
+        ("sourceURL", ["source", "source.url", "url"]), ("tags", ["tags"]), ("categories", ["course", "category"]),
+        ("cuisines", ["cuisine"]), ("prepTime", ["prep time", "time.prep"]), ("cookTime", ["cook time", "time.cook"]),
+        ("totalTime", ["time required", "time", "duration"]), ("description", ["description", "introduction"]),
+        ("difficulty", ["difficulty"]), ("author", ["author", "source.author"]), ("sourceName", ["source.name"]),
+        ("language", ["locale"]), ("dietaryNotes", ["diet"]), ("images", ["image", "images", "picture"]),
+    ]
+
+    /// The census of a recipe's metadata (`>> key: value` lines or YAML front matter): keys Larder
+    /// has no field for (and values it could not read) are kept in `extras.cooklang` as written.
+    private static func takeCensus(of parsed: CooklangRecipe, into recipe: inout ImportedRecipe) {
+        var fields = Fields()
+        for (key, value) in parsed.metadata where !fields.contains(key: key) {
+            fields.append(key: key, value: .string(value))
+        }
+        var fates: [String: FieldFate] = [:]
+        for (larderField, keys) in metadataKeys {
+            var carried = false
+            for wanted in keys {
+                for field in fields where field.key.lowercased() == wanted {
+                    fates[field.key] = carried ? .extras : .carried(larderField)
+                    carried = true
+                }
+            }
+        }
+        // `source` is the address when it is one, else the source's name.
+        for field in fields
+        where field.key.lowercased() == "source" && !(field.value.stringValue ?? "").hasPrefix("http") {
+            fates[field.key] = parsed.metadata("source.name") == nil ? .carried("sourceName") : .extras
+        }
+        recipe.takeCensus(of: fields, table: FieldTable(.cooklang, fates))
     }
 
     /// A step's text: ingredient and cookware names as words, timers as `quantity units`.

@@ -72,7 +72,7 @@ public struct MealieImporter: RecipeImporter {
         }
     }
 
-    /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id`.
+    /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id` (``MealieDatabaseJoin``).
     private func readDatabase(
         _ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String,
         into sink: any ImportSink
@@ -82,27 +82,15 @@ public struct MealieImporter: RecipeImporter {
             TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
         ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
         let recipes = database["recipes"]?.arrayValue ?? []
-        func grouped(_ table: String) -> [String: [Value]] {
-            var out: [String: [Value]] = [:]
-            for row in database[table]?.arrayValue ?? [] {
-                if let id = row["recipe_id"]?.stringValue { out[id, default: []].append(row) }
-            }
-            return out
-        }
-        let ingredients = grouped("recipes_ingredients")
-        let instructions = grouped("recipe_instructions")
-        func ordered(_ rows: [Value]) -> [Value] {
-            rows.sorted { ($0["position"].flatMap(Self.int) ?? 0) < ($1["position"].flatMap(Self.int) ?? 0) }
-        }
+        let tables = MealieDatabaseJoin(database)
         for (index, row) in recipes.enumerated() {
             let itemOrigin = origin.item(index)
             try sink.isolating(itemOrigin, raw: row) {
-                guard case .object(var fields) = row else {
+                guard case .object(let columns) = row else {
                     throw LarderError(.malformedRecord, "expected a recipe row, found \(row.kindDescription)")
                 }
+                let fields = tables.join(columns)
                 let id = fields["id"]?.stringValue ?? ""
-                fields["recipe_ingredient"] = .array(ordered(ingredients[id] ?? []))
-                fields["recipe_instructions"] = .array(ordered(instructions[id] ?? []))
                 var recipe = try Self.recipe(from: .object(fields))
                 if let image = try images[id].map({ try archive.open($0).readAll(limit: 64 << 20) }), !image.isEmpty {
                     recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
@@ -112,13 +100,20 @@ public struct MealieImporter: RecipeImporter {
         }
     }
 
-    /// The recipe a Mealie recipe object describes (camelCase or snake_case names).
+    /// The recipe a Mealie recipe object describes (camelCase or snake_case names), with its
+    /// field census taken against ``fieldTable`` (fields Larder has no field for kept in `extras.mealie`).
     /// - Throws: ``LarderError`` `malformed-record` with the field path.
     public static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
+        var overrides: [String: FieldFate] = [:]
+        /// The first of `names` the recipe has (not null); the others it has are kept in extras.
         func field(_ names: String...) -> (String, Value)? {
-            for name in names { if let v = r.fields[name], !v.isNull { return (name, v) } }
-            return nil
+            var found: (String, Value)?
+            for name in names {
+                guard let v = r.fields[name], !FieldCensus.isEmpty(v) else { continue }
+                if found == nil { found = (name, v) } else { overrides[name] = .extras }
+            }
+            return found
         }
         let text = SchemaOrgRecipeParser()
         let title = field("name").flatMap { text.text($0.1) } ?? ""
@@ -129,14 +124,23 @@ public struct MealieImporter: RecipeImporter {
         recipe.nativeID = field("id", "slug").flatMap { text.text($0.1) }
         recipe.description = field("description").flatMap { text.text($0.1) }
         recipe.sourceURL = field("orgURL", "org_url").flatMap { $0.1.stringValue }.flatMap(PaprikaImporter.nonEmpty)
+        let yieldQuantity = field("recipeYieldQuantity", "recipe_yield_quantity").flatMap { number($0.1) }
         if let (_, yield) = field("recipeYield", "recipe_yield"), let t = text.text(yield) {
-            recipe.yieldText = RecipeYield.normalized(t)
-            recipe.servings = RecipeYield.servings(t)
+            // Mealie 1.x splits the yield: `recipeYieldQuantity` 12 and `recipeYield` "cookies".
+            let full =
+                yieldQuantity.map { q in t.first?.isNumber == true ? t : "\(Self.format(q)) \(t)" } ?? t
+            recipe.yieldText = RecipeYield.normalized(full)
+            recipe.yieldAsWritten = full
+            recipe.servings = RecipeYield.servings(full)
+        } else if let yieldQuantity, yieldQuantity > 0 {
+            recipe.yieldText = Self.format(yieldQuantity)
         }
-        if recipe.servings == nil, let (_, servings) = field("recipeServings", "recipe_servings"),
-            case .double(let d) = servings, d > 0
-        {
-            recipe.servings = Int(d.rounded())
+        if let (name, servings) = field("recipeServings", "recipe_servings") {
+            if let d = number(servings), d > 0 {
+                recipe.servings = recipe.servings ?? Int(d.rounded())
+            } else {
+                overrides[name] = .extras  // 0: Mealie's "not set"; kept as written
+            }
         }
         recipe.totalMinutes = field("totalTime", "total_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
         recipe.prepMinutes = field("prepTime", "prep_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
@@ -145,11 +149,12 @@ public struct MealieImporter: RecipeImporter {
         recipe.categories =
             field("recipeCategory", "recipe_category").map { text.list($0.1, splittingCommas: false) } ?? []
         recipe.keywords = field("tags").map { text.list($0.1, splittingCommas: false) } ?? []
+        recipe.tools = field("tools").map { text.list($0.1, splittingCommas: false) } ?? []
         if let (_, rating) = field("rating") { recipe.rating = text.text(rating).flatMap { Double($0) } }
         if let (_, date) = field("dateAdded", "date_added", "createdAt", "created_at") {
             recipe.createdAt = text.text(date).flatMap(RecipeDate.parse)
         }
-        if let (_, date) = field("dateUpdated", "date_updated", "updatedAt", "update_at") {
+        if let (_, date) = field("dateUpdated", "date_updated", "updatedAt", "updated_at", "update_at") {
             recipe.updatedAt = text.text(date).flatMap(RecipeDate.parse)
         }
         if let (name, ingredients) = field("recipeIngredient", "recipe_ingredient") {
@@ -158,11 +163,15 @@ public struct MealieImporter: RecipeImporter {
                     .malformedRecord, "expected a list, found \(ingredients.kindDescription)",
                     location: SourceLocation(fieldPath: FieldPath.root.appending(name)))
             }
+            let amountsDisabled =
+                flag(r.fields["settings"]?["disableAmount"] ?? r.fields["settings"]?["disable_amount"]) ?? false
             for element in list {
                 if let heading = element["title"].flatMap({ text.text($0) }) {
                     recipe.ingredientHeadings[recipe.ingredients.count] = heading
                 }
-                if let line = ingredientLine(element, text) { recipe.ingredients.append(line) }
+                if let line = ingredientLine(element, text, amountsDisabled: amountsDisabled) {
+                    recipe.ingredients.append(line)
+                }
             }
         }
         if let (name, instructions) = field("recipeInstructions", "recipe_instructions") {
@@ -184,21 +193,102 @@ public struct MealieImporter: RecipeImporter {
         if let nutrition = field("nutrition")?.1.objectValue {
             for entry in nutrition { if let t = text.text(entry.value) { recipe.nutrition[entry.key] = t } }
         }
+        if let notes = field("notes")?.1.arrayValue {
+            recipe.recipeNotes = notes.compactMap { note -> RecipeNote? in
+                if let plain = note.stringValue.flatMap(PaprikaImporter.nonEmpty) { return RecipeNote(text: plain) }
+                guard let body = note["text"]?.stringValue.flatMap(PaprikaImporter.nonEmpty) else { return nil }
+                return RecipeNote(title: note["title"]?.stringValue.flatMap(PaprikaImporter.nonEmpty), text: body)
+            }
+            if !recipe.recipeNotes.isEmpty {
+                recipe.notes = recipe.recipeNotes.map { note in note.title.map { "\($0)\n\(note.text)" } ?? note.text }
+                    .joined(separator: "\n\n")
+            }
+        }
+        if let comments = field("comments")?.1.arrayValue {
+            recipe.reviews = comments.compactMap { comment in
+                guard let body = (comment.stringValue ?? comment["text"]?.stringValue).flatMap(PaprikaImporter.nonEmpty)
+                else { return nil }
+                let by = (comment["user"]?["username"] ?? comment["user"]?["fullName"])?.stringValue
+                return by.map { "\($0): \(body)" } ?? body
+            }
+        }
+        recipe.takeCensus(of: r.fields, table: fieldTable, overrides: overrides)
         return recipe
     }
 
-    private static func ingredientLine(_ element: Value, _ text: SchemaOrgRecipeParser) -> String? {
+    /// What the importer does with each field of a Mealie recipe (1.x camelCase API and export
+    /// names, 0.x and `database.json` snake_case names); any other field (`settings`, `assets`,
+    /// `extras`, `slug` beside an `id`, `lastMade`, user and group ids) is kept in `extras.mealie`.
+    public static let fieldTable = FieldTable(
+        .mealie,
+        [
+            "id": .carried("id"), "slug": .carried("id"), "name": .carried("title"),
+            "description": .carried("description"), "orgURL": .carried("sourceURL"), "org_url": .carried("sourceURL"),
+            "recipeYield": .carried("yield"), "recipe_yield": .carried("yield"),
+            "recipeYieldQuantity": .carried("yield"), "recipe_yield_quantity": .carried("yield"),
+            "recipeServings": .carried("servings"), "recipe_servings": .carried("servings"),
+            "totalTime": .carried("totalTime"), "total_time": .carried("totalTime"), "prepTime": .carried("prepTime"),
+            "prep_time": .carried("prepTime"), "performTime": .carried("cookTime"),
+            "perform_time": .carried("cookTime"), "cookTime": .carried("cookTime"), "cook_time": .carried("cookTime"),
+            "recipeCategory": .carried("categories"), "recipe_category": .carried("categories"),
+            "tags": .carried("tags"), "tools": .carried("tools"), "rating": .carried("rating"),
+            "dateAdded": .carried("createdAt"), "date_added": .carried("createdAt"),
+            "createdAt": .carried("createdAt"), "created_at": .carried("createdAt"),
+            "dateUpdated": .carried("updatedAt"), "date_updated": .carried("updatedAt"),
+            "updatedAt": .carried("updatedAt"), "updated_at": .carried("updatedAt"),
+            "update_at": .carried("updatedAt"), "recipeIngredient": .carried("ingredients"),
+            "recipe_ingredient": .carried("ingredients"), "recipeInstructions": .carried("instructions"),
+            "recipe_instructions": .carried("instructions"), "nutrition": .carried("nutrition"),
+            "notes": .carried("notes"), "comments": .carried("reviews"),
+        ])
+
+    /// One ingredient's line.
+    ///
+    /// An ingredient Mealie never parsed (amounts disabled, or quantity 0 or 1 with neither unit nor
+    /// food and the line in `note`) is its note as written, not `1 <note>`; a parsed one is its
+    /// `originalText`, else its `display`, else quantity, unit, food and note.
+    private static func ingredientLine(_ element: Value, _ text: SchemaOrgRecipeParser, amountsDisabled: Bool)
+        -> String?
+    {
         if let s = element.stringValue { return PaprikaImporter.nonEmpty(HTMLText.normalize(s)) }
+        let note = element["note"].flatMap { text.text($0) }
+        func has(_ keys: String...) -> Bool { keys.contains { element[$0].map { !FieldCensus.isEmpty($0) } ?? false } }
+        let hasUnit = has("unit", "unit_id")
+        let hasFood = has("food", "food_id")
+        let quantity = element["quantity"].flatMap { number($0) } ?? 0
+        let disabled = flag(element["disableAmount"] ?? element["disable_amount"]) ?? amountsDisabled
+        let isFood = flag(element["isFood"] ?? element["is_food"])
+        if let note, disabled || (!hasUnit && !hasFood && (isFood == false || quantity == 0 || quantity == 1)) {
+            return note
+        }
         for key in ["originalText", "original_text", "display"] {
             if let s = element[key].flatMap({ text.text($0) }) { return s }
         }
         var parts: [String] = []
-        if let quantity = element["quantity"], let q = text.text(quantity), q != "0" { parts.append(q) }
+        if quantity != 0 { parts.append(format(quantity)) }
         if let unit = element["unit"].flatMap({ text.text($0["name"] ?? $0) }) { parts.append(unit) }
         if let food = element["food"].flatMap({ text.text($0["name"] ?? $0) }) { parts.append(food) }
-        if let note = element["note"].flatMap({ text.text($0) }) { parts.append(parts.isEmpty ? note : ", " + note) }
+        if let note { parts.append(parts.isEmpty ? note : ", " + note) }
         let line = parts.joined(separator: " ").replacingAll(" , ", with: ", ")
         return line.isEmpty ? nil : line
+    }
+
+    private static func flag(_ value: Value?) -> Bool? {
+        if case .bool(let b)? = value { return b }
+        return nil
+    }
+
+    private static func number(_ value: Value) -> Double? {
+        switch value {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        case .string(let s): Double(s.trimmingWhitespace)
+        default: nil
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 
     private static func int(_ value: Value) -> Int? {

@@ -63,6 +63,7 @@ public struct MelaImporter: RecipeImporter {
         }
         if let yield = try r.optionalString("yield"), !yield.trimmingWhitespace.isEmpty {
             recipe.yieldText = RecipeYield.normalized(yield)
+            recipe.yieldAsWritten = yield
             recipe.servings = RecipeYield.servings(yield)
         }
         recipe.prepMinutes = try r.optionalString("prepTime").flatMap(RecipeTime.minutes)
@@ -73,7 +74,14 @@ public struct MelaImporter: RecipeImporter {
         if let nutrition = try r.optionalString("nutrition").flatMap(PaprikaImporter.nonEmpty) {
             recipe.nutrition["text"] = nutrition
         }
-        recipe.sourceURL = try r.optionalString("link").flatMap(PaprikaImporter.nonEmpty)
+        // `link` is a web address, or the book or person the recipe comes from.
+        if let link = try r.optionalString("link").flatMap(PaprikaImporter.nonEmpty) {
+            if link.contains("://") || link.hasPrefix("www.") {
+                recipe.sourceURL = link
+            } else {
+                recipe.sourceName = link
+            }
+        }
         recipe.isFavorite = try r.bool("favorite", default: false)
         recipe.categories = try r.stringList("categories")
         // Mela writes `date` as seconds since 2001-01-01 (Apple's reference date).
@@ -87,6 +95,22 @@ public struct MelaImporter: RecipeImporter {
             recipe.images.append(
                 .data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
         }
+        recipe.takeCensus(
+            of: r.fields, table: fieldTable,
+            overrides: recipe.sourceName == nil ? [:] : ["link": .carried("sourceName")])
         return recipe
     }
+
+    /// What the importer does with each key of a `.melarecipe`; any other key is kept in `extras.mela`
+    /// (`wantToCook` among them).
+    public static let fieldTable = FieldTable(
+        .mela,
+        [
+            "id": .carried("id"), "title": .carried("title"), "text": .carried("description"),
+            "ingredients": .carried("ingredients"), "instructions": .carried("instructions"),
+            "yield": .carried("yield"), "prepTime": .carried("prepTime"), "cookTime": .carried("cookTime"),
+            "totalTime": .carried("totalTime"), "notes": .carried("notes"), "nutrition": .carried("nutrition"),
+            "link": .carried("sourceURL"), "favorite": .carried("isFavorited"), "categories": .carried("categories"),
+            "date": .carried("createdAt"), "images": .carried("images"),
+        ])
 }

@@ -83,15 +83,23 @@ public struct NextcloudImporter: RecipeImporter {
         }
     }
 
+    /// What the importer does with each field of a Nextcloud Cookbook `recipe.json`: schema.org's
+    /// table, plus Nextcloud's own `id`; its image routes (`imageUrl`, `imagePlaceholderUrl`,
+    /// `printImage`) and any other field are kept in `extras.nextcloud`.
+    public static let fieldTable = FieldTable(.nextcloud, SchemaOrgRecipeParser.fieldTable.fates).merging([
+        "id": .carried("id")
+    ])
+
     private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws
     {
         let value = try sink.readJSON(source, origin: origin)
         try sink.isolating(origin, raw: value) {
-            var recipe = try SchemaOrgRecipeParser().parse(value)
-            if let id = value["id"].flatMap({
-                $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil)
-            }) {
-                recipe.nativeID = id
+            var recipe = try SchemaOrgRecipeParser().parse(value, table: Self.fieldTable) { recipe in
+                if let id = value["id"].flatMap({
+                    $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil)
+                }) {
+                    recipe.nativeID = id
+                }
             }
             if let image, !image.isEmpty {
                 recipe.images.insert(

@@ -127,6 +127,24 @@ public struct ORFImporter: RecipeImporter {
         }
         let notes = fields["notes"]?.arrayValue?.compactMap { text($0) } ?? text(fields["notes"]).map { [$0] } ?? []
         if !notes.isEmpty { recipe.notes = notes.joined(separator: "\n") }
+        recipe.sourceName = text(fields["source_book"])
+        var overrides: [String: FieldFate] = [:]
+        if text(fields["source_authors"]) != nil { overrides["author"] = .extras }
+        if text(fields["cook_time"]) != nil { overrides["oven_time"] = .extras }
+        if let url = text(fields["source_url"]), !url.hasPrefix("http") { overrides["source_url"] = .extras }
+        recipe.takeCensus(of: fields, table: fieldTable, overrides: overrides)
         return recipe
     }
+
+    /// What the importer does with each key of an Open Recipe Format document; any other key
+    /// (`oven_temp`, `oven_fan`, `variants`, …) is kept in `extras.orf`.
+    public static let fieldTable = FieldTable(
+        .orf,
+        [
+            "recipe_name": .carried("title"), "recipe_uuid": .carried("id"), "source_authors": .carried("author"),
+            "author": .carried("author"), "source_url": .carried("sourceURL"), "source_book": .carried("sourceName"),
+            "yields": .carried("yield"), "prep_time": .carried("prepTime"), "cook_time": .carried("cookTime"),
+            "oven_time": .carried("cookTime"), "total_time": .carried("totalTime"),
+            "ingredients": .carried("ingredients"), "steps": .carried("instructions"), "notes": .carried("notes"),
+        ])
 }

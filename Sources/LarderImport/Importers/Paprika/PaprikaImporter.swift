@@ -74,6 +74,7 @@ public struct PaprikaImporter: RecipeImporter {
         recipe.steps = try lines(string("directions")).map { ImportedRecipe.Step(text: $0) }
         if let servings = try string("servings"), !servings.trimmingWhitespace.isEmpty {
             recipe.yieldText = RecipeYield.normalized(servings)
+            recipe.yieldAsWritten = servings
             recipe.servings = RecipeYield.servings(servings)
         }
         recipe.prepMinutes = try string("prep_time").flatMap(RecipeTime.minutes)
@@ -82,11 +83,12 @@ public struct PaprikaImporter: RecipeImporter {
         recipe.description = try string("description").flatMap(nonEmpty)
         recipe.notes = try string("notes").flatMap(nonEmpty)
         recipe.sourceURL = try string("source_url").flatMap(nonEmpty)
+        recipe.sourceName = try string("source").flatMap(nonEmpty)
         recipe.difficulty = try string("difficulty").flatMap {
             Recipe.Difficulty(rawValue: $0.trimmingWhitespace.lowercased())
         }
         if let nutrition = try string("nutritional_info").flatMap(nonEmpty) { recipe.nutrition["text"] = nutrition }
-        if case .int(let rating)? = fields["rating"] { recipe.rating = Double(rating) }
+        if case .int(let rating)? = fields["rating"], rating > 0 { recipe.rating = Double(rating) }
         if case .bool(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite }
         if case .int(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite != 0 }
         if let created = try string("created") { recipe.createdAt = RecipeDate.parse(created) }
@@ -113,10 +115,73 @@ public struct PaprikaImporter: RecipeImporter {
             }
             recipe.images.append(
                 .data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
-        } else if let url = try string("image_url").flatMap(nonEmpty) {
-            recipe.images.append(.url(url))
         }
+        var overrides: [String: FieldFate] = [:]
+        if let photos = fields["photos"]?.arrayValue {
+            // Extra photos carry their bytes in `data`: they become image files, the rest stays in extras.
+            var kept: [Value] = []
+            for (index, photo) in photos.enumerated() {
+                guard let data = photo["data"]?.stringValue, !data.isEmpty else {
+                    kept.append(photo)
+                    continue
+                }
+                guard let bytes = Data(base64Encoded: data, options: .ignoreUnknownCharacters) else {
+                    throw LarderError(
+                        .malformedRecord, "photo data is not base64",
+                        location: SourceLocation(
+                            fieldPath: FieldPath.root.appending("photos").appending(index: index).appending("data")))
+                }
+                recipe.images.append(
+                    .data(Array(bytes), fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16)))))
+                var rest = photo.objectValue ?? Fields()
+                _ = rest.removeValue(forKey: "data")
+                kept.append(.object(rest))
+            }
+            overrides["photos"] = .carried("images")
+            if !kept.isEmpty {
+                recipe.extras = Fields([
+                    Field(key: "paprika", value: .object(Fields([Field(key: "photos", value: .array(kept))])))
+                ])
+            }
+        }
+        if let url = try string("image_url").flatMap(nonEmpty) { recipe.images.append(.url(url)) }
+        // What an export derives again from the recipe is not kept: an unset rating, the site's
+        // host as the source, and the change hash when it is the one Larder computes.
+        if case .int(0)? = fields["rating"] { overrides["rating"] = .dropped("0 is Paprika's \"not rated\"") }
+        if let source = try string("source").flatMap(nonEmpty), let url = recipe.sourceURL,
+            URL(string: url)?.host?.lowercased() == source.lowercased()
+        {
+            recipe.sourceName = nil
+            overrides["source"] = .dropped("the host of source_url, derived from it again on export")
+        }
+        if let hash = try string("hash"), hash.uppercased() == Self.changeHash(fields) {
+            overrides["hash"] = .dropped(
+                "Paprika's change hash of name, ingredients and directions, recomputed on export")
+        }
+        recipe.takeCensus(of: fields, table: fieldTable, overrides: overrides)
         return recipe
+    }
+
+    /// What the importer does with each field of a Paprika recipe (the keys of Paprika's export
+    /// and its sync API); any other field is kept in `extras.paprika`.
+    public static let fieldTable = FieldTable(
+        .paprika,
+        [
+            "uid": .carried("id"), "name": .carried("title"), "ingredients": .carried("ingredients"),
+            "directions": .carried("instructions"), "servings": .carried("yield"), "prep_time": .carried("prepTime"),
+            "cook_time": .carried("cookTime"), "total_time": .carried("totalTime"),
+            "description": .carried("description"), "notes": .carried("notes"), "source": .carried("sourceName"),
+            "source_url": .carried("sourceURL"), "difficulty": .carried("difficulty"),
+            "nutritional_info": .carried("nutrition"), "rating": .carried("rating"),
+            "on_favorites": .carried("isFavorited"), "created": .carried("createdAt"),
+            "categories": .carried("tags"), "photo_data": .carried("images"), "image_url": .carried("images"),
+        ])
+
+    /// The change hash Larder's Paprika export writes: SHA-256 of name, ingredients and
+    /// directions, upper-case hex.
+    static func changeHash(_ fields: Fields) -> String {
+        let parts = ["name", "ingredients", "directions"].map { fields[$0]?.stringValue ?? "" }
+        return SHA256.hash(Array(parts.joined(separator: "\n").utf8)).hexString.uppercased()
     }
 
     static func lines(_ text: String?) -> [String] {

@@ -265,6 +265,10 @@ extension PlainRecipe {
                     let fieldPath = path.appending(field.key)
                     if Role(key: field.key) == .sourceURL, recipe.sourceURL == nil {
                         recipe.sourceURL = try PlainRecipe.text(field.value, at: fieldPath, expected: "a URL")
+                    } else if Role(key: field.key) == .title, recipe.sourceName == nil,
+                        let name = try PlainRecipe.text(field.value, at: fieldPath, expected: "a name")
+                    {
+                        recipe.sourceName = name  // `source: {name: …, url: …}`
                     } else {
                         unmapped.append(UnmappedField(path: fieldPath, value: field.value))
                     }
@@ -277,6 +281,8 @@ extension PlainRecipe {
                 lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("www.")
             {
                 recipe.sourceURL = text
+            } else if recipe.sourceName == nil {
+                recipe.sourceName = text  // a book, a site or a person
             } else {
                 unmapped.append(UnmappedField(path: path, value: value))
             }

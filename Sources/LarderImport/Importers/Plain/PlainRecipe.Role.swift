@@ -78,6 +78,41 @@ extension PlainRecipe {
             }
         }
 
+        /// The Larder recipe field the role fills (its JSON key), for the field census.
+        ///
+        /// `nil` for Larder's own sync state and set flags, which are not imported.
+        public var larderField: String? {
+            switch self {
+            case .title: "title"
+            case .description: "description"
+            case .author: "author"
+            case .ingredients: "ingredients"
+            case .steps: "instructions"
+            case .prepTime: "prepTime"
+            case .cookTime: "cookTime"
+            case .totalTime: "totalTime"
+            case .yield: "yield"
+            case .servings: "servings"
+            case .tags: "tags"
+            case .categories: "categories"
+            case .cuisine: "cuisines"
+            case .diets: "dietaryNotes"
+            case .source: "sourceName"
+            case .sourceURL: "sourceURL"
+            case .image: "images"
+            case .createdAt: "createdAt"
+            case .updatedAt: "updatedAt"
+            case .notes: "notes"
+            case .nutrition: "nutrition"
+            case .rating: "rating"
+            case .difficulty: "difficulty"
+            case .id: "id"
+            case .favorite: "isFavorited"
+            case .ownerID: "ownerID"
+            case .larderFlag, .syncState: nil
+            }
+        }
+
         /// Normalized name → role, built once.
         static let byName: [String: Role] = {
             var map: [String: Role] = [:]

@@ -11,8 +11,8 @@ import LarderFormats
 /// isolated: a bad one is rejected with its index and field path (and line:column where the
 /// reader knows it) and the rest import; after a syntax error only NDJSON reads on.
 ///
-/// Source fields Larder has no field for are reported as warnings naming them
-/// (``keep(_:in:origin:sink:)``, the one place that will put them into `extras`).
+/// Source fields Larder has no field for are kept verbatim in `extras.plain` and named in a
+/// warning (``keep(_:in:fields:isLarderRecord:origin:sink:)``).
 ///
 /// ```swift
 /// try PlainRecipeImporter().importItems(at: "recipes.yaml", into: session)
@@ -93,33 +93,94 @@ public struct PlainRecipeImporter: RecipeImporter {
     {
         let plain = try PlainRecipe(value: value, isLarderRecord: isLarderRecord)
         var recipe = plain.recipe
-        keep(plain.unmapped, in: &recipe, origin: origin, sink: sink)
+        keep(
+            plain.unmapped, in: &recipe, fields: value.objectValue ?? Fields(), isLarderRecord: isLarderRecord,
+            origin: origin, sink: sink)
         try sink.recipe(recipe, origin: origin)
     }
 
-    /// Where the source fields Larder has no place for go: the one hook for the recipe model's `extras`.
+    /// Where the source fields Larder has no place for go: `extras.plain`, verbatim, keyed by the
+    /// field's name (its path, such as `ingredients[2].brand`, when it sits deeper), and the census.
     ///
-    /// Today every such field is reported as a warning that names it, so nothing is dropped
-    /// silently; once recipes have `extras`, the fields go there verbatim (under `plain`) and only
-    /// the values that could not be read are still warned about.
+    /// A field Larder has a field for but whose value could not be read (`prep: soon`) is kept in
+    /// extras too; only Larder's own sync state and set flags are dropped (with their reason).
+    /// Every field not carried is still named in a warning. A Larder record's own `extras` stays
+    /// its extras.
     /// - Parameters:
     ///   - unmapped: the fields, in record order.
     ///   - recipe: the recipe they belong to (to receive them as `extras`).
+    ///   - fields: the record's top-level fields, for the census.
+    ///   - isLarderRecord: whether the record is a Larder record (its `extras` are its own).
     ///   - origin: where the recipe came from, for the warnings.
     ///   - sink: the receiver of the warnings.
     static func keep(
-        _ unmapped: [PlainRecipe.UnmappedField], in recipe: inout ImportedRecipe, origin: ImportOrigin,
-        sink: any ImportSink
+        _ unmapped: [PlainRecipe.UnmappedField], in recipe: inout ImportedRecipe, fields: Fields,
+        isLarderRecord: Bool, origin: ImportOrigin, sink: any ImportSink
     ) {
-        let withoutField = unmapped.filter { $0.reason == nil }.map(\.path.description)
+        var kept = Fields()
+        var overrides: [String: FieldFate] = [:]
+        var withoutField: [String] = []
+        for field in unmapped {
+            let topKey: String? = {
+                if case .key(let key)? = field.path.components.first { return key }
+                return nil
+            }()
+            let isTopLevel = field.path.components.count == 1
+            if isLarderRecord, isTopLevel, topKey == "extras", let own = field.value.objectValue {
+                for entry in own where !recipe.extras.contains(key: entry.key) {
+                    recipe.extras.append(key: entry.key, value: entry.value)
+                }
+                overrides["extras"] = .carried("extras")
+                continue
+            }
+            let role = topKey.flatMap { PlainRecipe.Role(key: $0) }
+            if let reason = field.reason, role == .larderFlag || role == .syncState {
+                if isTopLevel, let topKey { overrides[topKey] = .dropped(reason) }
+                sink.warn("\(field.path): \(field.value.snippet) not imported: \(reason)", origin: origin)
+                continue
+            }
+            let key = field.path.description
+            if !kept.contains(key: key) { kept.append(key: key, value: field.value) }
+            if isTopLevel, let topKey { overrides[topKey] = .extras }
+            if let reason = field.reason {
+                sink.warn(
+                    "\(field.path): \(field.value.snippet) not imported: \(reason) (kept verbatim in extras.plain)",
+                    origin: origin)
+            } else {
+                withoutField.append(key)
+            }
+        }
         if !withoutField.isEmpty {
             sink.warn(
-                "not imported (no Larder recipe field for \(withoutField.count == 1 ? "it" : "them") yet): "
+                "not imported into a Larder field (no Larder recipe field for \(withoutField.count == 1 ? "it" : "them"); kept verbatim in extras.plain): "
                     + withoutField.joined(separator: ", "), origin: origin)
         }
-        for field in unmapped {
-            guard let reason = field.reason else { continue }
-            sink.warn("\(field.path): \(field.value.snippet) not imported: \(reason)", origin: origin)
+        var table: [String: FieldFate] = [:]
+        for field in fields {
+            guard let role = PlainRecipe.Role(key: field.key) else { continue }
+            table[field.key] = role.larderField.map { .carried($0) } ?? .dropped("Larder's own state, not imported")
+        }
+        for field in fields where PlainRecipe.Role(key: field.key) == .source && overrides[field.key] == nil {
+            let text = field.value.stringValue?.lowercased() ?? ""
+            if text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("www.") {
+                overrides[field.key] = .carried("sourceURL")
+            } else if field.value.objectValue != nil {
+                overrides[field.key] = recipe.sourceName != nil ? .carried("sourceName") : .carried("sourceURL")
+            }
+        }
+        // A field whose Larder field stayed empty is kept too (the census checks each against the recipe).
+        let (census, unread) = FieldCensus.take(of: fields, table: FieldTable(.plain, table), overrides: overrides) {
+            [recipe] in recipe.holds($0)
+        }
+        for field in unread where !kept.contains(key: field.key) { kept.append(key: field.key, value: field.value) }
+        recipe.fieldCensus = census
+        guard !kept.isEmpty else { return }
+        var entry = recipe.extras["plain"]?.objectValue ?? Fields()
+        for field in kept where !entry.contains(key: field.key) { entry.append(key: field.key, value: field.value) }
+        if recipe.extras.contains(key: "plain") {
+            recipe.extras["plain"] = .object(entry)
+        } else {
+            recipe.extras.append(key: "plain", value: .object(entry))
         }
     }
 

@@ -50,6 +50,7 @@ public struct RecipeMLImporter: RecipeImporter {
             if let yield = head.child("yield") {
                 let text = yield.text
                 recipe.yieldText = RecipeYield.normalized(text)
+                recipe.yieldAsWritten = text
                 recipe.servings = RecipeYield.servings(text)
             }
             for time in head.children("preptime") {
@@ -62,12 +63,55 @@ public struct RecipeMLImporter: RecipeImporter {
             }
             let sources = head.child("source")?.children.map(\.text) ?? []
             recipe.sourceURL = sources.first { $0.hasPrefix("http") }
+            let names = sources.filter { !$0.hasPrefix("http") && !$0.isEmpty }
+            if !names.isEmpty { recipe.sourceName = names.joined(separator: ", ") }
             recipe.description = head.child("description")?.text
         }
         recipe.description = recipe.description ?? element.child("description")?.text
         if let ingredients = element.child("ingredients") { collectIngredients(ingredients, into: &recipe) }
         if let directions = element.child("directions") { collectDirections(directions, into: &recipe) }
+        if let nutrition = element.child("nutrition")?.text, !nutrition.isEmpty { recipe.nutrition["text"] = nutrition }
+        takeCensus(of: element, into: &recipe)
         return recipe
+    }
+
+    /// What the importer does with each element of a `<recipe>` and of its `<head>` (named
+    /// `head/<element>`); any other element is kept in `extras.recipeml`, as Larder reads XML
+    /// (text, or an object of its children and attributes).
+    package static let fieldTable = FieldTable(
+        .recipeml,
+        [
+            "head": .carried("title"), "head/title": .carried("title"), "title": .carried("title"),
+            "head/categories": .carried("categories"), "head/yield": .carried("yield"),
+            "head/source": .carried("sourceURL"), "head/description": .carried("description"),
+            "description": .carried("description"), "ingredients": .carried("ingredients"),
+            "directions": .carried("instructions"), "nutrition": .carried("nutrition"),
+        ])
+
+    private static func takeCensus(of element: XMLElementNode, into recipe: inout ImportedRecipe) {
+        var fields = Fields()
+        var lines: [FieldPath: Int] = [:]
+        var fates: [String: FieldFate] = [:]
+        func add(_ node: XMLElementNode, key: String) {
+            guard !fields.contains(key: key) else { return }
+            fields.append(key: key, value: node.plainValue(lines: &lines))
+        }
+        for child in element.children where child.name != "head" { add(child, key: child.name) }
+        if let head = element.child("head") {
+            for child in head.children {
+                let key = "head/" + child.name
+                add(child, key: key)
+                if child.name == "preptime" {
+                    let type = (child.attributes["type"] ?? "").lowercased()
+                    fates[key] = .carried(
+                        type.contains("cook") || type.contains("bak")
+                            ? "cookTime" : type.contains("total") ? "totalTime" : "prepTime")
+                }
+            }
+            if recipe.sourceURL == nil, recipe.sourceName != nil { fates["head/source"] = .carried("sourceName") }
+            if head.child("description") != nil { fates["description"] = .extras }
+        }
+        recipe.takeCensus(of: fields, table: fieldTable.merging(fates))
     }
 
     private static func minutes(_ time: XMLElementNode) -> Int? {

@@ -21,9 +21,92 @@ public struct SchemaOrgRecipeParser: Sendable {
         self.finder = finder
     }
 
-    /// The recipe `node` describes.
+    /// The recipe `node` describes, with its field census taken against ``fieldTable`` (its
+    /// properties Larder has no field for kept in `extras.schemaorg`).
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
     public func parse(_ node: Value) throws -> ImportedRecipe {
+        try parse(node, table: Self.fieldTable)
+    }
+
+    /// The recipe `node` describes, with its field census taken against `table` (a format built on
+    /// schema.org, such as Nextcloud Cookbook, passes its own).
+    ///
+    /// - Parameters:
+    ///   - node: the Recipe node.
+    ///   - table: the field table the census is taken against.
+    ///   - prepare: fills in what the format adds to schema.org before the census is taken.
+    /// - Returns: the recipe, with its census and extras.
+    /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
+    public func parse(_ node: Value, table: FieldTable, prepare: (inout ImportedRecipe) -> Void = { _ in })
+        throws -> ImportedRecipe
+    {
+        var recipe = try parseFields(node)
+        prepare(&recipe)
+        recipe.takeCensus(of: node.objectValue ?? Fields(), table: table, overrides: overrides(node, recipe))
+        return recipe
+    }
+
+    /// What the parser does with each property of a schema.org Recipe node; any other property
+    /// (`cookingMethod`, `estimatedCost`, `interactionStatistic`, …) is kept in `extras.schemaorg`.
+    public static let fieldTable = FieldTable(
+        .schemaorg,
+        [
+            "@context": .dropped("JSON-LD vocabulary declaration; every export writes its own"),
+            "name": .carried("title"), "headline": .carried("title"), "description": .carried("description"),
+            "author": .carried("author"), "Author": .carried("author"), "creator": .carried("author"),
+            "recipeIngredient": .carried("ingredients"), "ingredients": .carried("ingredients"),
+            "supply": .carried("ingredients"), "recipeInstructions": .carried("instructions"),
+            "RecipeInstructions": .carried("instructions"), "recipeYield": .carried("yield"),
+            "yield": .carried("yield"), "prepTime": .carried("prepTime"), "cookTime": .carried("cookTime"),
+            "totalTime": .carried("totalTime"), "performTime": .carried("cookTime"), "image": .carried("images"),
+            "recipeCategory": .carried("categories"), "keywords": .carried("tags"),
+            "recipeCuisine": .carried("cuisines"), "suitableForDiet": .carried("dietaryNotes"),
+            "nutrition": .carried("nutrition"), "aggregateRating": .carried("rating"), "url": .carried("sourceURL"),
+            "dateCreated": .carried("createdAt"), "datePublished": .carried("createdAt"),
+            "dateModified": .carried("updatedAt"), "identifier": .carried("id"), "publisher": .carried("sourceName"),
+            "inLanguage": .carried("language"), "video": .carried("videoURL"), "review": .carried("reviews"),
+            "tool": .carried("tools"),
+        ])
+
+    /// Fates that depend on the node: a property read only when another is missing is kept in
+    /// extras when that other one was there; `@type` Recipe is dropped (every export writes it).
+    private func overrides(_ node: Value, _ recipe: ImportedRecipe) -> [String: FieldFate] {
+        var fates: [String: FieldFate] = [:]
+        if text(node["name"]) != nil { fates["headline"] = .extras }
+        if node["author"] != nil {
+            fates["Author"] = .extras
+            fates["creator"] = .extras
+        } else if node["Author"] != nil {
+            fates["creator"] = .extras
+        }
+        if node["recipeIngredient"] != nil { fates["ingredients"] = .extras }
+        if node["recipeIngredient"] != nil || node["ingredients"] != nil { fates["supply"] = .extras }
+        if node["recipeInstructions"] != nil { fates["RecipeInstructions"] = .extras }
+        if node["recipeYield"] != nil { fates["yield"] = .extras }
+        if minutes(node["cookTime"]) != nil { fates["performTime"] = .extras }
+        if date(node["dateCreated"]) != nil { fates["datePublished"] = .extras }
+        if let type = node["@type"] {
+            fates["@type"] =
+                type.stringValue == "Recipe" ? .dropped("the node's type, Recipe, written on export") : .extras
+        }
+        if node["dateCreated"] != nil, date(node["dateCreated"]) == nil { fates["dateCreated"] = .extras }
+        if let id = node["@id"]?.stringValue, id.hasPrefix(Self.larderURNPrefix) { fates["@id"] = .carried("id") }
+        // An author with no name but an identifier (a Larder export's owner) is the owner.
+        if recipe.author == nil, recipe.ownerID != nil, node["author"] != nil { fates["author"] = .carried("ownerID") }
+        // `mainEntityOfPage` gives the source URL only when `url` does not (else it stays in extras).
+        let urlGiven = node["url"]?.stringValue?.hasPrefix("http") ?? false
+        if !urlGiven {
+            fates["url"] = .extras
+            if let page = node["mainEntityOfPage"], recipe.sourceURL != nil,
+                url(.object(Fields([Field(key: "mainEntityOfPage", value: page)]))) != nil
+            {
+                fates["mainEntityOfPage"] = .carried("sourceURL")
+            }
+        }
+        return fates
+    }
+
+    private func parseFields(_ node: Value) throws -> ImportedRecipe {
         let title = text(node["name"]) ?? text(node["headline"]) ?? ""
         guard !title.isEmpty else {
             throw LarderError(
@@ -32,6 +115,12 @@ public struct SchemaOrgRecipeParser: Sendable {
         var recipe = ImportedRecipe(title: TextRepair.title(title))
         recipe.description = text(node["description"])
         recipe.author = author(node["author"] ?? node["Author"] ?? node["creator"])
+        recipe.authorURL = authorURL(node["author"] ?? node["Author"] ?? node["creator"])
+        recipe.sourceName = list(node["publisher"], splittingCommas: false).first
+        recipe.language = text(node["inLanguage"])
+        recipe.videoURL = videoURL(node["video"])
+        recipe.reviews = reviews(node["review"])
+        recipe.tools = list(node["tool"], splittingCommas: false)
         var lines = ingredients(node["recipeIngredient"] ?? node["ingredients"])
         if lines.isEmpty { lines = ingredients(node["supply"]) }
         // A line such as `For the glaze:` heads a group; it is not an ingredient.
@@ -49,9 +138,11 @@ public struct SchemaOrgRecipeParser: Sendable {
             recipe.yieldText =
                 count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
             recipe.servings = count.flatMap { Double($0) }.map { Int($0.rounded()) } ?? RecipeYield.servings(yieldText)
+            recipe.yieldAsWritten = yieldText
         }
         recipe.prepMinutes = minutes(node["prepTime"])
-        recipe.cookMinutes = minutes(node["cookTime"])
+        // `performTime` (the time the instructions take) is the cooking time when `cookTime` is missing.
+        recipe.cookMinutes = minutes(node["cookTime"]) ?? minutes(node["performTime"])
         recipe.totalMinutes = minutes(node["totalTime"])
         if recipe.totalMinutes == nil, recipe.prepMinutes != nil || recipe.cookMinutes != nil {
             recipe.totalMinutes = (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0)
@@ -61,9 +152,13 @@ public struct SchemaOrgRecipeParser: Sendable {
         recipe.keywords = list(node["keywords"], splittingCommas: true)
         let cuisines = list(node["recipeCuisine"], splittingCommas: true)
         recipe.cuisine = cuisines.isEmpty ? nil : cuisines.joined(separator: ", ")
+        recipe.cuisines = cuisines
         recipe.diets = list(node["suitableForDiet"], splittingCommas: true).map(Self.dietName)
         recipe.nutrition = nutrition(node["nutrition"])
         recipe.rating = rating(node["aggregateRating"])
+        if recipe.rating != nil, let rating = node["aggregateRating"].map(finder.resolve) {
+            recipe.ratingCount = (rating["ratingCount"] ?? rating["reviewCount"]).flatMap(text).flatMap { Int($0) }
+        }
         recipe.sourceURL = url(node)
         recipe.createdAt = date(node["dateCreated"]) ?? date(node["datePublished"])
         recipe.updatedAt = date(node["dateModified"])
@@ -97,6 +192,46 @@ public struct SchemaOrgRecipeParser: Sendable {
         case .object(let fields):
             return text(fields["@value"] ?? fields["name"] ?? fields["text"])
         default: return nil
+        }
+    }
+
+    /// The first author's web page (`url`, else an `http` `@id` or `sameAs`).
+    private func authorURL(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        for element in SchemaOrgNodeFinder.elements(value) {
+            let resolved = finder.resolve(element)
+            guard resolved.objectValue != nil else { continue }
+            for key in ["url", "sameAs", "@id"] {
+                let candidate = resolved[key]?.stringValue ?? resolved[key]?.arrayValue?.first?.stringValue
+                if let candidate, candidate.hasPrefix("http") { return candidate }
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// The video's address: `contentUrl`, else `embedUrl`, else `url` (or the value itself as text).
+    private func videoURL(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        for element in SchemaOrgNodeFinder.elements(value) {
+            let resolved = finder.resolve(element)
+            if let address = resolved.stringValue, address.hasPrefix("http") { return address }
+            for key in ["contentUrl", "embedUrl", "url"] {
+                if let address = resolved[key]?.stringValue, !address.trimmingWhitespace.isEmpty { return address }
+            }
+        }
+        return nil
+    }
+
+    /// Review texts: `reviewBody` (else `description`, else the text itself), with the author's name when given.
+    private func reviews(_ value: Value?) -> [String] {
+        guard let value else { return [] }
+        return SchemaOrgNodeFinder.elements(value).compactMap { element -> String? in
+            let resolved = finder.resolve(element)
+            if resolved.objectValue == nil { return text(resolved) }
+            guard let body = text(resolved["reviewBody"]) ?? text(resolved["description"]) else { return nil }
+            if let by = author(resolved["author"]) { return "\(by): \(body)" }
+            return body
         }
     }
 
@@ -252,6 +387,7 @@ public struct SchemaOrgRecipeParser: Sendable {
             let body = text(fields["text"]) ?? elements.flatMap { text($0["text"]) ?? text($0) }
             let name = text(fields["name"])
             let timer = (fields["timeRequired"] ?? fields["performTime"] ?? fields["totalTime"]).flatMap(stepSeconds)
+            let stepImages = images(fields["image"])
             switch (name, body) {
             case (let name?, let body?):
                 // Many sites repeat the text (or a truncated copy) as the name: keep the name
@@ -260,11 +396,11 @@ public struct SchemaOrgRecipeParser: Sendable {
                 if !body.hasPrefix(stem) && !body.lowercased().hasPrefix(stem.lowercased()) {
                     steps.append(.init(text: name, isSection: false))
                 }
-                steps.append(.init(text: body, timerSeconds: timer))
+                steps.append(.init(text: body, timerSeconds: timer, images: stepImages))
             case (nil, let body?):
-                steps.append(.init(text: body, timerSeconds: timer))
+                steps.append(.init(text: body, timerSeconds: timer, images: stepImages))
             case (let name?, nil):
-                steps.append(.init(text: name, timerSeconds: timer))
+                steps.append(.init(text: name, timerSeconds: timer, images: stepImages))
             case (nil, nil):
                 break
             }

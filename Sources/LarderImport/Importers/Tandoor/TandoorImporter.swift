@@ -111,8 +111,10 @@ public struct TandoorImporter: RecipeImporter {
             return name
         }
         if let nutrition = r.fields["nutrition"]?.objectValue {
-            for field in nutrition where !field.key.hasPrefix("@") {
-                if let text = SchemaOrgRecipeParser().text(field.value) { recipe.nutrition[field.key] = text }
+            for field in nutrition where !field.key.hasPrefix("@") && field.key != "id" {
+                // Tandoor names its nutrition `carbohydrates`, `fats`, `proteins`, `calories`.
+                let key = Self.nutritionNames[field.key] ?? field.key
+                if let text = SchemaOrgRecipeParser().text(field.value) { recipe.nutrition[key] = text }
             }
         }
         let steps = try r.list("steps") { element, path in (element, path) }
@@ -137,8 +139,27 @@ public struct TandoorImporter: RecipeImporter {
                     .init(text: line, timerSeconds: index == 0 ? minutes.flatMap { $0 > 0 ? $0 * 60 : nil } : nil))
             }
         }
+        recipe.takeCensus(of: r.fields, table: fieldTable)
         return recipe
     }
+
+    /// Tandoor's nutrition names, as schema.org names them.
+    private static let nutritionNames = [
+        "carbohydrates": "carbohydrateContent", "fats": "fatContent", "proteins": "proteinContent",
+        "calories": "calories",
+    ]
+
+    /// What the importer does with each field of a Tandoor `recipe.json` (its export serializer's
+    /// fields); any other field (`internal`, `image`, `properties`, `show_ingredient_overview`, …)
+    /// is kept in `extras.tandoor`.
+    public static let fieldTable = FieldTable(
+        .tandoor,
+        [
+            "name": .carried("title"), "description": .carried("description"), "keywords": .carried("tags"),
+            "working_time": .carried("prepTime"), "waiting_time": .carried("cookTime"),
+            "servings": .carried("servings"), "servings_text": .carried("yield"), "source_url": .carried("sourceURL"),
+            "nutrition": .carried("nutrition"), "steps": .carried("instructions"),
+        ])
 
     private enum IngredientLine {
         case heading(String)
