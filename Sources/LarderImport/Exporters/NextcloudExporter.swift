@@ -53,7 +53,7 @@ public final class NextcloudExporter: RecipeExporter {
 
     /// The `recipe.json` for a recipe, with `extras["nextcloud"]` restored (``ExtrasRestore``).
     ///
-    /// Writes `id` (the Larder id), `name`, `description`, `url` (the source URL), `image` (the
+    /// Writes `id` (the app's own id from `extras`, else the Larder id), `name`, `description`, `url` (the source URL), `image` (the
     /// first remote image), `prepTime`, `cookTime`, `totalTime`, `recipeCategory` (the first
     /// category or course: the app has one), `keywords` (the other tags), `recipeYield` (the
     /// servings, else the yield's count), `tool` and `tools`, `recipeIngredient` (group headings as `Heading:`
@@ -63,7 +63,8 @@ public final class NextcloudExporter: RecipeExporter {
         var f = Fields()
         f["@context"] = "http://schema.org"
         f["@type"] = "Recipe"
-        f["id"] = .string(recipe.id)
+        // The app's own id when the recipe came from it (kept in extras), else the Larder id.
+        f["id"] = recipe.extras["nextcloud"]?["id"] ?? .string(recipe.id)
         f["name"] = .string(recipe.title)
         f["description"] = .string(recipe.description ?? "")
         f["url"] = .string(recipe.sourceURL ?? "")

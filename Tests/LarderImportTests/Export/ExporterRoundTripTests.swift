@@ -9,10 +9,9 @@ import Testing
 ///
 /// Each source follows the app's documented structure and holds fields Larder has no field for.
 /// Two checks per format:
-/// - *import → export*: every field Larder carries comes back equal after ``RecordComparison``'s
-///   normalisation. Fields the importer does not carry yet (into a v4 field or into `extras`, which
-///   the census branch is adding) are listed in `pendingImport` and compared as soon as the
-///   imported recipe holds them.
+/// - *import → export*: every source field comes back equal after ``RecordComparison``'s
+///   normalisation, and those Larder has no field for are checked to be held in a v4 field or
+///   in `extras` by the import (`importCarries`).
 /// - *extras restore*: the imported recipe given the source's own fields in `extras[<format>]`,
 ///   as an import that keeps them produces it, exports to the source record with every field equal.
 @Suite struct ExporterRoundTripTests {
@@ -100,8 +99,10 @@ import Testing
 
     static var paprikaComparison: RecordComparison {
         var c = RecordComparison()
-        for key in paprikaExtras { c.pendingImport[key] = { $0.keepsExtra(.paprika, key) } }
-        c.pendingImport["source"] = { $0.sourceName != nil || $0.keepsExtra(.paprika, "source") }
+        for key in paprikaExtras { c.importCarries[key] = { $0.keepsExtra(.paprika, key) } }
+        // A `source` that is source_url's host is derived (the export writes the host again); any
+        // other is the source name. The field comparison checks that it comes back either way.
+        c.importCarries["source"] = nil
         return c
     }
 
@@ -117,9 +118,7 @@ import Testing
         let imported = try #require(recipes.first)
         try ExportFixtures.export(records, to: .paprika, output: dir.path("out.paprikarecipes"))
         let exported = try #require(try Self.paprikaRecords(dir.path("out.paprikarecipes")).first)
-        let leftOut = Self.paprikaComparison.expectEqual(source: source, exported: exported, imported: imported)
-        // Until the census branch lands, the importer keeps none of Paprika's own fields.
-        #expect(Set(leftOut).isSubset(of: Set(Self.paprikaExtras + ["source"])), "\(leftOut)")
+        Self.paprikaComparison.expectEqual(source: source, exported: exported, imported: imported)
     }
 
     @Test("a Paprika export restores extras[\"paprika\"] verbatim: every source field comes back")
@@ -166,12 +165,12 @@ import Testing
 
     static var schemaOrgComparison: RecordComparison {
         var c = RecordComparison()
-        for key in schemaOrgExtras { c.pendingImport[key] = { $0.keepsExtra(.schemaorg, key) } }
-        c.pendingImport["aggregateRating"] = { $0.rating?.count != nil }
-        c.pendingImport["inLanguage"] = { $0.language != nil }
-        c.pendingImport["tool"] = { !$0.tools.isEmpty }
-        c.pendingImport["video"] = { $0.videoURL != nil }
-        c.pendingImport["review"] = { !$0.reviews.isEmpty }
+        for key in schemaOrgExtras { c.importCarries[key] = { $0.keepsExtra(.schemaorg, key) } }
+        c.importCarries["aggregateRating"] = { $0.rating?.count != nil }
+        c.importCarries["inLanguage"] = { $0.language != nil }
+        c.importCarries["tool"] = { !$0.tools.isEmpty }
+        c.importCarries["video"] = { $0.videoURL != nil }
+        c.importCarries["review"] = { !$0.reviews.isEmpty }
         c.normalise["dateCreated"] = RecordComparison.date
         c.normalise["dateModified"] = RecordComparison.date
         return c
@@ -195,11 +194,7 @@ import Testing
         let imported = try #require(recipes.first)
         try ExportFixtures.export(records, to: .schemaorg, output: dir.path("out.jsonld"))
         let node = try Self.schemaOrgNode(dir.path("out.jsonld"))
-        let leftOut = Self.schemaOrgComparison.expectEqual(source: source, exported: node, imported: imported)
-        #expect(
-            Set(leftOut).isSubset(
-                of: Set(Self.schemaOrgExtras + ["aggregateRating", "inLanguage", "tool", "video", "review"])),
-            "\(leftOut)")
+        Self.schemaOrgComparison.expectEqual(source: source, exported: node, imported: imported)
     }
 
     @Test("a schema.org export writes every v4 field and restores extras[\"schemaorg\"]")
@@ -210,7 +205,7 @@ import Testing
         source.removeValue(forKey: "@context")
         let (_, recipes) = try ExportFixtures.importRecipes(path, format: .schemaorg, into: dir)
         var recipe = try #require(recipes.first).withExtras(.schemaorg, from: source, keys: Self.schemaOrgExtras)
-        // What the census branch's importer fills from this source; set here to prove the exporter writes it.
+        // What the importer fills from this source, set here so that this test checks the exporter alone.
         recipe.rating?.count = 12
         recipe.language = "en"
         recipe.tools = ["Dutch oven"]
@@ -287,9 +282,13 @@ import Testing
 
     static var mealieComparison: RecordComparison {
         var c = RecordComparison()
-        for key in mealieExtras { c.pendingImport[key] = { $0.keepsExtra(.mealie, key) } }
-        c.pendingImport["tools"] = { !$0.tools.isEmpty }
-        c.pendingImport["notes"] = { !$0.notes.isEmpty }
+        for key in mealieExtras { c.importCarries[key] = { $0.keepsExtra(.mealie, key) } }
+        c.importCarries["tools"] = { !$0.tools.isEmpty }
+        c.importCarries["notes"] = { !$0.notes.isEmpty }
+        // Mealie's UUID becomes the Larder id, and a quantity of 0 is Mealie's "none": the export
+        // writes both again, which the field comparison checks.
+        c.importCarries["id"] = nil
+        c.importCarries["recipeYieldQuantity"] = nil
         c.normalise["recipeCategory"] = RecordComparison.members(["name", "slug"])
         c.normalise["tags"] = RecordComparison.members(["name", "slug"])
         c.normalise["tools"] = RecordComparison.members(["name", "slug", "onHand"])
@@ -343,8 +342,7 @@ import Testing
         try ExportFixtures.export(records, to: .mealie, output: dir.path("out.zip"))
         let (exported, image) = try #require(try Self.mealieRecords(dir.path("out.zip")).first)
         #expect(image == Self.jpeg)
-        let leftOut = Self.mealieComparison.expectEqual(source: source, exported: exported, imported: imported)
-        #expect(Set(leftOut).isSubset(of: Set(Self.mealieExtras + ["tools", "notes"])), "\(leftOut)")
+        Self.mealieComparison.expectEqual(source: source, exported: exported, imported: imported)
     }
 
     @Test("a Mealie export restores extras[\"mealie\"] (ids, settings, Mealie's own extras) verbatim")
@@ -359,7 +357,7 @@ import Testing
         try ExportFixtures.export(dir.path("with-extras.json"), to: .mealie, output: dir.path("out.zip"))
         let (exported, _) = try #require(try Self.mealieRecords(dir.path("out.zip")).first)
         var comparison = Self.mealieComparison
-        comparison.pendingImport = [:]
+        comparison.importCarries = [:]
         comparison.expectEqual(source: source, exported: exported, imported: nil)
     }
 
@@ -390,7 +388,7 @@ import Testing
 
     static var tandoorComparison: RecordComparison {
         var c = RecordComparison()
-        for key in tandoorExtras { c.pendingImport[key] = { $0.keepsExtra(.tandoor, key) } }
+        for key in tandoorExtras { c.importCarries[key] = { $0.keepsExtra(.tandoor, key) } }
         c.normalise["keywords"] = RecordComparison.members(["name", "description"])
         // Ingredients compare by what Tandoor shows of them; Larder writes `original_text` beside.
         let ingredient = RecordComparison.members(["amount", "note", "is_header", "no_amount", "order"])
@@ -446,8 +444,7 @@ import Testing
         let (name, exported, image) = try #require(try Self.tandoorRecords(dir.path("out.zip"), in: dir).first)
         #expect(name == "Red_Lentil_Dal.zip")
         #expect(image == Self.jpeg)
-        let leftOut = Self.tandoorComparison.expectEqual(source: source, exported: exported, imported: imported)
-        #expect(Set(leftOut).isSubset(of: Set(Self.tandoorExtras)), "\(leftOut)")
+        Self.tandoorComparison.expectEqual(source: source, exported: exported, imported: imported)
     }
 
     @Test("a Tandoor export restores extras[\"tandoor\"] verbatim")
@@ -460,7 +457,7 @@ import Testing
         try ExportFixtures.export(dir.path("with-extras.json"), to: .tandoor, output: dir.path("out.zip"))
         let (_, exported, _) = try #require(try Self.tandoorRecords(dir.path("out.zip"), in: dir).first)
         var comparison = Self.tandoorComparison
-        comparison.pendingImport = [:]
+        comparison.importCarries = [:]
         comparison.expectEqual(source: source, exported: exported, imported: nil)
     }
 
@@ -484,8 +481,8 @@ import Testing
 
     static var nextcloudComparison: RecordComparison {
         var c = RecordComparison()
-        for key in nextcloudExtras { c.pendingImport[key] = { $0.keepsExtra(.nextcloud, key) } }
-        c.pendingImport["tool"] = { !$0.tools.isEmpty }
+        for key in nextcloudExtras { c.importCarries[key] = { $0.keepsExtra(.nextcloud, key) } }
+        c.importCarries["tool"] = { !$0.tools.isEmpty }
         c.normalise["dateCreated"] = RecordComparison.date
         c.normalise["dateModified"] = RecordComparison.date
         return c
@@ -510,8 +507,7 @@ import Testing
         let exported = try ExportFixtures.object(
             Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("out/Garlic Bread/recipe.json")))))
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: dir.path("out/Garlic Bread/full.jpg")))) == Self.jpeg)
-        let leftOut = Self.nextcloudComparison.expectEqual(source: source, exported: exported, imported: imported)
-        #expect(Set(leftOut).isSubset(of: Set(Self.nextcloudExtras + ["tool"])), "\(leftOut)")
+        Self.nextcloudComparison.expectEqual(source: source, exported: exported, imported: imported)
     }
 
     @Test("a Nextcloud export restores extras[\"nextcloud\"] (the app's id and image URLs) verbatim")
@@ -527,7 +523,7 @@ import Testing
         #expect(Set(entries.map(\.0)) == ["Garlic Bread/recipe.json", "Garlic Bread/full.jpg"])
         let exported = try ExportFixtures.object(try #require(entries.first { $0.0.hasSuffix("recipe.json") }?.1))
         var comparison = Self.nextcloudComparison
-        comparison.pendingImport = [:]
+        comparison.importCarries = [:]
         comparison.expectEqual(source: source, exported: exported, imported: nil)
     }
 
@@ -547,7 +543,7 @@ import Testing
 
     static var melaComparison: RecordComparison {
         var c = RecordComparison()
-        for key in melaExtras { c.pendingImport[key] = { $0.keepsExtra(.mela, key) } }
+        for key in melaExtras { c.importCarries[key] = { $0.keepsExtra(.mela, key) } }
         for key in ["prepTime", "cookTime", "totalTime"] { c.normalise[key] = RecordComparison.minutes }
         return c
     }
@@ -563,8 +559,7 @@ import Testing
         let entries = try ExportFixtures.zipEntries(dir.path("out.melarecipes"))
         #expect(entries.map(\.0) == ["Green Curry.melarecipe"])
         let exported = try ExportFixtures.object(try #require(entries.first?.1))
-        let leftOut = Self.melaComparison.expectEqual(source: source, exported: exported, imported: imported)
-        #expect(Set(leftOut).isSubset(of: Set(Self.melaExtras)), "\(leftOut)")
+        Self.melaComparison.expectEqual(source: source, exported: exported, imported: imported)
         // The extras restore: wantToCook comes back once extras["mela"] holds it.
         let recipe = imported.withExtras(.mela, from: source, keys: Self.melaExtras)
         try ExportFixtures.writeRecords([recipe], to: dir.path("with-extras.json"))
@@ -572,7 +567,7 @@ import Testing
         let single = try ExportFixtures.object(
             Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("one.melarecipe")))))
         var comparison = Self.melaComparison
-        comparison.pendingImport = [:]
+        comparison.importCarries = [:]
         comparison.expectEqual(source: source, exported: single, imported: nil)
     }
 }

@@ -293,7 +293,9 @@ extension ImportedRecipe {
         case "notes": notes != nil || !recipeNotes.isEmpty
         case "createdAt": createdAt != nil
         case "updatedAt": updatedAt != nil
-        case "id": nativeID != nil || larderID != nil
+        // A source id is carried only when it is the Larder id as it is; one the import derives
+        // an id from (too short, not unique) is kept in extras, so an export can give it back.
+        case "id": larderID != nil
         case "tools": !tools.isEmpty
         case "language": language != nil
         case "videoURL": videoURL != nil

@@ -122,6 +122,8 @@ public struct MealieImporter: RecipeImporter {
         }
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = field("id", "slug").flatMap { text.text($0.1) }
+        // Mealie's ids are UUIDs: the Larder id, so that an export back to Mealie keeps it.
+        recipe.larderID = field("id").flatMap { $0.1.stringValue }.flatMap(ImportedRecipe.usableID)
         recipe.description = field("description").flatMap { text.text($0.1) }
         recipe.sourceURL = field("orgURL", "org_url").flatMap { $0.1.stringValue }.flatMap(PaprikaImporter.nonEmpty)
         let yieldQuantity = field("recipeYieldQuantity", "recipe_yield_quantity").flatMap { number($0.1) }
