@@ -36,7 +36,7 @@ public final class SchemaOrgExporter: RecipeExporter {
     }
 
     /// The keys ``node(_:)`` fills from Larder fields (see ``ExtrasRestore``).
-    static let ownedKeys: Set<String> = [
+    public static let ownedKeys: Set<String> = [
         "@type", "@id", "name", "description", "recipeIngredient", "recipeInstructions", "prepTime", "cookTime",
         "totalTime", "recipeYield", "image", "recipeCuisine", "recipeCategory", "suitableForDiet", "keywords", "url",
         "dateCreated", "dateModified", "author", "nutrition", "aggregateRating", "review", "inLanguage", "video",
@@ -60,10 +60,11 @@ public final class SchemaOrgExporter: RecipeExporter {
         b.set("cookTime", recipe.cookTime.map { RecipeTime.iso8601(minutes: $0) })
         b.set("totalTime", ExportText.totalMinutes(recipe).map { RecipeTime.iso8601(minutes: $0) })
         // One text: the yield as written when there is one (servings beside it have no second place).
-        b.set("recipeYield", ExportText.yieldText(recipe))
+        if let yield = yieldValue(recipe) { b.set("recipeYield", value: yield) }
         let images = ExportText.imageLocations(recipe)
         if images.count > 1 { b.set("image", images) } else { b.set("image", images.first) }
-        if recipe.cuisines.count > 1 {
+        if recipe.cuisines.count > 1 || recipe.cuisines.contains(where: { $0.contains(",") }) {
+            // A list, so that a cuisine with a comma in it stays one cuisine.
             b.set("recipeCuisine", recipe.cuisines)
         } else {
             b.set("recipeCuisine", recipe.cuisine)
@@ -93,6 +94,13 @@ public final class SchemaOrgExporter: RecipeExporter {
             var n = ValueBuilder()
             n.set("@type", "NutritionInformation")
             for key in Nutrition.keys where key != "text" { n.set(key, nutrition[key]) }
+            // The page's own properties (`carbs`, `fibre`), which the import keeps as `name: value` lines.
+            for line in (nutrition.text ?? "").split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(" "), n.fields[parts[0]] == nil
+                else { continue }
+                n.set(parts[0], parts[1])
+            }
             if n.fields.count > 1 { b.set("nutrition", value: n.value) }
         }
         if let rating = recipe.rating {
@@ -114,7 +122,46 @@ public final class SchemaOrgExporter: RecipeExporter {
         }
         var fields = b.fields
         ExtrasRestore.merge(recipe, format: .schemaorg, into: &fields, owned: ownedKeys)
+        restoreIdentity(recipe, into: &fields)
         return .object(fields)
+    }
+
+    /// The page's own `@id` and `@type` (`["Recipe", "NewsArticle"]`) when the import kept them,
+    /// with the Larder id moved to an `identifier` property value (unless the page had its own
+    /// `identifier`, which comes back instead): a recipe from a page exports with the page's identity.
+    private static func restoreIdentity(_ recipe: Recipe, into fields: inout Fields) {
+        guard let kept = recipe.extras["schemaorg"]?.objectValue else { return }
+        if let type = kept["@type"], type.stringValue == "Recipe" || type.arrayValue?.contains("Recipe") == true {
+            fields["@type"] = type
+        }
+        guard let id = kept["@id"] else { return }
+        fields["@id"] = id
+        if kept["identifier"] == nil {
+            fields["identifier"] = [
+                "@type": "PropertyValue", "propertyID": .string(SchemaOrgRecipeParser.larderPropertyID),
+                "value": .string(recipe.id),
+            ]
+        }
+    }
+
+    /// The yield as one text, or as `[count, text]` (the form WP Recipe Maker publishes) when the
+    /// text alone would not read back as the same yield and servings (`0.75 cup` reads as `0 cups`).
+    private static func yieldValue(_ recipe: Recipe) -> Value? {
+        guard let text = ExportText.yieldText(recipe) else { return nil }
+        guard let quantity = recipe.yield?.quantity, !readsBack(.string(text), recipe) else { return .string(text) }
+        let count = quantity.rounded() == quantity && abs(quantity) < 1e9 ? String(Int(quantity)) : String(quantity)
+        let pair: Value = [.string(count), .string(text)]
+        // Servings beside a yield that is not servings have no second place: the text then.
+        return readsBack(pair, recipe) ? pair : .string(text)
+    }
+
+    /// Whether the importer reads `yield` as the recipe's yield and servings.
+    private static func readsBack(_ yield: Value, _ recipe: Recipe) -> Bool {
+        guard let read = try? SchemaOrgRecipeParser().parse(["name": "yield", "recipeYield": yield]) else {
+            return false
+        }
+        let again = read.makeRecipe(id: recipe.id, imageRef: nil, importedAt: recipe.createdAt)
+        return again.yield == recipe.yield && again.servings == recipe.servings
     }
 
     /// `HowToStep`s, in `HowToSection`s where the steps have section names.

@@ -125,14 +125,24 @@ public enum HTMLText {
         return String(out)
     }
 
+    /// Decodes character references, twice when the text was escaped twice (`&amp;amp;`,
+    /// `lim&amp;atilde;o`, as some sites publish their JSON-LD): what the page meant to show.
+    ///
+    /// A text whose first decoding still holds a reference it made from `&amp;` is decoded once more.
+    public static func decodeEntitiesFully(_ text: String) -> String {
+        let once = decodeEntities(text)
+        guard text.contains("&amp;"), once.contains("&") else { return once }
+        return decodeEntities(once)
+    }
+
     /// What a reader sees: entities decoded, tags stripped, whitespace collapsed.
     public static func normalize(_ text: String) -> String {
-        collapseWhitespace(stripTags(decodeEntities(text)))
+        collapseWhitespace(stripTags(decodeEntitiesFully(text)))
     }
 
     /// Like ``normalize(_:)`` but keeps paragraph breaks (`<br>`, `<p>`, newlines) as `\n`.
     public static func normalizeKeepingLines(_ text: String) -> String {
-        var marked = decodeEntities(text)
+        var marked = decodeEntitiesFully(text)
         for tag in ["<br>", "<br/>", "<br />", "</p>", "</li>", "<BR>", "<BR/>", "<BR />"] {
             marked = marked.replacingAll(tag, with: "\n")
         }

@@ -289,7 +289,10 @@ extension ImportedRecipe {
         {
             return nil
         }
-        return Recipe.Yield(quantity: quantity, unit: unit, text: text)
+        // The text as the source wrote it (`2-4 servings`, `Serves 10 to 12`), so that nothing is
+        // lost; the quantity and unit are its reading.
+        let written = yieldAsWritten.map(HTMLText.normalize)?.trimmingWhitespace
+        return Recipe.Yield(quantity: quantity, unit: unit, text: written.flatMap { $0.isEmpty ? nil : $0 } ?? text)
     }
 
     /// Every image when there are several, the first primary (its ref is `imageRef` when stored as a file).

@@ -12,6 +12,8 @@ import LarderFormats
 public struct SchemaOrgRecipeParser: Sendable {
     /// The `@id` prefix of recipes Larder exports.
     public static let larderURNPrefix = "urn:larder:recipe:"
+    /// The `propertyID` of the `identifier` a Larder export gives the Larder id in, when the node keeps a page's `@id`.
+    public static let larderPropertyID = "larder"
 
     /// Resolves `@id` references within the page.
     public var finder: SchemaOrgNodeFinder
@@ -91,6 +93,9 @@ public struct SchemaOrgRecipeParser: Sendable {
         }
         if node["dateCreated"] != nil, date(node["dateCreated"]) == nil { fates["dateCreated"] = .extras }
         if let id = node["@id"]?.stringValue, id.hasPrefix(Self.larderURNPrefix) { fates["@id"] = .carried("id") }
+        // `identifier` is the Larder id only as a Larder export writes it; a page's own is kept.
+        fates["identifier"] =
+            node["identifier"]?["propertyID"]?.stringValue == Self.larderPropertyID ? .carried("id") : .extras
         // An author with no name but an identifier (a Larder export's owner) is the owner.
         if recipe.author == nil, recipe.ownerID != nil, node["author"] != nil { fates["author"] = .carried("ownerID") }
         // `mainEntityOfPage` gives the source URL only when `url` does not (else it stays in extras).
@@ -163,6 +168,13 @@ public struct SchemaOrgRecipeParser: Sendable {
         recipe.createdAt = date(node["dateCreated"]) ?? date(node["datePublished"])
         recipe.updatedAt = date(node["dateModified"])
         recipe.nativeID = text(node["identifier"])
+        // A Larder export of a page's recipe keeps the page's @id and gives the Larder id here.
+        if let value = node["identifier"], value["propertyID"]?.stringValue == Self.larderPropertyID,
+            let id = value["value"]?.stringValue.flatMap(ImportedRecipe.usableID)
+        {
+            recipe.larderID = id
+            recipe.nativeID = id
+        }
         // A Larder export names its records `urn:larder:recipe:<id>`.
         if let nodeID = node["@id"]?.stringValue, nodeID.hasPrefix(Self.larderURNPrefix) {
             recipe.larderID = String(nodeID.dropFirst(Self.larderURNPrefix.count))
