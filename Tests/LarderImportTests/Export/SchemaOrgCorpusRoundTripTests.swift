@@ -23,26 +23,12 @@ import Testing
         "schema.org corpus → Larder → schema.org: extras come back verbatim and the re-import equals the import",
         .enabled(if: Corpus.has("schemaorg"), "needs ../shared/corpus/schemaorg (or LARDER_CORPUS)"))
     func corpusRoundTrip() throws {
-        let root = URL(fileURLWithPath: Corpus.path("schemaorg"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".jsonld") }
-            .sorted()
         var pages = 0
         var differing: [String: [String]] = [:]
         var extrasLost: [String] = []
         var overridden: [String] = []
-        for file in files {
-            let stem = String(file.dropLast(".jsonld".count))
-            let node = try JSONLDBlocks.parse(FileByteSource(path: root.appendingPathComponent(file).path))
-            var blocks = [node]
-            let refsPath = root.appendingPathComponent(stem + ".refs.json").path
-            if FileManager.default.fileExists(atPath: refsPath) {
-                blocks.append(
-                    .array((try JSONLDBlocks.parse(FileByteSource(path: refsPath))).objectValue?.map(\.value) ?? []))
-            }
-            let finder = SchemaOrgNodeFinder(blocks: blocks)
-            guard let source = finder.recipes(in: node).first,
-                let imported = try? SchemaOrgRecipeParser(finder: finder).parse(source)
-            else { continue }
+        for page in try SchemaOrgCorpusPages.load().pages {
+            let (file, source, imported) = (page.file, page.source, page.imported)
             pages += 1
             let recipe = Self.recipe(imported)
             let exported = SchemaOrgExporter.node(recipe)

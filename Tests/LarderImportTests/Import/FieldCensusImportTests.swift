@@ -435,26 +435,13 @@ private enum PaprikaExporterHash {
         "schema.org corpus: every non-empty top-level Recipe property is carried, kept in extras, or dropped with a reason",
         .enabled(if: Corpus.has("schemaorg"), "needs ../shared/corpus/schemaorg (or LARDER_CORPUS)"))
     func corpusHasNoSilentDrops() throws {
-        let root = URL(fileURLWithPath: Corpus.path("schemaorg"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".jsonld") }
-            .sorted()
-        #expect(files.count > 400)
+        let (files, pages) = try SchemaOrgCorpusPages.load()
+        #expect(files > 400)
         var tally = CensusTally()
         var silent: [String] = []
         var parsed = 0
-        for file in files {
-            let stem = String(file.dropLast(".jsonld".count))
-            let node = try JSONLDBlocks.parse(FileByteSource(path: root.appendingPathComponent(file).path))
-            var blocks = [node]
-            let refsPath = root.appendingPathComponent(stem + ".refs.json").path
-            if FileManager.default.fileExists(atPath: refsPath) {
-                blocks.append(
-                    .array((try JSONLDBlocks.parse(FileByteSource(path: refsPath))).objectValue?.map(\.value) ?? []))
-            }
-            let finder = SchemaOrgNodeFinder(blocks: blocks)
-            guard let recipeNode = finder.recipes(in: node).first,
-                let imported = try? SchemaOrgRecipeParser(finder: finder).parse(recipeNode)
-            else { continue }
+        for page in pages {
+            let (file, recipeNode, imported) = (page.file, page.source, page.imported)
             parsed += 1
             tally.add(imported.fieldCensus, format: .schemaorg)
             let kept = Self.extras(imported, .schemaorg)
