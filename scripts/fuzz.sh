@@ -18,7 +18,10 @@ mkdir -p "$OUT"
 # corpus). One comma-separated flag, passed last, gives both.
 BUILD=(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "$SCRATCH" --sanitize=fuzzer --sanitize=address
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
-LARDER_FUZZ=1 "${BUILD[@]}" --product larder-fuzz >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+# FUZZ_NO_BUILD=1 runs the binary already built (a second run beside one in progress).
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  LARDER_FUZZ=1 "${BUILD[@]}" --product larder-fuzz >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+fi
 BIN=$(LARDER_FUZZ=1 "${BUILD[@]}" --show-bin-path)/larder-fuzz
 
 all=$( (LARDER_FUZZ_TARGET=none "$BIN" 2>&1 || true) | sed -n "s/.*one of: //p")

@@ -39,7 +39,7 @@ extension PlainRecipe {
             case .cuisine:
                 let cuisines = try names(value, at: path)
                 recipe.cuisine = cuisines.first
-                recipe.keywords += cuisines.dropFirst()  // a second cuisine is kept as a tag
+                recipe.cuisines = cuisines  // recipe v4: a recipe can be two cuisines
             case .diets:
                 recipe.diets = try names(value, at: path)
             case .source:
