@@ -137,12 +137,25 @@ public struct CompatibilityChecker {
 
     // MARK: Comparing shapes
 
+    /// Compares two shapes at `path`: their types, enumerations, bounds and formats, object members
+    /// (each compared in turn, renames by migration steps recognised) and list elements.
     private func compare(
         _ a: SchemaShape, _ b: SchemaShape, path: String, into changes: inout [SchemaChange],
         renames: [String: (to: String, step: String)]
     ) {
         let display = path.isEmpty ? "/" : path
-        // Types.
+        compareTypes(a, b, display: display, into: &changes)
+        compareEnums(a, b, display: display, into: &changes)
+        compareConstraints(a, b, display: display, into: &changes)
+        compareMembers(a, b, path: path, into: &changes, renames: renames)
+        // List elements.
+        if let oldItems = a.items, let newItems = b.items, a.types.contains("array") && b.types.contains("array") {
+            compare(oldItems, newItems, path: path + "/*", into: &changes, renames: renames)
+        }
+    }
+
+    /// A change of type: widening is fine backward, narrowing forward.
+    private func compareTypes(_ a: SchemaShape, _ b: SchemaShape, display: String, into changes: inout [SchemaChange]) {
         let oldTypes = Self.normalizedTypes(a)
         let newTypes = Self.normalizedTypes(b)
         if oldTypes != newTypes, !oldTypes.isEmpty || !newTypes.isEmpty {
@@ -157,7 +170,10 @@ public struct CompatibilityChecker {
                     forward: narrowed ? .fine : .breaks,
                     forwardReason: "the older version does not accept \(b.typeText)", breaksCloudKit: retyped))
         }
-        // Enumerations.
+    }
+
+    /// Enumeration values removed, added, or a free value now restricted to a list.
+    private func compareEnums(_ a: SchemaShape, _ b: SchemaShape, display: String, into changes: inout [SchemaChange]) {
         if let oldValues = a.enumValues ?? nil, let newValues = b.enumValues {
             let removed = oldValues.filter { v in !newValues.contains { $0.jsonEquals(v) } }
             let added = newValues.filter { v in !oldValues.contains { $0.jsonEquals(v) } }
@@ -184,7 +200,12 @@ public struct CompatibilityChecker {
                     backwardReason: "older free values outside the list are rejected", forward: .fine,
                     forwardReason: nil, breaksCloudKit: false))
         }
-        // Bounds and formats.
+    }
+
+    /// Bounds and formats (tighter or looser), and changed alternatives.
+    private func compareConstraints(
+        _ a: SchemaShape, _ b: SchemaShape, display: String, into changes: inout [SchemaChange]
+    ) {
         for key in SchemaShape.constraintKeys where a.constraints[key] != b.constraints[key] {
             let old = a.constraints[key]
             let new = b.constraints[key]
@@ -209,7 +230,15 @@ public struct CompatibilityChecker {
                     backward: .unknown, backwardReason: "alternatives changed", forward: .unknown,
                     forwardReason: "alternatives changed", breaksCloudKit: false))
         }
-        // Members, when both sides are objects (a value that became an object is one change, above).
+    }
+
+    /// Members, when both sides are objects (a value that became an object is a change of type):
+    /// openness, required-ness, members compared in turn, renamed, removed and added.
+    private func compareMembers(
+        _ a: SchemaShape, _ b: SchemaShape, path: String, into changes: inout [SchemaChange],
+        renames: [String: (to: String, step: String)]
+    ) {
+        let display = path.isEmpty ? "/" : path
         let bothObjects =
             (a.types.isEmpty || a.types.contains("object")) && (b.types.isEmpty || b.types.contains("object"))
         if bothObjects, !a.properties.isEmpty || !b.properties.isEmpty {
@@ -226,54 +255,8 @@ public struct CompatibilityChecker {
             }
             var handledAdditions: Set<String> = []
             for (name, old) in a.properties {
-                let memberPath = path + "/" + name
-                if let new = b.property(name) {
-                    let wasRequired = a.required.contains(name)
-                    let isRequired = b.required.contains(name)
-                    if !wasRequired && isRequired {
-                        changes.append(
-                            SchemaChange(
-                                path: memberPath,
-                                description: "now required\(new.hasDefault ? " (with a default)" : "")",
-                                backward: new.hasDefault ? .fine : .breaks,
-                                backwardReason: "older data may lack it, and it has no default",
-                                forward: .fine, forwardReason: nil, breaksCloudKit: false))
-                    } else if wasRequired && !isRequired {
-                        changes.append(
-                            SchemaChange(
-                                path: memberPath, description: "no longer required", backward: .fine,
-                                backwardReason: nil,
-                                forward: old.hasDefault ? .fine : .breaks,
-                                forwardReason: "the older version requires it, and newer data may lack it",
-                                breaksCloudKit: false))
-                    }
-                    compare(old, new, path: memberPath, into: &changes, renames: renames)
-                } else if let rename = renames[memberPath], rename.to.hasPrefix(path + "/"),
-                    b.property(String(rename.to.dropFirst(path.count + 1))) != nil
-                {
-                    handledAdditions.insert(rename.to)
-                    changes.append(
-                        SchemaChange(
-                            path: memberPath, description: "renamed to \(rename.to) (migration step \(rename.step))",
-                            backward: b.isClosed ? .breaks : .fine,
-                            backwardReason:
-                                "renamed to \(rename.to): the newer version refuses \(name) (step \(rename.step) moves it)",
-                            forward: a.required.contains(name) || a.isClosed ? .breaks : .fine,
-                            forwardReason:
-                                "renamed to \(rename.to): the older version \(a.required.contains(name) ? "requires \(name)" : "refuses \(rename.to)")",
-                            breaksCloudKit: true))
-                } else {
-                    let required = a.required.contains(name)
-                    changes.append(
-                        SchemaChange(
-                            path: memberPath,
-                            description: "removed (was \(required ? "required " : "")\(old.typeText))",
-                            backward: b.isClosed ? .breaks : .fine,
-                            backwardReason: "removed, and the newer version refuses older data that has it",
-                            forward: required && !old.hasDefault ? .breaks : .fine,
-                            forwardReason: "removed, but the older version requires it",
-                            breaksCloudKit: true))
-                }
+                compareMember(
+                    name, old, a, b, path: path, into: &changes, renames: renames, handledAdditions: &handledAdditions)
             }
             for (name, new) in b.properties
             where a.property(name) == nil && !handledAdditions.contains(path + "/" + name) {
@@ -293,9 +276,62 @@ public struct CompatibilityChecker {
                         forwardReason: "added, and the older version refuses other fields", breaksCloudKit: false))
             }
         }
-        // List elements.
-        if let oldItems = a.items, let newItems = b.items, a.types.contains("array") && b.types.contains("array") {
-            compare(oldItems, newItems, path: path + "/*", into: &changes, renames: renames)
+    }
+
+    /// One member of the older shape: required-ness changed and compared in turn when the newer
+    /// shape has it, else renamed (by a migration step) or removed.
+    private func compareMember(
+        _ name: String, _ old: SchemaShape, _ a: SchemaShape, _ b: SchemaShape, path: String,
+        into changes: inout [SchemaChange], renames: [String: (to: String, step: String)],
+        handledAdditions: inout Set<String>
+    ) {
+        let memberPath = path + "/" + name
+        if let new = b.property(name) {
+            let wasRequired = a.required.contains(name)
+            let isRequired = b.required.contains(name)
+            if !wasRequired && isRequired {
+                changes.append(
+                    SchemaChange(
+                        path: memberPath,
+                        description: "now required\(new.hasDefault ? " (with a default)" : "")",
+                        backward: new.hasDefault ? .fine : .breaks,
+                        backwardReason: "older data may lack it, and it has no default",
+                        forward: .fine, forwardReason: nil, breaksCloudKit: false))
+            } else if wasRequired && !isRequired {
+                changes.append(
+                    SchemaChange(
+                        path: memberPath, description: "no longer required", backward: .fine,
+                        backwardReason: nil,
+                        forward: old.hasDefault ? .fine : .breaks,
+                        forwardReason: "the older version requires it, and newer data may lack it",
+                        breaksCloudKit: false))
+            }
+            compare(old, new, path: memberPath, into: &changes, renames: renames)
+        } else if let rename = renames[memberPath], rename.to.hasPrefix(path + "/"),
+            b.property(String(rename.to.dropFirst(path.count + 1))) != nil
+        {
+            handledAdditions.insert(rename.to)
+            changes.append(
+                SchemaChange(
+                    path: memberPath, description: "renamed to \(rename.to) (migration step \(rename.step))",
+                    backward: b.isClosed ? .breaks : .fine,
+                    backwardReason:
+                        "renamed to \(rename.to): the newer version refuses \(name) (step \(rename.step) moves it)",
+                    forward: a.required.contains(name) || a.isClosed ? .breaks : .fine,
+                    forwardReason:
+                        "renamed to \(rename.to): the older version \(a.required.contains(name) ? "requires \(name)" : "refuses \(rename.to)")",
+                    breaksCloudKit: true))
+        } else {
+            let required = a.required.contains(name)
+            changes.append(
+                SchemaChange(
+                    path: memberPath,
+                    description: "removed (was \(required ? "required " : "")\(old.typeText))",
+                    backward: b.isClosed ? .breaks : .fine,
+                    backwardReason: "removed, and the newer version refuses older data that has it",
+                    forward: required && !old.hasDefault ? .breaks : .fine,
+                    forwardReason: "removed, but the older version requires it",
+                    breaksCloudKit: true))
         }
     }
 
