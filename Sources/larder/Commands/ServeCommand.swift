@@ -84,53 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         let inMemory =
             self.inMemory || ["1", "true", "yes"].contains(environment["LARDER_IN_MEMORY"]?.lowercased() ?? "")
         let file = location.configFile(inMemory: inMemory)
-        var firstStart: (EmulatorConfiguration, String?)?
-        if let file, !FileManager.default.fileExists(atPath: file.path) {
-            let made = EmulatorConfiguration.makeDevelopment()
-            try made.configuration.write(to: file)
-            let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem").path
-            do {
-                try PrivateFile.write(Data(made.privateKeyPEM.utf8), to: URL(fileURLWithPath: keyPath))
-            } catch {
-                throw LarderError(.io, "cannot write \(keyPath): \(error.localizedDescription)")
-            }
-            firstStart = (made.configuration, keyPath)
-        }
-        if let file, firstStart == nil {
-            // Configs written before the admin token existed get one, kept from then on.
-            var stored = try EmulatorConfiguration.load(from: file)
-            if stored.adminToken == nil {
-                stored.adminToken = Secrets.hex(bytes: 32)
-                do {
-                    try stored.write(to: file)
-                } catch {
-                    Stderr.print("larder: note: the admin token is for this run only: \(error)")
-                }
-            }
-        }
-        var configuration: EmulatorConfiguration
-        if file == nil {
-            let made = EmulatorConfiguration.makeDevelopment()
-            configuration = made.configuration
-            firstStart = (configuration, nil)
-            configuration = try EmulatorConfiguration.resolve(
-                flags: .init(
-                    host: host, port: port, inMemory: true, signatureSkewSeconds: signatureSkew,
-                    refuseReplays: refuseReplays),
-                environment: environment, file: nil)
-            configuration.containers = made.configuration.containers
-            configuration.apiTokens = made.configuration.apiTokens
-            configuration.users = made.configuration.users
-            configuration.serverKeys = made.configuration.serverKeys
-            configuration.adminToken = made.configuration.adminToken
-        } else {
-            configuration = try EmulatorConfiguration.resolve(
-                flags: .init(
-                    host: host, port: port, dataDirectory: inMemory ? nil : location.dataDirectory, inMemory: inMemory,
-                    signatureSkewSeconds: signatureSkew, refuseReplays: refuseReplays),
-                environment: environment, file: file)
-            if !inMemory, configuration.dataDirectory == nil { configuration.dataDirectory = location.dataDirectory }
-        }
+        var firstStart = try prepareConfigFile(file)
+        let configuration = try resolveConfiguration(
+            file: file, inMemory: inMemory, environment: environment, firstStart: &firstStart)
         let emulator = try Emulator(configuration: configuration, logger: Logger(label: "larder.emulator"))
         if let importFile {
             let data: Data
@@ -143,24 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let notes = firstStart.map { Self.usage(configuration: $0.0, keyPath: $0.1, file: file) }
         let usage = Self.usage(configuration: configuration, keyPath: nil, file: file, brief: true)
-        let storeText = configuration.inMemory ? "in memory" : configuration.dataDirectory ?? ""
-        let adminToken = emulator.adminToken
-        let exposed = !emulator.isLoopbackOnly
-        let host = configuration.host
         do {
             try await emulator.run { url in
-                Stdout.line(url.absoluteString)
-                Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
-                if exposed {
-                    Stderr.print(
-                        "larder: WARNING: listening on \(host), not loopback: anyone who can reach it can call the "
-                            + "CloudKit API with the config's tokens, and the /_emulator/ control plane needs the admin "
-                            + "token from every caller. Use --host 127.0.0.1 unless you mean it.")
-                }
-                Stderr.print((notes ?? usage).replacingOccurrences(of: "BASE", with: url.absoluteString))
-                Stderr.print(
-                    "larder: admin token \(adminToken) (control plane: Authorization: Bearer <token>, "
-                        + (exposed ? "always required)" : "required unless caller and Host are loopback)"))
+                Self.announce(url, configuration: configuration, emulator: emulator, usage: notes ?? usage)
             }
         } catch {
             throw LarderError(
@@ -176,6 +117,84 @@ struct ServeCommand: AsyncParsableCommand {
             Stderr.print("larder: state exported to \(exportOnExit)")
         }
         Stderr.print("larder: emulator stopped")
+    }
+
+    /// Writes a development config and server key on the first start (returned, to print how to
+    /// use them), and gives a config written before the admin token existed its token.
+    private func prepareConfigFile(_ file: URL?) throws -> (EmulatorConfiguration, String?)? {
+        guard let file else { return nil }
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            let made = EmulatorConfiguration.makeDevelopment()
+            try made.configuration.write(to: file)
+            let keyPath = file.deletingLastPathComponent().appendingPathComponent("server-key.pem").path
+            do {
+                try PrivateFile.write(Data(made.privateKeyPEM.utf8), to: URL(fileURLWithPath: keyPath))
+            } catch {
+                throw LarderError(.io, "cannot write \(keyPath): \(error.localizedDescription)")
+            }
+            return (made.configuration, keyPath)
+        }
+        var stored = try EmulatorConfiguration.load(from: file)
+        if stored.adminToken == nil {
+            stored.adminToken = Secrets.hex(bytes: 32)
+            do {
+                try stored.write(to: file)
+            } catch {
+                Stderr.print("larder: note: the admin token is for this run only: \(error)")
+            }
+        }
+        return nil
+    }
+
+    /// The configuration from flags, environment and the config file; without a file (in memory),
+    /// a fresh development configuration, which is then also the first start's.
+    private func resolveConfiguration(
+        file: URL?, inMemory: Bool, environment: [String: String],
+        firstStart: inout (EmulatorConfiguration, String?)?
+    ) throws -> EmulatorConfiguration {
+        guard file == nil else {
+            var configuration = try EmulatorConfiguration.resolve(
+                flags: .init(
+                    host: host, port: port, dataDirectory: inMemory ? nil : location.dataDirectory, inMemory: inMemory,
+                    signatureSkewSeconds: signatureSkew, refuseReplays: refuseReplays),
+                environment: environment, file: file)
+            if !inMemory, configuration.dataDirectory == nil { configuration.dataDirectory = location.dataDirectory }
+            return configuration
+        }
+        let made = EmulatorConfiguration.makeDevelopment()
+        firstStart = (made.configuration, nil)
+        var configuration = try EmulatorConfiguration.resolve(
+            flags: .init(
+                host: host, port: port, inMemory: true, signatureSkewSeconds: signatureSkew,
+                refuseReplays: refuseReplays),
+            environment: environment, file: nil)
+        configuration.containers = made.configuration.containers
+        configuration.apiTokens = made.configuration.apiTokens
+        configuration.users = made.configuration.users
+        configuration.serverKeys = made.configuration.serverKeys
+        configuration.adminToken = made.configuration.adminToken
+        return configuration
+    }
+
+    /// Prints the URL on stdout and, on stderr, where the store is, a warning when the emulator
+    /// is reachable from beyond loopback, how to call it and the admin token.
+    private static func announce(
+        _ url: URL, configuration: EmulatorConfiguration, emulator: Emulator, usage: String
+    ) {
+        let storeText = configuration.inMemory ? "in memory" : configuration.dataDirectory ?? ""
+        let exposed = !emulator.isLoopbackOnly
+        Stdout.line(url.absoluteString)
+        Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
+        if exposed {
+            Stderr.print(
+                "larder: WARNING: listening on \(configuration.host), not loopback: anyone who can reach it can call "
+                    + "the CloudKit API with the config's tokens, and the /_emulator/ control plane needs the admin "
+                    + "token from every caller. Use --host 127.0.0.1 unless you mean it.")
+        }
+        Stderr.print(usage.replacingOccurrences(of: "BASE", with: url.absoluteString))
+        Stderr.print(
+            "larder: admin token \(emulator.adminToken) (control plane: Authorization: Bearer <token>, "
+                + (exposed ? "always required)" : "required unless caller and Host are loopback)"))
     }
 
     static func usage(configuration: EmulatorConfiguration, keyPath: String?, file: URL?, brief: Bool = false) -> String
