@@ -14,6 +14,10 @@ struct QueryRecords {
     let call: DatabaseOperationContext
     let request: QueryRecordsRequest
 
+    /// A sort the SQL cannot do: by distance from a location.
+    typealias DistanceSort = (field: String, from: Location, ascending: Bool)
+
+    /// Runs the query: one page of the matching records and, when more follow, the marker of the next.
     func run(db: Database) throws -> QueryResponse {
         let limit = try call.pageSize(request.resultsLimit)
         let query = request.query
@@ -43,8 +47,47 @@ struct QueryRecords {
                 arguments.append(contentsOf: clause.arguments)
             }
         }
+        let (order, distanceSort) = try sortOrder(schema: schema)
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        let needsSwift =
+            filters.contains { $0.sql == nil } || zones.contains { $0.filtersRecords } || !distanceSort.isEmpty
+        if !needsSwift {
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append(limit + 1)
+            arguments.append(offset)
+        }
+        let renderer = RecordRenderer(call: call)
+        let zonesByID = Dictionary(uniqueKeysWithValues: zones.map { ($0.zone.id, $0) })
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+        var matched: [RecordRow]
+        if needsSwift {
+            matched = try visibleMatches(
+                cursor, filters: filters.filter { $0.sql == nil }, zonesByID: zonesByID,
+                skipping: distanceSort.isEmpty ? offset : 0, limit: distanceSort.isEmpty ? limit : nil,
+                renderer: renderer, db: db)
+        } else {
+            matched = try Array(cursor.map(RecordRow.init(row:)))
+        }
+        if !distanceSort.isEmpty {
+            matched = try sortByDistance(matched, distanceSort, renderer: renderer)
+            matched = Array(matched.dropFirst(offset))
+        }
+        let hasMore = matched.count > limit
+        let page = matched.prefix(limit)
+        let records = try page.compactMap { row -> RecordResult? in
+            guard let zone = zonesByID[row.zoneID]?.zone else { return nil }
+            return .record(try renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
+        }
+        return QueryResponse(records: records, continuationMarker: hasMore ? encodeMarker(offset + page.count) : nil)
+    }
+
+    /// The SQL `ORDER BY` terms of `sortBy` (the record id last, so pages are stable), and the
+    /// sorts by distance, which run in Swift.
+    /// - Throws: `BAD_REQUEST` for a field not in the schema, a list, or a type that cannot be sorted.
+    private func sortOrder(schema: SchemaResolver) throws -> (order: [String], distance: [DistanceSort]) {
+        let query = request.query
         var order: [String] = []
-        var swiftSort: [(field: String, from: Location, ascending: Bool)] = []
+        var distance: [DistanceSort] = []
         for (index, sort) in (query.sortBy ?? []).enumerated() {
             let ascending = sort.ascending ?? true
             if let system = SystemField(sort.fieldName) {
@@ -60,7 +103,7 @@ struct QueryRecords {
                 guard let relative = sort.relativeLocation, let location = try? Location(value: relative.value) else {
                     throw call.error(.badRequest, "sortBy[\(index)]: sorting a LOCATION needs relativeLocation")
                 }
-                swiftSort.append((sort.fieldName, location, ascending))
+                distance.append((sort.fieldName, location, ascending))
                 continue
             }
             guard !type.isList, [.string, .int64, .double, .timestamp].contains(type) else {
@@ -69,56 +112,38 @@ struct QueryRecords {
             order.append("\(JSONPath.extract(sort.fieldName)) \(ascending ? "ASC" : "DESC")")
         }
         order.append("r.id")
-        sql += " ORDER BY " + order.joined(separator: ", ")
-        let needsSwift =
-            filters.contains { $0.sql == nil } || zones.contains { $0.filtersRecords } || !swiftSort.isEmpty
-        if !needsSwift {
-            sql += " LIMIT ? OFFSET ?"
-            arguments.append(limit + 1)
-            arguments.append(offset)
-        }
-        let renderer = RecordRenderer(call: call)
-        let zonesByID = Dictionary(uniqueKeysWithValues: zones.map { ($0.zone.id, $0) })
+        return (order, distance)
+    }
+
+    /// The rows of `cursor` the caller may see (share permissions) that pass the filters SQL could
+    /// not run, after skipping `skipping` of them, and stopping past `limit` (`nil`: all of them).
+    private func visibleMatches(
+        _ cursor: RowCursor, filters: [CompiledFilter], zonesByID: [Int64: ZoneAccess], skipping: Int, limit: Int?,
+        renderer: RecordRenderer, db: Database
+    ) throws -> [RecordRow] {
         var matched: [RecordRow] = []
         var skipped = 0
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
         while let row = try cursor.next() {
             let record = RecordRow(row: row)
-            if needsSwift {
-                guard let access = zonesByID[record.zoneID] else { continue }
-                if access.filtersRecords {
-                    let permission = try access.permission(
-                        recordName: record.name, parent: record.parent, isShare: record.isShare,
-                        createdBy: record.createdBy,
-                        caller: call.caller, db: db)
-                    if permission == .none { continue }
-                }
-                let swiftFilters = filters.filter { $0.sql == nil }
-                if !swiftFilters.isEmpty {
-                    let fields = try renderer.fields(of: record)
-                    guard swiftFilters.allSatisfy({ $0.matches(fields[$0.fieldName]) }) else { continue }
-                }
-                if swiftSort.isEmpty {
-                    if skipped < offset {
-                        skipped += 1
-                        continue
-                    }
-                }
+            guard let access = zonesByID[record.zoneID] else { continue }
+            if access.filtersRecords {
+                let permission = try access.permission(
+                    recordName: record.name, parent: record.parent, isShare: record.isShare,
+                    createdBy: record.createdBy, caller: call.caller, db: db)
+                if permission == .none { continue }
+            }
+            if !filters.isEmpty {
+                let fields = try renderer.fields(of: record)
+                guard filters.allSatisfy({ $0.matches(fields[$0.fieldName]) }) else { continue }
+            }
+            if skipped < skipping {
+                skipped += 1
+                continue
             }
             matched.append(record)
-            if swiftSort.isEmpty, matched.count > limit { break }
+            if let limit, matched.count > limit { break }
         }
-        if !swiftSort.isEmpty {
-            matched = try sortByDistance(matched, swiftSort, renderer: renderer)
-            matched = Array(matched.dropFirst(offset))
-        }
-        let hasMore = matched.count > limit
-        let page = matched.prefix(limit)
-        let records = try page.compactMap { row -> RecordResult? in
-            guard let zone = zonesByID[row.zoneID]?.zone else { return nil }
-            return .record(try renderer.record(row, zone: zone, desiredKeys: request.desiredKeys))
-        }
-        return QueryResponse(records: records, continuationMarker: hasMore ? encodeMarker(offset + page.count) : nil)
+        return matched
     }
 
     private func resolveZones(db: Database) throws -> [ZoneAccess] {
