@@ -103,6 +103,15 @@ import Testing
         #expect(recipe.ingredients.last == "1 kg thing")
     }
 
+    @Test("ingredient lines shorter than the text column read as quantity and unit alone")
+    func readsShortIngredientLines() throws {
+        let dir = try TemporaryDirectory()
+        let path = try write(
+            ["MMMMM----- Recipe via Meal-Master", "      Title: Short", "", "      1 c", "  2", "MMMMM"], in: dir)
+        let recipe = try #require(try read(path).recipes.first?.0)
+        #expect(recipe.ingredients == ["1 cup", "2"])
+    }
+
     @Test("a broken recipe is rejected with its index and header line, and the others import")
     func rejectsBrokenRecipes() throws {
         let dir = try TemporaryDirectory()

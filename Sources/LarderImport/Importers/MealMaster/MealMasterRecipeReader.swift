@@ -175,7 +175,7 @@ struct MealMasterRecipeReader {
         let unitField = field(8..<10).trimmingCharacters(in: .whitespaces)
         guard unitField.isEmpty || MealMasterUnit.isCode(unitField) else { return nil }
         if c.count > 10, c[10] != " " { return nil }
-        let text = field(11..<c.count).trimmingCharacters(in: .whitespaces).split(separator: " ")
+        let text = (c.count > 11 ? String(c[11...]) : "").trimmingCharacters(in: .whitespaces).split(separator: " ")
             .joined(separator: " ")
         let quantityText = quantityField.trimmingCharacters(in: .whitespaces)
         if quantityText.isEmpty, unitField.isEmpty, text.isEmpty { return nil }
