@@ -91,16 +91,16 @@ import Testing
         #expect(throws: LarderError.self) { try CSVColumn.parseMap("title") }
     }
 
-    @Test("bad rows are rejected with their line and the rest import")
+    @Test("bad rows are rejected with their line, rows of empty cells skipped, and the rest import")
     func rejectsBadRows() throws {
         let dir = try TemporaryDirectory()
         let path = try write(
-            "title,ingredients\r\nGood,\"a\r\nb\"\r\n,no title\r\nToo,many,cells\r\nStray \"quote\",x\r\nLast,\"never closed\r\n",
+            "title,ingredients\r\nGood,\"a\r\nb\"\r\n,no title\r\n,\r\nToo,many,cells\r\nStray \"quote\",x\r\nLast,\"never closed\r\n",
             in: dir)
         let collector = try read(path)
         #expect(collector.titles == ["Good"])
         #expect(collector.recipes.first?.0.ingredients == ["a", "b"])
-        #expect(collector.rejects.map { $0.0.location?.line } == [4, 5, 6, 7])
+        #expect(collector.rejects.map { $0.0.location?.line } == [4, 6, 7, 8])
         #expect(collector.rejects.map(\.1.index) == [1, 2, 3, 4])
         #expect(collector.rejects[0].0.location?.fieldPath == "title")
         #expect(collector.rejects[1].0.message.contains("3 cells"))

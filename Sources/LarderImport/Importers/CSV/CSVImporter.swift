@@ -47,6 +47,10 @@ public struct CSVImporter: RecipeImporter {
         let mapping = try mapping(header.cells, path: path)
         var index = 0
         while let row = try rows.next() {
+            // A row of empty cells (`;;;;`, as spreadsheets leave below the data) is no recipe.
+            if row.problem == nil, row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                continue
+            }
             let origin = fileOrigin.item(index)
             index += 1
             try sink.isolating(origin) {
