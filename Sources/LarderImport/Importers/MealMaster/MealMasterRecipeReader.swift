@@ -7,7 +7,7 @@ import LarderCore
 /// The layout, as MealMaster writes it: header lines (`Title:`, `Categories:`, `Yield:` or
 /// `Servings:`), then ingredient lines in fixed columns (a 7-character quantity, a space, a
 /// 2-character unit code, a space, the text; the two-column layout puts a second ingredient at
-/// column 42, read left then right), continuation lines whose text starts with `-`, headings
+/// column 41, read left then right), continuation lines whose text starts with `-`, headings
 /// (`MMMMM-----FOR THE SAUCE-----` or `-----FOR THE SAUCE-----`), and after the first line that is
 /// no ingredient, the directions: paragraphs separated by blank lines. A heading among the
 /// ingredients heads the ingredients after it; one among the directions (or followed by
@@ -124,8 +124,8 @@ struct MealMasterRecipeReader {
     /// Reads an ingredient line (one or two columns); `false` when the line is not one.
     private mutating func addIngredients(_ line: String) -> Bool {
         let chars = Array(line)
-        // A second column: at 41 as MealMaster writes it, or a column either side.
-        for start in [41, 40, 42, 39, 43] where start < chars.count && chars[start - 1] == " " {
+        // A second column: at 40 as MealMaster writes it (a 39-character first one and a space), or a column either side.
+        for start in [40, 41, 39, 42] where start < chars.count && chars[start - 1] == " " {
             if let left = Self.ingredient(chars[0..<start]), let right = Self.ingredient(chars[start...]) {
                 add(left, column: 0)
                 add(right, column: 1)

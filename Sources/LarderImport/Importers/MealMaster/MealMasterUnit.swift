@@ -5,8 +5,8 @@ import LarderCore
 /// The table is MealMaster's own list (`x` per serving, `sm` small, `md` medium, `lg` large, `cn` can,
 /// `pk` package, `pn` pinch, `dr` drop, `ds` dash, `ct` carton, `sl` slice, `ts`/`t` teaspoon,
 /// `tb`/`T` tablespoon, `c` cup, `pt` pint, `qt` quart, `ga` gallon, `oz`, `lb`, `fl` fluid ounce,
-/// `ml`, `cb` cubic centimetre, `cl`, `dl`, `l`, `mg`, `cg`, `dg`, `g`, `kg`). Codes are case
-/// sensitive only for `t`/`T`; `x` has no word (the line reads as a plain count).
+/// `ml`, `cb` cubic centimetre, `cl`, `dl`, `l`, `mg`, `cg`, `dg`, `g`, `kg`, and `bn` bunch and `ea`
+/// each as AnyMeal's grammar lists them). Codes are case sensitive only for `t`/`T`; `x` and `ea` have no word (the line reads as a plain count).
 enum MealMasterUnit {
     /// Code → the word an imported ingredient line gets (`tb` → `tbsp`).
     static let words: [String: String] = [
@@ -14,7 +14,7 @@ enum MealMasterUnit {
         "dr": "drop", "ds": "dash", "ct": "carton", "sl": "slice", "ts": "tsp", "t": "tsp", "tb": "tbsp",
         "T": "tbsp", "c": "cup", "pt": "pint", "qt": "quart", "ga": "gallon", "oz": "oz", "lb": "lb",
         "fl": "fl oz", "ml": "ml", "cb": "cc", "cl": "cl", "dl": "dl", "l": "l", "mg": "mg", "cg": "cg", "dg": "dg",
-        "g": "g", "kg": "kg",
+        "g": "g", "kg": "kg", "bn": "bunch", "ea": "",
     ]
 
     /// Whether `code` (trimmed) is a MealMaster unit code.
@@ -32,7 +32,7 @@ enum MealMasterUnit {
         "small": "sm", "medium": "md", "large": "lg", "can": "cn", "package": "pk", "pinch": "pn", "drop": "dr",
         "dash": "ds", "carton": "ct", "slice": "sl", "teaspoon": "ts", "tablespoon": "tb", "cup": "c", "pint": "pt",
         "quart": "qt", "gallon": "ga", "oz": "oz", "lb": "lb", "fl oz": "fl", "ml": "ml", "cc": "cb", "cl": "cl",
-        "dl": "dl", "l": "l", "mg": "mg", "cg": "cg", "dg": "dg", "g": "g", "kg": "kg",
+        "dl": "dl", "l": "l", "mg": "mg", "cg": "cg", "dg": "dg", "g": "g", "kg": "kg", "bunch": "bn",
     ]
 
     /// The code for a word as written in an ingredient line (`tbsp`, `Tablespoons`, `large`), if it has one.
