@@ -84,6 +84,23 @@ import Testing
         #expect(collector.recipes.last?.0.ingredients.last == "Whipped cream")
     }
 
+    @Test("RezKonv's ===== framing reads with its German header keys, headings and unit words")
+    func readsRezKonv() throws {
+        let collector = try read(ImportFixtures.sample("rezkonv-apfelkuchen.txt"))
+        #expect(collector.rejects.isEmpty)
+        let cake = try #require(collector.recipes.first?.0)
+        #expect(cake.title == "Apfelkuchen vom Blech")
+        #expect(cake.categories == ["Backen", "Kuchen", "Obst"])
+        #expect(cake.yieldText == "1 Blech")
+        #expect(cake.ingredients.first == "250 g Mehl")
+        #expect(cake.ingredients[4] == "1 Prise Salz")
+        #expect(cake.ingredients[5] == "1 kg Äpfel, geschält und in Spalten")
+        #expect(cake.ingredientHeadings == [0: "TEIG", 5: "BELAG"])
+        #expect(cake.steps.count == 2)
+        #expect(collector.warnings.contains { $0.contains("windows-1252") })
+        #expect(try ImportFormat.detect(path: ImportFixtures.sample("rezkonv-apfelkuchen.txt")) == .mealmaster)
+    }
+
     @Test("every unit code reads as its word, t and T apart")
     func readsUnitCodes() throws {
         let dir = try TemporaryDirectory()

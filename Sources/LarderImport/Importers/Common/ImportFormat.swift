@@ -190,7 +190,8 @@ extension ImportFormat {
         case .orf: "Open Recipe Format YAML documents"
         case .recipeml: "<recipe> elements"
         case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
-        case .mealmaster: "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`) line and an end line"
+        case .mealmaster:
+            "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line"
         case .csv: "a header line with a title column, then one recipe per row"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"

@@ -3,7 +3,9 @@ public import LarderCore
 import LarderFormats
 
 /// Imports MealMaster text files (`.mmf`, `.mm`, `.txt`): every recipe between a header line
-/// (`MMMMM----- Recipe via Meal-Master` … `MMMMM`, or `----- Recipe via Meal-Master` … `-----`),
+/// (`MMMMM----- Recipe via Meal-Master` … `MMMMM`, or `----- Recipe via Meal-Master` … `-----`,
+/// or RezKonv's `=====  REZKONV-Rezept - RezkonvSystem` … `=====`, read as the same layout with
+/// German header keys `Titel:`, `Kategorien:`, `Menge:` and free-width unit words),
 /// with text before, between and after recipes (mail headers, BBS banners) ignored.
 ///
 /// Streams: one line and one recipe are held at a time. Files that are not UTF-8 (MealMaster
@@ -67,7 +69,12 @@ public struct MealMasterImporter: RecipeImporter {
             if !oversized { current?.add(line) }
         }
         if var open = current {
-            let end = open.framing == .mmmmm ? "MMMMM" : "-----"
+            let end =
+                switch open.framing {
+                case .mmmmm: "MMMMM"
+                case .dashes: "-----"
+                case .rezkonv: "====="
+                }
             try close(&open, problem: "the file ends before the recipe's end line (\(end))")
         }
         if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
@@ -77,7 +84,8 @@ public struct MealMasterImporter: RecipeImporter {
 extension MealMasterImporter {
     /// Whether the first bytes of a file (as text) hold a MealMaster header line.
     ///
-    /// A header line starts with `MMMMM` or `-----` and names Meal-Master; nothing else claims a file.
+    /// A header line starts with `MMMMM` or `-----` and names Meal-Master, or with `=====` and names
+    /// RezKonv; nothing else claims a file.
     static func claims(_ head: String) -> Bool {
         var found = false
         head.enumerateLines { line, stop in

@@ -22,6 +22,8 @@ struct MealMasterRecipeReader {
         case mmmmm
         /// `----- Recipe via Meal-Master` … `-----`.
         case dashes
+        /// RezKonv, the German variant: `=====  REZKONV-Rezept - RezkonvSystem` … `=====`.
+        case rezkonv
     }
 
     private enum Phase { case header, ingredients, directions }
@@ -46,8 +48,10 @@ struct MealMasterRecipeReader {
         self.headerLine = headerLine
     }
 
-    /// The framing a header line opens (it starts with `MMMMM` or five dashes and names Meal-Master), else `nil`.
+    /// The framing a header line opens (it starts with `MMMMM` or five dashes and names Meal-Master,
+    /// or with five `=` and names RezKonv), else `nil`.
     static func framing(ofHeader line: String) -> Framing? {
+        if line.hasPrefix("====="), line.range(of: "rezkonv", options: .caseInsensitive) != nil { return .rezkonv }
         guard line.range(of: "meal-master", options: .caseInsensitive) != nil else { return nil }
         if line.hasPrefix("MMMMM") { return .mmmmm }
         if line.hasPrefix("-----") { return .dashes }
@@ -60,12 +64,15 @@ struct MealMasterRecipeReader {
         switch framing {
         case .mmmmm: return trimmed == "MMMMM"
         case .dashes: return trimmed.count >= 5 && trimmed.allSatisfy { $0 == "-" }
+        case .rezkonv: return trimmed.count >= 5 && trimmed.allSatisfy { $0 == "=" }
         }
     }
 
-    /// The heading text of a heading line (`MMMMM----SAUCE----`), `""` for one with no text, else `nil`.
+    /// The heading text of a heading line (`MMMMM----SAUCE----`, RezKonv's `=====TEIG=====`), `""`
+    /// for one with no text, else `nil`.
     static func heading(_ line: String) -> String? {
         var rest = Substring(line.trimmingCharacters(in: .whitespaces))
+        if rest.hasPrefix("=====") { return rest.trimmingCharacters(in: CharacterSet(charactersIn: "= ")) }
         if rest.hasPrefix("MMMMM") { rest = rest.dropFirst(5) } else if !rest.hasPrefix("-----") { return nil }
         guard rest.hasPrefix("-----") else { return nil }
         let text = rest.trimmingCharacters(in: CharacterSet(charactersIn: "- "))
@@ -91,7 +98,11 @@ struct MealMasterRecipeReader {
             return
         }
         if phase == .ingredients {
-            if trimmed.isEmpty { return }
+            if trimmed.isEmpty || framing == .rezkonv && trimmed == "Zutaten:" { return }
+            if framing == .rezkonv && trimmed == "Zubereitung:" {
+                phase = .directions
+                return
+            }
             if addIngredients(line) { return }
             phase = .directions
         }
@@ -108,12 +119,12 @@ struct MealMasterRecipeReader {
             guard trimmed.lowercased().hasPrefix(key.lowercased() + ":") else { return nil }
             return trimmed.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
         }
-        if let text = value("Title") {
+        if let text = value("Title") ?? value("Titel") {
             title = text
-        } else if let text = value("Categories") {
+        } else if let text = value("Categories") ?? value("Kategorien") {
             categories = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && $0.lowercased() != "none" }
-        } else if let text = value("Yield") ?? value("Servings") {
+        } else if let text = value("Yield") ?? value("Servings") ?? value("Menge") {
             yieldText = text
         } else {
             return false
@@ -124,6 +135,11 @@ struct MealMasterRecipeReader {
     /// Reads an ingredient line (one or two columns); `false` when the line is not one.
     private mutating func addIngredients(_ line: String) -> Bool {
         let chars = Array(line)
+        if framing == .rezkonv {
+            guard let ingredient = Self.rezkonvIngredient(chars) else { return false }
+            add(ingredient, column: 0)
+            return true
+        }
         // A second column: at 40 as MealMaster writes it (a 39-character first one and a space), or a column either side.
         for start in [40, 41, 39, 42] where start < chars.count && chars[start - 1] == " " {
             if let left = Self.ingredient(chars[0..<start]), let right = Self.ingredient(chars[start...]) {
@@ -160,6 +176,18 @@ struct MealMasterRecipeReader {
         var text: String
         var isBlankAmount: Bool { quantity == nil && unit == nil }
         var isContinuation: Bool { isBlankAmount && text.hasPrefix("-") }
+    }
+
+    /// A RezKonv ingredient: the 7-character quantity and a space, then the unit (German units are
+    /// words of any length: `EL`, `Prise`, `Msp.`) and the text, kept together for the ingredient parser.
+    static func rezkonvIngredient(_ c: [Character]) -> Ingredient? {
+        let quantityText = String(c.prefix(7)).trimmingCharacters(in: .whitespaces)
+        guard c.prefix(7).allSatisfy({ $0.isNumber && $0.isASCII || " /.,-".contains($0) }) else { return nil }
+        if c.count > 7, c[7] != " " { return nil }
+        let text = (c.count > 8 ? String(c[8...]) : "").split(separator: " ").joined(separator: " ")
+        if quantityText.isEmpty && (text.isEmpty || !c.prefix(8).allSatisfy { $0 == " " }) { return nil }
+        let quantity = quantityText.isEmpty ? nil : (MealMasterQuantity.normalized(quantityText) ?? quantityText)
+        return Ingredient(quantity: quantity, unit: nil, text: text)
     }
 
     /// The ingredient in the fixed columns of `chars`, `nil` when they hold none.
