@@ -64,6 +64,20 @@ import Testing
         #expect(back.stderr.contains("2 imported, 0 rejected"), "\(back.stderr)")
     }
 
+    @Test("with --map title=COLUMN, detection claims a .csv file whose header names no title")
+    func mapHelpsDetection() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("sheet.csv")
+        try Data("Gericht,Zutaten\nTee,\"1 Beutel\nWasser\"\n".utf8).write(to: URL(fileURLWithPath: path))
+        let plain = try CLI.run(["import", path, "-o", dir.path("a.json")])
+        #expect(plain.status == 2, "\(plain.stderr)")
+        let mapped = try CLI.run(["import", path, "--map", "title=Gericht", "-o", dir.path("b.json")])
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(mapped.stderr.contains("1 imported"), "\(mapped.stderr)")
+        let records = try String(contentsOfFile: dir.path("b.json"), encoding: .utf8)
+        #expect(records.contains("1 Beutel"))
+    }
+
     @Test("--map with an unknown field is a usage error listing the fields")
     func unknownMapField() throws {
         let result = try CLI.run(["import", sample("recipes.csv"), "--map", "title=Titel,flavour=Geschmack"])

@@ -181,7 +181,8 @@ public struct CSVImporter: RecipeImporter {
 }
 
 extension CSVImporter {
-    /// Whether a file is CSV by its name (`.csv`, `.tsv`) and a header line with a title column.
+    /// Whether a file is CSV by its name (`.csv`, `.tsv`) and a header line with a title column (the
+    /// one `--map title=…` names, when it names one).
     static func claims(_ head: String, name: String) -> Bool {
         guard name.hasSuffix(".csv") || name.hasSuffix(".tsv") else { return false }
         let bytes = Array(head.utf8)
@@ -189,6 +190,9 @@ extension CSVImporter {
         let firstLine = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let cells = firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF} ")) }
+        if let title = columnOverrides[.title] {
+            return cells.contains { CSVColumn.fold($0) == CSVColumn.fold(title) }
+        }
         return cells.contains { CSVColumn.automatic($0) == .title }
     }
 }
