@@ -36,7 +36,7 @@ public final class MealMasterExporter: RecipeExporter {
         let imported = ImportedRecipe(recipe: recipe)
         var out = ["MMMMM----- Recipe via Meal-Master (tm) exported by Larder", ""]
         out.append("      Title: " + oneLine(recipe.title))
-        out.append(" Categories: " + imported.categories.map(oneLine).joined(separator: ", "))
+        out.append((" Categories: " + imported.categories.map(oneLine).joined(separator: ", ")).trimmingTrailingSpaces)
         if let text = recipe.yield?.text, !text.isEmpty {
             out.append("      Yield: " + oneLine(text))
         } else if let servings = recipe.servings {
