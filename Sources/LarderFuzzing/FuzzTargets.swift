@@ -45,6 +45,8 @@ package enum FuzzTargets {
         Target(name: "ck-request", seedSuffixes: [".ckrequest.json"]) { cloudKitRequest($0) },
         Target(name: "change-token", seedSuffixes: [".token"]) { changeToken($0) },
         Target(name: "ck-query", seedSuffixes: [".ckquery.json"]) { QueryFuzzing.run($0) },
+        Target(name: "mealmaster", seedSuffixes: [".mmf", ".mm"]) { imported($0, .mealmaster, ext: "mmf") },
+        Target(name: "csv", seedSuffixes: [".csv"]) { imported($0, .csv, ext: "csv") },
     ]
 
     /// The target called `name`.

@@ -5,6 +5,7 @@ import LarderFormats
 /// The foreign formats `larder export` writes.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
+    case mealmaster, csv
 
     /// The usual file extension of the whole output.
     public var fileExtension: String {
@@ -15,6 +16,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .recipeml: "xml"
         case .mealie, .tandoor, .nextcloud: "zip"
         case .mela: "melarecipes"
+        case .mealmaster: "mmf"
+        case .csv: "csv"
         }
     }
 
@@ -29,6 +32,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .tandoor: .tandoor
         case .nextcloud: .nextcloud
         case .mela: .mela
+        case .mealmaster: .mealmaster
+        case .csv: .csv
         }
     }
 }
@@ -168,6 +173,8 @@ public struct ExportSession {
         case .tandoor: return try TandoorExporter(path: outputPath)
         case .nextcloud: return try NextcloudExporter(path: outputPath)
         case .mela: return try MelaExporter(path: outputPath)
+        case .mealmaster: return try MealMasterExporter(path: outputPath)
+        case .csv: return try CSVExporter(path: outputPath)
         }
     }
 

@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud or Mela.",
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster or CSV.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
@@ -23,6 +23,11 @@ struct ExportCommand: ParsableCommand {
               nextcloud  Nextcloud Cookbook folders (<name>/recipe.json and full.*) into a folder
                          (-o DIR) or a .zip, or one recipe.json (-o x.json or standard output)
               mela       a .melarecipes archive (also to standard output) or one .melarecipe
+              mealmaster one MealMaster text file (MMMMM framing, CRLF) of every recipe: title,
+                         categories, yield, one-column ingredients with unit codes, directions
+              csv        one RFC 4180 CSV file, a row per recipe under a fixed header (title,
+                         description, ingredients, instructions, servings, yield, prep time,
+                         cook time, total time, categories, tags, source, notes, image)
 
             Only image files inside the records file's folder are embedded (Paprika, Mealie, Tandoor, \
             Nextcloud, Mela): an imageRef that is \
@@ -43,7 +48,8 @@ struct ExportCommand: ParsableCommand {
     var inputs: [String] = []
 
     @Option(
-        name: .long, help: "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud or mela.")
+        name: .long,
+        help: "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster or csv.")
     var to: ExportFormat
 
     @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")

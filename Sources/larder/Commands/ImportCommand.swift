@@ -9,7 +9,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror and plain recipe files.",
+            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror, MealMaster, CSV and plain recipe files.",
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
             --from); a format claims a file only when the keys it needs are there. Recipe JSON, YAML \
@@ -50,6 +50,8 @@ struct ImportCommand: ParsableCommand {
               larder import page.html recipe.jsonld --keep-going -o recipes.ndjson
               larder import Beanconqueror.zip -o coffee.json
               larder import my-recipes.yaml --from plain -o recipes.json
+              larder import recipes.mmf -o recipes.json
+              larder import sheet.csv --map title=Name,ingredients=Zutaten -o recipes.json
             """
     )
 
@@ -75,11 +77,28 @@ struct ImportCommand: ParsableCommand {
     )
     var report: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "CSV columns for recipe fields, overriding the mapping by header name: field=Header pairs separated by commas.",
+            valueName: "title=Name,ingredients=Zutaten,..."))
+    var map: String?
+
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var recordLimits: RecordLimitOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one file or folder to import") }
+        if let map { _ = try csvColumns(map) }
+    }
+
+    /// The `--map` pairs, or a usage error listing the fields.
+    private func csvColumns(_ text: String) throws -> [CSVColumn: String] {
+        do {
+            return try CSVColumn.parseMap(text)
+        } catch let error as LarderError {
+            throw ValidationError(error.message)
+        }
     }
 
     func run() throws {
@@ -91,7 +110,10 @@ struct ImportCommand: ParsableCommand {
                 imagesDirectory: images, limits: recordLimits.limits))
         let result: ImportSession.Report
         do {
-            result = try session.run(inputs.map { ($0, from.format) })
+            let columns = try map.map(csvColumns) ?? [:]
+            result = try CSVImporter.$columnOverrides.withValue(columns) {
+                try session.run(inputs.map { ($0, from.format) })
+            }
         } catch let error as LarderError where error.code != .io && error.code != .usage {
             for warning in session.report.warnings { Stderr.print(warning) }
             Stderr.print("larder: " + error.description)
@@ -183,6 +205,7 @@ struct ImportCommand: ParsableCommand {
 /// `--from` choices for import: `auto` or a foreign format.
 enum ImportFormatChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror, plain
+    case mealmaster, csv
 
     var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }

@@ -7,6 +7,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror
     /// Recipe JSON, YAML or XML as people write it by hand or export it from scripts.
     case plain
+    /// MealMaster text files (`MMMMM----- Recipe via Meal-Master`).
+    case mealmaster
+    /// Spreadsheet rows: CSV or TSV with a header line.
+    case csv
 
     /// A human name for messages.
     public var displayName: String {
@@ -22,6 +26,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recipeml: "RecipeML"
         case .beanconqueror: "Beanconqueror"
         case .plain: "plain recipe file"
+        case .mealmaster: "MealMaster"
+        case .csv: "CSV"
         }
     }
 
@@ -39,6 +45,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recipeml: RecipeMLImporter()
         case .beanconqueror: BeanconquerorImporter()
         case .plain: PlainRecipeImporter()
+        case .mealmaster: MealMasterImporter()
+        case .csv: CSVImporter(columns: CSVImporter.columnOverrides)
         }
     }
 
@@ -97,6 +105,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     static func detectContent(_ head: [UInt8], name: String) -> ImportFormat? {
         let text = String(decoding: head, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
+            if MealMasterImporter.claims(text) { return .mealmaster }
+            if CSVImporter.claims(text, name: name) { return .csv }
+        }
         let isYAMLName = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
         if trimmed.hasPrefix("<"), !isYAMLName {
             let lowered = trimmed.lowercased()
@@ -178,6 +190,9 @@ extension ImportFormat {
         case .orf: "Open Recipe Format YAML documents"
         case .recipeml: "<recipe> elements"
         case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
+        case .mealmaster:
+            "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line"
+        case .csv: "a header line with a title column, then one recipe per row"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

@@ -1,0 +1,77 @@
+import Foundation
+public import LarderCore
+
+/// The recipe fields a CSV column can fill, and the header names (English, German, French) that
+/// map to each one automatically.
+public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
+    case title, description, ingredients, instructions, servings, yield
+    case prepTime, cookTime, totalTime, categories, tags, source, notes, image
+
+    /// Header names, folded (lowercase, accents and everything but letters and digits removed), that
+    /// map to this field.
+    var headerNames: Set<String> {
+        switch self {
+        case .title:
+            [
+                "title", "name", "recipe", "recipename", "recipetitle", "titel", "rezept", "rezeptname", "titre", "nom",
+                "recette", "nomdelarecette",
+            ]
+        case .description: ["description", "summary", "beschreibung", "intro", "introduction", "resume"]
+        case .ingredients: ["ingredients", "ingredient", "zutaten", "ingredientlist"]
+        case .instructions:
+            [
+                "instructions", "directions", "method", "steps", "preparation", "zubereitung", "anleitung", "etapes",
+                "instruction",
+            ]
+        case .servings: ["servings", "serves", "portions", "portionen", "personen", "personnes", "nombredepersonnes"]
+        case .yield: ["yield", "recipeyield", "ergibt", "menge", "rendement"]
+        case .prepTime:
+            [
+                "preptime", "prep", "preparationtime", "vorbereitungszeit", "vorbereitung", "arbeitszeit",
+                "tempsdepreparation",
+            ]
+        case .cookTime:
+            ["cooktime", "cook", "cookingtime", "kochzeit", "backzeit", "garzeit", "tempsdecuisson", "cuisson"]
+        case .totalTime: ["totaltime", "total", "time", "gesamtzeit", "zeit", "tempstotal", "duree"]
+        case .categories: ["categories", "category", "kategorie", "kategorien", "categorie", "course"]
+        case .tags: ["tags", "tag", "keywords", "schlagworte", "stichworte", "schlagworter", "motscles", "etiquettes"]
+        case .source: ["source", "url", "link", "sourceurl", "quelle", "lien", "website"]
+        case .notes: ["notes", "note", "notizen", "anmerkungen", "hinweise", "remarques", "comments"]
+        case .image: ["image", "imageurl", "photo", "picture", "bild", "foto", "photourl"]
+        }
+    }
+
+    /// A header name folded for matching: lowercase, without accents, letters and digits only.
+    static func fold(_ header: String) -> String {
+        header.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+            .filter { $0.isLetter || $0.isNumber }
+    }
+
+    /// The field a header name maps to automatically, if any.
+    static func automatic(_ header: String) -> CSVColumn? {
+        let folded = fold(header)
+        return allCases.first { $0.headerNames.contains(folded) }
+    }
+
+    /// Reads `--map` text: `field=Header` pairs separated by commas (`title=Name,ingredients=Zutaten`).
+    ///
+    /// Field names match case-insensitively.
+    /// - Throws: ``LarderError`` `usage-error` for a pair without `=` or an unknown field, listing the valid ones.
+    public static func parseMap(_ text: String) throws -> [CSVColumn: String] {
+        var map: [CSVColumn: String] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw LarderError(.usage, "--map: \"\(pair)\" is not field=Header")
+            }
+            guard let column = allCases.first(where: { $0.rawValue.lowercased() == parts[0].lowercased() }) else {
+                throw LarderError(
+                    .usage,
+                    "--map: unknown field \"\(parts[0])\"; the fields are \(allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            map[column] = parts[1]
+        }
+        return map
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports MealMaster text files (`.mmf`, `.mm`, `.txt`): every recipe between a header line
+/// (`MMMMM----- Recipe via Meal-Master` … `MMMMM`, or `----- Recipe via Meal-Master` … `-----`,
+/// or RezKonv's `=====  REZKONV-Rezept - RezkonvSystem` … `=====`, read as the same layout with
+/// German header keys `Titel:`, `Kategorien:`, `Menge:` and free-width unit words),
+/// with text before, between and after recipes (mail headers, BBS banners) ignored.
+///
+/// Streams: one line and one recipe are held at a time. Files that are not UTF-8 (MealMaster
+/// wrote CP437 or windows-1252) are read as windows-1252 with a warning. Each recipe is isolated:
+/// one with no title, no ingredients and no directions, no end line, or larger than the record
+/// size limit is rejected with its index and the line of its header, and the rest import. See
+/// ``MealMasterRecipeReader`` for the layout it reads.
+public struct MealMasterImporter: RecipeImporter {
+    public var format: ImportFormat { .mealmaster }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
+        let lines = TextLineReader(decoded, maxLineBytes: sink.readerLimits.maxRecordSize)
+        let fileOrigin = ImportOrigin(file: path)
+        var current: MealMasterRecipeReader?
+        var index = 0
+        var size = 0
+        var oversized = false
+
+        func close(_ reader: inout MealMasterRecipeReader, problem: String?) throws {
+            let origin = fileOrigin.item(index)
+            index += 1
+            try sink.isolating(origin) {
+                if oversized {
+                    throw LarderError(
+                        .refusedInput,
+                        "the recipe is larger than the record size limit (\(sink.readerLimits.maxRecordSize) bytes); refused",
+                        location: SourceLocation(line: reader.headerLine))
+                }
+                if let problem {
+                    throw LarderError(.malformedRecord, problem, location: SourceLocation(line: reader.headerLine))
+                }
+                try sink.recipe(try reader.finish(), origin: origin)
+            }
+        }
+
+        while let line = try lines.next() {
+            if let framing = MealMasterRecipeReader.framing(ofHeader: line) {
+                if var open = current {
+                    current = nil
+                    try close(
+                        &open, problem: "the recipe has no end line before the next recipe at line \(lines.lineNumber)")
+                }
+                current = MealMasterRecipeReader(framing: framing, headerLine: lines.lineNumber)
+                size = 0
+                oversized = false
+                continue
+            }
+            guard current != nil else { continue }
+            if current?.isEnd(line) == true, var done = current {
+                current = nil
+                try close(&done, problem: nil)
+                continue
+            }
+            size += line.utf8.count + 1
+            if size > sink.readerLimits.maxRecordSize { oversized = true }
+            // In place (no copy of what the recipe holds so far).
+            if !oversized { current?.add(line) }
+        }
+        if var open = current {
+            let end =
+                switch open.framing {
+                case .mmmmm: "MMMMM"
+                case .dashes: "-----"
+                case .rezkonv: "====="
+                }
+            try close(&open, problem: "the file ends before the recipe's end line (\(end))")
+        }
+        if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
+    }
+}
+
+extension MealMasterImporter {
+    /// Whether the first bytes of a file (as text) hold a MealMaster header line.
+    ///
+    /// A header line starts with `MMMMM` or `-----` and names Meal-Master, or with `=====` and names
+    /// RezKonv; nothing else claims a file.
+    static func claims(_ head: String) -> Bool {
+        var found = false
+        head.enumerateLines { line, stop in
+            if MealMasterRecipeReader.framing(ofHeader: line) != nil {
+                found = true
+                stop = true
+            }
+        }
+        return found
+    }
+}
