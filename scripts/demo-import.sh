@@ -23,6 +23,24 @@ echo "== plain recipes written by hand (YAML): detected as the plain format"
 "$L" import samples/import/plain-recipes.yaml -o "$out/plain.json"
 "$L" validate "$out/plain.json"
 
+echo "== a MealMaster file (several recipes, one- and two-column ingredients) and a CSV spreadsheet"
+"$L" import samples/import/mealmaster-classics.mmf -o "$out/mealmaster.json"
+"$L" import samples/import/recipes.csv -o "$out/csv.json"
+"$L" validate "$out/mealmaster.json" "$out/csv.json"
+
+echo "== the import report as JSON, with the field census (what went where, and why)"
+"$L" import samples/import/sample.paprikarecipes -o "$out/census.json" --report "$out/report.json" 2>/dev/null
+grep -o '"census"' "$out/report.json" >/dev/null && echo "   report.json holds the census"
+
+echo "== export to the apps people move to (Mealie, Tandoor, Nextcloud, Mela, MealMaster), and back"
+for to in mealie tandoor nextcloud mela; do
+  "$L" export "$out/recipes.json" --to $to -o "$out/to-$to.zip"
+  "$L" import "$out/to-$to.zip" --from $to -o "$out/from-$to.json" 2>/dev/null
+  echo "   $to: $(grep -c '"title"' "$out/from-$to.json") recipes back"
+done
+"$L" export "$out/recipes.json" --to mealmaster -o "$out/to.mmf"
+"$L" import "$out/to.mmf" -o "$out/from-mealmaster.json" 2>/dev/null
+
 echo "== export as schema.org and as a Paprika archive, and import those back"
 "$L" export "$out/recipes.json" --to schemaorg -o "$out/roundtrip.jsonld"
 "$L" export "$out/recipes.json" --to paprika -o "$out/roundtrip.paprikarecipes"
