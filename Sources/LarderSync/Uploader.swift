@@ -479,13 +479,27 @@ public final class Uploader: Sendable {
     /// Fetches the server's versions of conflicted items and settles each: equal content is
     /// acknowledged, a missing record is created, otherwise the delegate decides.
     private func resolveConflicts(_ conflicted: [Work], tags: inout [String: String]) async throws -> [Work] {
-        var lookup: [RecordResult] = []
+        let lookup = try await serverVersions(of: conflicted)
+        var settled: [(Work, UploadOutcome)] = []
+        var again: [Work] = []
+        for (index, work) in conflicted.enumerated() {
+            switch try await settleConflict(work, server: index < lookup.count ? lookup[index].record : nil) {
+            case .settled(let work, let outcome): settled.append((work, outcome))
+            case .again(let work): again.append(work)
+            }
+        }
+        try await finish(settled, tags: &tags)
+        return again
+    }
+
+    /// The server's versions of `works`' records (records/lookup, retried like any request).
+    /// - Throws: ``UploadStopped`` when the lookup cannot be made.
+    private func serverVersions(of works: [Work]) async throws -> [RecordResult] {
         var attempts = 0
         while true {
             try await monitor.waitForGate()
             do throws(CloudKitFailure) {
-                lookup = try await client.lookup(conflicted.map(\.item.recordName))
-                break
+                return try await client.lookup(works.map(\.item.recordName))
             } catch {
                 attempts += 1
                 guard RetryPolicy.disposition(of: error, isWholeRequest: true) == .retry,
@@ -496,72 +510,59 @@ public final class Uploader: Sendable {
                 try await backOff(after: error, attempt: attempts, items: 1)
             }
         }
-        var settled: [(Work, UploadOutcome)] = []
-        var again: [Work] = []
-        for (index, var work) in conflicted.enumerated() {
-            let server = index < lookup.count ? lookup[index].record : nil
-            guard let server, server.deleted != true, server.recordChangeTag != nil else {
-                if work.operationType.isDelete {
-                    settled.append((work, .deleted))
-                } else {
-                    work.rewrite(.create, tag: nil)  // gone meanwhile: create it
-                    again.append(work)
-                }
-                continue
-            }
-            let serverDigest = FieldsDigest.make(
-                recordType: server.recordType ?? work.item.recordType, wireFields: server.fields ?? [:])
-            if !work.operationType.isDelete, serverDigest == work.item.digest || serverDigest == work.writeDigest {
-                settled.append(
-                    (work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
-                continue
-            }
-            work.conflictRounds += 1
-            await monitor.countConflict(first: work.conflictRounds == 1)
-            guard work.conflictRounds <= configuration.maxConflictRounds else {
-                settled.append(
-                    (
-                        work,
-                        .rejected(
-                            reason: "conflict: the server's version kept changing (\(work.conflictRounds - 1) rounds)",
-                            code: "CONFLICT")
-                    ))
-                continue
-            }
-            if work.operationType.isDelete {
-                // A delete based on an older version of the record is refused (a purge must not
-                // remove a record someone changed since).
-                settled.append(
-                    (
-                        work,
-                        .rejected(
-                            reason: "conflict: the record changed since (change tag \(server.recordChangeTag ?? "?"))",
-                            code: "CONFLICT")
-                    ))
-                continue
-            }
-            switch try await delegate.resolveConflict(work.item, ours: work.fields, server: server) {
-            case .keepServer:
-                await monitor.resolved("kept-server")
-                settled.append((work, .keptServer(server)))
-            case .write(let fields):
-                let merged = FieldsDigest.make(recordType: work.item.recordType, fields: fields)
-                if merged == serverDigest {
-                    await monitor.resolved("kept-server")
-                    settled.append(
-                        (work, .alreadyThere(changeTag: server.recordChangeTag, modified: server.modified?.timestamp)))
-                    continue
-                }
-                work.conflict = fields == work.item.fields ? .clientWins : .merge
-                work.rewrite(.replace, tag: server.recordChangeTag, fields: fields)
-                again.append(work)
-            case .reject(let reason):
-                await monitor.resolved("failed")
-                settled.append((work, .rejected(reason: reason, code: "CONFLICT")))
-            }
+    }
+
+    /// What becomes of one conflicted work.
+    private enum ConflictStep {
+        case settled(Work, UploadOutcome)
+        case again(Work)
+    }
+
+    /// Settles one conflicted work against the server's version: gone meanwhile (created again, or
+    /// deleted), equal content (acknowledged), too many rounds or a stale delete (rejected), else
+    /// the delegate's choice (keep the server's, write merged or our fields, or reject).
+    private func settleConflict(_ conflicted: Work, server: Record?) async throws -> ConflictStep {
+        var work = conflicted
+        guard let server, server.deleted != true, server.recordChangeTag != nil else {
+            if work.operationType.isDelete { return .settled(work, .deleted) }
+            work.rewrite(.create, tag: nil)  // gone meanwhile: create it
+            return .again(work)
         }
-        try await finish(settled, tags: &tags)
-        return again
+        let serverDigest = FieldsDigest.make(
+            recordType: server.recordType ?? work.item.recordType, wireFields: server.fields ?? [:])
+        let alreadyThere = UploadOutcome.alreadyThere(
+            changeTag: server.recordChangeTag, modified: server.modified?.timestamp)
+        if !work.operationType.isDelete, serverDigest == work.item.digest || serverDigest == work.writeDigest {
+            return .settled(work, alreadyThere)
+        }
+        work.conflictRounds += 1
+        await monitor.countConflict(first: work.conflictRounds == 1)
+        guard work.conflictRounds <= configuration.maxConflictRounds else {
+            let reason = "conflict: the server's version kept changing (\(work.conflictRounds - 1) rounds)"
+            return .settled(work, .rejected(reason: reason, code: "CONFLICT"))
+        }
+        if work.operationType.isDelete {
+            // A delete based on an older version of the record is refused (a purge must not
+            // remove a record someone changed since).
+            let reason = "conflict: the record changed since (change tag \(server.recordChangeTag ?? "?"))"
+            return .settled(work, .rejected(reason: reason, code: "CONFLICT"))
+        }
+        switch try await delegate.resolveConflict(work.item, ours: work.fields, server: server) {
+        case .keepServer:
+            await monitor.resolved("kept-server")
+            return .settled(work, .keptServer(server))
+        case .write(let fields):
+            if FieldsDigest.make(recordType: work.item.recordType, fields: fields) == serverDigest {
+                await monitor.resolved("kept-server")
+                return .settled(work, alreadyThere)
+            }
+            work.conflict = fields == work.item.fields ? .clientWins : .merge
+            work.rewrite(.replace, tag: server.recordChangeTag, fields: fields)
+            return .again(work)
+        case .reject(let reason):
+            await monitor.resolved("failed")
+            return .settled(work, .rejected(reason: reason, code: "CONFLICT"))
+        }
     }
 }
 
