@@ -111,6 +111,18 @@ public struct TombstoneCompaction: Sendable {
 
         /// Rows this run changed: dropped, stripped, devices expired.
         public var changes: Int { dropped + stripped + newlyExpired.count }
+
+        /// Counts a kept tombstone under its reason.
+        mutating func count(kept reason: KeepReason) {
+            kept += 1
+            switch reason {
+            case .notAcknowledged: keptNotAcknowledged += 1
+            case .pending: keptPending += 1
+            case .device(let device, _):
+                keptByDevice += 1
+                blockingDevices[device.id, default: 0] += 1
+            }
+        }
     }
 
     private static let batchSize = 1000
@@ -179,6 +191,53 @@ public struct TombstoneCompaction: Sendable {
         var isFat: Bool
         var pendingSeq: Int64?
         var pendingKind: String?
+
+        /// A candidate from a row of the compaction's select (its columns in order).
+        init(row: Row) {
+            let type: String = row[1]
+            let id: String = row[2]
+            let ackAt: Int64? = row[7]
+            rowID = row[0]
+            reference = TombstoneReference(
+                type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]),
+                deletedAt: row[4], acknowledgedAt: ackAt.map(Date.init(milliseconds:)))
+            updatedAt = row[5]
+            tag = row[6]
+            self.ackAt = ackAt
+            bodyBytes = row[8]
+            isFat = row[9]
+            pendingSeq = row[10]
+            pendingKind = row[11]
+        }
+    }
+
+    /// Why a tombstone must stay: a pending change still names it, it was never acknowledged by
+    /// the cloud, or a live device's watermark is older than the acknowledgement (the first such
+    /// device named); `nil` when it can go.
+    private static func keepReason(_ candidate: Candidate, marks: [Int64], live: [Device]) -> KeepReason? {
+        if let seq = candidate.pendingSeq {
+            return .pending(kind: PendingChange.Kind(rawValue: candidate.pendingKind ?? ""), seq: seq)
+        }
+        guard let ackAt = candidate.ackAt else { return .notAcknowledged }
+        let blocking = marks.prefix { $0 < ackAt }.count
+        return blocking > 0 ? .device(live[0], alsoBlocking: blocking - 1) : nil
+    }
+
+    /// Rewrites a kept tombstone's body to the minimal one (not in a dry run).
+    /// - Returns: the bytes saved.
+    private func strip(_ candidate: Candidate, with stripRow: Statement, summary: inout Summary) throws -> Int {
+        let reference = candidate.reference
+        let minimal = try Tombstone.localBodyText(
+            id: reference.id, recordName: reference.recordName, deletedAt: reference.deletedAt,
+            updatedAt: candidate.updatedAt, changeTag: candidate.tag)
+        let saved = candidate.bodyBytes - minimal.utf8.count
+        if !isDryRun {
+            try stripRow.execute(arguments: [minimal, candidate.rowID])
+            CrashSwitch.step()
+        }
+        summary.stripped += 1
+        summary.bytesSaved += saved
+        return saved
     }
 
     private func compactTombstones(
@@ -213,35 +272,13 @@ public struct TombstoneCompaction: Sendable {
         while true {
             batch.removeAll(keepingCapacity: true)
             let cursor = try Row.fetchCursor(select, arguments: [lastRowID, Self.batchSize])
-            while let row = try cursor.next() {
-                let type: String = row[1]
-                let id: String = row[2]
-                let ackAt: Int64? = row[7]
-                batch.append(
-                    Candidate(
-                        rowID: row[0],
-                        reference: TombstoneReference(
-                            type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]),
-                            deletedAt: row[4],
-                            acknowledgedAt: ackAt.map(Date.init(milliseconds:))),
-                        updatedAt: row[5], tag: row[6], ackAt: ackAt, bodyBytes: row[8], isFat: row[9],
-                        pendingSeq: row[10], pendingKind: row[11]))
-            }
+            while let row = try cursor.next() { batch.append(Candidate(row: row)) }
             guard let last = batch.last else { break }
             lastRowID = last.rowID
             var dropped: [Int64] = []
             for candidate in batch {
                 summary.tombstones += 1
-                let reason: KeepReason?
-                if let seq = candidate.pendingSeq {
-                    reason = .pending(kind: PendingChange.Kind(rawValue: candidate.pendingKind ?? ""), seq: seq)
-                } else if let ackAt = candidate.ackAt {
-                    let blocking = marks.prefix { $0 < ackAt }.count
-                    reason = blocking > 0 ? .device(live[0], alsoBlocking: blocking - 1) : nil
-                } else {
-                    reason = .notAcknowledged
-                }
-                guard let reason else {
+                guard let reason = Self.keepReason(candidate, marks: marks, live: live) else {
                     dropped.append(candidate.rowID)
                     summary.dropped += 1
                     summary.purgesQueued += 1
@@ -249,29 +286,8 @@ public struct TombstoneCompaction: Sendable {
                     try onEvent(.dropped(candidate.reference, bytes: candidate.bodyBytes))
                     continue
                 }
-                summary.kept += 1
-                switch reason {
-                case .notAcknowledged: summary.keptNotAcknowledged += 1
-                case .pending: summary.keptPending += 1
-                case .device(let device, _):
-                    summary.keptByDevice += 1
-                    summary.blockingDevices[device.id, default: 0] += 1
-                }
-                var saved = 0
-                if candidate.isFat {
-                    let reference = candidate.reference
-                    let minimal = try Tombstone.localBodyText(
-                        id: reference.id, recordName: reference.recordName, deletedAt: reference.deletedAt,
-                        updatedAt: candidate.updatedAt,
-                        changeTag: candidate.tag)
-                    saved = candidate.bodyBytes - minimal.utf8.count
-                    if !isDryRun {
-                        try stripRow.execute(arguments: [minimal, candidate.rowID])
-                        CrashSwitch.step()
-                    }
-                    summary.stripped += 1
-                    summary.bytesSaved += saved
-                }
+                summary.count(kept: reason)
+                let saved = candidate.isFat ? try strip(candidate, with: stripRow, summary: &summary) : 0
                 try onEvent(.kept(candidate.reference, reason, strippedBytes: saved))
             }
             if !isDryRun && !dropped.isEmpty {
