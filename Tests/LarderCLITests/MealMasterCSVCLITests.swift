@@ -76,6 +76,11 @@ import Testing
         #expect(mapped.stderr.contains("1 imported"), "\(mapped.stderr)")
         let records = try String(contentsOfFile: dir.path("b.json"), encoding: .utf8)
         #expect(records.contains("1 Beutel"))
+        // With --map the file is CSV by its name: a column it lacks is the importer's error, naming its columns.
+        let wrong = try CLI.run(["import", path, "--map", "title=Name", "-o", dir.path("c.json")])
+        #expect(wrong.status == 2, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("no column \"Name\""), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("\"Gericht\""), "\(wrong.stderr)")
     }
 
     @Test("--map with an unknown field is a usage error listing the fields")

@@ -181,8 +181,8 @@ public struct CSVImporter: RecipeImporter {
 }
 
 extension CSVImporter {
-    /// Whether a file is CSV by its name (`.csv`, `.tsv`) and a header line with a title column (the
-    /// one `--map title=…` names, when it names one).
+    /// Whether a file is CSV: by its name (`.csv`, `.tsv`) and a header line with a title column;
+    /// with `--map` given, by its name alone.
     static func claims(_ head: String, name: String) -> Bool {
         guard name.hasSuffix(".csv") || name.hasSuffix(".tsv") else { return false }
         let bytes = Array(head.utf8)
@@ -190,9 +190,9 @@ extension CSVImporter {
         let firstLine = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let cells = firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF} ")) }
-        if let title = columnOverrides[.title] {
-            return cells.contains { CSVColumn.fold($0) == CSVColumn.fold(title) }
-        }
+        // `--map` says the file is a spreadsheet of recipes: a .csv with it is CSV, and a missing
+        // column is then the importer's error (naming the file's columns), not a detection failure.
+        if !columnOverrides.isEmpty { return true }
         return cells.contains { CSVColumn.automatic($0) == .title }
     }
 }
