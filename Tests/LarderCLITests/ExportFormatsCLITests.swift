@@ -67,6 +67,12 @@ import Testing
         #expect(result.stderr.contains("x.json"))
         #expect(result.stderr.contains("one recipe"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("x.json")))
+        // To standard output, nothing either: the first recipe is held until the export completes.
+        for format in ["mealie", "nextcloud", "tandoor"] {
+            let piped = try CLI.run(["export", dir.path("three.json"), "--to", format])
+            #expect(piped.status == 2, "\(format): \(piped.stderr)")
+            #expect(piped.stdout.isEmpty, "\(format) wrote \(piped.stdout.prefix(80))")
+        }
         let mela = try CLI.run(["export", dir.path("one.json"), "--to", "mela", "-o", dir.path("recipes")])
         #expect(mela.status == 2)
         #expect(mela.stderr.contains(".melarecipes"))

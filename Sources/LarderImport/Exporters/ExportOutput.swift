@@ -21,6 +21,9 @@ final class ExportOutput {
     /// The output path as given, for messages.
     let path: String?
     private var singleWritten = false
+    /// A single output's bytes, held until ``finish()`` so that a second recipe (an error) leaves
+    /// nothing behind, not even on standard output.
+    private var singleBytes: [UInt8] = []
 
     /// Opens `path` as a folder, a zip (paths ending in one of `zipSuffixes`, and standard output
     /// when `stdoutIsZip`) or a single file (paths ending in one of `singleSuffixes`, and standard
@@ -75,8 +78,8 @@ final class ExportOutput {
             } else {
                 try zip.add(path: relative, bytes: bytes, deflate: deflate)
             }
-        case .single(let sink):
-            try sink.write(bytes)
+        case .single:
+            singleBytes += bytes
         }
     }
 
@@ -106,7 +109,9 @@ final class ExportOutput {
         switch mode {
         case .directory: break
         case .zip(let zip): try zip.finish()
-        case .single(let sink): try sink.close()
+        case .single(let sink):
+            try sink.write(singleBytes)
+            try sink.close()
         }
     }
 }
