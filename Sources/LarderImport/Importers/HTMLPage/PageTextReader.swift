@@ -1,0 +1,172 @@
+import LarderCore
+import LarderFormats
+
+/// Reads a recipe from a page with no recipe markup at all: the title from `og:title`, the
+/// first `h1` or `title`; the ingredients from the list (or lines) after a heading such as
+/// "Ingredients" or "Zutaten"; the instructions likewise after "Instructions", "Method",
+/// "Zubereitung" and their kin.
+enum PageTextReader {
+    /// One piece of the page's running text.
+    struct Block {
+        enum Kind: Equatable {
+            case heading(level: Int)
+            case item
+            case line
+        }
+        var kind: Kind
+        var text: String
+    }
+
+    static let ingredientWords = [
+        "ingredients", "ingredient list", "zutaten", "ingrédients", "ingredientes", "ingredienti", "ingrediënten",
+        "ingredienser", "ingredienten", "what you need", "you will need", "you'll need", "材料",
+    ]
+    static let instructionWords = [
+        "instructions", "directions", "method", "preparation", "zubereitung", "préparation", "preparación",
+        "preparo", "modo de preparo", "preparazione", "procedimento", "bereiding", "bereidingswijze",
+        "fremgangsmåde", "fremgangsmade", "steps", "how to make it", "how to make", "to make", "作り方",
+    ]
+    /// Headings that end a recipe's lists.
+    static let otherWords = [
+        "notes", "note", "tips", "nutrition", "comments", "related", "share", "you may also like", "reviews",
+        "more recipes", "serving suggestions", "equipment", "leave a comment", "leave a reply",
+    ]
+
+    /// The page's recipe, or `nil` when it has no ingredient list under a heading.
+    static func recipe(in root: HTMLElement) -> Value? {
+        var blocks: [Block] = []
+        if let body = root.first(where: { $0.name == "body" }) {
+            flatten(body, into: &blocks, depth: 0)
+        } else {
+            flatten(root, into: &blocks, depth: 0)
+        }
+        guard let ingredients = section(after: ingredientWords, in: blocks), !ingredients.isEmpty else { return nil }
+        var recipe: Value = ["@type": "Recipe"]
+        if let title = title(of: root) { recipe.appendMember("name", .string(title)) }
+        recipe.appendMember("recipeIngredient", .array(ingredients.map { .string($0) }))
+        let steps = section(after: instructionWords, in: blocks) ?? []
+        recipe.appendMember(
+            "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
+        return recipe
+    }
+
+    /// `og:title`, the first `h1`, else the `title`.
+    static func title(of root: HTMLElement) -> String? {
+        if let h1 = root.first(where: { $0.name == "h1" })?.flatText, !h1.isEmpty { return h1 }
+        if let og = root.first(where: {
+            $0.name == "meta" && ($0[attribute: "property"] == "og:title" || $0[attribute: "name"] == "og:title")
+        })?[attribute: "content"].map(HTMLText.normalize), !og.isEmpty {
+            return og
+        }
+        if let title = root.first(where: { $0.name == "title" })?.flatText, !title.isEmpty { return title }
+        return nil
+    }
+
+    private static let skipped: Set<String> = ["nav", "footer", "form", "aside"]
+
+    /// The page's text as headings, list items and lines, in document order.
+    static func flatten(_ element: HTMLElement, into blocks: inout [Block], depth: Int) {
+        guard depth < HTMLDocument.maxDepth else { return }
+        var pending = ""
+        func flush() {
+            for line in HTMLText.normalizeKeepingLines(pending).split(separator: "\n") {
+                let text = HTMLText.collapseWhitespace(String(line))
+                if !text.isEmpty { blocks.append(Block(kind: .line, text: text)) }
+            }
+            pending = ""
+        }
+        for child in element.children {
+            switch child {
+            case .text(let text): pending += text.replacingAll("\n", with: " ")
+            case .element(let e):
+                if HTMLElement.hiddenNames.contains(e.name) || skipped.contains(e.name) { continue }
+                if let level = ["h1", "h2", "h3", "h4", "h5", "h6"].firstIndex(of: e.name) {
+                    flush()
+                    let text = e.flatText
+                    if !text.isEmpty { blocks.append(Block(kind: .heading(level: level + 1), text: text)) }
+                } else if e.name == "li" || e.name == "dd" {
+                    flush()
+                    if e.first(where: { $0.name == "li" }) != nil {
+                        flatten(e, into: &blocks, depth: depth + 1)
+                    } else {
+                        let text = e.flatText
+                        if !text.isEmpty { blocks.append(Block(kind: .item, text: text)) }
+                    }
+                } else if e.name == "br" {
+                    pending += "\n"
+                } else if HTMLElement.blockNames.contains(e.name) {
+                    flush()
+                    flatten(e, into: &blocks, depth: depth + 1)
+                } else if e.first(where: { HTMLElement.blockNames.contains($0.name) }) != nil {
+                    flush()
+                    flatten(e, into: &blocks, depth: depth + 1)
+                } else {
+                    pending += e.lineText.replacingAll("\n", with: " ")
+                }
+            }
+        }
+        flush()
+    }
+
+    /// Whether `text` is a heading naming one of `words` ("Ingredients", "INGREDIENTS:", "Ingredients for 4").
+    static func names(_ text: String, _ words: [String]) -> Bool {
+        var t = text.lowercased()
+        while let last = t.last, last == ":" || last == " " || last == "." { t.removeLast() }
+        guard t.count <= 40 else { return false }
+        return words.contains { word in
+            t == word || (t.hasPrefix(word + " ") && t.count <= word.count + 25) || t.hasPrefix(word + ":")
+        }
+    }
+
+    private static func isHeadingLike(_ block: Block) -> Bool {
+        if case .heading = block.kind { return true }
+        return false
+    }
+
+    /// The lines under the first heading naming one of `words`.
+    ///
+    /// Its list items, or its lines when it has no list, up to the next heading of the same or a higher level or a heading
+    /// naming another part of the recipe. A deeper heading becomes a group line (`"For the sauce:"`).
+    static func section(after words: [String], in blocks: [Block]) -> [String]? {
+        let starts = blocks.indices.filter { blocks[$0].kind != .item && names(blocks[$0].text, words) }
+        var best: [String]?
+        for start in starts {
+            let lines = section(from: start, in: blocks)
+            if lines.count > (best?.count ?? 0) { best = lines }
+            if (best?.count ?? 0) >= 2 { break }
+        }
+        return best
+    }
+
+    private static func section(from start: Int, in blocks: [Block]) -> [String] {
+        let level: Int
+        if case .heading(let l) = blocks[start].kind { level = l } else { level = 7 }
+        let everyWord = ingredientWords + instructionWords + otherWords
+        var items: [String] = []
+        var lines: [String] = []
+        var index = start + 1
+        while index < blocks.count {
+            let block = blocks[index]
+            index += 1
+            if block.kind != .item, names(block.text, everyWord) { break }
+            switch block.kind {
+            case .heading(let l):
+                if l <= level { return items.isEmpty ? lines : items }
+                let name = block.text.hasSuffix(":") ? block.text : block.text + ":"
+                if items.isEmpty { lines.append(name) } else { items.append(name) }
+            case .item:
+                items.append(block.text)
+            case .line:
+                if !items.isEmpty {
+                    // A short line ending in a colon heads the next group; other text ends the list.
+                    guard block.text.hasSuffix(":"), block.text.count < 60 else { return items }
+                    items.append(block.text)
+                } else {
+                    lines.append(block.text)
+                }
+            }
+            if items.isEmpty, lines.count > 60 { break }
+        }
+        return items.isEmpty ? lines : items
+    }
+}
