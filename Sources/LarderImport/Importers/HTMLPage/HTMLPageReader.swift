@@ -53,6 +53,13 @@ package enum HTMLPageReader {
             let recipes = items.flatMap { finder.recipes(in: $0) }
             if !recipes.isEmpty { return (recipes, syntax == .microdata ? .microdata : .rdfa, nil) }
         }
+        for syntax in [MicrodataReader.Syntax.microdata, .rdfa] {
+            guard var recipe = MicrodataReader.looseRecipe(in: root, syntax: syntax) else { continue }
+            if recipe["name"] == nil, let title = PageTextReader.title(of: root) {
+                recipe.appendMember("name", .string(title))
+            }
+            return ([recipe], syntax == .microdata ? .microdata : .rdfa, "properties outside an item")
+        }
         if let (card, plugin) = RecipeCardReader.recipe(in: root) { return ([card], .recipeCard, plugin) }
         if let recipe = PageTextReader.recipe(in: root) { return ([recipe], .pageText, nil) }
         return nil

@@ -33,6 +33,15 @@ enum MicrodataReader {
         }.map { item($0, syntax, depth: 0) }
     }
 
+    /// A `Recipe` made of the recipe properties a page marks outside any item (an `itemprop`
+    /// on each ingredient but no `itemscope` around them); `nil` when it marks no ingredients.
+    static func looseRecipe(in root: HTMLElement, syntax: Syntax) -> Value? {
+        var recipe: Value = ["@type": "Recipe"]
+        collect(root, syntax, into: &recipe, depth: 0)
+        guard recipe["recipeIngredient"] != nil || recipe["ingredients"] != nil else { return nil }
+        return recipe
+    }
+
     private static func isItem(_ element: HTMLElement, _ syntax: Syntax) -> Bool {
         switch syntax {
         case .microdata: element[attribute: "itemscope"] != nil || element[attribute: "itemtype"] != nil

@@ -1,3 +1,4 @@
+import Foundation
 import LarderCore
 import LarderFormats
 
@@ -19,7 +20,8 @@ enum PageTextReader {
 
     static let ingredientWords = [
         "ingredients", "ingredient list", "zutaten", "ingrédients", "ingredientes", "ingredienti", "ingrediënten",
-        "ingredienser", "ingredienten", "what you need", "you will need", "you'll need", "材料",
+        "ingredienser", "ingredienten", "benodigdheden", "what you need", "what you'll need", "you will need",
+        "you'll need", "材料",
     ]
     static let instructionWords = [
         "instructions", "directions", "method", "preparation", "zubereitung", "préparation", "preparación",
@@ -40,11 +42,17 @@ enum PageTextReader {
         } else {
             flatten(root, into: &blocks, depth: 0)
         }
-        guard let ingredients = section(after: ingredientWords, in: blocks), !ingredients.isEmpty else { return nil }
+        var ingredients = section(after: ingredientWords, in: blocks) ?? []
+        var steps = section(after: instructionWords, in: blocks) ?? []
+        if ingredients.isEmpty, let list = quantityList(in: blocks) {
+            // No heading: the list whose items start with quantities, and what follows it.
+            ingredients = blocks[list].map(\.text)
+            if steps.isEmpty { steps = lines(after: list.upperBound, in: blocks) }
+        }
+        guard !ingredients.isEmpty else { return nil }
         var recipe: Value = ["@type": "Recipe"]
         if let title = title(of: root) { recipe.appendMember("name", .string(title)) }
         recipe.appendMember("recipeIngredient", .array(ingredients.map { .string($0) }))
-        let steps = section(after: instructionWords, in: blocks) ?? []
         recipe.appendMember(
             "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
         return recipe
@@ -56,10 +64,23 @@ enum PageTextReader {
         if let og = root.first(where: {
             $0.name == "meta" && ($0[attribute: "property"] == "og:title" || $0[attribute: "name"] == "og:title")
         })?[attribute: "content"].map(HTMLText.normalize), !og.isEmpty {
-            return og
+            return withoutSiteName(og)
         }
-        if let title = root.first(where: { $0.name == "title" })?.flatText, !title.isEmpty { return title }
+        if let title = root.first(where: { $0.name == "title" })?.flatText, !title.isEmpty {
+            return withoutSiteName(title)
+        }
         return nil
+    }
+
+    /// A page title without the site's name after it ("Green Shakshuka - Farmhouse Delivery").
+    static func withoutSiteName(_ title: String) -> String {
+        for separator in [" | ", " - ", " – ", " — ", " :: "] {
+            if let range = title.range(of: separator, options: .backwards) {
+                let head = String(title[..<range.lowerBound]).trimmingWhitespace
+                if !head.isEmpty { return head }
+            }
+        }
+        return title
     }
 
     private static let skipped: Set<String> = ["nav", "footer", "form", "aside"]
@@ -108,10 +129,58 @@ enum PageTextReader {
         flush()
     }
 
+    /// The run of list items with the most lines starting with a quantity (at least three, and
+    /// at least half of the run), or `nil`.
+    static func quantityList(in blocks: [Block]) -> Range<Int>? {
+        var best: (range: Range<Int>, score: Int)?
+        var index = 0
+        while index < blocks.count {
+            guard blocks[index].kind == .item else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < blocks.count, blocks[index].kind == .item { index += 1 }
+            let score = blocks[start..<index].filter { startsWithQuantity($0.text) }.count
+            if score >= 3, score * 2 >= index - start, score > (best?.score ?? 0) { best = (start..<index, score) }
+        }
+        return best?.range
+    }
+
+    private static func startsWithQuantity(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        return first.properties.numericType != nil
+    }
+
+    /// The steps after a list that had no heading: the next run of list items, or the lines up
+    /// to the next heading.
+    static func lines(after end: Int, in blocks: [Block]) -> [String] {
+        var lines: [String] = []
+        var index = end
+        while index < blocks.count, lines.count < 60 {
+            let block = blocks[index]
+            if isHeadingLike(block) || names(block.text, otherWords) { break }
+            if block.kind == .item {
+                if !lines.isEmpty { break }
+                var items: [String] = []
+                while index < blocks.count, blocks[index].kind == .item {
+                    items.append(blocks[index].text)
+                    index += 1
+                }
+                return items
+            }
+            lines.append(block.text)
+            index += 1
+        }
+        return lines
+    }
+
     /// Whether `text` is a heading naming one of `words` ("Ingredients", "INGREDIENTS:", "Ingredients for 4").
     static func names(_ text: String, _ words: [String]) -> Bool {
-        var t = text.lowercased()
-        while let last = t.last, last == ":" || last == " " || last == "." { t.removeLast() }
+        var t = text.lowercased().replacingAll("\u{2019}", with: "'")
+        while let last = t.last, last == ":" || last == "：" || last == " " || last == "." { t.removeLast() }
+        // Headings often start with an emoji or a number.
+        while let first = t.first, !first.isLetter { t.removeFirst() }
         guard t.count <= 40 else { return false }
         return words.contains { word in
             t == word || (t.hasPrefix(word + " ") && t.count <= word.count + 25) || t.hasPrefix(word + ":")
