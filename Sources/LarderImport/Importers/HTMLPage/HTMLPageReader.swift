@@ -36,6 +36,13 @@ package enum HTMLPageReader {
     package static func recipes(in root: HTMLElement, limits: ReaderLimits = .default) -> (
         values: [Value], kind: Kind, detail: String?
     )? {
+        guard let found = untidyRecipes(in: root, limits: limits) else { return nil }
+        return (found.values.map(MarkupIngredientLines.tidying), found.kind, found.detail)
+    }
+
+    private static func untidyRecipes(in root: HTMLElement, limits: ReaderLimits) -> (
+        values: [Value], kind: Kind, detail: String?
+    )? {
         // JSON-LD a page keeps in a `<meta name="application/ld+json" content="…">`.
         let metaBlocks = root.all { element in
             element.name == "meta"

@@ -22,7 +22,7 @@ enum MicrodataReader {
         "summary": "description", "published": "datePublished", "review": "aggregateRating",
     ]
     /// Properties whose value is the element's text even when the element is an item.
-    private static let textProperties: Set<String> = ["recipeIngredient", "ingredients", "ingredient"]
+    private static let textProperties: Set<String> = ["recipeIngredient", "ingredients"]
     /// Properties a link gives by its address (RDFa reads every other link by its text).
     private static let addressProperties: Set<String> = ["image", "url", "thumbnailUrl", "sameAs", "contentUrl"]
 
@@ -112,6 +112,13 @@ enum MicrodataReader {
         case "time": if let datetime = element[attribute: "datetime"] { return .string(datetime) }
         case "data", "meter": if let value = element[attribute: "value"] { return .string(value) }
         default: break
+        }
+        if textProperties.contains(name) {
+            // One ingredient per line: a list's items; a term and its description (amount, name)
+            // on one line.
+            let items = element.all(nested: false) { $0.name == "li" }
+            if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
+            if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
         }
         return .string(element.lineText)
     }

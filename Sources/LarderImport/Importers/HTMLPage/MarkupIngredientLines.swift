@@ -1,0 +1,44 @@
+import LarderCore
+import LarderFormats
+
+/// Tidies ingredient lines read from page markup: list bullets typed into the text are
+/// dropped, and a group name ("MASHED POTATOES", "For the glaze") gets the colon that makes
+/// ``SchemaOrgRecipeParser`` read it as a heading.
+enum MarkupIngredientLines {
+    static func tidy(_ lines: [String]) -> [String] {
+        lines.compactMap { raw in
+            var line = raw.trimmingWhitespace
+            while let first = line.first, "-•*–·▪".contains(first) {
+                line = String(line.dropFirst()).trimmingWhitespace
+            }
+            guard !line.isEmpty else { return nil }
+            return isGroupName(line) ? line + ":" : line
+        }
+    }
+
+    /// Whether `line` names a group: no digits and no colon yet, and either in capitals
+    /// (at least four letters) or a short "For the …".
+    static func isGroupName(_ line: String) -> Bool {
+        guard !line.hasSuffix(":"), !line.contains(where: \.isNumber), line.count < 60 else { return false }
+        let letters = line.filter(\.isLetter)
+        if letters.count >= 4, letters.allSatisfy(\.isUppercase) { return true }
+        let words = line.split(separator: " ")
+        return words.count <= 6 && words.count >= 2 && words[0].lowercased() == "for"
+    }
+
+    /// `recipe` with its ingredient members (`recipeIngredient`, `ingredients`) as tidied lists
+    /// of lines.
+    static func tidying(_ recipe: Value) -> Value {
+        guard case .object(var fields) = recipe else { return recipe }
+        for key in ["recipeIngredient", "ingredients"] {
+            guard let member = fields[key] else { continue }
+            let elements = member.arrayValue ?? [member]
+            guard elements.allSatisfy({ $0.stringValue != nil }) else { continue }
+            let lines = elements.compactMap(\.stringValue).flatMap {
+                HTMLText.normalizeKeepingLines($0).split(separator: "\n").map(String.init)
+            }
+            fields[key] = .array(tidy(lines).map { .string($0) })
+        }
+        return .object(fields)
+    }
+}
