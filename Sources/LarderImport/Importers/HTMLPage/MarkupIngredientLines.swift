@@ -26,8 +26,23 @@ enum MarkupIngredientLines {
         return words.count <= 6 && words.count >= 2 && words[0].lowercased() == "for"
     }
 
+    /// Whether an instruction line is only a step's label: "Step 2", "3.", "Step 1: Make the sauce".
+    static func isStepLabel(_ line: String) -> Bool {
+        var rest = Substring(line.lowercased())
+        if rest.hasPrefix("step") {
+            rest = rest.dropFirst(4)
+        } else if rest.hasPrefix("étape") {
+            rest = rest.dropFirst(5)
+        }
+        rest = rest.drop { $0 == " " }
+        guard let first = rest.first, first.isNumber else { return false }
+        rest = rest.drop(while: \.isNumber).drop { $0 == "." || $0 == ":" || $0 == ")" || $0 == " " }
+        // What follows a step's number in a label is a short title, not a sentence.
+        return rest.isEmpty || (line.lowercased().hasPrefix("step") && rest.count < 60 && !rest.contains("."))
+    }
+
     /// `recipe` with its ingredient members (`recipeIngredient`, `ingredients`) as tidied lists
-    /// of lines.
+    /// of lines, and instruction text without step labels.
     static func tidying(_ recipe: Value) -> Value {
         guard case .object(var fields) = recipe else { return recipe }
         for key in ["recipeIngredient", "ingredients"] {
@@ -38,6 +53,15 @@ enum MarkupIngredientLines {
                 HTMLText.normalizeKeepingLines($0).split(separator: "\n").map(String.init)
             }
             fields[key] = .array(tidy(lines).map { .string($0) })
+        }
+        if let member = fields["recipeInstructions"] {
+            let elements = member.arrayValue ?? [member]
+            if elements.allSatisfy({ $0.stringValue != nil }) {
+                let lines = elements.compactMap(\.stringValue).flatMap {
+                    HTMLText.normalizeKeepingLines($0).split(separator: "\n").map(String.init)
+                }
+                fields["recipeInstructions"] = .array(lines.filter { !isStepLabel($0) }.map { .string($0) })
+            }
         }
         return .object(fields)
     }

@@ -100,7 +100,7 @@ enum MicrodataReader {
     }
 
     private static func propertyValue(_ element: HTMLElement, name: String) -> Value {
-        if let content = element[attribute: "content"] { return .string(content) }
+        if let content = element[attribute: "content"] { return jsonOrText(content, name: name) }
         switch element.name {
         case "meta": return .string("")
         case "img", "audio", "video", "source", "embed", "iframe", "track":
@@ -120,6 +120,16 @@ enum MicrodataReader {
             if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
             if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
         }
-        return .string(element.lineText)
+        return jsonOrText(element.lineText, name: name)
+    }
+
+    private static func jsonOrText(_ text: String, name: String) -> Value {
+        // Some pages put JSON-LD in the property (`content="[{&quot;@type&quot;:…"`).
+        if text.hasPrefix("[") || text.hasPrefix("{"),
+            let json = try? JSONLDBlocks.parse(text: text, name: "itemprop \(name)")
+        {
+            return json
+        }
+        return .string(text)
     }
 }

@@ -26,12 +26,13 @@ enum PageTextReader {
     static let instructionWords = [
         "instructions", "directions", "method", "preparation", "zubereitung", "préparation", "preparación",
         "preparo", "modo de preparo", "preparazione", "procedimento", "bereiding", "bereidingswijze",
-        "fremgangsmåde", "fremgangsmade", "steps", "how to make it", "how to make", "to make", "作り方",
+        "fremgangsmåde", "fremgangsmade", "steps", "how to make it", "how to make", "to make", "作り方", "做法", "作法",
     ]
     /// Headings that end a recipe's lists.
     static let otherWords = [
         "notes", "note", "tips", "nutrition", "comments", "related", "share", "you may also like", "reviews",
-        "more recipes", "serving suggestions", "equipment", "leave a comment", "leave a reply",
+        "more recipes", "serving suggestions", "equipment", "leave a comment", "leave a reply", "rate this recipe",
+        "print", "download pdf", "email", "people who like this dish", "facebook twitter",
     ]
 
     /// The page's recipe, or `nil` when it has no ingredient list under a heading.
@@ -42,8 +43,15 @@ enum PageTextReader {
         } else {
             flatten(root, into: &blocks, depth: 0)
         }
+        let ingredientStart = blocks.indices.first {
+            blocks[$0].kind != .item && names(blocks[$0].text, ingredientWords)
+        }
         var ingredients = section(after: ingredientWords, in: blocks) ?? []
-        var steps = section(after: instructionWords, in: blocks) ?? []
+        // The instructions' heading after the ingredients' one, else anywhere.
+        var steps =
+            section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
+            ?? section(after: instructionWords, in: blocks) ?? []
+        steps = steps.filter { !MarkupIngredientLines.isStepLabel($0) }
         if ingredients.isEmpty, let list = quantityList(in: blocks) {
             // No heading: the list whose items start with quantities, and what follows it.
             ingredients = blocks[list].map(\.text)
@@ -181,9 +189,9 @@ enum PageTextReader {
         while let last = t.last, last == ":" || last == "：" || last == " " || last == "." { t.removeLast() }
         // Headings often start with an emoji or a number.
         while let first = t.first, !first.isLetter { t.removeFirst() }
-        guard t.count <= 40 else { return false }
+        guard t.count <= 60 else { return false }
         return words.contains { word in
-            t == word || (t.hasPrefix(word + " ") && t.count <= word.count + 25) || t.hasPrefix(word + ":")
+            t == word || (t.hasPrefix(word + " ") && t.count <= word.count + 45) || t.hasPrefix(word + ":")
         }
     }
 
@@ -196,8 +204,8 @@ enum PageTextReader {
     ///
     /// Its list items, or its lines when it has no list, up to the next heading of the same or a higher level or a heading
     /// naming another part of the recipe. A deeper heading becomes a group line (`"For the sauce:"`).
-    static func section(after words: [String], in blocks: [Block]) -> [String]? {
-        let starts = blocks.indices.filter { blocks[$0].kind != .item && names(blocks[$0].text, words) }
+    static func section(after words: [String], in blocks: [Block], from first: Int = 0) -> [String]? {
+        let starts = blocks.indices.filter { $0 >= first && blocks[$0].kind != .item && names(blocks[$0].text, words) }
         var best: [String]?
         for start in starts {
             let lines = section(from: start, in: blocks)
