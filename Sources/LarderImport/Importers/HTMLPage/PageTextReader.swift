@@ -16,6 +16,8 @@ enum PageTextReader {
         }
         var kind: Kind
         var text: String
+        /// Which list an item is in (0: none), so adjacent lists stay apart.
+        var list = 0
     }
 
     static let ingredientWords = [
@@ -123,6 +125,11 @@ enum PageTextReader {
                     }
                 } else if e.name == "br" {
                     pending += "\n"
+                } else if e.name == "ul" || e.name == "ol" {
+                    flush()
+                    let start = blocks.count
+                    flatten(e, into: &blocks, depth: depth + 1)
+                    for index in start..<blocks.count where blocks[index].list == 0 { blocks[index].list = start + 1 }
                 } else if HTMLElement.blockNames.contains(e.name) {
                     flush()
                     flatten(e, into: &blocks, depth: depth + 1)
@@ -148,7 +155,9 @@ enum PageTextReader {
                 continue
             }
             let start = index
-            while index < blocks.count, blocks[index].kind == .item { index += 1 }
+            while index < blocks.count, blocks[index].kind == .item, blocks[index].list == blocks[start].list {
+                index += 1
+            }
             let score = blocks[start..<index].filter { startsWithQuantity($0.text) }.count
             if score >= 3, score * 2 >= index - start, score > (best?.score ?? 0) { best = (start..<index, score) }
         }
@@ -171,7 +180,8 @@ enum PageTextReader {
             if block.kind == .item {
                 if !lines.isEmpty { break }
                 var items: [String] = []
-                while index < blocks.count, blocks[index].kind == .item {
+                let list = block.list
+                while index < blocks.count, blocks[index].kind == .item, blocks[index].list == list {
                     items.append(blocks[index].text)
                     index += 1
                 }
