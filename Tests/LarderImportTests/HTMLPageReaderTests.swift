@@ -192,4 +192,13 @@ import Testing
             """)
         #expect(sink.titles == ["From JSON-LD"])
     }
+
+    @Test("detection sends an HTML page with microdata only to the schema.org importer")
+    func detectsMicrodataPage() throws {
+        let dir = try TemporaryDirectory()
+        let page =
+            #"<html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Soup</h1></div>"#
+        try Data(page.utf8).write(to: URL(fileURLWithPath: dir.path("soup.html")))
+        #expect(try ImportFormat.detect(path: dir.path("soup.html")) == .schemaorg)
+    }
 }

@@ -8,7 +8,7 @@ enum MarkupIngredientLines {
     static func tidy(_ lines: [String]) -> [String] {
         lines.compactMap { raw in
             var line = raw.trimmingWhitespace
-            while let first = line.first, "-•*–·▪".contains(first) {
+            while let first = line.first, "-•–·▪".contains(first) {
                 line = String(line.dropFirst()).trimmingWhitespace
             }
             guard !line.isEmpty else { return nil }

@@ -245,9 +245,11 @@ enum PageTextReader {
                 items.append(block.text)
             case .line:
                 if !items.isEmpty {
-                    // A short line ending in a colon heads the next group; other text ends the list.
-                    guard block.text.hasSuffix(":"), block.text.count < 60 else { return items }
-                    items.append(block.text)
+                    // A short line ending in a colon or followed by a list heads the next group;
+                    // other text ends the list.
+                    let headsList = index < blocks.count && blocks[index].kind == .item
+                    guard block.text.hasSuffix(":") || headsList, block.text.count < 60 else { return items }
+                    items.append(block.text.hasSuffix(":") ? block.text : block.text + ":")
                 } else {
                     lines.append(block.text)
                 }
