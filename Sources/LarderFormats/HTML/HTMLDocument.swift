@@ -61,6 +61,7 @@ package enum HTMLDocument {
         let options = Int32(
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
+        _ = libxml2Initialised
         larder_xml_set_message_sink(nil)
         let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
