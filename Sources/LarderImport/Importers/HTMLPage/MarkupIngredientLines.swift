@@ -60,7 +60,10 @@ enum MarkupIngredientLines {
                 let lines = elements.compactMap(\.stringValue).flatMap {
                     HTMLText.normalizeKeepingLines($0).split(separator: "\n").map(String.init)
                 }
-                fields["recipeInstructions"] = .array(lines.filter { !isStepLabel($0) }.map { .string($0) })
+                let steps = lines.filter {
+                    !isStepLabel($0) && !PageTextReader.names($0, PageTextReader.instructionWords)
+                }
+                fields["recipeInstructions"] = .array(steps.map { .string($0) })
             }
         }
         return .object(fields)

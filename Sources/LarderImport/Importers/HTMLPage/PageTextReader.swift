@@ -29,6 +29,8 @@ enum PageTextReader {
         "instructions", "directions", "method", "preparation", "zubereitung", "préparation", "preparación",
         "preparo", "modo de preparo", "preparazione", "procedimento", "bereiding", "bereidingswijze",
         "fremgangsmåde", "fremgangsmade", "steps", "how to make it", "how to make", "to make", "作り方", "做法", "作法",
+        "get started", "recipe",
+        "cooking instructions", "the method",
     ]
     /// Headings that end a recipe's lists.
     static let otherWords = [
@@ -54,6 +56,10 @@ enum PageTextReader {
             section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
             ?? section(after: instructionWords, in: blocks) ?? []
         steps = steps.filter { !MarkupIngredientLines.isStepLabel($0) }
+        if steps.isEmpty, let start = ingredientStart {
+            // No heading over the steps: what follows the ingredients.
+            steps = lines(after: section(from: start, in: blocks).end, in: blocks)
+        }
         if ingredients.isEmpty, let list = quantityList(in: blocks) {
             // No heading: the list whose items start with quantities, and what follows it.
             ingredients = blocks[list].map(\.text)
@@ -218,14 +224,15 @@ enum PageTextReader {
         let starts = blocks.indices.filter { $0 >= first && blocks[$0].kind != .item && names(blocks[$0].text, words) }
         var best: [String]?
         for start in starts {
-            let lines = section(from: start, in: blocks)
+            let lines = section(from: start, in: blocks).lines
             if lines.count > (best?.count ?? 0) { best = lines }
             if (best?.count ?? 0) >= 2 { break }
         }
         return best
     }
 
-    private static func section(from start: Int, in blocks: [Block]) -> [String] {
+    /// The lines of the section starting at `start`, and the index of the block after it.
+    static func section(from start: Int, in blocks: [Block]) -> (lines: [String], end: Int) {
         let level: Int
         if case .heading(let l) = blocks[start].kind { level = l } else { level = 7 }
         let everyWord = ingredientWords + instructionWords + otherWords
@@ -235,10 +242,13 @@ enum PageTextReader {
         while index < blocks.count {
             let block = blocks[index]
             index += 1
-            if block.kind != .item, names(block.text, everyWord) { break }
+            if block.kind != .item, names(block.text, everyWord) {
+                index -= 1
+                break
+            }
             switch block.kind {
             case .heading(let l):
-                if l <= level { return items.isEmpty ? lines : items }
+                if l <= level { return (items.isEmpty ? lines : items, index - 1) }
                 let name = block.text.hasSuffix(":") ? block.text : block.text + ":"
                 if items.isEmpty { lines.append(name) } else { items.append(name) }
             case .item:
@@ -248,7 +258,9 @@ enum PageTextReader {
                     // A short line ending in a colon or followed by a list heads the next group;
                     // other text ends the list.
                     let headsList = index < blocks.count && blocks[index].kind == .item
-                    guard block.text.hasSuffix(":") || headsList, block.text.count < 60 else { return items }
+                    guard block.text.hasSuffix(":") || headsList, block.text.count < 60 else {
+                        return (items, index - 1)
+                    }
                     items.append(block.text.hasSuffix(":") ? block.text : block.text + ":")
                 } else {
                     lines.append(block.text)
@@ -256,6 +268,6 @@ enum PageTextReader {
             }
             if items.isEmpty, lines.count > 60 { break }
         }
-        return items.isEmpty ? lines : items
+        return (items.isEmpty ? lines : items, index)
     }
 }

@@ -104,7 +104,11 @@ enum RecipeCardReader {
         container.walk { element in
             if groupNames.contains(where: { element.hasClass($0) }) || ["h3", "h4", "h5"].contains(element.name) {
                 let name = element.flatText
-                if !name.isEmpty { lines.append(name.hasSuffix(":") ? name : name + ":") }
+                // The card's own "Ingredients" / "Instructions" title is no group.
+                let isPartTitle =
+                    PageTextReader.names(name, PageTextReader.ingredientWords)
+                    || PageTextReader.names(name, PageTextReader.instructionWords)
+                if !name.isEmpty, !isPartTitle { lines.append(name.hasSuffix(":") ? name : name + ":") }
                 return false
             }
             let isItem = part.item.map { element.hasClass($0) } ?? (element.name == "li")
