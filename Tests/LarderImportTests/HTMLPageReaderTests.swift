@@ -160,6 +160,15 @@ import Testing
         #expect(recipe.steps.count == 2)
     }
 
+    @Test("does not take a list of dates with no steps after it for ingredients")
+    func rejectsHeadlessListWithoutSteps() throws {
+        let sink = try importing(
+            "<html><body><h1>Archive</h1><ul><li>2021 posts</li><li>2022 posts</li><li>2023 posts</li></ul></body></html>"
+        )
+        #expect(sink.recipes.isEmpty)
+        #expect(sink.rejects.count == 1)
+    }
+
     @Test("rejects a page with nothing recipe-like, naming the file")
     func rejectsPageWithoutRecipe() throws {
         let (sink, path) = try importing(

@@ -62,8 +62,10 @@ enum PageTextReader {
         }
         if ingredients.isEmpty, let list = quantityList(in: blocks) {
             // No heading: the list whose items start with quantities, and what follows it.
-            ingredients = blocks[list].map(\.text)
             if steps.isEmpty { steps = lines(after: list.upperBound, in: blocks) }
+            // Without a heading, a list of numbers is a recipe only with steps after it.
+            guard !steps.isEmpty else { return nil }
+            ingredients = blocks[list].map(\.text)
         }
         guard !ingredients.isEmpty else { return nil }
         var recipe: Value = ["@type": "Recipe"]
