@@ -210,4 +210,39 @@ import Testing
         try Data(page.utf8).write(to: URL(fileURLWithPath: dir.path("soup.html")))
         #expect(try ImportFormat.detect(path: dir.path("soup.html")) == .schemaorg)
     }
+
+    @Test("reads a Tasty Recipes card")
+    func readsTastyRecipesCard() throws {
+        let sink = try importing(
+            """
+            <html><body><div class="tasty-recipes"><h2 class="tasty-recipes-title">Green Salad</h2>
+            <span class="tasty-recipes-yield">2 bowls</span>
+            <div class="tasty-recipes-ingredients"><h3>Ingredients</h3><ul><li>1 lettuce</li><li>2 tbsp dressing</li></ul></div>
+            <div class="tasty-recipes-instructions"><h3>Instructions</h3><ol><li>Wash the lettuce.</li><li>Toss.</li></ol></div>
+            </div></body></html>
+            """)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "recipe card (Tasty Recipes)")
+        #expect(recipe.title == "Green Salad")
+        #expect(recipe.ingredients == ["1 lettuce", "2 tbsp dressing"])
+        #expect(recipe.steps.map(\.text) == ["Wash the lettuce.", "Toss."])
+    }
+
+    @Test("reads paragraph headings and lines split at br, with ingredient groups")
+    func readsParagraphHeadings() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Scones</h1>
+            <p><strong>Ingredients:</strong></p>
+            <p>For the dough:<br>225 g flour<br>55 g butter<br>150 ml milk</p>
+            <p><strong>Method</strong></p>
+            <p>Rub the butter into the flour.</p><p>Add the milk and bake for 12 minutes.</p>
+            <h2>Notes</h2><p>Best warm.</p></body></html>
+            """)
+        let (recipe, _) = try #require(sink.recipes.first)
+        #expect(recipe.ingredients == ["225 g flour", "55 g butter", "150 ml milk"])
+        #expect(recipe.ingredientHeadings == [0: "For the dough"])
+        #expect(
+            recipe.steps.map(\.text) == ["Rub the butter into the flour.", "Add the milk and bake for 12 minutes."])
+    }
 }
