@@ -69,7 +69,10 @@ enum PageTextReader {
         }
         guard !ingredients.isEmpty else { return nil }
         var recipe: Value = ["@type": "Recipe"]
-        if let title = title(of: root) { recipe.appendMember("name", .string(title)) }
+        // Of several top headings, the last one before the ingredients names the recipe.
+        let anchor = ingredientStart ?? quantityList(in: blocks)?.lowerBound ?? blocks.count
+        let heading = blocks[..<anchor].last { $0.kind == .heading(level: 1) }?.text
+        if let title = heading ?? title(of: root) { recipe.appendMember("name", .string(title)) }
         recipe.appendMember("recipeIngredient", .array(ingredients.map { .string($0) }))
         recipe.appendMember(
             "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
