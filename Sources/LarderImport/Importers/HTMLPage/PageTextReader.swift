@@ -2,10 +2,12 @@ import Foundation
 import LarderCore
 import LarderFormats
 
-/// Reads a recipe from a page with no recipe markup at all: the title from `og:title`, the
-/// first `h1` or `title`; the ingredients from the list (or lines) after a heading such as
-/// "Ingredients" or "Zutaten"; the instructions likewise after "Instructions", "Method",
-/// "Zubereitung" and their kin.
+/// Reads a recipe from a page with no recipe markup at all.
+///
+/// The title is the last `h1` before the ingredients, else the first `h1`, `og:title` or
+/// `title`; the ingredients are the list (or lines) after a heading such as "Ingredients" or
+/// "Zutaten", else a list of quantities followed by steps; the instructions likewise after
+/// "Instructions", "Method", "Zubereitung" and their kin, else what follows the ingredients.
 enum PageTextReader {
     /// One piece of the page's running text.
     struct Block {
@@ -79,7 +81,7 @@ enum PageTextReader {
         return recipe
     }
 
-    /// `og:title`, the first `h1`, else the `title`.
+    /// The first `h1`, else `og:title` or the `title` without a trailing site name.
     static func title(of root: HTMLElement) -> String? {
         if let h1 = root.first(where: { $0.name == "h1" })?.flatText, !h1.isEmpty { return h1 }
         if let og = root.first(where: {
