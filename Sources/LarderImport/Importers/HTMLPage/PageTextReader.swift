@@ -259,6 +259,12 @@ enum PageTextReader {
                 let name = block.text.hasSuffix(":") ? block.text : block.text + ":"
                 if items.isEmpty { lines.append(name) } else { items.append(name) }
             case .item:
+                if items.isEmpty, !lines.isEmpty {
+                    // Lines then a list: group names before their list, else the list is past the section.
+                    guard lines.allSatisfy({ $0.hasSuffix(":") }) else { return (lines, index - 1) }
+                    items = lines
+                    lines = []
+                }
                 items.append(block.text)
             case .line:
                 if !items.isEmpty {
