@@ -64,8 +64,19 @@ enum MarkupIngredientLines {
                     !isStepLabel($0) && !PageTextReader.names($0, PageTextReader.instructionWords)
                 }
                 fields["recipeInstructions"] = .array(steps.map { .string($0) })
+            } else {
+                // A step named only by its number ("Step 1") is its text alone.
+                fields["recipeInstructions"] = .array(elements.map(withoutLabelName))
             }
         }
+        return .object(fields)
+    }
+
+    private static func withoutLabelName(_ step: Value) -> Value {
+        guard case .object(var fields) = step, let name = fields["name"]?.stringValue, isStepLabel(name),
+            fields["text"] != nil
+        else { return step }
+        fields.removeValue(forKey: "name")
         return .object(fields)
     }
 }
