@@ -2,7 +2,7 @@ internal import CLibXML2
 public import LarderCore
 
 /// libxml2 is initialised once per process, before the first parser.
-private let libxml2Initialised: Void = xmlInitParser()
+let libxml2Initialised: Void = xmlInitParser()
 
 /// Streams records out of XML with libxml2's SAX2 push parser, chunk by chunk: never a DOM
 /// of the file.

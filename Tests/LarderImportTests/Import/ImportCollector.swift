@@ -11,6 +11,7 @@ final class ImportCollector: ImportSink {
     var brewLogs: [BrewLog] = []
     var rejects: [(LarderError, ImportOrigin)] = []
     var warnings: [String] = []
+    var readerLimits = ReaderLimits.default
 
     func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws { recipes.append((recipe, origin)) }
     func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws { brewRecipes.append(recipe) }

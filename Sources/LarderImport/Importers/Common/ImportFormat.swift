@@ -57,7 +57,9 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     /// A format claims a file by its content only when the keys it requires are there
     /// (``ContentKeys``): a YAML file is Open Recipe Format only with `recipe_name`, and a JSON,
     /// YAML or XML file of recipes with a title and ingredients or steps that no app's format
-    /// claims is ``plain``.
+    /// claims is ``plain``. `.html` and `.htm` pages go to ``schemaorg``, whose importer reads
+    /// their JSON-LD and, when that holds no Recipe, their microdata, RDFa, recipe-plugin cards
+    /// (WP Recipe Maker, Tasty Recipes, Mediavine Create, …) or headed ingredient lists.
     /// - Throws: ``LarderError`` `usage-error` when the format cannot be recognised (pass
     ///   `--from`), `io-error` when the path cannot be read.
     public static func detect(path: String) throws -> ImportFormat {
@@ -179,7 +181,8 @@ extension ImportFormat {
     /// What an importer of this format looks for in its input, for the error when it finds nothing.
     public var lookedFor: String {
         switch self {
-        case .schemaorg: "a schema.org Recipe (JSON-LD, or application/ld+json blocks of an HTML page)"
+        case .schemaorg:
+            "a schema.org Recipe (JSON-LD; in an HTML page also microdata, RDFa, a recipe-plugin card or headed ingredient lists)"
         case .paprika: "Paprika recipes (*.paprikarecipe gzip JSON entries, or a Paprika JSON object)"
         case .mela: "Mela recipes (*.melarecipe JSON entries)"
         case .nextcloud: "recipe.json files in per-recipe folders"

@@ -5,7 +5,8 @@ import LarderFormats
 ///
 /// Reads `.jsonld`/`.json` files (one object, an array, a `@graph`) and saved HTML pages
 /// (their `application/ld+json` blocks). Every Recipe node becomes a recipe; references
-/// between nodes of the same page are resolved.
+/// between nodes of the same page are resolved. A page with no Recipe in JSON-LD is read
+/// whole (see `HTMLPageReader`): its microdata, RDFa, recipe-plugin card, or headed lists.
 public struct SchemaOrgImporter: RecipeImporter {
     public var format: ImportFormat { .schemaorg }
 
@@ -51,6 +52,9 @@ public struct SchemaOrgImporter: RecipeImporter {
                 ))
         }
         if text.usedFallback { sink.warnEncodingFallback(origin) }
+        if firstByte == UInt8(ascii: "<") {
+            blocks = try HTMLPageImport.completing(blocks, path: path, limits: sink.readerLimits)
+        }
         try emitRecipes(in: blocks, into: sink, emptyOrigin: origin)
     }
 
@@ -76,7 +80,8 @@ public struct SchemaOrgImporter: RecipeImporter {
             try sink.reject(
                 LarderError(
                     .malformedRecord,
-                    "no schema.org Recipe found (looked at the top level, @graph, mainEntity and nested nodes)"),
+                    "no schema.org Recipe found (looked at the top level, @graph, mainEntity and nested nodes; "
+                        + "in a web page also at microdata, RDFa, recipe-plugin cards and headed ingredient lists)"),
                 origin: emptyOrigin, raw: nil)
         }
     }

@@ -1,0 +1,135 @@
+import LarderCore
+import LarderFormats
+
+/// Reads a page's microdata (`itemscope`, `itemtype`, `itemprop`) and RDFa (`typeof`,
+/// `property`) items into schema.org-shaped objects, as JSON-LD would publish them.
+///
+/// An item becomes an object with `@type` (the last path segment of its type) and one member
+/// per property; a property given twice becomes a list. A property's value is a nested item, an
+/// element's `content` attribute, a `meta`'s content, a link's `href`, a media element's `src`,
+/// a `time`'s `datetime`, else its text (line breaks kept at block elements, so a property
+/// holding a whole list is read line by line).
+enum MicrodataReader {
+    /// The two attribute vocabularies.
+    enum Syntax {
+        case microdata
+        case rdfa
+    }
+
+    /// data-vocabulary.org's names for the schema.org properties the recipe parser reads.
+    private static let aliases: [String: String] = [
+        "ingredient": "recipeIngredient", "instructions": "recipeInstructions", "photo": "image",
+        "summary": "description", "published": "datePublished", "review": "aggregateRating",
+    ]
+    /// Properties whose value is the element's text even when the element is an item.
+    private static let textProperties: Set<String> = ["recipeIngredient", "ingredients"]
+    /// Properties a link gives by its address (RDFa reads every other link by its text).
+    private static let addressProperties: Set<String> = ["image", "url", "thumbnailUrl", "sameAs", "contentUrl"]
+
+    /// The top-level items of the page (items that are no other item's property), in document order.
+    static func items(in root: HTMLElement, syntax: Syntax) -> [Value] {
+        root.all { element in
+            isItem(element, syntax) && properties(of: element, syntax).isEmpty
+        }.map { item($0, syntax, depth: 0) }
+    }
+
+    /// A `Recipe` made of the recipe properties a page marks outside any item (an `itemprop`
+    /// on each ingredient but no `itemscope` around them); `nil` when it marks no ingredients.
+    static func looseRecipe(in root: HTMLElement, syntax: Syntax) -> Value? {
+        var recipe: Value = ["@type": "Recipe"]
+        collect(root, syntax, into: &recipe, depth: 0)
+        guard recipe["recipeIngredient"] != nil || recipe["ingredients"] != nil else { return nil }
+        return recipe
+    }
+
+    private static func isItem(_ element: HTMLElement, _ syntax: Syntax) -> Bool {
+        switch syntax {
+        case .microdata: element[attribute: "itemscope"] != nil || element[attribute: "itemtype"] != nil
+        case .rdfa: element[attribute: "typeof"] != nil
+        }
+    }
+
+    private static func properties(of element: HTMLElement, _ syntax: Syntax) -> [String] {
+        let raw = element[attribute: syntax == .microdata ? "itemprop" : "property"] ?? ""
+        return raw.split(whereSeparator: \.isWhitespace).map { name in
+            var n = String(name)
+            if let cut = n.lastIndex(where: { $0 == "/" || $0 == "#" || $0 == ":" }) {
+                n = String(n[n.index(after: cut)...])
+            }
+            return aliases[n] ?? n
+        }.filter { !$0.isEmpty }
+    }
+
+    private static func typeName(_ element: HTMLElement, _ syntax: Syntax) -> Value {
+        let raw = element[attribute: syntax == .microdata ? "itemtype" : "typeof"] ?? ""
+        let names = raw.split(whereSeparator: \.isWhitespace).map { name -> Value in
+            var n = String(name)
+            while n.hasSuffix("/") { n.removeLast() }
+            if let cut = n.lastIndex(where: { $0 == "/" || $0 == "#" || $0 == ":" }) {
+                n = String(n[n.index(after: cut)...])
+            }
+            return .string(n)
+        }
+        return names.count == 1 ? names[0] : .array(names)
+    }
+
+    private static func item(_ element: HTMLElement, _ syntax: Syntax, depth: Int) -> Value {
+        var value: Value = .object(Fields([Field(key: "@type", value: typeName(element, syntax))]))
+        if let id = element[attribute: syntax == .microdata ? "itemid" : "resource"] {
+            value.appendMember("@id", .string(id))
+        }
+        collect(element, syntax, into: &value, depth: depth)
+        return value
+    }
+
+    private static func collect(_ element: HTMLElement, _ syntax: Syntax, into item: inout Value, depth: Int) {
+        guard depth < HTMLDocument.maxDepth else { return }
+        for case .element(let child) in element.children {
+            let names = properties(of: child, syntax)
+            let childIsItem = isItem(child, syntax)
+            if !names.isEmpty {
+                for name in names {
+                    let value =
+                        childIsItem && !textProperties.contains(name)
+                        ? self.item(child, syntax, depth: depth + 1) : propertyValue(child, name: name)
+                    item.appendMember(name, value)
+                }
+            }
+            if !childIsItem { collect(child, syntax, into: &item, depth: depth + 1) }
+        }
+    }
+
+    private static func propertyValue(_ element: HTMLElement, name: String) -> Value {
+        if let content = element[attribute: "content"] { return jsonOrText(content, name: name) }
+        switch element.name {
+        case "meta": return .string("")
+        case "img", "audio", "video", "source", "embed", "iframe", "track":
+            return .string(element[attribute: "src"] ?? element[attribute: "data-src"] ?? "")
+        case "a", "area", "link":
+            if element.name == "link" || addressProperties.contains(name) {
+                return .string(element[attribute: "href"] ?? "")
+            }
+        case "time": if let datetime = element[attribute: "datetime"] { return .string(datetime) }
+        case "data", "meter": if let value = element[attribute: "value"] { return .string(value) }
+        default: break
+        }
+        if textProperties.contains(name) {
+            // One ingredient per line: a list's items; a term and its description (amount, name)
+            // on one line.
+            let items = element.all(nested: false) { $0.name == "li" }
+            if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
+            if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
+        }
+        return jsonOrText(element.lineText, name: name)
+    }
+
+    private static func jsonOrText(_ text: String, name: String) -> Value {
+        // Some pages put JSON-LD in the property (`content="[{&quot;@type&quot;:…"`).
+        if text.hasPrefix("[") || text.hasPrefix("{"),
+            let json = try? JSONLDBlocks.parse(text: text, name: "itemprop \(name)")
+        {
+            return json
+        }
+        return .string(text)
+    }
+}

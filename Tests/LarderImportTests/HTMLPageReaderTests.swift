@@ -1,0 +1,248 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderImport
+import LarderTestSupport
+import Testing
+
+/// Each reader of whole pages on a small page of its own.
+@Suite struct HTMLPageReaderTests {
+    /// Imports `page` (written as `name`) and returns what the collector got.
+    private func importing(_ page: [UInt8], name: String = "page.html", limits: ReaderLimits = .default) throws
+        -> (ImportCollector, String)
+    {
+        let dir = try TemporaryDirectory()
+        try Data(page).write(to: URL(fileURLWithPath: dir.path(name)))
+        let sink = ImportCollector()
+        sink.readerLimits = limits
+        try SchemaOrgImporter().importItems(at: dir.path(name), into: sink)
+        return (sink, dir.path(name))
+    }
+
+    private func importing(_ page: String, limits: ReaderLimits = .default) throws -> ImportCollector {
+        try importing(Array(page.utf8), limits: limits).0
+    }
+
+    @Test("reads microdata with nested sections, meta content, time datetime and link href")
+    func readsMicrodata() throws {
+        let sink = try importing(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Recipe">
+            <h1 itemprop="name">Lemon &amp; Thyme Chicken</h1>
+            <meta itemprop="recipeYield" content="4 servings">
+            <time itemprop="prepTime" datetime="PT15M">15 minutes</time>
+            <meta itemprop="cookTime" content="PT45M">
+            <link itemprop="image" href="https://example.com/chicken.jpg">
+            <span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Ann Cook</span></span>
+            <ul><li itemprop="recipeIngredient">1 chicken</li><li itemprop="recipeIngredient">2 lemons</li>
+            <li itemprop="recipeIngredient">- 4 sprigs thyme</li></ul>
+            <div itemprop="recipeInstructions" itemscope itemtype="https://schema.org/HowToSection">
+              <h3 itemprop="name">Prepare</h3>
+              <div itemprop="itemListElement" itemscope itemtype="https://schema.org/HowToStep">
+                <p itemprop="text">Heat the oven.</p></div>
+              <div itemprop="itemListElement" itemscope itemtype="https://schema.org/HowToStep">
+                <p itemprop="text">Stuff the chicken.</p></div>
+            </div>
+            <div itemprop="recipeInstructions" itemscope itemtype="https://schema.org/HowToSection">
+              <h3 itemprop="name">Roast</h3>
+              <div itemprop="itemListElement" itemscope itemtype="https://schema.org/HowToStep">
+                <p itemprop="text">Roast for 45 minutes.</p></div>
+            </div>
+            </div></body></html>
+            """)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "microdata")
+        #expect(recipe.title == "Lemon & Thyme Chicken")
+        #expect(recipe.author == "Ann Cook")
+        #expect(recipe.ingredients == ["1 chicken", "2 lemons", "4 sprigs thyme"])
+        #expect(recipe.steps.filter(\.isSection).map(\.text) == ["Prepare", "Roast"])
+        #expect(
+            recipe.steps.filter { !$0.isSection }.map(\.text) == [
+                "Heat the oven.", "Stuff the chicken.", "Roast for 45 minutes.",
+            ])
+        #expect(recipe.prepMinutes == 15)
+        #expect(recipe.cookMinutes == 45)
+        #expect(recipe.yieldText == "4 servings")
+        #expect(recipe.images == [.url("https://example.com/chicken.jpg")])
+    }
+
+    @Test("reads RDFa with a vocab, prefixed properties and content attributes")
+    func readsRDFa() throws {
+        let sink = try importing(
+            """
+            <html><body vocab="https://schema.org/"><article typeof="Recipe">
+            <h1 property="name">Pea Soup</h1><meta property="totalTime" content="PT30M">
+            <ul><li property="recipeIngredient">500 g peas</li><li property="schema:recipeIngredient">1 onion</li></ul>
+            <ol property="recipeInstructions"><li>Soften the onion.</li><li>Add the peas and simmer.</li></ol>
+            </article></body></html>
+            """)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "RDFa")
+        #expect(recipe.title == "Pea Soup")
+        #expect(recipe.ingredients == ["500 g peas", "1 onion"])
+        #expect(recipe.steps.map(\.text) == ["Soften the onion.", "Add the peas and simmer."])
+        #expect(recipe.totalMinutes == 30)
+    }
+
+    @Test("reads a JSON-LD Recipe kept in a meta element's content")
+    func readsJSONLDInMeta() throws {
+        let json =
+            #"{"@context":"https://schema.org","@type":"Recipe","name":"Toast","recipeIngredient":["1 slice bread"]}"#
+        let escaped = json.replacingOccurrences(of: "\"", with: "&quot;")
+        let sink = try importing(#"<html><head><meta name="application/ld+json" content="\#(escaped)"></head></html>"#)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "JSON-LD (meta content)")
+        #expect(recipe.title == "Toast")
+        #expect(recipe.ingredients == ["1 slice bread"])
+    }
+
+    @Test("reads a WP Recipe Maker card by its class names, with ingredient groups")
+    func readsRecipeCard() throws {
+        let sink = try importing(
+            """
+            <html><body><div class="wprm-recipe-container"><div class="wprm-recipe">
+            <h2 class="wprm-recipe-name">Banana Bread</h2>
+            <span class="wprm-recipe-servings-with-unit">1 loaf</span>
+            <div class="wprm-recipe-ingredients-container">
+              <div class="wprm-recipe-ingredient-group"><h4 class="wprm-recipe-group-name">Batter</h4>
+              <ul><li class="wprm-recipe-ingredient">3 bananas</li><li class="wprm-recipe-ingredient">200 g flour</li></ul></div>
+              <div class="wprm-recipe-ingredient-group"><h4 class="wprm-recipe-group-name">Topping</h4>
+              <ul><li class="wprm-recipe-ingredient">2 tbsp sugar</li></ul></div>
+            </div>
+            <div class="wprm-recipe-instructions-container"><ul>
+              <li class="wprm-recipe-instruction"><div class="wprm-recipe-instruction-text">Mash the bananas.</div></li>
+              <li class="wprm-recipe-instruction"><div class="wprm-recipe-instruction-text">Fold in the flour and bake.</div></li>
+            </ul></div></div></div></body></html>
+            """)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "recipe card (WP Recipe Maker)")
+        #expect(recipe.title == "Banana Bread")
+        #expect(recipe.ingredients == ["3 bananas", "200 g flour", "2 tbsp sugar"])
+        #expect(recipe.ingredientHeadings == [0: "Batter", 2: "Topping"])
+        #expect(recipe.steps.map(\.text) == ["Mash the bananas.", "Fold in the flour and bake."])
+        #expect(recipe.yieldText == "1 loaf")
+    }
+
+    @Test("reads a plain page by its Zutaten and Zubereitung headings, in windows-1252")
+    func readsPlainPageInWindows1252() throws {
+        let page = """
+            <html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252">
+            <title>Kartoffelsalat | Omas Küche</title></head><body>
+            <nav><h2>Zutaten der Woche</h2><ul><li>nothing</li></ul></nav>
+            <h1>Kartoffelsalat</h1><p>Ein Klassiker.</p>
+            <h2>Zutaten:</h2><ul><li>1 kg Kartoffeln</li><li>1 Zwiebel</li><li>Öl und Essig</li></ul>
+            <h2>Zubereitung</h2><p>Kartoffeln kochen und schälen.</p><p>Mit Zwiebel, Öl und Essig mischen.</p>
+            <h2>Kommentare</h2><p>Lecker!</p></body></html>
+            """
+        // windows-1252 bytes: Ü, ö, Ö are one byte each.
+        let bytes = page.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        let sink = try importing(bytes).0
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "page text")
+        #expect(recipe.title == "Kartoffelsalat")
+        #expect(recipe.ingredients == ["1 kg Kartoffeln", "1 Zwiebel", "Öl und Essig"])
+        #expect(recipe.steps.map(\.text) == ["Kartoffeln kochen und schälen.", "Mit Zwiebel, Öl und Essig mischen."])
+    }
+
+    @Test("reads a headless list of quantities and the steps after it")
+    func readsHeadlessQuantityList() throws {
+        let sink = try importing(
+            """
+            <html><head><meta property="og:title" content="Flapjacks - My Site"></head><body>
+            <ul><li>Home</li><li>About</li></ul>
+            <ul><li>250 g oats</li><li>125 g butter</li><li>100 g syrup</li><li>a pinch of salt</li></ul>
+            <ol><li>Melt the butter with the syrup.</li><li>Stir in the oats and bake.</li></ol>
+            </body></html>
+            """)
+        let (recipe, _) = try #require(sink.recipes.first)
+        #expect(recipe.title == "Flapjacks")
+        #expect(recipe.ingredients == ["250 g oats", "125 g butter", "100 g syrup", "a pinch of salt"])
+        #expect(recipe.steps.count == 2)
+    }
+
+    @Test("does not take a list of dates with no steps after it for ingredients")
+    func rejectsHeadlessListWithoutSteps() throws {
+        let sink = try importing(
+            "<html><body><h1>Archive</h1><ul><li>2021 posts</li><li>2022 posts</li><li>2023 posts</li></ul></body></html>"
+        )
+        #expect(sink.recipes.isEmpty)
+        #expect(sink.rejects.count == 1)
+    }
+
+    @Test("rejects a page with nothing recipe-like, naming the file")
+    func rejectsPageWithoutRecipe() throws {
+        let (sink, path) = try importing(
+            Array(
+                "<html><head><title>About us</title></head><body><h1>About us</h1><p>We sell pans.</p></body></html>"
+                    .utf8))
+        #expect(sink.recipes.isEmpty)
+        let (error, origin) = try #require(sink.rejects.first)
+        #expect(origin.file == path)
+        #expect(error.message.contains("no schema.org Recipe found"))
+        #expect(error.message.contains("microdata"))
+    }
+
+    @Test("refuses a page larger than the record size limit, naming the file")
+    func refusesOversizedPage() throws {
+        let page = "<html><body>" + String(repeating: "<p>filler text</p>", count: 200) + "</body></html>"
+        let limits = ReaderLimits(maxDepth: 256, maxAliasExpansion: 1000, maxRecordSize: 1024)
+        let error = try #require(throws: LarderError.self) { try importing(Array(page.utf8), limits: limits) }
+        #expect(error.code == .refusedInput)
+        #expect(error.location?.file?.hasSuffix("page.html") == true)
+    }
+
+    @Test("still reads the JSON-LD of a page that also has microdata")
+    func prefersJSONLD() throws {
+        let sink = try importing(
+            """
+            <html><head><script type="application/ld+json">{"@type":"Recipe","name":"From JSON-LD"}</script></head>
+            <body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">From microdata</h1></div>
+            </body></html>
+            """)
+        #expect(sink.titles == ["From JSON-LD"])
+    }
+
+    @Test("detection sends an HTML page with microdata only to the schema.org importer")
+    func detectsMicrodataPage() throws {
+        let dir = try TemporaryDirectory()
+        let page =
+            #"<html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Soup</h1></div>"#
+        try Data(page.utf8).write(to: URL(fileURLWithPath: dir.path("soup.html")))
+        #expect(try ImportFormat.detect(path: dir.path("soup.html")) == .schemaorg)
+    }
+
+    @Test("reads a Tasty Recipes card")
+    func readsTastyRecipesCard() throws {
+        let sink = try importing(
+            """
+            <html><body><div class="tasty-recipes"><h2 class="tasty-recipes-title">Green Salad</h2>
+            <span class="tasty-recipes-yield">2 bowls</span>
+            <div class="tasty-recipes-ingredients"><h3>Ingredients</h3><ul><li>1 lettuce</li><li>2 tbsp dressing</li></ul></div>
+            <div class="tasty-recipes-instructions"><h3>Instructions</h3><ol><li>Wash the lettuce.</li><li>Toss.</li></ol></div>
+            </div></body></html>
+            """)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "recipe card (Tasty Recipes)")
+        #expect(recipe.title == "Green Salad")
+        #expect(recipe.ingredients == ["1 lettuce", "2 tbsp dressing"])
+        #expect(recipe.steps.map(\.text) == ["Wash the lettuce.", "Toss."])
+    }
+
+    @Test("reads paragraph headings and lines split at br, with ingredient groups")
+    func readsParagraphHeadings() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Scones</h1>
+            <p><strong>Ingredients:</strong></p>
+            <p>For the dough:<br>225 g flour<br>55 g butter<br>150 ml milk</p>
+            <p><strong>Method</strong></p>
+            <p>Rub the butter into the flour.</p><p>Add the milk and bake for 12 minutes.</p>
+            <h2>Notes</h2><p>Best warm.</p></body></html>
+            """)
+        let (recipe, _) = try #require(sink.recipes.first)
+        #expect(recipe.ingredients == ["225 g flour", "55 g butter", "150 ml milk"])
+        #expect(recipe.ingredientHeadings == [0: "For the dough"])
+        #expect(
+            recipe.steps.map(\.text) == ["Rub the butter into the flour.", "Add the milk and bake for 12 minutes."])
+    }
+}
