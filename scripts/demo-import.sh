@@ -23,7 +23,10 @@ echo "== plain recipes written by hand (YAML): detected as the plain format"
 "$L" import samples/import/plain-recipes.yaml -o "$out/plain.json"
 "$L" validate "$out/plain.json"
 
-echo "== a MealMaster file (several recipes, one- and two-column ingredients) and a CSV spreadsheet"
+echo "== a web page with no JSON-LD (its recipe in microdata), a MealMaster file (several recipes,"
+echo "   one- and two-column ingredients) and a CSV spreadsheet"
+"$L" import samples/import/lemon-posset.html -o "$out/page.json" 2>/dev/null
+grep -o '"title" *: *"Lemon Posset"' "$out/page.json" >/dev/null && echo "   lemon-posset.html: Lemon Posset imported"
 "$L" import samples/import/mealmaster-classics.mmf -o "$out/mealmaster.json"
 "$L" import samples/import/recipes.csv -o "$out/csv.json"
 "$L" validate "$out/mealmaster.json" "$out/csv.json"
