@@ -122,4 +122,29 @@ import Testing
             #expect(help.stdout.contains(format), "\(format)")
         }
     }
+
+    @Test(
+        "path traversal by title: recipes titled '..' and '../../escape' export inside the output folder",
+        arguments: ["nextcloud", "cooklang"])
+    func titlesStayInsideTheOutput(format: String) throws {
+        let dir = try TemporaryDirectory()
+        var records: [String] = []
+        for (index, title) in ["..", "../../escape", ".hidden", "."].enumerated() {
+            records.append(
+                #"{"id":"r-dots-000\#(index)","title":"\#(title)","ingredients":[{"item":"salt","original":"salt"}],"#
+                    + #""instructions":[{"text":"Season."}],"createdAt":"2024-01-01T00:00:00Z","#
+                    + #""updatedAt":"2024-01-01T00:00:00Z"}"#)
+        }
+        try Data(("[" + records.joined(separator: ",") + "]").utf8).write(
+            to: URL(fileURLWithPath: dir.path("dots.json")))
+        try FileManager.default.createDirectory(atPath: dir.path("a/b"), withIntermediateDirectories: true)
+        let result = try CLI.run(["export", dir.path("dots.json"), "--to", format, "-o", dir.path("a/b/out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Nothing next to the output folder or above it, and every recipe inside it, none hidden.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a/b")) == ["out"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a")) == ["b"])
+        let inside = try FileManager.default.contentsOfDirectory(atPath: dir.path("a/b/out"))
+        #expect(inside.count == 4, "\(inside)")
+        #expect(!inside.contains { $0.hasPrefix(".") }, "\(inside)")
+    }
 }

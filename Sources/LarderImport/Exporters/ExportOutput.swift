@@ -64,7 +64,17 @@ final class ExportOutput {
     }
 
     /// Writes one file at `relative` (a path inside the folder or archive; ignored for a single file).
+    /// - Throws: ``LarderError`` `refused-input` for a path that could leave the folder (absolute,
+    ///   or with an empty, `.` or `..` component): names come from recipe titles.
     func add(_ relative: String, _ bytes: [UInt8], deflate: Bool = true, modified: Date? = nil) throws {
+        if !isSingle {
+            let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+            guard !relative.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+                throw LarderError(
+                    .refusedInput, "refused to write \"\(relative)\": the path would leave the output",
+                    location: SourceLocation(file: path))
+            }
+        }
         switch mode {
         case .directory(let directory):
             let full = directory + "/" + relative

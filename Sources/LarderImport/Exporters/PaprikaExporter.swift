@@ -35,10 +35,16 @@ public final class PaprikaExporter: RecipeExporter {
         try zip.finish()
     }
 
-    /// A file name from a title: no path separators or control characters, at most 100 characters.
+    /// A file name from a title: no path separators or control characters, no leading dots (so
+    /// never `.` or `..`, and no hidden files), at most 100 characters.
     static func fileName(_ title: String) -> String {
-        let cleaned = String(title.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }.prefix(100))
-            .trimmingWhitespace
+        var cleaned = String(
+            title.map {
+                "/\\:*?\"<>|".contains($0) || $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? "-" : $0
+            }
+            .prefix(100))
+        while cleaned.first == "." || cleaned.first?.isWhitespace == true { cleaned.removeFirst() }
+        cleaned = cleaned.trimmingWhitespace
         return cleaned.isEmpty ? "Recipe" : cleaned
     }
 
