@@ -79,3 +79,37 @@ struct BrewDetails {
         }
     }
 }
+
+/// A record that holds the brew details as its own properties (``BrewLog``, ``BrewRecipe``): the
+/// one mapping between those properties and ``BrewDetails``.
+protocol CarriesBrewDetails {
+    var bean: CoffeeBean? { get set }
+    var grinder: Grinder? { get set }
+    var bloom: Bloom? { get set }
+    var water: BrewWater? { get set }
+    var tds: Double? { get set }
+    var extractionYield: Double? { get set }
+    var photos: [String] { get set }
+    var extras: Fields { get set }
+}
+
+extension CarriesBrewDetails {
+    /// The record's brew details, read from and written to its properties.
+    var brewDetails: BrewDetails {
+        get {
+            BrewDetails(
+                bean: bean, grinder: grinder, bloom: bloom, water: water, tds: tds, extractionYield: extractionYield,
+                photos: photos, extras: extras)
+        }
+        set {
+            bean = newValue.bean
+            grinder = newValue.grinder
+            bloom = newValue.bloom
+            water = newValue.water
+            tds = newValue.tds
+            extractionYield = newValue.extractionYield
+            photos = newValue.photos
+            extras = newValue.extras
+        }
+    }
+}

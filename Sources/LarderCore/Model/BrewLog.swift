@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// v3 adds what Beanconqueror and coffee people record: bean, grinder, bloom, water, TDS,
 /// extraction yield, photos, `extras`.
-public struct BrewLog: LarderRecord {
+public struct BrewLog: LarderRecord, CarriesBrewDetails {
     public static let recordType = RecordType.brewLog
 
     public var id: String
@@ -74,23 +74,6 @@ public struct BrewLog: LarderRecord {
         self.sync = sync
     }
 
-    private var details: BrewDetails {
-        BrewDetails(
-            bean: bean, grinder: grinder, bloom: bloom, water: water, tds: tds, extractionYield: extractionYield,
-            photos: photos, extras: extras)
-    }
-
-    private mutating func apply(_ details: BrewDetails) {
-        bean = details.bean
-        grinder = details.grinder
-        bloom = details.bloom
-        water = details.water
-        tds = details.tds
-        extractionYield = details.extractionYield
-        photos = details.photos
-        extras = details.extras
-    }
-
     public static let shape: Shape = .object(
         [
             "id": .string, "method": .string, "recipeNameAtBrew": .string, "doseGrams": .number,
@@ -129,7 +112,7 @@ public struct BrewLog: LarderRecord {
             recipeID: try r.optionalString("recipeID"),
             sync: sync
         )
-        apply(try BrewDetails(reading: r))
+        brewDetails = try BrewDetails(reading: r)
     }
 
     public var value: Value {
@@ -147,7 +130,7 @@ public struct BrewLog: LarderRecord {
         b.set("note", note)
         b.set("createdAt", createdAt)
         b.set("recipeID", recipeID)
-        details.write(to: &b)
+        brewDetails.write(to: &b)
         sync.write(to: &b)
         return b.value
     }
@@ -172,7 +155,7 @@ public struct BrewLog: LarderRecord {
         if let note {
             check.require(note.count <= 280, "note", "note must be at most 280 characters, found \(note.count)")
         }
-        details.check(&check)
+        brewDetails.check(&check)
         return check.diagnostics
     }
 }

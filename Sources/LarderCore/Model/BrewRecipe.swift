@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// v2 adds the bean, grinder, brew time, bloom, water, target TDS and extraction yield, photos
 /// and `extras`.
-public struct BrewRecipe: LarderRecord {
+public struct BrewRecipe: LarderRecord, CarriesBrewDetails {
     public static let recordType = RecordType.brewRecipe
 
     public var id: String
@@ -72,23 +72,6 @@ public struct BrewRecipe: LarderRecord {
         self.sync = sync
     }
 
-    private var details: BrewDetails {
-        BrewDetails(
-            bean: bean, grinder: grinder, bloom: bloom, water: water, tds: tds, extractionYield: extractionYield,
-            photos: photos, extras: extras)
-    }
-
-    private mutating func apply(_ details: BrewDetails) {
-        bean = details.bean
-        grinder = details.grinder
-        bloom = details.bloom
-        water = details.water
-        tds = details.tds
-        extractionYield = details.extractionYield
-        photos = details.photos
-        extras = details.extras
-    }
-
     public static let shape: Shape = .object(
         [
             "id": .string, "name": .string, "method": .string, "isStarter": .boolean, "origin": .string,
@@ -119,7 +102,7 @@ public struct BrewRecipe: LarderRecord {
             brewTimeSeconds: try r.optionalInt("brewTimeSeconds"),
             sync: sync
         )
-        apply(try BrewDetails(reading: r))
+        brewDetails = try BrewDetails(reading: r)
     }
 
     public var value: Value {
@@ -137,7 +120,7 @@ public struct BrewRecipe: LarderRecord {
         b.set("createdAt", createdAt)
         b.set("updatedAt", updatedAt)
         b.set("brewTimeSeconds", brewTimeSeconds)
-        details.write(to: &b)
+        brewDetails.write(to: &b)
         sync.write(to: &b)
         return b.value
     }
@@ -172,7 +155,7 @@ public struct BrewRecipe: LarderRecord {
             check.require(
                 brewTimeSeconds >= 0, "brewTimeSeconds", "brew time must not be negative, found \(brewTimeSeconds)")
         }
-        details.check(&check)
+        brewDetails.check(&check)
         return check.diagnostics
     }
 
