@@ -27,10 +27,23 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product larder
 
+## browser-deps: a real headless browser for the dashboard and cookbook tests (Debian's chromium,
+## chromium-driver and python3-selenium; the tests use /usr/bin/python3 and skip, saying why, without them)
+BROWSER_PACKAGES := chromium chromium-driver python3-selenium
+.PHONY: browser-deps
+browser-deps:
+	@missing=""; for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
+	    || echo "warning: could not install$$missing; the browser tests will be skipped"; \
+	fi
+
 debug: deps
 	$(SWIFT) build --product larder
 
-test: deps lint
+test: deps browser-deps lint
 	$(SWIFT) build --product larder
 	$(SWIFT) test --disable-xctest
 
