@@ -12,6 +12,8 @@ enum SchemaOrgCorpusPages {
         var file: String
         var source: Value
         var imported: ImportedRecipe
+        /// Resolves the page's references (`{"@id": …}` to its node).
+        var finder: SchemaOrgNodeFinder
     }
 
     /// The `.jsonld` files, sorted; and every page whose Recipe node imports, in that order.
@@ -33,7 +35,7 @@ enum SchemaOrgCorpusPages {
             guard let source = finder.recipes(in: node).first,
                 let imported = try? SchemaOrgRecipeParser(finder: finder).parse(source)
             else { continue }
-            pages.append(Page(file: file, source: source, imported: imported))
+            pages.append(Page(file: file, source: source, imported: imported, finder: finder))
         }
         return (files.count, pages)
     }

@@ -13,6 +13,12 @@ import LarderCore
 ///
 /// Keys keep the order the exporter wrote them in; restored keys the exporter did not write
 /// follow, in the order of the extras object. Extras under another format's name are never used.
+///
+/// A member of a structured field kept by the member census (``MemberCensus``) has a path for a
+/// key: `author.sameAs`, `recipeInstructions[2/7].url`. It goes back in place when the record has
+/// that place and the exporter wrote nothing there (a list index counts only in a list of the same
+/// length, so a member never lands on another element; a single value is a list of one; a node's
+/// `@type` is replaced); else it is written as it was kept, under its path, so it is still not lost.
 enum ExtrasRestore {
     /// Merges `recipe.extras[format.rawValue]` into `record` by the rule above.
     /// - Parameters:
@@ -22,9 +28,22 @@ enum ExtrasRestore {
     ///   - owned: the keys of `record` that carry a Larder field.
     static func merge(_ recipe: Recipe, format: ImportFormat, into record: inout Fields, owned: Set<String>) {
         guard let extras = recipe.extras[format.rawValue]?.objectValue else { return }
+        var members: [Field] = []
         for member in extras {
+            if let path = MemberPath(member.key), record[path.root] != nil {
+                members.append(member)
+                continue
+            }
             if owned.contains(member.key), let written = record[member.key], !isEmpty(written) { continue }
             record[member.key] = member.value
+        }
+        for member in members {
+            var whole = Value.object(record)
+            if let path = MemberPath(member.key), path.place(member.value, in: &whole), let placed = whole.objectValue {
+                record = placed
+            } else {
+                record[member.key] = member.value
+            }
         }
     }
 

@@ -255,14 +255,7 @@ extension ImportedRecipe {
         let current = self
         let (census, kept) = FieldCensus.take(of: fields, table: table, overrides: overrides) { current.holds($0) }
         fieldCensus = census
-        guard !kept.isEmpty else { return }
-        var entry = extras[table.format.rawValue]?.objectValue ?? Fields()
-        for field in kept where !entry.contains(key: field.key) { entry.append(key: field.key, value: field.value) }
-        if extras.contains(key: table.format.rawValue) {
-            extras[table.format.rawValue] = .object(entry)
-        } else {
-            extras.append(key: table.format.rawValue, value: .object(entry))
-        }
+        keepInExtras(kept, format: table.format)
     }
 
     /// Whether the Larder field `name` (a recipe JSON key) received a value from the source.

@@ -95,6 +95,12 @@ public struct ImportedRecipe: Sendable, Hashable {
     /// What the import did with each top-level source field (see ``FieldCensus``).
     public var fieldCensus = FieldCensus()
 
+    /// The scale `rating` is on: 5, 10 or 100, the smallest it fits (`nil` without a usable rating).
+    public var ratingScale: Double? {
+        guard let rating, rating > 0, rating.isFinite else { return nil }
+        return rating <= 5 ? 5 : rating <= 10 ? 10 : 100
+    }
+
     /// Creates a recipe with a title; fill the rest in.
     public init(title: String) {
         self.title = title
@@ -202,10 +208,8 @@ extension ImportedRecipe {
         } else if let notes, !notes.trimmingWhitespace.isEmpty {
             recipe.notes = [RecipeNote(text: notes)]
         }
-        if let rating, rating > 0, rating.isFinite {
-            recipe.rating = RecipeRating(
-                score: rating, scale: rating <= 5 ? 5 : rating <= 10 ? 10 : 100,
-                count: ratingCount.flatMap { $0 > 0 ? $0 : nil })
+        if let rating, let scale = ratingScale {
+            recipe.rating = RecipeRating(score: rating, scale: scale, count: ratingCount.flatMap { $0 > 0 ? $0 : nil })
         }
         var seenCategories = Set<String>()
         recipe.categories = categories.map(\.trimmingWhitespace).filter {

@@ -44,7 +44,10 @@ public struct SchemaOrgRecipeParser: Sendable {
     {
         var recipe = try parseFields(node)
         prepare(&recipe)
-        recipe.takeCensus(of: node.objectValue ?? Fields(), table: table, overrides: overrides(node, recipe))
+        let fields = node.objectValue ?? Fields()
+        recipe.takeCensus(of: fields, table: table, overrides: overrides(node, recipe))
+        recipe.takeMemberCensus(
+            of: fields, roots: Self.structuredFields, format: table.format, census: memberCensus(of: recipe))
         return recipe
     }
 
@@ -121,7 +124,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         recipe.description = text(node["description"])
         recipe.author = author(node["author"] ?? node["Author"] ?? node["creator"])
         recipe.authorURL = authorURL(node["author"] ?? node["Author"] ?? node["creator"])
-        recipe.sourceName = list(node["publisher"], splittingCommas: false).first
+        recipe.sourceName = publisherName(node["publisher"])
         recipe.language = text(node["inLanguage"])
         recipe.videoURL = videoURL(node["video"])
         recipe.reviews = reviews(node["review"])
@@ -245,6 +248,15 @@ public struct SchemaOrgRecipeParser: Sendable {
             if let by = author(resolved["author"]) { return "\(by): \(body)" }
             return body
         }
+    }
+
+    /// The publisher's name (a reference that does not resolve names nothing).
+    private func publisherName(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        return SchemaOrgNodeFinder.elements(value).lazy.compactMap { element -> String? in
+            let resolved = self.finder.resolve(element)
+            return resolved.objectValue != nil ? self.text(resolved["name"]) : self.text(resolved)
+        }.first
     }
 
     private func author(_ value: Value?) -> String? {
@@ -421,7 +433,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         }
     }
 
-    private func stepSeconds(_ value: Value) -> Int? {
+    func stepSeconds(_ value: Value) -> Int? {
         guard let s = value.stringValue, let seconds = RecipeTime.iso8601Seconds(s) else { return nil }
         return Int(seconds.rounded())
     }
@@ -455,7 +467,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         }
     }
 
-    private func images(_ value: Value?) -> [String] {
+    func images(_ value: Value?) -> [String] {
         guard let value else { return [] }
         var urls: [String] = []
         for element in SchemaOrgNodeFinder.elements(value) {

@@ -1,0 +1,189 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderTestSupport
+import Testing
+
+@testable import LarderImport
+
+/// The members of structured properties (an author's profile links, a step's anchor, a review's
+/// date): counted one by one, kept in extras under their path, and put back in place on export.
+@Suite struct MemberCensusTests {
+    static let node: Value = [
+        "@type": "Recipe", "name": "Members",
+        "author": [
+            "@type": "Person", "name": "Ada", "url": "https://ada.example",
+            "sameAs": ["https://social.example/ada", "https://other.example/ada"], "jobTitle": "Cook",
+        ],
+        "recipeInstructions": [
+            ["@type": "HowToStep", "text": "Mix.", "url": "https://page.example/#step-1", "position": 1],
+            ["@type": "HowToStep", "text": "Bake.", "url": "https://page.example/#step-2", "position": 2],
+        ],
+        "review": [
+            [
+                "@type": "Review", "reviewBody": "Good.", "datePublished": "2024-01-02",
+                "author": ["@type": "Person", "name": "Bo", "url": "https://bo.example"],
+            ],
+            ["@type": "Review", "reviewBody": "Fine.", "reviewRating": ["@type": "Rating", "ratingValue": 4]],
+        ],
+        "aggregateRating": ["@type": "AggregateRating", "ratingValue": 4.5, "bestRating": 10, "worstRating": 1],
+        "video": [
+            "@type": "VideoObject", "name": "How to", "embedUrl": "https://video.example/embed/1",
+            "@context": "https://schema.org",
+        ],
+    ]
+
+    static func recipe(_ imported: ImportedRecipe) -> Recipe {
+        imported.makeRecipe(id: "members", imageRef: nil, importedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test("each member gets its own census line: read into Larder, kept in extras by path, or a type dropped with why")
+    func censusLines() throws {
+        let imported = try SchemaOrgRecipeParser().parse(Self.node)
+        let census = imported.fieldCensus
+        #expect(census.fate(of: "author.name") == .carried("author"))
+        #expect(census.fate(of: "author.url") == .carried("author.url"))
+        #expect(census.fate(of: "author.sameAs") == .extras)
+        #expect(census.fate(of: "author.jobTitle") == .extras)
+        #expect(census.fate(of: "recipeInstructions[].text") == .carried("instructions"))
+        #expect(census.fate(of: "recipeInstructions[].url") == .extras)
+        #expect(census.fate(of: "review[].reviewBody") == .carried("reviews"))
+        #expect(census.fate(of: "review[].author.name") == .carried("reviews"))
+        #expect(census.fate(of: "review[].author.url") == .extras)
+        #expect(census.fate(of: "aggregateRating.bestRating") == .extras, "Larder's scale for 4.5 is 5, not 10")
+        #expect(census.fate(of: "aggregateRating.worstRating") == .extras)
+        #expect(census.fate(of: "video.embedUrl") == .extras, "read into videoURL, written back as contentUrl")
+        if case .dropped(let reason)? = census.fate(of: "video.@context") {
+            #expect(!reason.isEmpty)
+        } else {
+            Issue.record("video.@context: \(String(describing: census.fate(of: "video.@context")))")
+        }
+        if case .dropped(let reason)? = census.fate(of: "author.@type") {
+            #expect(reason.contains("export"))
+        } else {
+            Issue.record("author.@type: \(String(describing: census.fate(of: "author.@type")))")
+        }
+        let kept = imported.extras["schemaorg"]?.objectValue ?? Fields()
+        #expect(kept["author.sameAs"] == ["https://social.example/ada", "https://other.example/ada"])
+        #expect(kept["recipeInstructions[1/2].url"] == "https://page.example/#step-2")
+        #expect(kept["review[0/2].datePublished"] == "2024-01-02")
+        #expect(kept["review[1/2].reviewRating"] == ["@type": "Rating", "ratingValue": 4])
+        #expect(kept["author.name"] == nil, "a member read into Larder is not kept twice")
+    }
+
+    @Test(
+        "the export puts kept members back in place; what has no place (or a Larder value there) stays under its path")
+    func exportRestores() throws {
+        let recipe = Self.recipe(try SchemaOrgRecipeParser().parse(Self.node))
+        let exported = SchemaOrgExporter.node(recipe)
+        #expect(exported["author"]?["sameAs"] == ["https://social.example/ada", "https://other.example/ada"])
+        #expect(exported["author"]?["jobTitle"] == "Cook")
+        #expect(
+            exported["recipeInstructions"]?.arrayValue?.map { $0["url"] } == [
+                "https://page.example/#step-1", "https://page.example/#step-2",
+            ])
+        #expect(exported["review"]?.arrayValue?.first?["datePublished"] == "2024-01-02")
+        #expect(exported["video"]?["embedUrl"] == "https://video.example/embed/1")
+        #expect(exported["aggregateRating"]?["worstRating"] == 1)
+        // Larder's own scale is written; the page's is not lost, it stays under its path.
+        #expect(exported["aggregateRating"]?["bestRating"] == 5.0)
+        #expect(exported["aggregateRating.bestRating"] == 10)
+        // A review the export writes without an author object: the author's link has no place.
+        #expect(exported["review[0/2].author.url"] == "https://bo.example")
+        // And the re-import reads the same recipe, with the same extras.
+        let again = Self.recipe(try SchemaOrgRecipeParser().parse(exported))
+        #expect(again.reviews == recipe.reviews)
+        let sorted = SchemaOrgCorpusRoundTripTests.sortingKeys
+        #expect(sorted(.object(again.extras)) == sorted(.object(recipe.extras)))
+    }
+
+    @Test("a member of a list element goes back only into a list of the same length, never onto another element")
+    func listLengthGuard() throws {
+        // A step whose name says more than its text becomes two Larder steps: three exported steps for two.
+        var node = try #require(Self.node.objectValue)
+        node["recipeInstructions"] = [
+            ["@type": "HowToStep", "name": "Dough", "text": "Mix.", "url": "https://page.example/#step-1"],
+            ["@type": "HowToStep", "text": "Bake.", "url": "https://page.example/#step-2"],
+        ]
+        let recipe = Self.recipe(try SchemaOrgRecipeParser().parse(.object(node)))
+        let exported = SchemaOrgExporter.node(recipe)
+        #expect(exported["recipeInstructions"]?.arrayValue?.count == 3)
+        #expect(exported["recipeInstructions"]?.arrayValue?.allSatisfy { $0["url"] == nil } == true)
+        #expect(exported["recipeInstructions[0/2].url"] == "https://page.example/#step-1")
+        #expect(exported["recipeInstructions[1/2].url"] == "https://page.example/#step-2")
+    }
+
+    @Test("member paths: parsed, read and placed; a list of one is its single value; a malformed key is no path")
+    func memberPaths() throws {
+        #expect(MemberPath("author") == nil)
+        #expect(MemberPath("author.") == nil)
+        #expect(MemberPath("steps[3/2].url") == nil)
+        #expect(MemberPath("steps[1/2]") == nil)
+        #expect(MemberPath("steps[x/2].url") == nil)
+        #expect(MemberPath("og:title.x")?.root == "og:title")
+        let path = try #require(MemberPath("steps[1/2].itemListElement.url"))
+        #expect(path.steps == [.element(1, of: 2), .member("itemListElement"), .member("url")])
+        var record: Value = ["steps": [["text": "a"], ["text": "b", "itemListElement": [["text": "c"]]]]]
+        #expect(path.place("u", in: &record))
+        #expect(path.value(in: record) == "u")
+        #expect(record["steps"]?.arrayValue?[1]["itemListElement"]?.arrayValue?[0]["url"] == "u")
+        #expect(!path.place("v", in: &record), "a value already there is not replaced")
+        var single: Value = ["author": ["name": "Ada"]]
+        #expect(MemberPath("author[0/1].url")?.place("https://ada.example", in: &single) == true)
+        #expect(single["author"]?["url"] == "https://ada.example")
+        var other: Value = ["steps": [["text": "a"]]]
+        #expect(MemberPath("steps[0/2].url")?.place("u", in: &other) == false)
+        #expect(other == ["steps": [["text": "a"]]])
+    }
+
+    @Test(
+        "schema.org corpus: every member of a carried structured property has a census line, and what is kept comes back in the export",
+        .enabled(if: Corpus.has("schemaorg"), "needs ../shared/corpus/schemaorg (or LARDER_CORPUS)"))
+    func corpusMembers() throws {
+        var uncounted: [String] = []
+        var lost: [String] = []
+        var members = 0
+        for page in try SchemaOrgCorpusPages.load().pages {
+            let census = Set(page.imported.fieldCensus.entries.map(\.field))
+            for field in page.source.objectValue ?? Fields()
+            where SchemaOrgRecipeParser.structuredFields.contains(field.key) {
+                guard case .carried? = page.imported.fieldCensus.fate(of: field.key) else { continue }
+                for shown in Self.memberNames(field.value, shown: field.key, finder: page.finder) {
+                    members += 1
+                    let counted = census.contains {
+                        $0 == shown || $0.hasPrefix(shown + ".") || $0.hasPrefix(shown + "[]")
+                    }
+                    if !counted { uncounted.append("\(page.file): \(shown)") }
+                }
+            }
+            let exported = SchemaOrgExporter.node(Self.recipe(page.imported))
+            for kept in page.imported.extras["schemaorg"]?.objectValue ?? Fields() {
+                guard let path = MemberPath(kept.key) else { continue }
+                if path.value(in: exported) != kept.value && exported[kept.key] != kept.value {
+                    lost.append("\(page.file): \(kept.key)")
+                }
+            }
+        }
+        #expect(members > 10_000)
+        #expect(uncounted.isEmpty, "\(uncounted.count): \(uncounted.prefix(10))")
+        #expect(lost.isEmpty, "\(lost.count): \(lost.prefix(10))")
+    }
+
+    /// The census names of the non-empty members of a property's nodes, written independently of
+    /// the importer: `author.name`, `recipeInstructions[].url`, a section's steps under `itemListElement[]`.
+    static func memberNames(_ value: Value, shown: String, finder: SchemaOrgNodeFinder, depth: Int = 0) -> [String] {
+        guard depth < 8 else { return [] }
+        switch finder.resolve(value) {
+        case .array(let elements):
+            return elements.flatMap { memberNames($0, shown: shown + "[]", finder: finder, depth: depth + 1) }
+        case .object(let fields):
+            return fields.filter { !FieldCensus.isEmpty($0.value) }.flatMap { member -> [String] in
+                let name = shown + "." + member.key
+                guard member.key == "itemListElement" else { return [name] }
+                return memberNames(member.value, shown: name, finder: finder, depth: depth + 1)
+            }
+        default:
+            return []
+        }
+    }
+}
