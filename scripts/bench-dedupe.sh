@@ -68,6 +68,8 @@ print(round(sum(float(x)*60**i for i,x in enumerate(reversed(m))),2))")
   python3 -c "
 n=$N; w=$wall; c=$user+$sys; b=$bytes
 print('%-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % (n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $rss/1024, c*1e6/n))"
+  bench_record "dedupe" "larder dedupe $N" wall="$wall" cpu="$(python3 -c "print($user+$sys)")" \
+    rss_mb="$(python3 -c "print(round($rss/1024,1))")" records="$N"
 done
 
 printf '\n%s\n' "phases (wall, and CPU of all threads)"

@@ -15,8 +15,25 @@ bench_time() {
   T_RSS_MB=$(python3 -c "print(round($T_RSS_KB/1024,1))")
 }
 
+# bench_record SECTION LABEL KEY=NUMBER...: appends one measurement to $BENCH_ROWS (JSON lines),
+# which scripts/bench_summary.py turns into `make bench`'s summary table.
+BENCH_ROWS=${BENCH_ROWS:-$BENCH_DIR/rows.ndjson}
+bench_record() {
+  python3 - "$BENCH_ROWS" "$@" <<'PY'
+import json, sys
+path, section, label, *pairs = sys.argv[1:]
+row = {"section": section, "label": label}
+for pair in pairs:
+    key, _, value = pair.partition("=")
+    row[key] = float(value)
+with open(path, "a") as f:
+    f.write(json.dumps(row) + "\n")
+PY
+}
+
 # bench_row LABEL RECORDS BYTES CMD...: prints one table row; remembers the first row of a group as the base.
 bench_header() {
+  BENCH_SECTION=$1
   printf '\n%s\n' "$1"
   printf '%-34s %9s %9s %12s %9s %10s %8s\n' "tool" "wall s" "cpu s" "records/s" "MB/s" "peak MB" "ratio"
 }
@@ -29,5 +46,6 @@ bench_row() {
   if [ -z "${BENCH_BASE_RATE:-}" ]; then BENCH_BASE_RATE=$rate; ratio="1.00"; else
     ratio=$(python3 -c "print('%.2f' % ($BENCH_BASE_RATE/max($rate,1)))"); fi
   printf '%-34s %9s %9s %12s %9s %10s %8s\n' "$label" "$T_WALL" "$T_CPU" "$rate" "$mbs" "$T_RSS_MB" "${ratio}x"
+  bench_record "${BENCH_SECTION:-}" "$label" wall="$T_WALL" cpu="$T_CPU" rate="$rate" rss_mb="$T_RSS_MB" records="$records"
 }
 bench_reset() { unset BENCH_BASE_RATE; }

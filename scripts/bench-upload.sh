@@ -12,8 +12,10 @@ STORE_MODE=${BENCH_STORE:-data}
 dir="$BENCH_DIR/upload"
 mkdir -p "$dir"
 
-echo "building larder (release)…"
-swift build -c release --product larder >/dev/null
+if [ -z "${BENCH_NO_BUILD:-}" ]; then
+  echo "building larder (release)…"
+  swift build -c release --product larder >/dev/null
+fi
 L=$LARDER
 
 input="$dir/recipes-$N.json"
@@ -45,6 +47,7 @@ run_phase() {  # LABEL RECORDS COMMAND...: wall, client CPU, server CPU, rates
   local server_s client_s
   server_s=$(python3 -c "print(round($after-$before,2))")
   client_s=$T_CPU
+  bench_record "upload" "$label" wall="$T_WALL" cpu="$client_s" server_cpu="$server_s" rss_mb="$T_RSS_MB" records="$records"
   python3 - "$label" "$records" "$T_WALL" "$client_s" "$server_s" "$T_RSS_MB" "$(server_rss)" <<'PY'
 import sys
 label, n, wall, client, server, rss, srss = sys.argv[1], int(sys.argv[2]), *map(float, sys.argv[3:])
@@ -70,6 +73,18 @@ run_phase "download (full, changes/zone)" "$N" \
 run_phase "download again (no changes)" "$N" \
   "$L" download "${connect[@]}" -o "$dir/out.ndjson" --state "$dir/out.state"
 run_phase "migrate alone (client-side stage)" "$N" "$L" migrate "$input" -o "$dir/migrated.json"
+
+# The floor: the sqlite3 tool inserting the same file's records in one transaction with json_each.
+command -v sqlite3 >/dev/null || { echo "installing sqlite3"; apt-get install -y -qq sqlite3 >/dev/null 2>&1 || true; }
+if command -v sqlite3 >/dev/null; then
+  rm -f "$dir/floor.db"*
+  sqlite3 "$dir/floor.db" "PRAGMA journal_mode=WAL; CREATE TABLE recipe (id TEXT PRIMARY KEY, body TEXT);" >/dev/null
+  bench_time sqlite3 "$dir/floor.db" "BEGIN; INSERT INTO recipe SELECT json_extract(value, '\$.id'), value
+    FROM json_each(readfile('$input'), '\$.records'); COMMIT;"
+  bench_record "upload" "sqlite3 json_each insert (floor)" wall="$T_WALL" cpu="$T_CPU" rss_mb="$T_RSS_MB" records="$N"
+  printf '%-38s %8.2f %11s\n' "sqlite3 json_each insert (floor)" "$T_WALL" \
+    "$(python3 -c "print(f'{$N / max($T_WALL, 1e-3):,.0f}')")"
+fi
 
 python3 - "$dir/report.json" <<'PY'
 import json, sys
