@@ -64,12 +64,22 @@ public struct FieldPath: Sendable, Hashable, Codable, CustomStringConvertible, E
 
     /// The path one member deeper.
     public func appending(_ key: String) -> FieldPath {
-        FieldPath(components: components + [.key(key)])
+        appending(component: .key(key))
     }
 
     /// The path one element deeper.
     public func appending(index: Int) -> FieldPath {
-        FieldPath(components: components + [.index(index)])
+        appending(component: .index(index))
+    }
+
+    /// One allocation, sized exactly (`components + [c]` made two, and every record's check
+    /// appends a path per member and per list element: ~10% of `larder convert`'s instructions).
+    private func appending(component: Component) -> FieldPath {
+        var longer: [Component] = []
+        longer.reserveCapacity(components.count + 1)
+        longer.append(contentsOf: components)
+        longer.append(component)
+        return FieldPath(components: longer)
     }
 
     /// Whether this is the record root.
