@@ -71,6 +71,10 @@ import FoundationNetworking
         #expect(first.terminationStatus == 0)
         let log = String(decoding: firstErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("wrote a development config") && log.contains("API token"))
+        // The plain token for --web-auth-token, the encoded one only inside the example URL.
+        let encoded = web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web
+        #expect(log.contains("web-auth token \(web)\n") && !log.contains("ckWebAuthToken=\(web)"))
+        #expect(log.contains("&ckWebAuthToken=\(encoded)'"))
         #expect(FileManager.default.fileExists(atPath: folder.path("state.json")))
 
         let (second, url2, _) = try Self.start(["--data", data])
