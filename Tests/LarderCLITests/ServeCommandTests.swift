@@ -93,8 +93,17 @@ import FoundationNetworking
         let data = folder.path("emu")
         let listed = try CLI.run(["emulator", "users", "--data", data])
         #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 3, "\(listed.stderr)")
-        let added = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
+        let added = try CLI.run([
+            "emulator", "users", "add", "Carol", "--email", "carol@example.com", "--discoverable", "--data", data,
+        ])
         #expect(added.status == 0 && added.stdout.hasPrefix("_"))
+        let written =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/config.json")))
+            as? [String: Any]
+        let carol = (written?["users"] as? [[String: Any]])?.first {
+            $0["emailAddress"] as? String == "carol@example.com"
+        }
+        #expect(carol?["discoverable"] as? Bool == true)
         #expect(try CLI.run(["emulator", "users", "list", "--data", data]).stdout.contains("carol@example.com"))
         let duplicate = try CLI.run([
             "emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data,

@@ -58,13 +58,15 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var location: EmulatorConfigOptions
         @Argument(help: "The user's first name.") var name: String
         @Option(name: .long, help: "The user's email (used to invite them to shares).") var email: String?
+        @Flag(name: .long, help: "Let other users find this one with users/discover and users/lookup.")
+        var discoverable = false
 
         func run() throws {
             var (configuration, file) = try EmulatorCommand.load(location)
             if let email, configuration.users.contains(where: { $0.emailAddress?.lowercased() == email.lowercased() }) {
                 throw LarderError(.usage, "a user with email \(email) already exists")
             }
-            let user = Secrets.makeUser(firstName: name, email: email)
+            let user = Secrets.makeUser(firstName: name, email: email, discoverable: discoverable)
             configuration.users.append(user)
             try configuration.validate()
             try configuration.write(to: file)
