@@ -107,6 +107,24 @@ import LarderTestSupport
         }
     }
 
+    @Test("a restart on the same data folder keeps subscriptions (SQLite)")
+    func restartKeepsSubscriptions() async throws {
+        let folder = try TemporaryDirectory()
+        let configuration = TestServer.configuration {
+            $0.inMemory = false
+            $0.dataDirectory = folder.path("data")
+        }
+        let first = try await TestServer.start(configuration: configuration)
+        try await stopping(first) { _ in
+            _ = try await Self.modify(first.client(), [("create", Self.querySubscription("durable"))])
+        }
+        let second = try await TestServer.start(configuration: configuration)
+        try await stopping(second) { _ in
+            let listed = try await second.client().get("subscriptions/list").decode(SubscriptionsResponse.self)
+            #expect(listed.subscriptions.compactMap(\.value) == [Self.querySubscription("durable")])
+        }
+    }
+
     @Test("tokens/create answers apnsEnvironment, apnsToken and webcourierURL; tokens/register checks its keys")
     func apnsTokens() async throws {
         let server = try await TestServer.start()
