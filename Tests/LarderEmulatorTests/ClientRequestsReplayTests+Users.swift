@@ -147,6 +147,7 @@ extension ClientRequestsReplayTests {
 
     static func post(_ url: String, _ body: String) async throws -> TestClient.Answer {
         var request = URLRequest(url: try #require(URL(string: url)))
+        request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
         request.httpMethod = "POST"
         request.httpBody = Data(body.utf8)
         request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")

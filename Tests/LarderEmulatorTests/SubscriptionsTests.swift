@@ -136,6 +136,7 @@ import LarderTestSupport
                         + "/database/1/\(TestServer.container)/development/tokens/create"
                         + "?ckAPIToken=\(TestServer.apiToken)"))
             var request = URLRequest(url: url)
+            request.timeoutInterval = 300  // a full parallel run on 2 cores can answer late
             request.httpMethod = "POST"
             request.httpBody = Data(#"{"apnsEnvironment":"production"}"#.utf8)
             let (data, response) = try await URLSession.shared.data(for: request)
