@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Emulator demo: start `larder serve` in memory on a free port, load the samples through
-# records/modify (curl), query them back, read the change feed, and stop the server.
+# Emulator demo: start `larder serve` in memory on a free port, load the samples with `larder upload`
+# (its record mapping; the demo fails if any record is rejected), query them back, read the change
+# feed, and stop the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 L=${LARDER:-.build/release/larder}
@@ -10,6 +11,7 @@ cleanup() { [ -n "$server_pid" ] && kill -INT "$server_pid" 2>/dev/null && wait 
 trap cleanup EXIT
 
 container=iCloud.com.example.larder
+zone=larder
 api=$(printf 'de%.0s' $(seq 1 32))
 web='demo+alice/token='
 admin=$(printf 'ad%.0s' $(seq 1 32))
@@ -26,66 +28,37 @@ echo "== emulator at $url"
 q="ckAPIToken=$api&ckWebAuthToken=$(python3 -c 'import sys,urllib.parse;print(urllib.parse.quote(sys.argv[1],safe=""))' "$web")"
 base="$url/database/1/$container/development/private"
 
-echo "== load the samples (records/modify, 200 per request)"
-python3 - "$work" samples/*.json <<'PY'
-import json, os, re, sys
-work, files = sys.argv[1], [f for f in sys.argv[2:] if os.path.exists(f)]
-def records_of(path):
-    data = json.load(open(path))
-    if isinstance(data, dict):
-        data = data.get("records", [data])
-    return data
-def cloudkit(record, record_type, index):
-    fields = {}
-    for key, value in record.items():
-        if key == "id" or value is None:
-            continue
-        if isinstance(value, (dict,)) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)) \
-                or (isinstance(value, list) and not value):
-            value = json.dumps(value)          # nested structures travel as JSON text
-        elif isinstance(value, bool):
-            value = int(value)
-        elif isinstance(value, list) and len({type(v) for v in value}) > 1:
-            value = [str(v) for v in value]
-        name = "".join(c if c.isalnum() and c.isascii() else "_" for c in key)
-        fields[name if name[:1].isalpha() else "f" + name] = {"value": value}
-    return {"recordName": str(record.get("id", "%s-%d" % (record_type, index))), "recordType": record_type, "fields": fields}
-batches = []
-sources = [(f, os.path.basename(f).split(".")[0].replace("-", " ").title().replace(" ", "").rstrip("s")) for f in files]
-if not sources:
-    sample = [{"id": "pancakes", "title": "Pancakes", "servings": 4, "tags": ["breakfast", "sweet"]},
-              {"id": "shakshuka", "title": "Shakshuka", "servings": 2, "tags": ["breakfast", "savory"]},
-              {"id": "carbonara", "title": "Pasta Carbonara", "servings": 4, "tags": ["dinner"]}]
-    json.dump(sample, open(os.path.join(work, "recipes.json"), "w"))
-    sources = [(os.path.join(work, "recipes.json"), "Recipe")]
-for path, record_type in sources:
-    records = [cloudkit(r, record_type, i) for i, r in enumerate(records_of(path)) if isinstance(r, dict)]
-    for start in range(0, len(records), 200):
-        ops = [{"operationType": "forceReplace", "record": r} for r in records[start:start + 200]]
-        batches.append({"operations": ops, "atomic": False})
-    print("  %-40s %5d records as %s" % (path if not path.startswith(work) else "(built-in recipes)", len(records), record_type))
-for i, batch in enumerate(batches):
-    json.dump(batch, open(os.path.join(work, "batch-%03d.json" % i), "w"))
-json.dump(sorted({t for _, t in sources}), open(os.path.join(work, "types.json"), "w"))
-PY
-loaded=0; failed=0
-for batch in "$work"/batch-*.json; do
-  answer=$(curl -sS -X POST "$base/records/modify?$q" -H 'Content-Type: application/json' --data-binary @"$batch")
-  loaded=$((loaded + $(echo "$answer" | jq '[.records[] | select(.serverErrorCode == null)] | length')))
-  failed=$((failed + $(echo "$answer" | jq '[.records[] | select(.serverErrorCode != null)] | length')))
-  echo "$answer" | jq -r '.records[] | select(.serverErrorCode != null) | "  rejected \(.recordName): \(.serverErrorCode) \(.reason)"'
-done
-echo "  saved $loaded records, $failed rejected"
+echo "== load the samples with larder upload (its record mapping, 200 operations per request)"
+samples=()
+for f in samples/*.json; do [ -e "$f" ] && samples+=("$f"); done
+[ ${#samples[@]} -gt 0 ] || { echo "no samples/*.json to load" >&2; exit 1; }
+# The web-auth token is given plain, as `larder serve` prints it for flags.
+status=0
+"$L" upload "${samples[@]}" --endpoint "$url" --container "$container" --database private --zone "$zone" \
+  --api-token "$api" --web-auth-token "$web" --journal "$work/upload.journal" \
+  --dead-letters "$work/dead-letters.ndjson" --report "$work/report.json" --progress none || status=$?
+[ -s "$work/report.json" ] || { echo "larder upload wrote no report (exit $status)" >&2; exit 1; }
+read -r read_count uploaded rejected <<<"$(jq -r '"\(.read) \(.uploaded + .unchanged) \(.deadLetters)"' "$work/report.json")"
+for f in "${samples[@]}"; do echo "  $f"; done
+echo "  read $read_count records, saved $uploaded, $rejected rejected"
+if [ "$rejected" != 0 ] || [ "$status" != 0 ]; then
+  [ -s "$work/dead-letters.ndjson" ] && jq -r '"  rejected (\(.stage)) \(.recordName // "record"): \(.reason)"' "$work/dead-letters.ndjson" | head -20
+  echo "demo failed: $rejected sample records rejected (larder upload exit $status)" >&2
+  exit 1
+fi
+types=$(curl -sS -X POST "$base/changes/zone?$q" -H 'Content-Type: application/json' \
+  -d "{\"zones\":[{\"zoneID\":{\"zoneName\":\"$zone\"},\"resultsLimit\":200}]}" |
+  jq -r '[.zones[0].records[] | .recordType // empty] | unique | .[]')
 
 echo "== query them back"
-for type in $(jq -r '.[]' "$work/types.json"); do
+for type in $types; do
   curl -sS -X POST "$base/records/query?$q" -H 'Content-Type: application/json' \
-    -d "{\"query\":{\"recordType\":\"$type\"},\"resultsLimit\":5}" |
+    -d "{\"query\":{\"recordType\":\"$type\"},\"zoneID\":{\"zoneName\":\"$zone\"},\"resultsLimit\":5}" |
     jq -r --arg t "$type" '"  \($t): first \(.records | length) of the page" , (.records[] | "    \(.recordName)  tag=\(.recordChangeTag)  \(.fields | keys | length) fields"), (if .continuationMarker then "    … more pages" else empty end)'
 done
-echo "== change feed of the default zone"
+echo "== change feed of the $zone zone"
 curl -sS -X POST "$base/changes/zone?$q" -H 'Content-Type: application/json' \
-  -d '{"zones":[{"zoneID":{"zoneName":"_defaultZone"},"resultsLimit":200}]}' |
+  -d "{\"zones\":[{\"zoneID\":{\"zoneName\":\"$zone\"},\"resultsLimit\":200}]}" |
   jq -r '.zones[0] | "  \(.records | length) changes, moreComing=\(.moreComing)"'
 echo "== request log"
 curl -sS -H "Authorization: Bearer $admin" "$url/_emulator/requests" | jq -r '.requests | "  \(length) requests, \([.[] | select(.status >= 400)] | length) errors"'

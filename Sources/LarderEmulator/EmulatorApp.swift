@@ -21,6 +21,7 @@ func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     ZonesController(route: route).register(on: router, base: base)
     ChangesController(route: route).register(on: router, base: base)
     UsersController(route: route).register(on: router, base: base)
+    SubscriptionsController(route: route).register(on: router, base: base)
     ControlPlaneController(services: services).register(on: router)
     return router
 }

@@ -101,8 +101,8 @@ extension EmulatorConfiguration {
         }
     }
 
-    /// A development configuration with fresh secrets: one container, an API token, two users
-    /// (alice and bob) with web-auth tokens, and one server-to-server key pair.
+    /// A development configuration with fresh secrets: one container, an API token, two discoverable
+    /// users (alice and bob) with web-auth tokens, and one server-to-server key pair.
     /// - Returns: the configuration and the key's private PEM (to be written beside it).
     public static func makeDevelopment(
         container: String = "iCloud.com.example.larder"
@@ -112,8 +112,8 @@ extension EmulatorConfiguration {
         configuration.apiTokens = [Secrets.hex(bytes: 32)]
         configuration.adminToken = Secrets.hex(bytes: 32)
         configuration.users = [
-            Secrets.makeUser(firstName: "Alice", email: "alice@example.com"),
-            Secrets.makeUser(firstName: "Bob", email: "bob@example.com"),
+            Secrets.makeUser(firstName: "Alice", email: "alice@example.com", discoverable: true),
+            Secrets.makeUser(firstName: "Bob", email: "bob@example.com", discoverable: true),
         ]
         let pair = RequestSigner.makeKeyPair()
         configuration.serverKeys = [
@@ -139,10 +139,10 @@ public enum Secrets {
     }
 
     /// A user with a fresh record name and token.
-    public static func makeUser(firstName: String, email: String?) -> EmulatorUser {
+    public static func makeUser(firstName: String, email: String?, discoverable: Bool = false) -> EmulatorUser {
         EmulatorUser(
             userRecordName: "_" + hex(bytes: 16), webAuthToken: webAuthToken(), emailAddress: email,
-            firstName: firstName, lastName: "Example")
+            firstName: firstName, lastName: "Example", discoverable: discoverable)
     }
 }
 

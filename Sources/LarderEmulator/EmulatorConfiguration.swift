@@ -176,20 +176,26 @@ public struct EmulatorUser: Sendable, Hashable, Codable {
     public var emailAddress: String?
     public var firstName: String?
     public var lastName: String?
+    /// A phone number others can find the user by (`users/discover`).
+    public var phoneNumber: String?
+    /// Whether other users can find this one with `users/discover` and `users/lookup/*` (default
+    /// false: on CloudKit a user must grant discoverability first).
+    public var discoverable: Bool = false
 
     public init(
         userRecordName: String, webAuthToken: String, emailAddress: String? = nil, firstName: String? = nil,
-        lastName: String? = nil
+        lastName: String? = nil, discoverable: Bool = false
     ) {
         self.userRecordName = userRecordName
         self.webAuthToken = webAuthToken
         self.emailAddress = emailAddress
         self.firstName = firstName
         self.lastName = lastName
+        self.discoverable = discoverable
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case userRecordName, webAuthToken, emailAddress, firstName, lastName
+        case userRecordName, webAuthToken, emailAddress, firstName, lastName, phoneNumber, discoverable
     }
 
     public init(from decoder: any Decoder) throws {
@@ -201,6 +207,8 @@ public struct EmulatorUser: Sendable, Hashable, Codable {
         emailAddress = try keyed.decodeIfPresent(String.self, forKey: .emailAddress)
         firstName = try keyed.decodeIfPresent(String.self, forKey: .firstName)
         lastName = try keyed.decodeIfPresent(String.self, forKey: .lastName)
+        phoneNumber = try keyed.decodeIfPresent(String.self, forKey: .phoneNumber)
+        discoverable = try keyed.decodeIfPresent(Bool.self, forKey: .discoverable) ?? false
     }
 }
 

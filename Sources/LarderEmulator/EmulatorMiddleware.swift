@@ -46,13 +46,15 @@ struct EmulatorMiddleware: RouterMiddleware {
         let path = request.uri.path
         let parts = path.split(separator: "/")
         let isDatabase = parts.first == "database" && parts.count >= 6
+        // `tokens/…` has no database segment: /database/1/{container}/{environment}/tokens/create.
+        let hasScope = isDatabase && parts[4] != "tokens"
         let code = response.status.code >= 400 ? response.headers[.larderErrorCode] : nil
         requestLog.append { id in
             RequestLogEntry(
                 id: id, timestamp: clock.milliseconds, method: request.method.rawValue,
                 path: path,
-                operation: isDatabase ? parts[5...].joined(separator: "/") : nil,
-                database: isDatabase ? String(parts[4]) : nil,
+                operation: isDatabase ? parts[(hasScope ? 5 : 4)...].joined(separator: "/") : nil,
+                database: hasScope ? String(parts[4]) : nil,
                 user: response.headers[.larderUser],
                 status: response.status.code,
                 serverErrorCode: code, requestBytes: request.headers[.contentLength].flatMap { Int($0) } ?? 0,

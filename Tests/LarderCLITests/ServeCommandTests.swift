@@ -71,6 +71,10 @@ import FoundationNetworking
         #expect(first.terminationStatus == 0)
         let log = String(decoding: firstErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("wrote a development config") && log.contains("API token"))
+        // The plain token for --web-auth-token, the encoded one only inside the example URL.
+        let encoded = web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web
+        #expect(log.contains("web-auth token \(web)\n") && !log.contains("ckWebAuthToken=\(web)"))
+        #expect(log.contains("&ckWebAuthToken=\(encoded)'"))
         #expect(FileManager.default.fileExists(atPath: folder.path("state.json")))
 
         let (second, url2, _) = try Self.start(["--data", data])
@@ -89,8 +93,17 @@ import FoundationNetworking
         let data = folder.path("emu")
         let listed = try CLI.run(["emulator", "users", "--data", data])
         #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 3, "\(listed.stderr)")
-        let added = try CLI.run(["emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data])
+        let added = try CLI.run([
+            "emulator", "users", "add", "Carol", "--email", "carol@example.com", "--discoverable", "--data", data,
+        ])
         #expect(added.status == 0 && added.stdout.hasPrefix("_"))
+        let written =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/config.json")))
+            as? [String: Any]
+        let carol = (written?["users"] as? [[String: Any]])?.first {
+            $0["emailAddress"] as? String == "carol@example.com"
+        }
+        #expect(carol?["discoverable"] as? Bool == true)
         #expect(try CLI.run(["emulator", "users", "list", "--data", data]).stdout.contains("carol@example.com"))
         let duplicate = try CLI.run([
             "emulator", "users", "add", "Carol", "--email", "carol@example.com", "--data", data,

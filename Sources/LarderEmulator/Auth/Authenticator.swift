@@ -90,7 +90,7 @@ final class Authenticator: Sendable {
                     ?? DatabaseOperationContext.publicOwner,
                 isServerKey: true)
         }
-        let redirect = "\(baseURL)/_emulator/signin"
+        let redirect = Authenticator.signInURL(baseURL: baseURL)
         guard let apiToken = credentials.apiToken else {
             throw CloudKitServerError(.authenticationRequired, "request needs authorization", redirectURL: redirect)
         }
@@ -122,6 +122,9 @@ final class Authenticator: Sendable {
         }
         return Caller(userRecordName: user)
     }
+
+    /// The `redirectURL` of every `AUTHENTICATION_REQUIRED`: the emulator's stand-in for Apple ID sign-in.
+    static func signInURL(baseURL: String) -> String { "\(baseURL)/_emulator/signin" }
 
     /// A fresh web-auth token for `user`, for the response.
     func mint(for user: String, nowMilliseconds: Int64) -> String {

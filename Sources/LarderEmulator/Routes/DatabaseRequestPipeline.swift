@@ -32,9 +32,10 @@ struct DatabaseRequestPipeline: Sendable {
         perform: @escaping @Sendable (DatabaseOperationContext, Body, FaultDecision) async throws -> Answer
     ) async throws -> Response {
         let configuration = services.configuration
+        // `tokens/*` paths have no database segment: they authenticate like the public database.
+        let databaseText = context.parameters.get("database") ?? DatabaseEndpoint.Scope.public.rawValue
         guard let container = context.parameters.get("container"),
-            let environmentText = context.parameters.get("environment"),
-            let databaseText = context.parameters.get("database")
+            let environmentText = context.parameters.get("environment")
         else { throw CloudKitServerError.badRequest("malformed database path") }
         guard let environment = DatabaseEndpoint.Environment(rawValue: environmentText) else {
             throw CloudKitServerError.badRequest("environment '\(environmentText)' is not development or production")
@@ -60,9 +61,13 @@ struct DatabaseRequestPipeline: Sendable {
         let caller = try services.authenticator.authenticate(
             credentials, scope: database, path: request.uri.path, body: data, baseURL: "http://\(host)",
             nowMilliseconds: now)
+        let signInURL = Authenticator.signInURL(baseURL: "http://\(host)")
         let faults = services.faults.decide(operation: operation, database: database.rawValue)
         if faults.latencyMs > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMs)) }
-        if let error = faults.error { throw error }
+        if var error = faults.error {
+            if error.code == .authenticationRequired, error.redirectURL == nil { error.redirectURL = signInURL }
+            throw error
+        }
         let decoded: Body
         do {
             decoded = try buffer.withUnsafeReadableBytes { bytes in
@@ -82,7 +87,7 @@ struct DatabaseRequestPipeline: Sendable {
         var call = DatabaseOperationContext(
             endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
             deviceID: request.headers[.larderDeviceID] ?? "larder-emulator",
-            random: services.random)
+            random: services.random, signInURL: signInURL)
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()

@@ -20,6 +20,8 @@ struct DatabaseOperationContext: Sendable {
     var deviceID: String
     /// Where record names, share ids and error uuids come from.
     var random: RandomSource
+    /// Where a caller without a user signs in: every `AUTHENTICATION_REQUIRED` carries it as `redirectURL`.
+    var signInURL: String?
     var numbersAsStrings = false
 
     var limits: EmulatorConfiguration.Limits { configuration.limits }
@@ -32,7 +34,7 @@ struct DatabaseOperationContext: Sendable {
     /// - Throws: `AUTHENTICATION_REQUIRED` when nobody is signed in.
     func requireUser() throws(CloudKitServerError) -> String {
         guard let user = caller.userRecordName else {
-            throw CloudKitServerError(.authenticationRequired, "request needs authorization")
+            throw CloudKitServerError(.authenticationRequired, "request needs authorization", redirectURL: signInURL)
         }
         return user
     }

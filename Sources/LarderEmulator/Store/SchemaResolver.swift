@@ -85,7 +85,7 @@ struct SchemaResolver {
                     .badRequest,
                     "field '\(name)': cannot tell the type of \(field.value.snippet); send {\"value\": …, \"type\": …}")
             }
-            let value: FieldValue
+            var value: FieldValue
             do {
                 value = try FieldValue(value: field.value, type: type)
             } catch {
@@ -96,6 +96,7 @@ struct SchemaResolver {
                 }
                 throw call.error(.badRequest, reason)
             }
+            value = value.inWholeMilliseconds
             if schemaType == nil {
                 guard !isProduction else {
                     throw call.error(
@@ -117,5 +118,24 @@ struct SchemaResolver {
             result[name] = value
         }
         return result
+    }
+}
+
+extension FieldValue {
+    /// This value with every TIMESTAMP (and TIMESTAMP_LIST element) cut to the millisecond it falls in.
+    ///
+    /// CloudKit documents TIMESTAMP as a number of milliseconds since 1970 (WSREF "Types") and its
+    /// answers carry whole milliseconds (CloudKit keeps dates to the millisecond), yet clients send
+    /// fractions: MistKit sends a `Date` as fractional milliseconds (request #2 of
+    /// ../shared/cloudkit-client-requests.txt), tagged `TIMESTAMP` since MistKit #377 so CloudKit takes
+    /// it. Apple does not document how it rounds; the emulator accepts the fraction and keeps the
+    /// millisecond the instant falls in (floor), so a stored date never moves later.
+    var inWholeMilliseconds: FieldValue {
+        switch self {
+        case .timestamp(let milliseconds): .timestamp(milliseconds.rounded(.down))
+        case .list(let elementType, let elements) where elementType == .timestamp:
+            .list(elementType: elementType, elements.map(\.inWholeMilliseconds))
+        default: self
+        }
     }
 }

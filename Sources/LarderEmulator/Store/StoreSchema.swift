@@ -11,9 +11,13 @@ import GRDB
 /// - `shareMember`: who may see which zone through which share, and when that last changed.
 /// - `schemaRecordType` / `schemaField`: the schema per container and environment.
 /// - `counter`: named monotone counters.
+/// - `subscription`: each user's subscriptions per container, environment and database (the
+///   subscription dictionary as JSON); `apnsToken`: the tokens of `tokens/create` and `tokens/register`.
 enum StoreSchema {
     /// Tables in dependency order (export, import and reset use it).
-    static let dataTables = ["counter", "schemaRecordType", "schemaField", "zone", "record", "shareMember"]
+    static let dataTables = [
+        "counter", "schemaRecordType", "schemaField", "zone", "record", "shareMember", "subscription", "apnsToken",
+    ]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -66,6 +70,24 @@ enum StoreSchema {
                         seq INTEGER NOT NULL,
                         PRIMARY KEY (zoneId, shareName, userRecordName));
                     CREATE INDEX shareMemberUser ON shareMember (userRecordName, status);
+                    """)
+        }
+        migrator.registerMigration("subscriptions-and-tokens") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE subscription (
+                        container TEXT NOT NULL, environment TEXT NOT NULL, database TEXT NOT NULL,
+                        owner TEXT NOT NULL, subscriptionID TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL, modifiedAt INTEGER NOT NULL,
+                        PRIMARY KEY (container, environment, database, owner, subscriptionID));
+                    CREATE TABLE apnsToken (
+                        container TEXT NOT NULL, environment TEXT NOT NULL,
+                        apnsToken TEXT NOT NULL, apnsEnvironment TEXT NOT NULL,
+                        owner TEXT NOT NULL DEFAULT '',
+                        isRegistered INTEGER NOT NULL DEFAULT 0,
+                        createdAt INTEGER NOT NULL,
+                        PRIMARY KEY (container, environment, apnsToken, owner));
                     """)
         }
         return migrator

@@ -25,7 +25,8 @@ public final class CloudKitClient: Sendable {
         self.transport = transport
         self.credentials = credentials
         if case .apiToken(_, let token) = credentials {
-            webAuthToken = Mutex(token)
+            // Accept the token as printed inside a URL (percent-encoded) as well as plain.
+            webAuthToken = Mutex(token.map(WebAuthToken.plain))
         } else {
             webAuthToken = Mutex(nil)
         }
@@ -182,11 +183,7 @@ public final class CloudKitClient: Sendable {
         }
     }
 
-    static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
+    static func percentEncode(_ text: String) -> String { WebAuthToken.percentEncoded(text) }
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? URLError { return "\(error.code.rawValue) \(error.localizedDescription)" }

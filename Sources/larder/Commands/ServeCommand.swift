@@ -212,7 +212,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         for user in configuration.users {
             lines.append("  user       \(user.firstName ?? "") \(user.userRecordName) <\(user.emailAddress ?? "")>")
-            lines.append("             ckWebAuthToken=\(percentEncode(user.webAuthToken))")
+            lines.append("             web-auth token \(user.webAuthToken)")
         }
         for key in configuration.serverKeys {
             lines.append("  server key \(key.keyID)" + (keyPath.map { " (private key: \($0))" } ?? ""))
@@ -223,11 +223,7 @@ struct ServeCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
+    static func percentEncode(_ text: String) -> String { WebAuthToken.percentEncoded(text) }
 }
 
 /// `--log-level` values.

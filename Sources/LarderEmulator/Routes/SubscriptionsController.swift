@@ -1,0 +1,59 @@
+import GRDB
+import Hummingbird
+import LarderCloudKit
+
+/// The subscription and APNs token endpoints.
+///
+/// `subscriptions/list` (GET), `subscriptions/lookup` and `subscriptions/modify`, and
+/// `tokens/create` and `tokens/register` (with or without a database segment in the path).
+/// Subscriptions and tokens are stored and answered; no push notification is ever sent.
+struct SubscriptionsController: Sendable {
+    let route: DatabaseRequestPipeline
+
+    func register(on router: Router<EmulatorRequestContext>, base: String) {
+        let store = route.services.store
+        let list: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
+            try await route.handle("subscriptions/list", request, context, body: EmptyBody.self) { call, _, _ in
+                let subscriptions = try SubscriptionStore(call: call)
+                return try await store.writer.read { db in try subscriptions.list(db: db) }
+            }
+        }
+        router.get("\(base)/subscriptions/list", use: list)
+        router.post("\(base)/subscriptions/list", use: list)
+        router.post("\(base)/subscriptions/lookup") { request, context in
+            try await route.handle("subscriptions/lookup", request, context, body: SubscriptionsLookupRequest.self) {
+                call, body, _ in
+                let subscriptions = try SubscriptionStore(call: call)
+                return try await store.writer.read { db in
+                    try subscriptions.lookup(body.subscriptions.map(\.subscriptionID), db: db)
+                }
+            }
+        }
+        router.post("\(base)/subscriptions/modify") { request, context in
+            try await route.handle("subscriptions/modify", request, context, body: SubscriptionsModifyRequest.self) {
+                call, body, _ in
+                let subscriptions = try SubscriptionStore(call: call)
+                return try await store.writer.write { db in try subscriptions.modify(body.operations, db: db) }
+            }
+        }
+        // Apple's paths have no database segment: `/database/1/{container}/{environment}/tokens/…`.
+        let containerBase = "/database/1/:container/:environment"
+        for prefix in [containerBase, base] {
+            router.post("\(prefix)/tokens/create") { request, context in
+                let host = request.head.authority ?? "\(route.services.configuration.host)"
+                return try await route.handle("tokens/create", request, context, body: APNsTokenRequest.self) {
+                    call, body, _ in
+                    try await store.writer.write { db in
+                        try APNsTokenStore(call: call).create(body, baseURL: "http://\(host)", db: db)
+                    }
+                }
+            }
+            router.post("\(prefix)/tokens/register") { request, context in
+                try await route.handle("tokens/register", request, context, body: APNsTokenRequest.self) {
+                    call, body, _ in
+                    try await store.writer.write { db in try APNsTokenStore(call: call).register(body, db: db) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import GRDB
+import LarderCloudKit
+import LarderCore
+
+/// `tokens/create` and `tokens/register`: APNs tokens are made and remembered, never used (the
+/// emulator delivers no push notifications).
+struct APNsTokenStore {
+    let call: DatabaseOperationContext
+
+    /// Makes a token for the caller (signed in or not) and answers it with a `webcourierURL` on
+    /// the emulator, which serves nothing.
+    /// - Throws: `BAD_REQUEST` when `apnsEnvironment` is not development or production.
+    func create(_ request: APNsTokenRequest, baseURL: String, db: Database) throws -> APNsTokenResponse {
+        let environment = try apnsEnvironment(request)
+        let token = call.random.hex(bytes: 32)
+        try save(token, environment: environment, isRegistered: false, db: db)
+        return APNsTokenResponse(
+            apnsEnvironment: environment, apnsToken: token,
+            webcourierURL: "\(baseURL)/_emulator/webcourier/\(call.container)/\(token)")
+    }
+
+    /// Registers a token (one of ours or any other) for the caller.
+    /// - Throws: `BAD_REQUEST` when `apnsEnvironment` or `apnsToken` is missing or wrong.
+    func register(_ request: APNsTokenRequest, db: Database) throws -> APNsTokenResponse {
+        let environment = try apnsEnvironment(request)
+        guard let token = request.apnsToken, !token.isEmpty else {
+            throw call.error(.badRequest, "apnsToken is required")
+        }
+        try save(token, environment: environment, isRegistered: true, db: db)
+        return APNsTokenResponse(apnsEnvironment: environment, apnsToken: token)
+    }
+
+    private func apnsEnvironment(_ request: APNsTokenRequest) throws(CloudKitServerError) -> String {
+        guard let environment = request.apnsEnvironment, ["development", "production"].contains(environment) else {
+            throw call.error(
+                .badRequest,
+                "apnsEnvironment must be \"development\" or \"production\", got \(request.apnsEnvironment.map { "\"\($0)\"" } ?? "nothing")"
+            )
+        }
+        return environment
+    }
+
+    private func save(_ token: String, environment: String, isRegistered: Bool, db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO apnsToken (container, environment, apnsToken, apnsEnvironment, owner, isRegistered, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (container, environment, apnsToken, owner)
+                DO UPDATE SET apnsEnvironment = excluded.apnsEnvironment, isRegistered = max(isRegistered, excluded.isRegistered)
+                """,
+            arguments: [
+                call.container, call.environment, token, environment, call.caller.userRecordName ?? "", isRegistered,
+                call.nowMilliseconds,
+            ])
+    }
+}
