@@ -21,6 +21,8 @@ struct DatabaseOperationContext: Sendable {
     /// Where record names, share ids and error uuids come from.
     var random: RandomSource
     var numbersAsStrings = false
+    /// How to write upload and download URLs (nil: asset fields answer without a `downloadURL`).
+    var assetLinks: AssetLinks?
 
     var limits: EmulatorConfiguration.Limits { configuration.limits }
     var container: String { endpoint.container }
