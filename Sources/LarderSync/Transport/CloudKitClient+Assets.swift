@@ -18,6 +18,7 @@ extension CloudKitClient {
     /// - Throws: ``CloudKitFailure``.
     public func uploadAssetBytes(_ bytes: Data, to url: String) async throws(CloudKitFailure) -> Asset {
         guard let target = URL(string: url) else { throw CloudKitFailure(code: .badRequest, reason: "bad upload URL") }
+        bytesSent.add(bytes.count, ordering: .relaxed)
         let data = try await exchange(
             TransportRequest(
                 method: "POST", url: target, headers: ["Content-Type": "application/octet-stream"], body: bytes),

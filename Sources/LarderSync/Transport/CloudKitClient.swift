@@ -17,7 +17,7 @@ public final class CloudKitClient: Sendable {
     /// The newest web-auth token the server handed out (CloudKit rotates it per answer).
     let webAuthToken: Mutex<String?>
     let requests = Atomic<Int>(0)
-    private let bytesSent = Atomic<Int>(0)
+    let bytesSent = Atomic<Int>(0)
 
     /// Creates a client.
     public init(target: CloudKitTarget, transport: any Transport, credentials: CloudKitCredentials) {
