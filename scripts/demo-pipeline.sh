@@ -65,4 +65,29 @@ echo; echo "== run both again: the upload is skipped by its journal, the downloa
 "$L" upload "${inputs[@]}" "${connect[@]}" --journal "$work/upload.journal" --dead-letters "$work/dead-letters.ndjson" --progress none 2>&1 |
   grep -E "unchanged|requests"
 "$L" download "${connect[@]}" -o "$work/downloaded.ndjson" --state "$work/download.state" 2>&1 | grep -E "changes since|requests"
+echo; echo "== images: a Paprika archive with photos → import → upload (assets) → download into an empty folder"
+mkdir -p "$work/photos-in" "$work/photos-out"
+"$L" import samples/import/sample.paprikarecipes -o "$work/photos-in/recipes.json" 2>&1 | grep -E "imported,"
+photos=(--endpoint "$url" --emulator-config "$work/emulator.json" --zone photos)
+"$L" upload "$work/photos-in/recipes.json" "${photos[@]}" --journal "$work/photos.journal" \
+  --dead-letters "$work/photos-dead.ndjson" --progress none 2>&1 | grep -E "uploaded|images|dead letters"
+"$L" download "${photos[@]}" -o "$work/photos-out/recipes.json" 2>&1 | grep -E "full fetch|images"
+python3 - "$work/photos-in" "$work/photos-out" <<'PY'
+import json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+def refs(folder):
+    data = json.load(open(os.path.join(folder, "recipes.json")))
+    records = data["records"] if isinstance(data, dict) else data
+    found = set()
+    for r in records:
+        for ref in [r.get("imageRef")] + [i.get("ref") for i in r.get("images", [])]:
+            if ref and "://" not in ref:
+                found.add(ref)
+    return found
+sent, back = refs(src), refs(dst)
+same = [p for p in sent if os.path.exists(os.path.join(dst, p))
+        and open(os.path.join(src, p), "rb").read() == open(os.path.join(dst, p), "rb").read()]
+print(f"  {len(sent)} image(s) imported, {len(back)} referenced after download, {len(same)} identical byte for byte")
+sys.exit(0 if sent and len(same) == len(sent) and back == sent else 1)
+PY
 echo "pipeline demo finished"

@@ -22,6 +22,8 @@ func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     ChangesController(route: route).register(on: router, base: base)
     UsersController(route: route).register(on: router, base: base)
     SubscriptionsController(route: route).register(on: router, base: base)
+    AssetsController(route: route).register(on: router, base: base)
+    AssetTransferController(services: services).register(on: router)
     ControlPlaneController(services: services).register(on: router)
     return router
 }

@@ -59,11 +59,13 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
         public var maxRecordBytes: Int = 1_048_576
         /// Bytes of one request body.
         public var maxRequestBodyBytes: Int = 16 << 20
+        /// Bytes of one asset (CloudKit Web Services "Data Size Limits": 50 MB per Asset field; taken as 50 MiB).
+        public var maxAssetBytes: Int = 50 << 20
 
         public init() {}
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case maxOperationsPerRequest, maxRecordsPerPage, maxRecordBytes, maxRequestBodyBytes
+            case maxOperationsPerRequest, maxRecordsPerPage, maxRecordBytes, maxRequestBodyBytes, maxAssetBytes
         }
 
         public init(from decoder: any Decoder) throws {
@@ -79,6 +81,7 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
             maxRecordBytes = try keyed.decodeIfPresent(Int.self, forKey: .maxRecordBytes) ?? defaults.maxRecordBytes
             maxRequestBodyBytes =
                 try keyed.decodeIfPresent(Int.self, forKey: .maxRequestBodyBytes) ?? defaults.maxRequestBodyBytes
+            maxAssetBytes = try keyed.decodeIfPresent(Int.self, forKey: .maxAssetBytes) ?? defaults.maxAssetBytes
         }
     }
 

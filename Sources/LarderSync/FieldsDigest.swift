@@ -6,7 +6,8 @@ public import LarderCloudKit
 /// holds exactly what an upload would write.
 ///
 /// Fields are compared by value as CloudKit types them: the order of fields, `200` versus
-/// `200.0` in a `DOUBLE`, and how the server spells a timestamp do not matter.
+/// `200.0` in a `DOUBLE`, and how the server spells a timestamp do not matter; an asset counts by
+/// its `fileChecksum` alone.
 public enum FieldsDigest {
     /// The digest of typed fields (32 hex digits, from SHA-256).
     public static func make(recordType: String, fields: [String: FieldValue]) -> String {
@@ -48,6 +49,9 @@ public enum FieldsDigest {
                 append(element, to: &text)
             }
             text += "]"
+        case .asset(let asset):
+            // An asset is its bytes: the receipt, download URL and keys differ between a write and its answer.
+            text += "a" + ((try? Asset(value: asset))?.fileChecksum ?? "?")
         default: text += "j\(value.jsonValue)"
         }
     }

@@ -59,7 +59,21 @@ public struct FileUpload: Sendable {
             () async throws(CloudKitFailure) in
             try await client.ensureZone()
         }
-        let source = try PreparedSource(files: prepared.files, journal: journal.entries, deadLetters: deadLetters)
+        let images = ImageTable(folders: preparation.inputs.map { $0 == "-" ? "." : PathParts.directory(of: $0) })
+        let scan = try PreparedSource(
+            files: prepared.files, journal: journal.entries,
+            deadLetters: DeadLetters(
+                path: (preparation.workDirectory as NSString).appendingPathComponent("scan.ndjson")),
+            images: images)
+        while try scan.next() != nil {}
+        let imageUpload = ImageUpload(
+            client: client, journal: try AssetJournal(path: journalPath + ".assets"), retry: configuration.retry,
+            clock: clock)
+        let (receipts, imagesUploaded) = try await imageUpload.run(images)
+        report.imagesUploaded = imagesUploaded
+        let source = try PreparedSource(
+            files: prepared.files, journal: journal.entries, deadLetters: deadLetters, images: images)
+        source.receipts = receipts
         let total = prepared.ready
         let clock = self.clock
         let progress = self.progress
@@ -110,11 +124,19 @@ final class PreparedSource {
     private let mapping = RecordMapping()
     let skippedCounter = SendableCounter()
     var skipped: Int { skippedCounter.count }
+    /// The images of the records this source returns.
+    let images: ImageTable
+    /// The receipts of uploaded images by SHA-256; nil while scanning for the images to upload.
+    var receipts: [String: Asset]?
 
-    init(files: [String], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters) throws {
+    init(
+        files: [String], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters,
+        images: ImageTable = ImageTable(folders: [])
+    ) throws {
         self.files = files
         self.journal = journal
         self.deadLetters = deadLetters
+        self.images = images
     }
 
     func next() throws -> UploadItem? {
@@ -143,8 +165,15 @@ final class PreparedSource {
                     reason: error.description, origin: origin)
                 continue
             }
+            // The digest sees each image by its own SHA-256, so it is the same on every run.
+            let local = try images.files(of: entry.value)
+            var digestFields = fields
+            if !local.isEmpty {
+                digestFields[ImageFiles.field] = .list(
+                    elementType: .assetID, local.map { .asset(Asset(fileChecksum: $0.checksum).jsonValue) })
+            }
             var item = UploadItem(
-                recordName: name, recordType: type.rawValue, fields: fields, record: entry.value, origin: origin)
+                recordName: name, recordType: type.rawValue, fields: digestFields, record: entry.value, origin: origin)
             if let known = journal[name] {
                 if known.digest == item.digest {
                     skippedCounter.add(1)
@@ -154,6 +183,20 @@ final class PreparedSource {
             } else if let tag = entry.value["changeTag"]?.stringValue {
                 item.baseTag = tag
             }
+            if let receipts, !local.isEmpty {
+                if let missing = local.first(where: { receipts[$0.sha256] == nil }) {
+                    try deadLetters.add(
+                        record: entry.value, recordName: name, recordType: type.rawValue, stage: "asset",
+                        code: images.failures[missing.sha256]?.code?.rawValue,
+                        reason:
+                            "image \(missing.path) was not uploaded: \(images.failures[missing.sha256]?.reason ?? "no receipt")",
+                        origin: origin)
+                    continue
+                }
+                item.fields[ImageFiles.field] = .list(
+                    elementType: .assetID, local.compactMap { receipts[$0.sha256].map { .asset($0.jsonValue) } })
+            }
+            images.note(local)
             return item
         }
     }

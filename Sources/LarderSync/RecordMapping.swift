@@ -110,8 +110,8 @@ public struct RecordMapping: Sendable {
         for member in members {
             let key = member.key
             if Self.excludedMembers.contains(key) { continue }
-            guard key != Self.hintsField else {
-                throw MappingError(path: key, "the member name \(key) is reserved for the upload's type hints")
+            guard key != Self.hintsField, key != ImageFiles.field else {
+                throw MappingError(path: key, "the member name \(key) is reserved for the upload")
             }
             guard Self.isValidFieldName(key) else {
                 throw MappingError(
@@ -238,7 +238,7 @@ public struct RecordMapping: Sendable {
         }
         var members: [Field] = []
         members.reserveCapacity(wire.count + hints.count)
-        for (key, field) in wire where key != Self.hintsField {
+        for (key, field) in wire where key != Self.hintsField && key != ImageFiles.field {
             members.append(
                 Field(key: key, value: try decode(field, key: key, shape: shape.member(key), hint: hints[key])))
         }

@@ -45,6 +45,8 @@ public struct UploadReport: Sendable, Hashable, Codable {
     public var journal: String?
     /// Inputs whose reading stopped at a syntax error.
     public var abandonedInputs: [String] = []
+    /// Image files uploaded as assets in this run (bytes the asset journal already had are not counted).
+    public var imagesUploaded = 0
 
     /// Creates an empty report for `target`.
     public init(target: String) { self.target = target }
@@ -89,6 +91,7 @@ public struct UploadReport: Sendable, Hashable, Codable {
                 + ")"
         }
         lines.append(conflictText)
+        if imagesUploaded > 0 { lines.append("  images        \(number(imagesUploaded)) uploaded") }
         lines.append("  retries       \(number(retries)) (\(number(throttles)) throttled, \(number(splits)) splits)")
         var deadText = "  dead letters  \(number(deadLetters))"
         if deadLetters > 0 {

@@ -65,6 +65,8 @@ public struct ZoneDownloader: Sendable {
         /// Records that could not be read back (skipped, with the first reasons).
         public var unreadable = 0
         public var problems: [String] = []
+        /// Image files written next to the output (asset fields; unchanged files are not counted).
+        public var imagesWritten = 0
         public var seconds = 0.0
 
         public func text() -> String {
@@ -75,6 +77,7 @@ public struct ZoneDownloader: Sendable {
                     : "  changes since the last run: \(changedRecords) changed, \(deletions) deleted, in \(pages) page\(pages == 1 ? "" : "s")"
             )
             lines.append("  output      \(records) records (\(kept) kept from the previous output)")
+            if imagesWritten > 0 { lines.append("  images      \(imagesWritten) written next to the output") }
             if unreadable > 0 { lines.append("  unreadable  \(unreadable): " + problems.joined(separator: "; ")) }
             lines.append(String(format: "  requests    %d in %.2f s", requests, seconds))
             return lines.joined(separator: "\n")
@@ -143,6 +146,11 @@ public struct ZoneDownloader: Sendable {
         var spill = try RecordIO.openWriter(path: spillPath, format: .ndjson)
         var line = 0
         let mapping = RecordMapping()
+        // Images go next to the output file (not with standard output).
+        let images =
+            outputPath == "-"
+            ? nil
+            : ImageDownload(client: client, folder: PathParts.directory(of: outputPath), retry: retry, clock: clock)
         fetching: while true {
             let page: ZoneChanges
             do {
@@ -168,8 +176,13 @@ public struct ZoneDownloader: Sendable {
             report.pages += 1
             for result in page.records {
                 guard let record = result.record, let name = record.recordName,
-                    let entry = spillEntry(record, name: name, mapping: mapping, report: &report)
+                    var entry = spillEntry(record, name: name, mapping: mapping, report: &report)
                 else { continue }
+                if let images, let value = entry["v"], let field = record.fields?[ImageFiles.field] {
+                    let (saved, written) = try await images.save(value, recordName: name, assets: field)
+                    entry["v"] = saved
+                    report.imagesWritten += written
+                }
                 try spill.write(.object(entry))
                 latest[name] = line
                 line += 1

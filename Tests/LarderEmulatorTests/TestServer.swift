@@ -83,6 +83,22 @@ struct TestClient: Sendable {
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: data) }
 
         var errorCode: String? { json["serverErrorCode"]?.stringValue }
+
+        /// An answer from what URLSession returned (header names lowercased).
+        init(data: Data, response: URLResponse) {
+            let http = response as? HTTPURLResponse
+            var fields: [String: String] = [:]
+            for (key, value) in http?.allHeaderFields ?? [:] {
+                if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
+            }
+            self.init(status: http?.statusCode ?? 0, data: data, headers: fields)
+        }
+
+        init(status: Int, data: Data, headers: [String: String]) {
+            self.status = status
+            self.data = data
+            self.headers = headers
+        }
     }
 
     static func percentEncode(_ text: String) -> String {
@@ -118,12 +134,7 @@ struct TestClient: Sendable {
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (key, value) in http?.allHeaderFields ?? [:] {
-            if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
-        }
-        return Answer(status: http?.statusCode ?? 0, data: data, headers: fields)
+        return Answer(data: data, response: response)
     }
 
     func post<T: Encodable>(_ operation: String, _ body: T) async throws -> Answer {

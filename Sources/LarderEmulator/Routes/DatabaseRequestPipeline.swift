@@ -16,6 +16,8 @@ struct EmulatorServices: Sendable {
     let requestLog: RequestLog
     let clock: LarderClock
     let random: RandomSource
+    /// Signs download URLs (a key made at start).
+    let assetTickets = AssetTickets()
 }
 
 /// A request body with no content (GET endpoints).
@@ -88,6 +90,7 @@ struct DatabaseRequestPipeline: Sendable {
             endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
             deviceID: request.headers[.larderDeviceID] ?? "larder-emulator",
             random: services.random, signInURL: signInURL)
+        call.assetLinks = AssetLinks(baseURL: "http://\(host)", tickets: services.assetTickets)
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()

@@ -14,7 +14,9 @@ struct RecordsController: Sendable {
                 try await store.writer.write { db in
                     var operation = ModifyRecords(call: call, request: body)
                     operation.forcedConflict = faults.forceConflict
-                    return try operation.run(db: db)
+                    let answer = try operation.run(db: db)
+                    try AssetCatalog.collect(db: db, blobs: store.blobs, now: call.nowMilliseconds)
+                    return answer
                 }
             }
         }

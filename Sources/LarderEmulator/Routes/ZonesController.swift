@@ -22,7 +22,11 @@ struct ZonesController: Sendable {
         }
         router.post("\(base)/zones/modify") { request, context in
             try await route.handle("zones/modify", request, context, body: ZonesModifyRequest.self) { call, body, _ in
-                try await store.writer.write { db in try ZoneOperations(call: call).modify(body, db: db) }
+                try await store.writer.write { db in
+                    let answer = try ZoneOperations(call: call).modify(body, db: db)
+                    try AssetCatalog.collect(db: db, blobs: store.blobs, now: call.nowMilliseconds)
+                    return answer
+                }
             }
         }
         router.post("\(base)/zones/changes") { request, context in

@@ -23,6 +23,8 @@ struct DatabaseOperationContext: Sendable {
     /// Where a caller without a user signs in: every `AUTHENTICATION_REQUIRED` carries it as `redirectURL`.
     var signInURL: String?
     var numbersAsStrings = false
+    /// How to write upload and download URLs (nil: asset fields answer without a `downloadURL`).
+    var assetLinks: AssetLinks?
 
     var limits: EmulatorConfiguration.Limits { configuration.limits }
     var container: String { endpoint.container }

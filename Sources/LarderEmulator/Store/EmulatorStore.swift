@@ -12,10 +12,13 @@ package struct EmulatorStore: Sendable {
     let writer: any DatabaseWriter
     /// The expression indexes made for queries so far.
     let queryIndexes = QueryIndexes()
+    /// The asset bytes (files under the data folder, or memory).
+    let blobs: AssetBlobs
 
     /// Opens (creating and migrating) the store in `directory`, or in memory when nil.
     /// - Throws: ``LarderError`` `store-error`.
     package init(directory: String?) throws {
+        blobs = AssetBlobs(directory: directory)
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
@@ -69,7 +72,7 @@ package struct EmulatorStore: Sendable {
         }
     }
 
-    /// Deletes every record, zone, share membership and schema entry.
+    /// Deletes every record, zone, share membership, schema entry and asset (with its bytes).
     ///
     /// The change counter keeps counting, so tokens handed out before the reset are expired afterwards.
     package func reset() throws {
@@ -78,6 +81,7 @@ package struct EmulatorStore: Sendable {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             try Counter.next("storeEpoch", in: db)
+            blobs.removeAll()
         }
     }
 }

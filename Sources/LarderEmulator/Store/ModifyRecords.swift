@@ -133,7 +133,9 @@ struct ModifyRecords {
         if isShare {
             changes = try typeShareFields(incoming.fields ?? [:])
         } else {
-            changes = try schema.resolve(recordType: recordType, fields: incoming.fields ?? [:], db: db, call: call)
+            changes = try AssetClaims(call: call, user: try call.requireUser()).resolve(
+                try schema.resolve(recordType: recordType, fields: incoming.fields ?? [:], db: db, call: call),
+                live: live, db: db)
         }
         var fields = base
         for (key, value) in changes { fields[key] = value ?? nil }
@@ -157,6 +159,7 @@ struct ModifyRecords {
         let row = try session.write(
             zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
+        try AssetCatalog.link(recordID: row.id, fields: fields, db: db)
         return try renderer.record(
             row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
     }

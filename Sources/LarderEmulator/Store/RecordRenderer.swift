@@ -32,6 +32,11 @@ struct RecordRenderer {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }
         }
+        if let links = call.assetLinks {
+            for (name, field) in fields where field.type?.elementType == .assetID {
+                fields[name] = RecordField(value: withDownloadURL(field.value, links: links), type: field.type)
+            }
+        }
         if call.numbersAsStrings {
             for (name, field) in fields where field.type?.elementType == .int64 {
                 fields[name] = RecordField(value: RecordRenderer.stringifyIntegers(field.value), type: field.type)
@@ -60,6 +65,16 @@ struct RecordRenderer {
             }
         }
         return record
+    }
+
+    /// Adds a `downloadURL` to a stored asset dictionary (or to each one of a list).
+    private func withDownloadURL(_ value: Value, links: AssetLinks) -> Value {
+        if case .array(let elements) = value { return .array(elements.map { withDownloadURL($0, links: links) }) }
+        guard var asset = try? Asset(value: value), let checksum = asset.fileChecksum,
+            let hex = AssetDigest.hex(fileChecksum: checksum)
+        else { return value }
+        asset.downloadURL = links.downloadURL(hex: hex, call: call)
+        return asset.jsonValue
     }
 
     private static func stringifyIntegers(_ value: Value) -> Value {

@@ -1,15 +1,17 @@
 package import Foundation
 import GRDB
+import LarderCloudKit
 import LarderCore
 
 /// The whole store as one JSON document, for `/_emulator/export`, `/_emulator/import`,
-/// `--import` and `--export-on-exit`: `{"format": "larder-emulator-state", "version": 1, "tables": {…}}`.
+/// `--import` and `--export-on-exit`: `{"format": "larder-emulator-state", "version": 1, "tables": {…},
+/// "assets": {"<hex SHA-256>": "<base64 bytes>", …}}` (`assets` is absent from documents made before assets).
 package enum StateArchive {
     static let format = "larder-emulator-state"
 
     /// Serialises every table (one read transaction).
     package static func export(_ store: EmulatorStore) throws -> Data {
-        let tables: Value = try store.writer.read { db in
+        let (tables, assets): (Value, Value) = try store.writer.read { db in
             var tables = Fields()
             for table in StoreSchema.dataTables {
                 var rows: [Value] = []
@@ -30,9 +32,9 @@ package enum StateArchive {
                 }
                 tables.append(key: table, value: .array(rows))
             }
-            return .object(tables)
+            return (.object(tables), try exportAssets(store, db: db))
         }
-        let document: Value = ["format": .string(format), "version": 1, "tables": tables]
+        let document: Value = ["format": .string(format), "version": 1, "tables": tables, "assets": assets]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return try encoder.encode(document)
@@ -60,6 +62,7 @@ package enum StateArchive {
         for key in tables.keys where !StoreSchema.dataTables.contains(key) {
             throw LarderError(.malformedRecord, "emulator state: unknown table \"\(key)\"")
         }
+        let assets = try decodeAssets(document["assets"])
         try store.writer.write { db in
             for table in StoreSchema.dataTables.reversed() { try db.execute(sql: "DELETE FROM \(table)") }
             for table in StoreSchema.dataTables {
@@ -96,6 +99,40 @@ package enum StateArchive {
                     }
                 }
             }
+            // Bytes last: a document refused above leaves the old bytes in place.
+            store.blobs.removeAll()
+            for (hex, bytes) in assets { try store.blobs.store(bytes, hex: hex) }
         }
+    }
+
+    private static func exportAssets(_ store: EmulatorStore, db: Database) throws -> Value {
+        var assets = Fields()
+        for hex in try String.fetchAll(db, sql: "SELECT checksum FROM asset ORDER BY checksum") {
+            guard let bytes = store.blobs.read(hex) else {
+                throw LarderError(.store, "emulator state: the bytes of asset \(hex) are missing from the data folder")
+            }
+            assets.append(key: hex, value: .string(bytes.base64EncodedString()))
+        }
+        return .object(assets)
+    }
+
+    /// The asset bytes of a document, each checked against its SHA-256 name.
+    private static func decodeAssets(_ value: Value?) throws -> [(String, Data)] {
+        guard let value, !value.isNull else { return [] }
+        guard let fields = value.objectValue else {
+            throw LarderError(.malformedRecord, "emulator state: assets must be an object")
+        }
+        var result: [(String, Data)] = []
+        for field in fields {
+            guard let text = field.value.stringValue, let bytes = Data(base64Encoded: text) else {
+                throw LarderError(.malformedRecord, "emulator state: assets.\(field.key) must be base64 text")
+            }
+            guard AssetDigest.sha256Hex(bytes) == field.key else {
+                throw LarderError(
+                    .malformedRecord, "emulator state: assets.\(field.key): the bytes do not have that SHA-256")
+            }
+            result.append((field.key, bytes))
+        }
+        return result
     }
 }

@@ -13,10 +13,15 @@ import GRDB
 /// - `counter`: named monotone counters.
 /// - `subscription`: each user's subscriptions per container, environment and database (the
 ///   subscription dictionary as JSON); `apnsToken`: the tokens of `tokens/create` and `tokens/register`.
+/// - `asset`: one row per stored asset (bytes in ``AssetBlobs`` under the hex SHA-256 `checksum`);
+///   `keepUntil` protects a fresh upload until a record claims it (then 0).
+/// - `assetUpload`: upload tokens from `assets/upload`; once bytes arrive, the token is the receipt.
+/// - `assetRef`: which record field references which asset (refcount; removed with the record).
 enum StoreSchema {
     /// Tables in dependency order (export, import and reset use it).
     static let dataTables = [
         "counter", "schemaRecordType", "schemaField", "zone", "record", "shareMember", "subscription", "apnsToken",
+        "asset", "assetUpload", "assetRef",
     ]
 
     static var migrator: DatabaseMigrator {
@@ -88,6 +93,24 @@ enum StoreSchema {
                         isRegistered INTEGER NOT NULL DEFAULT 0,
                         createdAt INTEGER NOT NULL,
                         PRIMARY KEY (container, environment, apnsToken, owner));
+                    """)
+        }
+        migrator.registerMigration("v2-assets") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE asset (
+                        checksum TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL, contentType TEXT NOT NULL,
+                        keepUntil INTEGER NOT NULL);
+                    CREATE TABLE assetUpload (
+                        token TEXT PRIMARY KEY NOT NULL,
+                        container TEXT NOT NULL, environment TEXT NOT NULL, database TEXT NOT NULL,
+                        userRecordName TEXT NOT NULL, recordName TEXT NOT NULL, fieldName TEXT NOT NULL,
+                        expiresAt INTEGER NOT NULL, checksum TEXT, wrappingKey TEXT);
+                    CREATE TABLE assetRef (
+                        recordId INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                        fieldName TEXT NOT NULL, checksum TEXT NOT NULL,
+                        PRIMARY KEY (recordId, fieldName, checksum));
+                    CREATE INDEX assetRefChecksum ON assetRef (checksum);
                     """)
         }
         return migrator

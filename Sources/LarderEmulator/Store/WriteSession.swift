@@ -98,6 +98,7 @@ final class WriteSession {
             sequence, CloudKitNameRules.changeTag(for: sequence), call.nowMilliseconds,
             call.caller.userRecordName ?? DatabaseOperationContext.publicOwner, call.deviceID, row.id,
         ])
+        try AssetCatalog.unlink(recordID: row.id, db: db)
     }
 
     /// Re-stamps an existing row with a new change tag (its share link changed).

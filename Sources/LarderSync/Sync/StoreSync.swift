@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LarderCloudKit
 public import LarderCore
+import LarderFormats
 import LarderRegistry
 public import LarderStore
 
@@ -66,6 +67,8 @@ public struct StoreSync: Sendable {
         public var fullFetch = false
         public var tokenExpired = false
         public var devicesSeen = 0
+        /// Pull: image files written beside the store.
+        public var imagesWritten = 0
         /// Push: the upload report of the pending changes.
         public var push: UploadReport
         /// Purges not sent because the device registry changed since compaction decided.
@@ -150,6 +153,10 @@ public struct StoreSync: Sendable {
         report.fullFetch = token == nil
         var maxModified: Int64?
         let selfDevice = try resolvedDeviceID()
+        // Images land beside the store, at the paths the records name (unsafe ones are skipped).
+        var images = ImageDownload(
+            client: client, folder: PathParts.directory(of: store.path), retry: configuration.retry, clock: clock)
+        images.renamesUnsafePaths = false
         while true {
             let page: ZoneChanges
             do {
@@ -169,6 +176,11 @@ public struct StoreSync: Sendable {
                 guard let record = result.record, let name = record.recordName else { continue }
                 report.remoteChanges += 1
                 if let modified = record.modified?.timestamp { maxModified = max(maxModified ?? modified, modified) }
+                if record.deleted != true, let field = record.fields?[ImageFiles.field],
+                    let value = try? mapping.value(of: record)
+                {
+                    report.imagesWritten += try await images.save(value, recordName: name, assets: field).1
+                }
                 let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice)
                 report.applied[outcome, default: 0] += 1
             }
@@ -244,6 +256,8 @@ public struct StoreSync: Sendable {
         var bySeq: [Int64: PendingChange] = [:]
         var failures: [String] = []
         let mapping = RecordMapping()
+        let images = ImageTable(folders: [PathParts.directory(of: store.path)])
+        var imagesOf: [Int64: [ImageTable.File]] = [:]
         for change in changes {
             if change.kind == .purge {
                 guard change.registryTag == registryTag else {
@@ -261,6 +275,9 @@ public struct StoreSync: Sendable {
             guard let payload = change.payload else { continue }
             do throws(MappingError) {
                 let fields = try mapping.fields(of: payload, type: RecordType(rawValue: change.type))
+                let files = (try? images.files(of: payload)) ?? []
+                images.note(files)
+                if !files.isEmpty { imagesOf[change.seq] = files }
                 bySeq[change.seq] = change
                 items.append(
                     UploadItem(
@@ -275,6 +292,14 @@ public struct StoreSync: Sendable {
             _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in
                 try await client.ensureZone()
             }
+        }
+        if !imagesOf.isEmpty {
+            let upload = ImageUpload(
+                client: client, journal: try AssetJournal(path: store.path + ".assets-journal"),
+                retry: configuration.retry, clock: clock)
+            let (receipts, uploaded) = try await upload.run(images)
+            report.imagesUploaded = uploaded
+            items = try attachImages(items, imagesOf: imagesOf, receipts: receipts, failures: &failures)
         }
         let delegate = StoreDelegate(syncState: syncState, changes: bySeq, policy: conflictPolicy, clock: clock)
         let total = items.count
@@ -304,6 +329,30 @@ public struct StoreSync: Sendable {
         report.seconds = clock.monotonicSeconds() - started
         report.recordsPerSecond = report.seconds > 0 ? Double(statistics.settled) / report.seconds : 0
         return report
+    }
+
+    /// Puts each item's image receipts in ``ImageFiles/field``; an item whose images did not all
+    /// upload stays pending (counted as a failure).
+    private func attachImages(
+        _ items: [UploadItem], imagesOf: [Int64: [ImageTable.File]], receipts: [String: Asset],
+        failures: inout [String]
+    ) throws -> [UploadItem] {
+        var result: [UploadItem] = []
+        for var item in items {
+            guard let files = imagesOf[item.context] else {
+                result.append(item)
+                continue
+            }
+            let assets = files.compactMap { receipts[$0.sha256] }
+            guard assets.count == files.count else {
+                failures.append("\(item.origin ?? item.recordName): an image was not uploaded")
+                continue
+            }
+            item.fields[ImageFiles.field] = .list(elementType: .assetID, assets.map { .asset($0.jsonValue) })
+            item.digest = FieldsDigest.make(recordType: item.recordType, fields: item.fields)
+            result.append(item)
+        }
+        return result
     }
 
     // MARK: Register

@@ -12,12 +12,12 @@ import Synchronization
 public final class CloudKitClient: Sendable {
     /// The target database and zone.
     public let target: CloudKitTarget
-    private let transport: any Transport
-    private let credentials: CloudKitCredentials
+    let transport: any Transport
+    let credentials: CloudKitCredentials
     /// The newest web-auth token the server handed out (CloudKit rotates it per answer).
-    private let webAuthToken: Mutex<String?>
-    private let requests = Atomic<Int>(0)
-    private let bytesSent = Atomic<Int>(0)
+    let webAuthToken: Mutex<String?>
+    let requests = Atomic<Int>(0)
+    let bytesSent = Atomic<Int>(0)
 
     /// Creates a client.
     public init(target: CloudKitTarget, transport: any Transport, credentials: CloudKitCredentials) {
@@ -67,19 +67,8 @@ public final class CloudKitClient: Sendable {
         }
         let request = TransportRequest(
             method: method, url: url(operation), headers: headers, body: method == "GET" ? Data() : body)
-        requests.add(1, ordering: .relaxed)
         bytesSent.add(body.count, ordering: .relaxed)
-        let response: TransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw .transport("\(operation): \(Self.describe(error))")
-        }
-        if let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty {
-            webAuthToken.withLock { $0 = rotated }
-        }
-        guard response.status == 200 else { throw Self.failure(from: response, operation: operation) }
-        return response.body
+        return try await exchange(request, operation: operation)
     }
 
     static func failure(from response: TransportResponse, operation: String) -> CloudKitFailure {

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import LarderCloudKit
+import LarderCore
+import NIOCore
+
+/// The byte endpoints behind asset URLs: `POST /_assets/upload/<token>` takes the file (the raw
+/// body, or the first part of a `multipart/form-data` body) and answers `{singleFile: {…}}`;
+/// `GET /_assets/download/<ticket>` serves it, with its sniffed content type and `Range` support.
+///
+/// Upload URLs are capabilities, as Apple's are: whoever has one may upload, for the user it was
+/// made for. A download URL of the public database works for anyone holding it; one of the private
+/// or shared database must be fetched with the credentials (`ckAPIToken` + `ckWebAuthToken`) of the
+/// user it was answered to (ACCESS_DENIED for anyone else).
+struct AssetTransferController: Sendable {
+    let services: EmulatorServices
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        let services = services
+        router.post("/_assets/upload/:token") { request, context in
+            try await AssetTransferController.upload(request, context: context, services: services)
+        }
+        router.get("/_assets/download/:ticket") { request, context in
+            try await AssetTransferController.download(request, context: context, services: services)
+        }
+    }
+
+    static func upload(_ request: Request, context: EmulatorRequestContext, services: EmulatorServices) async throws
+        -> Response
+    {
+        guard let token = context.parameters.get("token") else { throw CloudKitServerError.badRequest("no token") }
+        let limit = services.configuration.limits.maxAssetBytes
+        let buffer = try await RequestBodyReader.collect(request, upTo: limit + 64 * 1024)
+        var data = Data(buffer.readableBytesView)
+        if let type = request.headers[.contentType], let boundary = MultipartBody.boundary(of: type) {
+            guard let part = MultipartBody.firstPart(of: data, boundary: boundary) else {
+                throw CloudKitServerError.badRequest("multipart/form-data body has no part")
+            }
+            data = part
+        }
+        guard data.count <= limit else {
+            throw CloudKitServerError.badRequest(
+                "asset is \(data.count) bytes; the limit is \(limit) bytes per asset (CloudKit: 50 MB)")
+        }
+        let now = services.clock.milliseconds
+        let wrappingKey = Data(services.random.bytes(32)).base64EncodedString()
+        let blobs = services.store.blobs
+        let bytes = data
+        let asset = try await services.store.writer.write { db in
+            try AssetCatalog.receive(bytes, token: token, wrappingKey: wrappingKey, blobs: blobs, now: now, db: db)
+        }
+        return JSONResponse.make(try JSONResponse.encode(AssetUploadReceipt(singleFile: asset)))
+    }
+
+    static func download(_ request: Request, context: EmulatorRequestContext, services: EmulatorServices) async throws
+        -> Response
+    {
+        guard let text = context.parameters.get("ticket"), let ticket = services.assetTickets.verify(text) else {
+            throw CloudKitServerError(.notFound, "unknown download URL")
+        }
+        let now = services.clock.milliseconds
+        guard ticket.expiresAt > now else {
+            throw CloudKitServerError(.accessDenied, "download URL has expired; fetch the record again for a new one")
+        }
+        var headers = HTTPFields()
+        if ticket.database != DatabaseEndpoint.Scope.public.rawValue {
+            let user = try authenticate(request, ticket: ticket, services: services, now: now)
+            headers[.webAuthToken] = services.authenticator.mint(for: user, nowMilliseconds: now)
+        }
+        let blobs = services.store.blobs
+        let found = try await services.store.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT contentType FROM asset WHERE checksum = ?", arguments: [ticket.checksum])
+                .map { row -> (String, Data?) in (row["contentType"], blobs.read(ticket.checksum)) }
+        }
+        guard let found, let data = found.1 else {
+            throw CloudKitServerError(.notFound, "the asset is no longer stored")
+        }
+        headers[.contentType] = found.0
+        headers[.acceptRanges] = "bytes"
+        switch ByteRange(header: request.headers[.range], size: data.count) {
+        case .whole:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        case .partial(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(data.count)"
+            let slice = data[data.startIndex + range.lowerBound...data.startIndex + range.upperBound]
+            return Response(
+                status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: slice)))
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(data.count)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+    }
+
+    /// The caller of a private or shared download, who must be the ticket's user.
+    private static func authenticate(
+        _ request: Request, ticket: AssetTickets.Ticket, services: EmulatorServices, now: Int64
+    ) throws -> String {
+        let query = QueryString.parse(request.uri.query)
+        let credentials = Authenticator.Credentials(
+            apiToken: query["ckAPIToken"], webAuthToken: query["ckWebAuthToken"],
+            keyID: request.headers[.cloudKitKeyID], signatureDate: request.headers[.cloudKitRequestDate],
+            signature: request.headers[.cloudKitSignature])
+        let host = request.head.authority ?? "\(services.configuration.host):\(services.configuration.port)"
+        let caller = try services.authenticator.authenticate(
+            credentials, scope: .private, path: request.uri.path, body: Data(), baseURL: "http://\(host)",
+            nowMilliseconds: now)
+        guard let user = caller.userRecordName, user == ticket.user else {
+            throw CloudKitServerError(.accessDenied, "this download URL belongs to another user's record")
+        }
+        return user
+    }
+}
+
+/// Just enough `multipart/form-data` (RFC 7578) to take the file out of a browser-style upload.
+enum MultipartBody {
+    static func boundary(of contentType: String) -> String? {
+        guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" {
+                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+
+    static func firstPart(of body: Data, boundary: String) -> Data? {
+        let delimiter = Data("--\(boundary)".utf8)
+        guard let start = body.range(of: delimiter),
+            let headersEnd = body.range(of: Data("\r\n\r\n".utf8), in: start.upperBound..<body.endIndex),
+            let end = body.range(of: Data("\r\n--\(boundary)".utf8), in: headersEnd.upperBound..<body.endIndex)
+        else { return nil }
+        return body.subdata(in: headersEnd.upperBound..<end.lowerBound)
+    }
+}

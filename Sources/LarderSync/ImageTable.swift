@@ -1,0 +1,63 @@
+import Foundation
+import LarderCloudKit
+import LarderCore
+import Synchronization
+
+/// The local image files of the records being uploaded: each path's SHA-256 (hashed once), the
+/// files still to upload, and why an upload failed.
+final class ImageTable: Sendable {
+    /// One image file of a record.
+    struct File: Sendable, Hashable {
+        /// The path as the record gives it.
+        var path: String
+        /// Where it was found.
+        var url: URL
+        /// Lowercase hex SHA-256 of its bytes.
+        var sha256: String
+        /// Base64 SHA-256, the checksum the digest uses.
+        var checksum: String
+    }
+
+    private struct State {
+        var hashed: [String: File?] = [:]
+        var needed: [String: URL] = [:]
+        var failures: [String: CloudKitFailure] = [:]
+    }
+
+    /// Folders the records' relative paths are resolved against, in order.
+    let folders: [String]
+    private let state = Mutex(State())
+
+    init(folders: [String]) { self.folders = folders }
+
+    /// The image files `record` names that exist (missing or unreadable ones are left out).
+    func files(of record: Value) throws -> [File] {
+        ImageFiles.paths(in: record).compactMap(file(for:))
+    }
+
+    private func file(for path: String) -> File? {
+        if let known = state.withLock({ $0.hashed[path] }) { return known }
+        var found: File?
+        if let url = ImageFiles.locate(path, in: folders), let data = try? Data(contentsOf: url) {
+            found = File(
+                path: path, url: url, sha256: AssetDigest.sha256Hex(data), checksum: AssetDigest.fileChecksum(data))
+        }
+        state.withLock { $0.hashed[path] = .some(found) }
+        return found
+    }
+
+    /// Notes that these files' records are to be written (their bytes must be uploaded).
+    func note(_ files: [File]) {
+        state.withLock { state in for file in files { state.needed[file.sha256] = file.url } }
+    }
+
+    /// The files to upload, by SHA-256, in a stable order.
+    var needed: [(sha256: String, url: URL)] {
+        state.withLock { $0.needed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    }
+
+    /// Why the upload of some bytes failed.
+    var failures: [String: CloudKitFailure] { state.withLock { $0.failures } }
+
+    func fail(_ sha256: String, _ failure: CloudKitFailure) { state.withLock { $0.failures[sha256] = failure } }
+}
