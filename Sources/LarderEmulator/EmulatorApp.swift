@@ -22,6 +22,7 @@ func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     ChangesController(route: route).register(on: router, base: base)
     UsersController(route: route).register(on: router, base: base)
     ControlPlaneController(services: services).register(on: router)
+    DashboardController(services: services, csrfToken: Secrets.hex(bytes: 16)).register(on: router)
     return router
 }
 
