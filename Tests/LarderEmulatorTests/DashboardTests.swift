@@ -99,6 +99,31 @@ import Testing
         }
     }
 
+    @Test("sorting by a system field (___modTime) makes an index on its column, as field sorts do")
+    func systemFieldSortIsIndexed() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            _ = try await server.client().modify((0..<3).map { RecordOperation(.create, .make("m\($0)")) })
+            let zone = try await Self.aliceZone(server)
+            let page = try await Self.get(server, "/_emulator/ui/zone?zone=\(zone)&type=Recipe&sort=___modTime&desc=1")
+            #expect(page.status == 200 && page.body.contains(">m2</a>"))
+            let plan = try await server.emulator.store.writer.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        EXPLAIN QUERY PLAN SELECT id FROM record r WHERE r.zoneId = 1 AND r.type = 'Recipe'
+                        AND r.isDeleted = 0 ORDER BY r.modifiedAt DESC LIMIT 5
+                        """
+                ).map { row -> String in row["detail"] }.joined(separator: " | ")
+            }
+            let indexes = try await server.emulator.store.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+            }
+            #expect(indexes.contains("system_modifiedAt"), "\(indexes)")
+            #expect(plan.contains("system_modifiedAt"), "\(plan)")
+        }
+    }
+
     @Test("pages hold one page of records; the next-page link walks every record exactly once")
     func pagingWalksEveryRecordOnce() async throws {
         let server = try await TestServer.start()
