@@ -124,6 +124,24 @@ import Testing
         }
     }
 
+    @Test("an asset with an http(s) downloadURL is previewed as an image; any other URL stays text")
+    func assetPreview() {
+        func asset(_ url: String) -> RecordField {
+            RecordField(
+                value: .object(
+                    Fields([
+                        Field(key: "fileChecksum", value: .string("abc")), Field(key: "size", value: .int(42)),
+                        Field(key: "downloadURL", value: .string(url)),
+                    ])), type: .assetID)
+        }
+        let image = DashboardRecordPage.valueHTML(asset("http://127.0.0.1:8787/assets/a?x=1&y=\"2\""))
+        #expect(image.hasPrefix("<img class=\"asset\" alt=\"asset, 42 bytes\""), "\(image)")
+        #expect(image.contains(#"src="http://127.0.0.1:8787/assets/a?x=1&amp;y=&quot;2&quot;""#), "\(image)")
+        let script = DashboardRecordPage.valueHTML(asset("javascript:alert(1)"))
+        #expect(!script.contains("<img") && script.contains("javascript:alert(1)"), "\(script)")
+        #expect(DashboardRecordPage.valueHTML(RecordField(value: .string("<b>"), type: .string)) == "&lt;b&gt;")
+    }
+
     @Test("pages hold one page of records; the next-page link walks every record exactly once")
     func pagingWalksEveryRecordOnce() async throws {
         let server = try await TestServer.start()
