@@ -40,10 +40,11 @@ enum DashboardZonesPage {
             ])
         }
         var body = ""
-        for key in order {
+        for (index, key) in order.enumerated() {
             body += "<h2>\(HTML.escape(key))</h2>"
             body += HTML.table(
-                ["Database", "Owner", "Zone", "Change sequence", "Sharing", ""], groups[key] ?? [], id: "zones")
+                ["Database", "Owner", "Zone", "Change sequence", "Sharing", ""], groups[key] ?? [], id: "zones-\(index)"
+            )
         }
         if rows.count > limit { body += "<p class=\"muted\">Only the first \(limit) zones are listed.</p>" }
         return body.isEmpty ? "<p>No zones yet.</p>" : body
