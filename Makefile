@@ -118,10 +118,12 @@ bench-xml: build
 	bash scripts/bench-xml.sh
 
 ## emulator
-# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store).
+# `make serve` runs the CloudKit Web Services emulator (PORT=0 for a free port, DATA=dir for the store) and
+# prints the dashboard's URL (/_emulator/ui/).
 # `make demo-emulator` starts one in memory on a free port, loads the samples, queries them back, stops it.
 .PHONY: serve demo-emulator bench-emulator
 serve: build
+	@echo "dashboard: http://127.0.0.1:$(if $(filter 0,$(PORT)),<the port it prints>,$(or $(PORT),8787))/_emulator/ui/ (larder serve prints the exact URL as it starts)"
 	$(RELEASE_BIN) serve $(if $(PORT),--port $(PORT),) $(if $(DATA),--data $(DATA),)
 
 demo-emulator: build

@@ -11,6 +11,8 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
     public var retryAfter: Int?
     public var redirectURL: String?
     public var uuid: String
+    /// The emulator fault rule that forced this error, if one did (logged, not sent in the body).
+    public var faultRule: String?
 
     public init(
         _ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil,
@@ -40,6 +42,7 @@ public struct CloudKitServerError: Error, Sendable, HTTPResponseError, CustomStr
         var headers = HTTPFields()
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         headers[.larderErrorCode] = code.rawValue
+        if let faultRule { headers[.larderFault] = faultRule }
         return JSONResponse.make(ByteBuffer(bytes: json), status: status, headers: headers)
     }
 

@@ -25,6 +25,7 @@ func buildRouter(services: EmulatorServices) -> Router<EmulatorRequestContext> {
     AssetsController(route: route).register(on: router, base: base)
     AssetTransferController(services: services).register(on: router)
     ControlPlaneController(services: services).register(on: router)
+    DashboardController(services: services, csrfToken: Secrets.hex(bytes: 16)).register(on: router)
     return router
 }
 

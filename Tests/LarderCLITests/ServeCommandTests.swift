@@ -26,14 +26,18 @@ import FoundationNetworking
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        return (process, try #require(URL(string: firstLine(of: out))), err)
+    }
+
+    /// The first line a child writes to `pipe` (waits for it), without the newline.
+    static func firstLine(of pipe: Pipe) -> String {
         var line = Data()
         while !line.contains(10) {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             line.append(chunk)
         }
-        let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        return (process, try #require(URL(string: text)), err)
+        return String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 
     static func send(_ url: URL, _ path: String, body: String) async throws -> (Int, String) {

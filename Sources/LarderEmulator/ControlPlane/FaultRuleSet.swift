@@ -42,6 +42,8 @@ struct FaultDecision: Sendable {
     var error: CloudKitServerError?
     var forceConflict = false
     var forceTokenExpired = false
+    /// The first rule that fired (the request log shows it).
+    var firedRule: String?
 }
 
 /// The fault rules, shared by all requests.
@@ -96,6 +98,7 @@ final class FaultRuleSet: Sendable {
                     random.unitInterval() < (rule.probability ?? 1)
                 else { continue }
                 if let remaining = rule.remaining { list[index].remaining = remaining - 1 }
+                decision.firedRule = decision.firedRule ?? rule.id
                 decision.latencyMs += rule.latencyMs ?? 0
                 guard let code = rule.error, decision.error == nil, !decision.forceConflict, !decision.forceTokenExpired
                 else { continue }
@@ -114,6 +117,7 @@ final class FaultRuleSet: Sendable {
                         code, "forced by emulator fault rule \(rule.id ?? "")", retryAfter: rule.retryAfter)
                 }
             }
+            decision.error?.faultRule = decision.firedRule
             list.removeAll { $0.remaining == 0 }
         }
         return decision

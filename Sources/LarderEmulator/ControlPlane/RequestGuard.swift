@@ -42,7 +42,7 @@ struct RequestGuard: RouterMiddleware {
         /// Why a request must be refused, or nil.
         func refusal(
             path: String, authority: String?, origin: String?, contentType: String?, hasBody: Bool,
-            authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool
+            authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool, cookieToken: String? = nil
         ) -> Refusal? {
             let isControlPlane = path == "/_emulator" || path.hasPrefix("/_emulator/")
             let hostName = authority.map(Policy.hostName(ofAuthority:))
@@ -69,35 +69,38 @@ struct RequestGuard: RouterMiddleware {
                     status: 403, code: .accessDenied,
                     reason: "cross-origin requests to the control plane are refused (Origin '\(origin)')")
             }
-            if let contentType {
-                let mediaType = contentType.split(separator: ";").first.map {
-                    $0.trimmingCharacters(in: .whitespaces).lowercased()
-                }
-                guard mediaType == "application/json" else {
-                    return Refusal(
-                        status: 415, code: .badRequest,
-                        reason: "the control plane accepts only Content-Type: application/json")
-                }
-            } else if hasBody {
-                return Refusal(
-                    status: 415, code: .badRequest,
-                    reason: "the control plane accepts only Content-Type: application/json")
+            if let refusal = Policy.mediaTypeRefusal(path: path, contentType: contentType, hasBody: hasBody) {
+                return refusal
             }
-            let exempt = isLoopbackBinding && isLoopbackPeer && isLoopbackHost
+            // The dashboard's sign-in form checks the token itself.
+            let exempt = (isLoopbackBinding && isLoopbackPeer && isLoopbackHost) || path == DashboardLogin.path
             if !exempt {
                 var given = adminTokenHeader
                 if given == nil, let authorization, authorization.lowercased().hasPrefix("bearer ") {
                     given = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
                 }
-                guard let given, Policy.constantTimeEquals(given, adminToken) else {
+                guard let given = given ?? cookieToken, Policy.constantTimeEquals(given, adminToken) else {
                     return Refusal(
                         status: 401, code: .authenticationFailed,
                         reason:
-                            "the control plane needs the admin token (Authorization: Bearer <token> or \(Policy.adminTokenHeader)); `larder serve` prints it"
+                            "the control plane needs the admin token (Authorization: Bearer <token> or \(Policy.adminTokenHeader)); `larder serve` prints it; browsers sign in at \(DashboardLogin.path)"
                     )
                 }
             }
             return nil
+        }
+
+        /// JSON bodies only, and form posts on the dashboard's own paths (which carry a CSRF token).
+        static func mediaTypeRefusal(path: String, contentType: String?, hasBody: Bool) -> Refusal? {
+            let refusal = Refusal(
+                status: 415, code: .badRequest, reason: "the control plane accepts only Content-Type: application/json")
+            guard let contentType else { return hasBody ? refusal : nil }
+            let mediaType = contentType.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            if mediaType == "application/json" { return nil }
+            let isDashboard = path.hasPrefix(DashboardPage.root + "/")
+            return isDashboard && mediaType == "application/x-www-form-urlencoded" ? nil : refusal
         }
 
         /// `host` of `host:port`, `[v6]:port`, `host`; lowercased, without brackets or a trailing dot.
@@ -148,7 +151,8 @@ struct RequestGuard: RouterMiddleware {
         let refusal = policy.refusal(
             path: request.uri.path, authority: request.head.authority, origin: headers[.origin],
             contentType: headers[.contentType], hasBody: hasBody, authorization: headers[.authorization],
-            adminTokenHeader: headers[Policy.adminTokenField], isLoopbackPeer: context.isLoopbackPeer)
+            adminTokenHeader: headers[Policy.adminTokenField], isLoopbackPeer: context.isLoopbackPeer,
+            cookieToken: DashboardLogin.token(inCookie: headers[.cookie]))
         guard let refusal else { return try await next(request, context) }
         // Read the refused body to its end so a `Connection: close` client gets the answer and the close.
         if hasBody { for try await _ in request.body {} }

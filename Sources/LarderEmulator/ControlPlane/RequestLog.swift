@@ -10,10 +10,18 @@ public struct RequestLogEntry: Sendable, Codable, Hashable {
     public var operation: String?
     public var database: String?
     public var user: String?
+    /// `api-token`, `web-auth` or `server-key`, when the request authenticated.
+    public var auth: String?
     public var status: Int
     public var serverErrorCode: String?
     public var requestBytes: Int
     public var durationMs: Double
+    /// The fault rule that fired, if one did.
+    public var faultRule: String?
+    /// The request body as text, cut to 4 KiB (database requests only).
+    public var requestBody: String?
+    /// The answer as text, cut to 4 KiB (database requests and errors).
+    public var answerBody: String?
 }
 
 /// The last N requests, newest last (like LocalStack's and the Rust fake's request logs).

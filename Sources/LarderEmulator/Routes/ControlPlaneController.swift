@@ -19,14 +19,7 @@ struct ControlPlaneController: Sendable {
             JSONResponse.make(Data(#"{"status":"ok"}"#.utf8))
         }
         group.post("reset") { _, _ in
-            try services.store.reset()
-            try await services.store.writer.write { db in
-                try DefaultZones.ensure(configuration: services.configuration, db: db)
-            }
-            try services.store.seed(
-                schema: services.configuration.schema, containers: services.configuration.containers)
-            services.requestLog.clear()
-            services.faults.remove(id: nil)
+            try await services.resetState()
             return JSONResponse.make(Data(#"{"reset":true}"#.utf8))
         }
         group.get("export") { _, _ in

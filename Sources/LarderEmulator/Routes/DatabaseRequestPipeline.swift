@@ -52,6 +52,7 @@ struct DatabaseRequestPipeline: Sendable {
         let limit = configuration.limits.maxRequestBodyBytes
         let buffer = try await RequestBodyReader.collect(request, upTo: limit)
         let data = Data(buffer.readableBytesView)
+        RequestCapture.current?.record(request: buffer.readableBytesView)
         let now = services.clock.milliseconds
         let query = QueryString.parse(request.uri.query)
         let credentials = Authenticator.Credentials(
@@ -95,11 +96,16 @@ struct DatabaseRequestPipeline: Sendable {
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()
         if let user = caller.userRecordName { headers[.larderUser] = user }
+        headers[.larderAuth] =
+            caller.isServerKey ? "server-key" : caller.userRecordName == nil ? "api-token" : "web-auth"
+        if let rule = faults.firedRule { headers[.larderFault] = rule }
         if let user = caller.userRecordName, !caller.isServerKey {
             headers[.webAuthToken] = services.authenticator.mint(
                 for: user, nowMilliseconds: now)
         }
-        return JSONResponse.make(try JSONResponse.encode(answer), headers: headers)
+        let encoded = try JSONResponse.encode(answer)
+        RequestCapture.current?.record(answer: encoded.readableBytesView)
+        return JSONResponse.make(encoded, headers: headers)
     }
 }
 

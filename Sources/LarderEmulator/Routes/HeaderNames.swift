@@ -5,6 +5,10 @@ import LarderCloudKit
 extension HTTPField.Name {
     /// Who the caller was (the request log reads it from the answer).
     static let larderUser = constant("X-Larder-User")
+    /// The fault rule that fired for a request (the request log reads it).
+    static let larderFault = constant("X-Larder-Fault")
+    /// How the caller authenticated: `api-token`, `web-auth` or `server-key` (the request log reads it).
+    static let larderAuth = constant("X-Larder-Auth")
     /// The client's device, for `created`/`modified` stamps.
     static let larderDeviceID = constant("X-Larder-Device-ID")
     /// The CloudKit error code of a failed answer (the request log reads it).

@@ -233,8 +233,9 @@ enum JSONPath {
     static func extract(_ field: String) -> String { "json_extract(r.fields, '\(value(field))')" }
 }
 
-/// Expression indexes on queried fields, made the first time a field is filtered or sorted on
-/// (CloudKit needs QUERYABLE / SORTABLE indexes too; here they appear on demand).
+/// Expression indexes on queried fields, and indexes on the system columns (`___modTime`, …), made the
+/// first time a field is filtered or sorted on (CloudKit needs QUERYABLE / SORTABLE indexes too; here
+/// they appear on demand).
 final class QueryIndexes: Sendable {
     private let known = Mutex<Set<String>>([])
 
@@ -254,16 +255,26 @@ final class QueryIndexes: Sendable {
         known.withLock { $0.formUnion(missing) }
     }
 
-    /// The valid, non-system fields `query` filters or sorts on that have no index yet.
+    /// The valid fields (system fields included) `query` filters or sorts on that have no index yet.
     private func missingFields(of query: Query) -> Set<String> {
         var fields = Set((query.filterBy ?? []).map(\.fieldName))
         fields.formUnion((query.sortBy ?? []).map(\.fieldName))
-        return fields.filter { SystemField($0) == nil && CloudKitNameRules.isValidFieldName($0) }
+        return fields.filter { SystemField($0) != nil || CloudKitNameRules.isValidFieldName($0) }
             .subtracting(known.withLock { $0 })
     }
 
     private static func create(_ fields: Set<String>, db: Database) throws {
         for field in fields {
+            if let system = SystemField(field) {
+                // `UNIQUE (zoneId, name)` already orders by name; the others sort a million rows without one.
+                let column = system.column.dropFirst("r.".count)
+                guard column != "name" else { continue }
+                try db.execute(
+                    sql: """
+                        CREATE INDEX IF NOT EXISTS "system_\(column)" ON record (zoneId, type, \(column)) WHERE isDeleted = 0
+                        """)
+                continue
+            }
             try db.execute(
                 sql: """
                     CREATE INDEX IF NOT EXISTS "field_\(field)" ON record (zoneId, type, \

@@ -185,6 +185,9 @@ struct ServeCommand: AsyncParsableCommand {
         let exposed = !emulator.isLoopbackOnly
         Stdout.line(url.absoluteString)
         Stderr.print("larder: emulator listening on \(url.absoluteString) (\(storeText))")
+        Stderr.print(
+            "larder: dashboard \(url.absoluteString)/_emulator/ui/" + (exposed ? " (sign in with the admin token)" : "")
+        )
         if exposed {
             Stderr.print(
                 "larder: WARNING: listening on \(configuration.host), not loopback: anyone who can reach it can call "

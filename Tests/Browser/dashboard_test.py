@@ -1,0 +1,310 @@
+#!/usr/bin/python3
+"""Real-browser tests of the emulator dashboard (issue 16), run by LarderCLITests/DashboardBrowserTests.
+
+Loads sample data into a running `larder serve` through records/modify (samples/recipes.json as
+`Recipe`, 10,000 generated `Batch` records, one record whose title is a <script>), then drives
+headless Chromium with selenium: zone -> record -> history, filter, paging through the 10k records,
+a fault rule seen failing the next request in the live log, CSRF refusal, stored markup shown as
+text, reset with confirmation. Prints `PASS name` / `FAIL name: why` per check, writes a screenshot
+of each view to --out, and exits 1 when any check failed.
+
+Usage: dashboard_test.py --base URL --container C --api-token T --web-auth-token W --owner _user
+                         --samples samples/recipes.json --out DIR
+"""
+import argparse
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BATCH_COUNT = 10_000
+SCRIPT_TITLE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
+results = []
+
+
+def check(name, condition, why=""):
+    results.append((name, bool(condition), why))
+    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + why), flush=True)
+    return condition
+
+
+class Emulator:
+    def __init__(self, args):
+        self.base = args.base.rstrip("/")
+        query = urllib.parse.urlencode({"ckAPIToken": args.api_token, "ckWebAuthToken": args.web_auth_token})
+        self.database = "%s/database/1/%s/development/private/" % (self.base, args.container)
+        self.query = "?" + query
+
+    def call(self, operation, body):
+        request = urllib.request.Request(
+            self.database + operation + self.query, data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def modify(self, records):
+        for start in range(0, len(records), 200):
+            operations = [{"operationType": "forceReplace", "record": r} for r in records[start:start + 200]]
+            status, answer = self.call("records/modify", {"operations": operations})
+            if status != 200:
+                raise RuntimeError("records/modify answered %d: %s" % (status, answer))
+
+
+def sample_records(path):
+    records = []
+    for index, recipe in enumerate(json.load(open(path)).get("records", [])):
+        fields = {"title": {"value": recipe.get("title", "untitled")}}
+        for key in ("difficulty", "description", "language"):
+            if isinstance(recipe.get(key), str):
+                fields[key] = {"value": recipe[key]}
+        for key in ("servings", "prepTime", "cookTime"):
+            if isinstance(recipe.get(key), int):
+                fields[key] = {"value": recipe[key]}
+        if recipe.get("cuisines"):
+            fields["cuisines"] = {"value": [str(c) for c in recipe["cuisines"]]}
+        records.append({"recordName": recipe.get("id", "recipe-%d" % index), "recordType": "Recipe", "fields": fields})
+    return records
+
+
+def load(emulator, samples):
+    started = time.time()
+    recipes = sample_records(samples)
+    emulator.modify(recipes)
+    batch = [{"recordName": "batch-%05d" % i, "recordType": "Batch",
+              "fields": {"title": {"value": "Batch item %05d" % i}, "rank": {"value": i}}} for i in range(BATCH_COUNT)]
+    emulator.modify(batch)
+    emulator.modify([{"recordName": "xss", "recordType": "Recipe", "fields": {"title": {"value": SCRIPT_TITLE}}}])
+    # An update and a delete, so the change feed shows all three kinds.
+    emulator.modify([{"recordName": "batch-00001", "recordType": "Batch",
+                      "fields": {"title": {"value": "Batch item 1, edited"}, "rank": {"value": 1}}}])
+    status, _ = emulator.call("records/modify", {"operations": [
+        {"operationType": "forceDelete", "record": {"recordName": "batch-00002"}}]})
+    print("loaded %d sample recipes and %d batch records in %.1f s (delete: %d)"
+          % (len(recipes), BATCH_COUNT, time.time() - started, status), flush=True)
+    return len(recipes)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1400,1000"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class Session:
+    def __init__(self, driver, base, out):
+        self.driver, self.base, self.out = driver, base, out
+
+    def open(self, path):
+        self.driver.get(self.base + path)
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(self.out, name + ".png"))
+
+    def find(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def finds(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def follow(self, element):
+        """Clicks a link or submit button and waits until the next page replaced this one."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        WebDriverWait(self.driver, 30).until(expected_conditions.staleness_of(page))
+
+    def record_names(self):
+        """The record names on a records page, in one round trip (one per link would take minutes)."""
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#records tbody tr td:first-child a'), a => a.textContent)")
+
+    def no_alert(self):
+        try:
+            self.driver.switch_to.alert
+            return False
+        except NoAlertPresentException:
+            return True
+
+
+def navigate(session, owner):
+    session.open("/_emulator/ui/")
+    session.shot("01-zones")
+    xpath = ("//h2[contains(., '/ development')]/following-sibling::table[1]//tr[td[2]='%s']"
+             "//a[starts-with(@id, 'zone-')]" % owner)
+    links = session.driver.find_elements(By.XPATH, xpath)
+    if not check("zones page lists the owner's private zone", links, "no zone link for %s" % owner):
+        return None
+    session.follow(links[0])
+    zone_url = session.driver.current_url
+    check("zone page lists records by name", "batch-00000" in session.record_names(), str(session.record_names()[:5]))
+    session.shot("02-records")
+    session.follow(session.driver.find_element(By.LINK_TEXT, "batch-00001"))
+    properties = session.find("#record-properties").text
+    check("record page shows the change tag and stamps", "Change tag" in properties and "Modified" in properties,
+          properties)
+    check("record page shows fields with their CloudKit types",
+          "INT64" in session.find("#record-fields").text and "edited" in session.find("#record-fields").text,
+          session.find("#record-fields").text)
+    check("record history shows the update", "update" in session.find("#record-history").text,
+          session.find("#record-history").text)
+    session.shot("03-record")
+    session.follow(session.find("#feed-link"))
+    check("the feed link shows the record's change",
+          "batch-00001" in session.find("#changes").text.split("\n")[1], session.find("#changes").text[:200])
+    session.driver.get(zone_url.replace("/zone?", "/changes?"))
+    feed = session.find("#changes").text
+    check("change feed timeline shows create, update and delete",
+          all(kind in feed for kind in ("create", "update", "delete")), feed[:300])
+    session.shot("04-changes")
+    return zone_url
+
+
+def filter_and_page(session, zone_url):
+    session.driver.get(zone_url)
+    Select(session.find("#type")).select_by_value("Batch")
+    session.follow(session.find("#apply"))
+    Select(session.find("#field")).select_by_value("rank")
+    Select(session.find("#cmp")).select_by_value("LESS_THAN")
+    session.find("#value").send_keys("3")
+    Select(session.find("#sort")).select_by_value("rank")
+    session.follow(session.find("#apply"))
+    names = session.record_names()
+    check("filter rank LESS_THAN 3 finds batch-00000 and batch-00001 (00002 is deleted)",
+          names == ["batch-00000", "batch-00001"], str(names))
+    session.shot("05-filtered")
+    Select(session.find("#field")).select_by_value("")
+    session.find("#value").clear()
+    Select(session.find("#size")).select_by_value("200")
+    session.follow(session.find("#apply"))
+    started, seen, pages = time.time(), [], 0
+    while True:
+        seen += session.record_names()
+        pages += 1
+        nexts = session.finds("#next-page")
+        if not nexts or pages > 400:
+            break
+        session.follow(nexts[0])
+    elapsed = time.time() - started
+    expected = BATCH_COUNT - 1
+    check("paging through the Batch records sees each of the %d once (%d pages, %.1f s)" % (expected, pages, elapsed),
+          len(seen) == expected and len(set(seen)) == expected, "saw %d, %d distinct" % (len(seen), len(set(seen))))
+    check("the last page says so", session.finds("#last-page"), "no last-page marker")
+
+
+def fault_in_live_log(session, emulator):
+    session.open("/_emulator/ui/faults")
+    Select(session.find("#operation")).select_by_value("records/lookup")
+    Select(session.find("#error")).select_by_value("THROTTLED")
+    session.find("#remaining").send_keys("1")
+    session.follow(session.find("#add-fault-button"))
+    rules = session.find("#faults").text
+    check("the fault rule is listed", "records/lookup" in rules and "THROTTLED" in rules, rules)
+    session.shot("06-faults")
+    session.open("/_emulator/ui/requests")
+    status, answer = emulator.call("records/lookup", {"records": [{"recordName": "batch-00000"}]})
+    check("the next records/lookup fails with THROTTLED", status == 429 and answer.get("serverErrorCode") == "THROTTLED",
+          "%d %s" % (status, answer))
+
+    def failed_row(driver):
+        for row in driver.find_elements(By.CSS_SELECTOR, "#live-log tbody tr.failed"):
+            if "THROTTLED" in row.text and "records/lookup" in row.text and "fault-" in row.text:
+                return row
+        return False
+    try:
+        row = WebDriverWait(session.driver, 10, poll_frequency=0.2).until(failed_row)
+        row.click()
+        detail = session.find("#request-detail").text
+        check("the live log shows the failed request with its fault rule", "faultRule" in detail, detail)
+        check("a click shows the request body and the answer",
+              "batch-00000" in detail.split("Answer:")[0] and "THROTTLED" in detail.split("Answer:")[-1], detail)
+    except TimeoutException:
+        check("the live log shows the failed request with its fault rule", False,
+              session.find("#live-log").text[:500])
+    session.shot("07-requests")
+
+
+def stored_markup_is_text(session, zone_url):
+    session.driver.get(zone_url.split("&")[0].replace("/zone?", "/record?") + "&name=xss")
+    cell = session.driver.find_element(By.XPATH, "//table[@id='record-fields']//tr[td[1]='title']/td[3]")
+    check("a stored <script> title is shown as text", cell.text == SCRIPT_TITLE, repr(cell.text))
+    injected = session.driver.execute_script(
+        "return [document.querySelectorAll('#record-fields script, #record-fields img').length, window.pwned]")
+    check("the stored markup made no element and ran nothing", injected == [0, None] and session.no_alert(),
+          str(injected))
+    session.shot("08-xss-as-text")
+
+
+def csrf_refused(session):
+    session.open("/_emulator/ui/admin")
+    status = session.driver.execute_script("""
+        return fetch('/_emulator/ui/reset', {method: 'POST',
+            headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: 'confirm=reset'})
+          .then(r => r.status);""")
+    check("a dashboard POST without the CSRF token is refused (403)", status == 403, str(status))
+
+
+def reset_with_confirmation(session, emulator):
+    session.open("/_emulator/ui/admin")
+    session.shot("09-admin")
+    session.find("#reset-confirm").send_keys("yes")
+    session.follow(session.find("#reset-button"))
+    check("reset without typing 'reset' is refused", session.finds("#page-error"), session.driver.page_source[:300])
+    status, answer = emulator.call("records/lookup", {"records": [{"recordName": "batch-00000"}]})
+    check("the data is still there after the refused reset", status == 200 and "fields" in json.dumps(answer),
+          str(answer)[:200])
+    session.open("/_emulator/ui/admin")
+    session.find("#reset-confirm").send_keys("reset")
+    session.follow(session.find("#reset-button"))
+    notice = session.finds("#notice")
+    check("reset with confirmation reports done", notice and "reset" in notice[0].text, session.driver.current_url)
+    status, answer = emulator.call("records/lookup", {"records": [{"recordName": "batch-00000"}]})
+    check("after the reset the records are gone", status == 200 and "NOT_FOUND" in json.dumps(answer),
+          str(answer)[:200])
+    session.shot("10-after-reset")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("--base", "--container", "--api-token", "--web-auth-token", "--owner", "--samples", "--out"):
+        parser.add_argument(name, required=True)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    emulator = Emulator(args)
+    load(emulator, args.samples)
+    driver = browser()
+    try:
+        driver.set_page_load_timeout(30)
+        session = Session(driver, args.base.rstrip("/"), args.out)
+        zone_url = navigate(session, args.owner)
+        if zone_url:
+            filter_and_page(session, zone_url)
+            stored_markup_is_text(session, zone_url)
+        fault_in_live_log(session, emulator)
+        csrf_refused(session)
+        reset_with_confirmation(session, emulator)
+    except Exception as error:  # a crash in a step is a failure, reported with its type
+        check("the browser run finished", False, "%s: %s" % (type(error).__name__, error))
+    finally:
+        driver.quit()
+    failed = [name for name, ok, _ in results if not ok]
+    print("%d checks, %d failed" % (len(results), len(failed)), flush=True)
+    return 1 if failed or not results else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
