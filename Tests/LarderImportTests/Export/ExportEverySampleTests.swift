@@ -14,7 +14,7 @@ import Testing
     /// Other apps' recipe files in samples/import/ (Beanconqueror holds brews, not recipes).
     static let importSamples = [
         "cafe-scones.xml", "overnight-oats.jsonld", "plain-recipes.yaml", "sample.paprikarecipes", "shakshuka.cook",
-        "tomato-salad.yaml",
+        "tomato-salad.yaml", "chowdown-master.zip",
     ]
 
     /// Where each format's export goes.
