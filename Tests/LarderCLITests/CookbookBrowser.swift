@@ -54,7 +54,7 @@ enum CookbookBrowser {
               };""")
             driver.get(index)
             shown["index"] = driver.execute_script(
-                "return [...document.querySelectorAll('.index a')].map(a => a.innerText)")
+                "return [...document.querySelectorAll('.index li a')].map(a => a.innerText)")
             print(json.dumps(shown))
         finally:
             driver.quit()

@@ -43,6 +43,17 @@ import Testing
         #expect(printed.status == 0, "\(printed.stderr.suffix(2000))")
         let pdfBytes = try Data(contentsOf: URL(fileURLWithPath: pdf))
         #expect(pdfBytes.starts(with: Array("%PDF".utf8)))
+        // print.html on paper: each of the three recipes starts a new sheet.
+        let bookPDF = Self.output.appendingPathComponent("cookbook.pdf").path
+        let printPage = URL(fileURLWithPath: book + "/print.html").absoluteString
+        let wholeBook = try CookbookBrowser.run(
+            CookbookBrowser.chromium, flags + ["--no-pdf-header-footer", "--print-to-pdf=\(bookPDF)", printPage],
+            timeout: 120)
+        #expect(wholeBook.status == 0, "\(wholeBook.stderr.suffix(2000))")
+        let pages =
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: bookPDF)), as: UTF8.self)
+            .components(separatedBy: "/Type /Page\n").count - 1
+        #expect(pages >= 3, "print.html printed on \(pages) page(s)")
 
         let script = try dir.write("read_page.py", CookbookBrowser.seleniumScript)
         let index = URL(fileURLWithPath: book + "/index.html").absoluteString

@@ -9,13 +9,20 @@ extension HTMLCookbookPage {
             $0.title.localizedStandardCompare($1.title) == .orderedAscending
         }
         var body = "<main class=\"index\">\n<h1>Cookbook</h1>\n"
-        body += "<p class=\"meta\">\(entries.count) recipe\(entries.count == 1 ? "" : "s")</p>\n<ul>\n"
+        body += "<p class=\"meta\">\(entries.count) recipe\(entries.count == 1 ? "" : "s")"
+        body += " · <a href=\"print.html\">the whole cookbook on one page, to print</a></p>\n<ul>\n"
         for entry in sorted {
             body += "<li><a href=\"\(link(entry.file))\">\(escape(entry.title))</a>"
             if !entry.facts.isEmpty { body += " <span class=\"meta\">\(escape(entry.facts))</span>" }
             body += "</li>\n"
         }
         body += "</ul>\n</main>"
+        return document(title: "Cookbook", language: nil, body: body)
+    }
+
+    /// `print.html`: every recipe's article (`articles`, in export order), each starting a new sheet on paper.
+    static func printBook(articles: String) -> String {
+        let body = "<nav><a href=\"index.html\">← All recipes</a></nav>\n<main class=\"book\">\n" + articles + "</main>"
         return document(title: "Cookbook", language: nil, body: body)
     }
 
@@ -53,6 +60,7 @@ extension HTMLCookbookPage {
         .index ul { list-style: none; padding: 0; columns: 2 18rem; column-gap: 2.5rem; }
         .index li { break-inside: avoid; margin: .35rem 0; }
         .meta { color: var(--muted); font-size: .85rem; }
+        .book article + article { margin-top: 3rem; border-top: 1px solid var(--rule); padding-top: 1rem; }
         @media (max-width: 40rem) { .columns { grid-template-columns: 1fr; gap: 0; } }
         @media print {
           @page { margin: 1.6cm; }
@@ -63,6 +71,7 @@ extension HTMLCookbookPage {
           .columns { grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); }
           h1, h2, h3 { break-after: avoid; }
           li, tr, figure, .facts { break-inside: avoid; }
+          .book article + article { break-before: page; }
         }
 
         """

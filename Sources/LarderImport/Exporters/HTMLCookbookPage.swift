@@ -85,8 +85,13 @@ enum HTMLCookbookPage {
 
     /// A recipe's page; `photo` is the image file the exporter wrote, or a web URL.
     static func page(_ recipe: Recipe, photo: String?) -> String {
-        var body = "<nav><a href=\"index.html\">← All recipes</a></nav>\n"
-        body += "<article class=\"recipe\" itemscope itemtype=\"https://schema.org/Recipe\">\n"
+        let body = "<nav><a href=\"index.html\">← All recipes</a></nav>\n" + article(recipe, photo: photo)
+        return document(title: recipe.title, language: recipe.language, body: body)
+    }
+
+    /// A recipe's `<article>`: its page's content, and its part of the whole-cookbook `print.html`.
+    static func article(_ recipe: Recipe, photo: String?) -> String {
+        var body = "<article class=\"recipe\" itemscope itemtype=\"https://schema.org/Recipe\">\n"
         body += "<h1 itemprop=\"name\">\(escape(recipe.title))</h1>\n"
         if let photo {
             let src = isWebURL(photo) ? escape(photo) : link(photo)
@@ -99,8 +104,7 @@ enum HTMLCookbookPage {
         body += facts(recipe)
         body += "<div class=\"columns\">\n" + ingredients(recipe) + steps(recipe) + "</div>\n"
         body += nutrition(recipe) + notes(recipe) + source(recipe)
-        body += "</article>"
-        return document(title: recipe.title, language: recipe.language, body: body)
+        return body + "</article>\n"
     }
 
     /// Times, yield, servings and difficulty as a definition list (nothing when none is known).

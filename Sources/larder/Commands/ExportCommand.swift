@@ -30,8 +30,9 @@ struct ExportCommand: ParsableCommand {
                          cook time, total time, categories, tags, source, notes, image)
               html       a static, printable cookbook into a folder (-o DIR) or a .zip: index.html,
                          one page per recipe (photo, times, yield, ingredients and steps under
-                         their section headings, nutrition, notes) and cookbook.css for screen
-                         and print; photos copied to images/
+                         their section headings, nutrition, notes), print.html (every recipe,
+                         each on a new sheet when printed) and cookbook.css for screen and
+                         print; photos copied to images/
               markdown   one Markdown file per recipe with YAML front matter, laid out as a
                          Chowdown site (_recipes/<slug>.md, images/<slug>.*) into a folder or a
                          .zip, or one recipe's .md (-o x.md or standard output)

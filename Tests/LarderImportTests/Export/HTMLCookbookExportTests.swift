@@ -102,8 +102,15 @@ import Testing
         let recipes = titles.enumerated().map { Recipe(id: "r-\($0)", title: $1, createdAt: fixtureDate) }
         let folder = try export(recipes, in: dir)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
-        #expect(files.count == titles.count + 2, "\(files)")
-        #expect(files.isSuperset(of: ["index.html", "cookbook.css", "index (2).html", "Pie.html", "pie (2).html"]))
+        #expect(files.count == titles.count + 3, "\(files)")
+        #expect(
+            files.isSuperset(of: [
+                "index.html", "print.html", "cookbook.css", "index (2).html", "Pie.html", "pie (2).html",
+            ]))
+        // print.html: every recipe's article, in export order, on one page.
+        let book = try read(folder + "/print.html")
+        #expect(book.components(separatedBy: "<article class=\"recipe\"").count == titles.count + 1)
+        #expect(book.contains("<h1 itemprop=\"name\">Pie</h1>"))
         #expect(files.contains("_.._evil.html") && files.contains("a_b -1-.html"), "\(files)")
         #expect(files.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") })
         #expect(
@@ -145,7 +152,7 @@ import Testing
         try ExportFixtures.writeRecords([recipe], to: dir.path("records.json"))
         try ExportFixtures.export(dir.path("records.json"), to: .html, output: dir.path("book.zip"))
         let entries = try ExportFixtures.zipEntries(dir.path("book.zip"))
-        #expect(Set(entries.map(\.0)) == ["Lemon Tart.html", "cookbook.css", "index.html"])
+        #expect(Set(entries.map(\.0)) == ["Lemon Tart.html", "cookbook.css", "index.html", "print.html"])
         let page = try #require(entries.first { $0.0 == "Lemon Tart.html" }?.1)
         try Data(page).write(to: URL(fileURLWithPath: dir.path("page.html")))
         let (_, back) = try ExportFixtures.importRecipes(dir.path("page.html"), format: .schemaorg, into: dir)
