@@ -49,4 +49,11 @@ echo "== export as schema.org and as a Paprika archive, and import those back"
 "$L" export "$out/recipes.json" --to paprika -o "$out/roundtrip.paprikarecipes"
 "$L" import "$out/roundtrip.paprikarecipes" -o "$out/from-paprika.json"
 "$L" import "$out/roundtrip.jsonld" -o "$out/from-schemaorg.json"
+echo "== a printable cookbook (HTML, with photos and a print stylesheet) and a Markdown site (Chowdown's layout)"
+mkdir -p out
+rm -rf out/cookbook out/cookbook-markdown
+"$L" export "$out/recipes.json" "$out/mealmaster.json" "$out/page.json" --to html -o out/cookbook
+"$L" export "$out/recipes.json" "$out/mealmaster.json" "$out/page.json" --to markdown -o out/cookbook-markdown
+echo "   cookbook: $(pwd)/out/cookbook/index.html (open it in a browser; print it for paper)"
+echo "   markdown: $(pwd)/out/cookbook-markdown/_recipes/"
 echo "import demo finished"

@@ -6,6 +6,7 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
 
   samples/import/sample.paprikarecipes   Paprika export: a zip of gzip-compressed JSON, one per recipe
   samples/import/Beanconqueror.zip       Beanconqueror backup: Beanconqueror.json + Beanconqueror_Brews_1.json
+  samples/import/chowdown-master.zip     a Chowdown (Jekyll) site as GitHub's "Download ZIP" gives it
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -124,8 +125,104 @@ def beanconqueror():
     ])
 
 
+CHOWDOWN_STEW = """---
+
+layout: recipe
+title:  "Smoky Bean Stew"
+image: smoky-bean-stew.png
+imagecredit: https://example.com/photos/smoky-bean-stew
+tags: mains, soups
+
+ingredients:
+- 2 tablespoons olive oil
+- 1 onion, diced
+- 2 cloves garlic
+- 1 teaspoon smoked paprika
+- 2 cans white beans, drained
+- 1 quart vegetable broth
+- Topping:
+- 1/2 cup grated cheese
+
+directions:
+- Soften the onion and garlic in the oil
+- Stir in the paprika, then the beans and broth
+- Simmer for 20 minutes and serve with the cheese on top
+
+---
+
+A pot of beans that tastes of a campfire. Good the next day too.
+"""
+
+CHOWDOWN_ROLLS = """---
+
+layout: recipe
+title:  "Summer Rolls"
+tags:
+- sides
+- vegetarian
+preptime: PT30M
+cooktime: PT5M
+yield: 8 rolls
+nutrition:
+  calories: 120
+  fatContent: 3
+  sodiumContent: 240
+
+components:
+- Peanut Dipping Sauce
+
+ingredients:
+- 8 rice paper sheets
+- 100 g rice noodles, cooked
+- 1 carrot, cut into matchsticks
+- Herbs:
+- 1 handful mint
+- 1 handful coriander
+
+directions:
+- Dip a sheet in warm water until soft
+- Fill with noodles, carrot and herbs, and roll up tightly
+- Serve with the dipping sauce
+
+---
+
+Fresh rolls for a hot evening.
+"""
+
+CHOWDOWN_SAUCE = """---
+
+layout: recipe
+title:  "Peanut Dipping Sauce"
+
+ingredients:
+- 3 tablespoons peanut butter
+- 1 tablespoon soy sauce
+- 1 lime, juiced
+- 2 tablespoons warm water
+
+directions:
+- Whisk everything together until smooth
+
+---
+"""
+
+
+def chowdown():
+    site = "chowdown-master/"
+    write_zip(os.path.join(ROOT, "chowdown-master.zip"), [
+        (site + "README.md", b"# Chowdown\n\nA simple, plain-text recipe database for hackers.\n"),
+        (site + "_config.yml", b"title: Chowdown\nbaseurl: \"\"\ncollections:\n  recipes:\n    output: true\n"
+         b"  components:\n    output: true\n"),
+        (site + "_components/peanut-sauce.md", CHOWDOWN_SAUCE.encode()),
+        (site + "_recipes/smoky-bean-stew.md", CHOWDOWN_STEW.encode()),
+        (site + "_recipes/summer-rolls.md", CHOWDOWN_ROLLS.encode()),
+        (site + "images/smoky-bean-stew.png", tiny_png()),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
     beanconqueror()
+    chowdown()
     print("wrote", os.path.normpath(ROOT))

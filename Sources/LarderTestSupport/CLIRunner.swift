@@ -46,12 +46,28 @@ public enum CLI {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        return try capture(process, stdin: stdin, timeout: nil)
+    }
+
+    /// Runs another program (a browser, a script) and captures what it prints; one that outlives
+    /// `timeout` seconds is ended (SIGTERM, then SIGKILL five seconds later).
+    public static func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        return try capture(process, stdin: nil, timeout: timeout)
+    }
+
+    /// Starts `process` with its output captured, feeds it `stdin`, and waits for it to end.
+    private static func capture(_ process: Process, stdin: Data?, timeout: TimeInterval?) throws -> CLIResult {
         let outPipe = Pipe()
         let errPipe = Pipe()
         let inPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
@@ -69,8 +85,17 @@ public enum CLI {
         }
         if let stdin { inPipe.fileHandleForWriting.write(stdin) }
         try? inPipe.fileHandleForWriting.close()
+        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            if exited.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
-        group.wait()
+        if timeout == nil {
+            group.wait()
+        } else {
+            // A program's helper processes (a browser's) can hold the pipes open a little after it ends.
+            _ = group.wait(timeout: .now() + 10)
+        }
         return CLIResult(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))

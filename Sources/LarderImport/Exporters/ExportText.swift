@@ -168,4 +168,25 @@ enum ExportText {
         while digits.hasSuffix(".") { digits.removeLast() }
         return Double(digits)
     }
+
+    /// Text for XML or HTML: `&`, `<`, `>` and `"` (and `'` with `apostrophe`) as references, and
+    /// the control characters XML 1.0 cannot hold (all below U+0020 but tab, line feed and carriage
+    /// return) dropped.
+    static func escapeMarkup(_ text: String, apostrophe: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'" where apostrophe: out += "&#39;"
+            default:
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

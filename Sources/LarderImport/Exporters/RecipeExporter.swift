@@ -6,6 +6,10 @@ import LarderFormats
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
     case mealmaster, csv
+    /// A static, printable cookbook: `index.html` and one page per recipe.
+    case html
+    /// One Markdown file per recipe with YAML front matter (Chowdown's keys and layout).
+    case markdown
 
     /// The usual file extension of the whole output.
     public var fileExtension: String {
@@ -18,11 +22,13 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mela: "melarecipes"
         case .mealmaster: "mmf"
         case .csv: "csv"
+        case .html, .markdown: "zip"
         }
     }
 
-    /// The import format that reads this export back (and whose `extras` the exporter restores).
-    public var importFormat: ImportFormat {
+    /// The import format that reads this export back (and whose `extras` the exporter restores);
+    /// `nil` for the HTML cookbook, which no importer reads back as a whole.
+    public var importFormat: ImportFormat? {
         switch self {
         case .schemaorg: .schemaorg
         case .paprika: .paprika
@@ -34,6 +40,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mela: .mela
         case .mealmaster: .mealmaster
         case .csv: .csv
+        case .markdown: .chowdown
+        case .html: nil
         }
     }
 }
@@ -175,6 +183,8 @@ public struct ExportSession {
         case .mela: return try MelaExporter(path: outputPath)
         case .mealmaster: return try MealMasterExporter(path: outputPath)
         case .csv: return try CSVExporter(path: outputPath)
+        case .html: return try HTMLCookbookExporter(path: outputPath)
+        case .markdown: return try MarkdownExporter(path: outputPath)
         }
     }
 

@@ -25,20 +25,7 @@ public final class RecipeMLExporter: RecipeExporter {
     }
 
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                // Characters XML 1.0 cannot hold at all are dropped.
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        ExportText.escapeMarkup(text)
     }
 
     /// The `<recipe>` element of a recipe: `head` (title, categories from the tags, yield as

@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster or CSV.",
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV, a printable HTML cookbook or Markdown.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
@@ -28,9 +28,17 @@ struct ExportCommand: ParsableCommand {
               csv        one RFC 4180 CSV file, a row per recipe under a fixed header (title,
                          description, ingredients, instructions, servings, yield, prep time,
                          cook time, total time, categories, tags, source, notes, image)
+              html       a static, printable cookbook into a folder (-o DIR) or a .zip: index.html,
+                         one page per recipe (photo, times, yield, ingredients and steps under
+                         their section headings, nutrition, notes), print.html (every recipe,
+                         each on a new sheet when printed) and cookbook.css for screen and
+                         print; photos copied to images/
+              markdown   one Markdown file per recipe with YAML front matter, laid out as a
+                         Chowdown site (_recipes/<slug>.md, images/<slug>.*) into a folder or a
+                         .zip, or one recipe's .md (-o x.md or standard output)
 
             Only image files inside the records file's folder are embedded (Paprika, Mealie, Tandoor, \
-            Nextcloud, Mela): an imageRef that is \
+            Nextcloud, Mela, HTML, Markdown): an imageRef that is \
             absolute, has a '..' component or leads (through a symlink) outside that folder is \
             refused with a warning naming the record, and the record is exported without its image.
 
@@ -41,6 +49,7 @@ struct ExportCommand: ParsableCommand {
             Examples:
               larder export recipes.json --to paprika -o recipes.paprikarecipes
               larder export recipes.json --to schemaorg -o recipes.jsonld
+              larder export recipes.json --to html -o Cookbook
             """
     )
 
@@ -49,7 +58,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster or csv.")
+        help:
+            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, csv, html or markdown."
+    )
     var to: ExportFormat
 
     @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")

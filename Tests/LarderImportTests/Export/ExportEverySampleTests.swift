@@ -14,7 +14,7 @@ import Testing
     /// Other apps' recipe files in samples/import/ (Beanconqueror holds brews, not recipes).
     static let importSamples = [
         "cafe-scones.xml", "overnight-oats.jsonld", "plain-recipes.yaml", "sample.paprikarecipes", "shakshuka.cook",
-        "tomato-salad.yaml",
+        "tomato-salad.yaml", "chowdown-master.zip",
     ]
 
     /// Where each format's export goes.
@@ -49,8 +49,10 @@ import Testing
         return (path, recipes.count)
     }
 
-    @Test(
-        "every sample exports through every exporter and imports back, none rejected", arguments: ExportFormat.allCases)
+    /// The formats an importer reads back (the HTML and Markdown cookbooks have their own tests).
+    static let readBack = ExportFormat.allCases.filter { $0.importFormat != nil }
+
+    @Test("every sample exports through every exporter and imports back, none rejected", arguments: readBack)
     func everySampleEveryExporter(format: ExportFormat) throws {
         let dir = try TemporaryDirectory()
         let (records, count) = try Self.allSamples(in: dir)

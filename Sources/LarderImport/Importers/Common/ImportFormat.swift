@@ -11,6 +11,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case mealmaster
     /// Spreadsheet rows: CSV or TSV with a header line.
     case csv
+    /// Chowdown (Jekyll) recipe pages: Markdown with YAML front matter, in a site folder or zip.
+    case chowdown
 
     /// A human name for messages.
     public var displayName: String {
@@ -28,6 +30,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .plain: "plain recipe file"
         case .mealmaster: "MealMaster"
         case .csv: "CSV"
+        case .chowdown: "Chowdown"
         }
     }
 
@@ -47,6 +50,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .plain: PlainRecipeImporter()
         case .mealmaster: MealMasterImporter()
         case .csv: CSVImporter(columns: CSVImporter.columnOverrides)
+        case .chowdown: ChowdownImporter()
         }
     }
 
@@ -72,8 +76,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
             if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
             if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
+            if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
             throw LarderError(
-                .usage, "a folder with no recipe.json or .cook files; pass --from", location: SourceLocation(file: path)
+                .usage, "a folder with no recipe.json, .cook or _recipes/*.md files; pass --from",
+                location: SourceLocation(file: path)
             )
         }
         let lower = path.lowercased()
@@ -108,6 +114,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         let text = String(decoding: head, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
+            if ChowdownImporter.claims(text, name: name) { return .chowdown }
             if MealMasterImporter.claims(text) { return .mealmaster }
             if CSVImporter.claims(text, name: name) { return .csv }
         }
@@ -169,6 +176,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if name.hasSuffix(".zip") { sawZip = true }
             if name == "recipe.json" { sawRecipeJSON += 1 }
             if name.hasSuffix(".cook") { return .cooklang }
+            if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
@@ -196,6 +204,7 @@ extension ImportFormat {
         case .mealmaster:
             "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line"
         case .csv: "a header line with a title column, then one recipe per row"
+        case .chowdown: "Markdown files with YAML front matter (_recipes/*.md in a Chowdown site)"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

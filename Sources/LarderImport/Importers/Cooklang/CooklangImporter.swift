@@ -15,23 +15,11 @@ public struct CooklangImporter: RecipeImporter {
     public func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter {
-                    $0.lowercased().hasSuffix(".cook") && !$0.split(separator: "/").contains { $0.hasPrefix(".") }
-                }.sorted()
-            for file in files {
-                let origin = ImportOrigin(file: path, entry: file)
-                try sink.isolating(origin) {
-                    // Symlinks are followed only while they stay inside the folder being imported.
-                    let filePath: String
-                    switch ContainedFile.resolveInside(file, base: path, folder: ".") {
-                    case .success(let resolved): filePath = resolved
-                    case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
-                    }
-                    try read(
-                        try FileByteSource(path: filePath), title: Self.title(fromFileName: file), origin: origin,
-                        into: sink)
-                }
+            let isCookFile: (String) -> Bool = { $0.lowercased().hasSuffix(".cook") }
+            try FolderWalker(path: path).forEachFile(into: sink, accept: isCookFile) { file, resolved, origin in
+                try read(
+                    try FileByteSource(path: resolved), title: Self.title(fromFileName: file), origin: origin,
+                    into: sink)
             }
             return
         }
