@@ -5,7 +5,7 @@ import LarderFormats
 /// The foreign formats `larder export` writes.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
-    case mealmaster, csv
+    case mealmaster, csv, crouton
 
     /// The usual file extension of the whole output.
     public var fileExtension: String {
@@ -18,6 +18,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mela: "melarecipes"
         case .mealmaster: "mmf"
         case .csv: "csv"
+        case .crouton: "zip"
         }
     }
 
@@ -34,6 +35,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mela: .mela
         case .mealmaster: .mealmaster
         case .csv: .csv
+        case .crouton: .crouton
         }
     }
 }
@@ -175,6 +177,7 @@ public struct ExportSession {
         case .mela: return try MelaExporter(path: outputPath)
         case .mealmaster: return try MealMasterExporter(path: outputPath)
         case .csv: return try CSVExporter(path: outputPath)
+        case .crouton: return try CroutonExporter(path: outputPath)
         }
     }
 
