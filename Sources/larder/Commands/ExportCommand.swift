@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster or CSV.",
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV or Crouton.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
@@ -49,7 +49,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster or csv.")
+        help:
+            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, csv or crouton."
+    )
     var to: ExportFormat
 
     @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")

@@ -85,6 +85,12 @@ struct HTMLExportArchive {
         return try text.readAll(limit: limits.maxRecordSize)
     }
 
+    /// The non-empty texts of a card's field (one value or a list), trimmed.
+    static func texts(_ fields: Fields, _ key: String) -> [String] {
+        (fields[key].map { $0.arrayValue ?? [$0] } ?? []).compactMap { $0.stringValue?.trimmingWhitespace }
+            .filter { !$0.isEmpty }
+    }
+
     /// An image read from the export, with its file type from its first bytes.
     static func image(_ bytes: [UInt8]) -> ImportedRecipe.Image {
         .data(bytes, fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16))))

@@ -58,10 +58,7 @@ public struct CopyMeThatImporter: RecipeImporter {
     /// The recipe a card's fields describe, with `photos` as its images.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
     public static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
-        func strings(_ key: String) -> [String] {
-            (fields[key].map { $0.arrayValue ?? [$0] } ?? []).compactMap { $0.stringValue?.trimmingWhitespace }
-                .filter { !$0.isEmpty }
-        }
+        func strings(_ key: String) -> [String] { HTMLExportArchive.texts(fields, key) }
         guard let title = strings("name").first else {
             throw LarderError(
                 .malformedRecord, "the recipe has no name (id=\"name\")", location: SourceLocation(fieldPath: "name"))
