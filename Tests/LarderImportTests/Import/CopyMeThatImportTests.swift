@@ -45,11 +45,6 @@ import Testing
         #expect(sink.titles == ["Egg"])
         #expect(sink.rejects.first?.1.index == 0)
         #expect(sink.rejects.first?.0.location?.fieldPath?.description == "name")
-        let sample = ImportFixtures.sample("copymethat-export.zip")
-        let (first, _) = try ImportFixtures.session([sample], in: dir)
-        #expect(first.imported.count == 2)
-        let (second, records) = try ImportFixtures.session([sample], in: dir)
-        #expect(second.duplicates.count == 2)
-        #expect(records.count == 2)
+        try ImportFixtures.expectReRunAddsNothing(ImportFixtures.sample("copymethat-export.zip"), imports: 2, in: dir)
     }
 }

@@ -17,6 +17,7 @@ import Testing
         "tomato-salad.yaml": .orf, "recipesage-recipes.json": .recipesage, "plantoeat-recipes.csv": .plantoeat,
         "myrecipebox.csv": .myrecipebox, "recipekeeper-export.zip": .recipekeeper,
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
+        "openeats-dump.json": .openeats,
     ]
 
     static var samples: [String] {

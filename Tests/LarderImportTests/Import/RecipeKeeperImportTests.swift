@@ -87,13 +87,8 @@ import Testing
     @Test("re-running the import adds nothing, and the photo is written once")
     func reRunIsIdempotent() throws {
         let dir = try TemporaryDirectory()
-        let sample = ImportFixtures.sample("recipekeeper-export.zip")
-        let (first, _) = try ImportFixtures.session([sample], in: dir)
-        #expect(first.imported.count == 2)
+        let first = try ImportFixtures.expectReRunAddsNothing(
+            ImportFixtures.sample("recipekeeper-export.zip"), imports: 2, in: dir)
         #expect(first.images == 1)
-        let (second, records) = try ImportFixtures.session([sample], in: dir)
-        #expect(second.imported.isEmpty)
-        #expect(second.duplicates.count == 2)
-        #expect(records.count == 2)
     }
 }

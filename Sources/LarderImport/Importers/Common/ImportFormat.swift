@@ -23,6 +23,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case crouton
     /// CopyMeThat's HTML export (a zip of `recipes.html` and `images/`).
     case copymethat
+    /// An OpenEats database dump (Django `dumpdata` JSON).
+    case openeats
 
     /// A human name for messages.
     public var displayName: String {
@@ -46,6 +48,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recipekeeper: "Recipe Keeper"
         case .crouton: "Crouton"
         case .copymethat: "CopyMeThat"
+        case .openeats: "OpenEats"
         }
     }
 
@@ -71,6 +74,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recipekeeper: RecipeKeeperImporter()
         case .crouton: CroutonImporter()
         case .copymethat: CopyMeThatImporter()
+        case .openeats: OpenEatsImporter()
         }
     }
 
@@ -144,7 +148,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
         .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml, .beanconqueror,
-        .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
+        .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
@@ -199,6 +203,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     static func detectJSON(_ keys: ContentKeys) -> ImportFormat? {
         func has(_ key: String) -> Bool { keys.has(key) }
         if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
+        if has("model") && has("pk") && has("fields") && has("directions") { return .openeats }
         // RecipeSage writes `creditText` and `isBasedOn` on every recipe, even when they are empty.
         if has("@type") && has("creditText") && has("isBasedOn") && has("name") { return .recipesage }
         if has("@context") || has("@type") { return .schemaorg }
@@ -283,6 +288,7 @@ extension ImportFormat {
         case .recipekeeper: "div.recipe-details cards in recipes.html (in the zip or alone)"
         case .crouton: ".crumb JSON objects (a file, a zip or a folder of them)"
         case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
+        case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }
