@@ -31,6 +31,10 @@ grep -o '"title" *: *"Lemon Posset"' "$out/page.json" >/dev/null && echo "   lem
 "$L" import samples/import/recipes.csv -o "$out/csv.json"
 "$L" validate "$out/mealmaster.json" "$out/csv.json"
 
+echo "== a Recipe Keeper export (recipes.html with its own item properties, photos in images/), found by content"
+"$L" import samples/import/recipekeeper-export.zip -o "$out/recipekeeper.json"
+"$L" validate "$out/recipekeeper.json"
+
 echo "== the import report as JSON, with the field census (what went where, and why)"
 "$L" import samples/import/sample.paprikarecipes -o "$out/census.json" --report "$out/report.json" 2>/dev/null
 grep -o '"census"' "$out/report.json" >/dev/null && echo "   report.json holds the census"

@@ -5,7 +5,7 @@ import LarderFormats
 /// The foreign formats `larder export` writes.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
-    case mealmaster, csv
+    case mealmaster, csv, crouton
     /// A static, printable cookbook: `index.html` and one page per recipe.
     case html
     /// One Markdown file per recipe with YAML front matter (Chowdown's keys and layout).
@@ -23,6 +23,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mealmaster: "mmf"
         case .csv: "csv"
         case .html, .markdown: "zip"
+        case .crouton: "zip"
         }
     }
 
@@ -42,6 +43,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .csv: .csv
         case .markdown: .chowdown
         case .html: nil
+        case .crouton: .crouton
         }
     }
 }
@@ -185,6 +187,7 @@ public struct ExportSession {
         case .csv: return try CSVExporter(path: outputPath)
         case .html: return try HTMLCookbookExporter(path: outputPath)
         case .markdown: return try MarkdownExporter(path: outputPath)
+        case .crouton: return try CroutonExporter(path: outputPath)
         }
     }
 

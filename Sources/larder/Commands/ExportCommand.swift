@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV, a printable HTML cookbook or Markdown.",
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV, Crouton, a printable HTML cookbook or Markdown.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
@@ -59,7 +59,7 @@ struct ExportCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, csv, html or markdown."
+            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, csv, crouton, html or markdown."
     )
     var to: ExportFormat
 

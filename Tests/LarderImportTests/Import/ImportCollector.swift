@@ -3,6 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderImport
 import LarderTestSupport
+import Testing
 
 /// Collects what an importer emits, for tests.
 final class ImportCollector: ImportSink {
@@ -41,6 +42,21 @@ enum ImportFixtures {
         try gzip.write(text)
         try gzip.close()
         return sink.bytes
+    }
+
+    /// Imports `sample` twice into the same output in `directory`, expecting `count` recipes the first
+    /// time and only duplicates the second; returns the first run's report.
+    @discardableResult
+    static func expectReRunAddsNothing(_ sample: String, imports count: Int, in directory: TemporaryDirectory) throws
+        -> ImportSession.Report
+    {
+        let (first, _) = try session([sample], in: directory)
+        #expect(first.imported.count == count, "\(first.rejected)")
+        let (second, records) = try session([sample], in: directory)
+        #expect(second.imported.isEmpty)
+        #expect(second.duplicates.count == count)
+        #expect(records.count == count)
+        return first
     }
 
     /// Runs a whole import session into `directory` and returns its report and the records written.

@@ -11,7 +11,10 @@ import LarderFormats
 /// ingredient or step; categories and tags are separated by commas; times are minutes or text
 /// such as `1 h 30`; a source or image that is a URL becomes the source URL or image. Columns no
 /// field takes, and a source or time that cannot be read, are kept verbatim (non-empty cells only)
-/// in `extras["csv"]`, keyed by header name.
+/// in `extras["csv"]`, keyed by header name, and every non-empty cell is counted in the field census.
+///
+/// App exports (``CSVProfile``: Plan to Eat, MyRecipeBox) are read with their own columns instead,
+/// reported as their own format and kept in `extras[<format>]`.
 ///
 /// Streams: one row is held at a time. Each row is isolated: one that breaks RFC 4180 (an
 /// unclosed quote, a stray quote), has more cells than the header, or has no title is rejected
@@ -25,12 +28,21 @@ public struct CSVImporter: RecipeImporter {
 
     /// The field → header name overrides.
     public var columns: [CSVColumn: String]
+    /// The app export the file is (its columns by exact header name); `nil`: a generic spreadsheet.
+    let profile: CSVProfile?
 
-    public var format: ImportFormat { .csv }
+    public var format: ImportFormat { profile?.format ?? .csv }
 
     /// Creates the importer with `columns` overriding the automatic mapping.
     public init(columns: [CSVColumn: String] = [:]) {
         self.columns = columns
+        profile = nil
+    }
+
+    /// Creates the importer for an app's export.
+    init(profile: CSVProfile) {
+        columns = [:]
+        self.profile = profile
     }
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
@@ -44,7 +56,7 @@ public struct CSVImporter: RecipeImporter {
         if let problem = header.problem {
             throw LarderError(.syntax, "the header line: \(problem)", location: SourceLocation(file: path, line: 1))
         }
-        let mapping = try mapping(header.cells, path: path)
+        let roles = try roles(header.cells, path: path)
         var index = 0
         while let row = try rows.next() {
             // A row of empty cells (`;;;;`, as spreadsheets leave below the data) is no recipe.
@@ -63,7 +75,7 @@ public struct CSVImporter: RecipeImporter {
                         "the row has \(row.cells.count) cells, the header \(header.cells.count)",
                         location: SourceLocation(line: row.line))
                 }
-                try sink.recipe(try recipe(row, header: header.cells, mapping: mapping), origin: origin)
+                try sink.recipe(try recipe(row, header: header.cells, roles: roles), origin: origin)
             }
         }
         if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
@@ -101,32 +113,60 @@ public struct CSVImporter: RecipeImporter {
         return result
     }
 
-    /// The recipe in one row.
-    /// - Throws: ``LarderError`` `malformed-record` at field `title` when the title cell is empty.
-    func recipe(_ row: CSVRowReader.Row, header: [String], mapping: [Int: CSVColumn]) throws -> ImportedRecipe {
-        var cells: [CSVColumn: String] = [:]
-        var extras = Fields()
-        func keep(_ position: Int, _ value: String) {
-            if !value.isEmpty { extras.append(key: header[position], value: .string(value)) }
+    /// The role of each column (by position): the profile's, else the field of ``mapping(_:path:)``.
+    /// - Throws: ``LarderError`` `usage-error` when no column is the title.
+    func roles(_ headers: [String], path: String) throws -> [Int: CSVProfile.Role] {
+        guard let profile else { return try mapping(headers, path: path).mapValues { .field($0) } }
+        var result: [Int: CSVProfile.Role] = [:]
+        for (position, name) in headers.enumerated() {
+            if let role = profile.roles[name.trimmingCharacters(in: .whitespaces)], !result.values.contains(role) {
+                result[position] = role
+            }
         }
-        for (position, value) in row.cells.enumerated() {
-            if let column = mapping[position] { cells[column] = value } else { keep(position, value) }
-        }
-        func text(_ column: CSVColumn) -> String? {
-            cells[column].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
-        func headerName(_ column: CSVColumn) -> String {
-            mapping.first { $0.value == column }.map { header[$0.key] } ?? column.rawValue
-        }
-        guard let title = text(.title) else {
+        guard result.values.contains(.field(.title)) else {
+            let listed = headers.map { "\"\($0)\"" }.joined(separator: ", ")
             throw LarderError(
-                .malformedRecord, "the row has no title (column \"\(headerName(.title))\")",
+                .usage,
+                "no \(profile.format.displayName) title column (the header has \(listed)); pass --from csv --map",
+                location: SourceLocation(file: path, line: 1))
+        }
+        return result
+    }
+
+    /// The recipe in one row, with its field census: each mapped column is carried into its field
+    /// (or kept in extras when its value could not be read, such as a time that is no duration or a
+    /// source that is no URL), and every other non-empty cell is kept verbatim in
+    /// `extras[format]`, keyed by header name.
+    /// - Throws: ``LarderError`` `malformed-record` at field `title` when the title cell is empty.
+    func recipe(_ row: CSVRowReader.Row, header: [String], roles: [Int: CSVProfile.Role]) throws -> ImportedRecipe {
+        var cells: [CSVProfile.Role: String] = [:]
+        var fields = Fields()
+        for (position, value) in row.cells.enumerated() where position < header.count {
+            fields.append(key: header[position], value: .string(value))
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let role = roles[position], !trimmed.isEmpty { cells[role] = trimmed }
+        }
+        guard let title = cells[.field(.title)] else {
+            let name = roles.first { $0.value == .field(.title) }.map { header[$0.key] } ?? "title"
+            throw LarderError(
+                .malformedRecord, "the row has no title (column \"\(name)\")",
                 location: SourceLocation(line: row.line, fieldPath: "title"))
         }
         var recipe = ImportedRecipe(title: title)
+        fill(&recipe, from: cells)
+        fillAppFields(&recipe, from: cells)
+        var fates: [String: FieldFate] = [:]
+        for (position, role) in roles { fates[header[position]] = .carried(role.larderField) }
+        recipe.takeCensus(of: fields, table: FieldTable(format, fates))
+        return recipe
+    }
+
+    /// The generic fields: text, ingredients, steps, yield, times, categories, tags, source and image.
+    private func fill(_ recipe: inout ImportedRecipe, from cells: [CSVProfile.Role: String]) {
+        func text(_ column: CSVColumn) -> String? { cells[.field(column)] }
         recipe.description = text(.description)
         recipe.notes = text(.notes)
-        recipe.ingredients = Self.lines(text(.ingredients))
+        (recipe.ingredients, recipe.ingredientHeadings) = ingredients(text(.ingredients))
         recipe.steps = Self.lines(text(.instructions)).map { ImportedRecipe.Step(text: $0) }
         if let servings = text(.servings) {
             recipe.servings = RecipeYield.servings(servings)
@@ -134,49 +174,76 @@ public struct CSVImporter: RecipeImporter {
         }
         if let yield = text(.yield) {
             recipe.yieldText = RecipeYield.normalized(yield) ?? yield
+            recipe.yieldAsWritten = yield
             if recipe.servings == nil { recipe.servings = RecipeYield.servingsAlone(yield) }
         }
         for (column, path) in [
             (CSVColumn.prepTime, \ImportedRecipe.prepMinutes), (.cookTime, \.cookMinutes), (.totalTime, \.totalMinutes),
         ] {
-            guard let value = text(column) else { continue }
-            if let minutes = Int(value) ?? RecipeTime.minutes(from: value) {
-                recipe[keyPath: path] = minutes
-            } else {
-                extras.append(key: headerName(column), value: .string(value))
+            recipe[keyPath: path] = text(column).flatMap { Int($0) ?? RecipeTime.minutes(from: $0) }
+        }
+        recipe.categories = list(text(.categories))
+        recipe.keywords = list(text(.tags)) + (cells[.extraTag].map { [$0] } ?? [])
+        if let source = text(.source), source.hasPrefix("http://") || source.hasPrefix("https://") {
+            recipe.sourceURL = source
+        }
+        if let image = text(.image), image.hasPrefix("http://") || image.hasPrefix("https://") {
+            recipe.images = [.url(image)]
+        }
+    }
+
+    /// The fields only app exports have: source name, cuisine, rating, dates, favourite, video, nutrition.
+    private func fillAppFields(_ recipe: inout ImportedRecipe, from cells: [CSVProfile.Role: String]) {
+        recipe.sourceName = cells[.sourceName]
+        if let cuisine = cells[.cuisine] {
+            recipe.cuisine = cuisine
+            recipe.cuisines = [cuisine]
+        }
+        recipe.rating = cells[.rating].flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }
+        recipe.createdAt = cells[.createdAt].flatMap(RecipeDate.parse)
+        recipe.updatedAt = cells[.updatedAt].flatMap(RecipeDate.parse)
+        recipe.isFavorite = cells[.favorite].map { ["true", "yes", "1"].contains($0.lowercased()) } ?? false
+        if let video = cells[.video], video.contains("://") { recipe.videoURL = video }
+        for (role, value) in cells {
+            if case .nutrient(let key) = role { recipe.nutrition[key] = value }
+        }
+        for line in Self.lines(cells[.nutritionLines]) {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
+                recipe.nutrition[CSVProfile.nutritionKey(parts[0])] = parts[1]
             }
         }
-        recipe.categories = Self.list(text(.categories))
-        recipe.keywords = Self.list(text(.tags))
-        if let source = text(.source) {
-            if source.hasPrefix("http://") || source.hasPrefix("https://") {
-                recipe.sourceURL = source
-            } else {
-                extras.append(key: headerName(.source), value: .string(source))
+    }
+
+    /// The ingredient lines of a cell and the group headings among them (lines starting with the
+    /// profile's heading prefix).
+    private func ingredients(_ cell: String?) -> ([String], [Int: String]) {
+        var lines: [String] = []
+        var headings: [Int: String] = [:]
+        for raw in (cell ?? "").split(whereSeparator: \.isNewline) {
+            if let prefix = profile?.headingPrefix, raw.hasPrefix(prefix) {
+                let heading = raw.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                if !heading.isEmpty { headings[lines.count] = heading }
+                continue
             }
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if !line.isEmpty { lines.append(line) }
         }
-        if let image = text(.image) {
-            if image.hasPrefix("http://") || image.hasPrefix("https://") {
-                recipe.images = [.url(image)]
-            } else {
-                extras.append(key: headerName(.image), value: .string(image))
-            }
-        }
-        if !extras.isEmpty { recipe.extras.append(key: ImportFormat.csv.rawValue, value: .object(extras)) }
-        return recipe
+        return (lines, headings)
+    }
+
+    /// The items of a list cell: split on the profile's separator, else on commas (or semicolons
+    /// when the cell has no comma).
+    func list(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        let separator: Character = profile?.listSeparator ?? (text.contains(",") ? "," : ";")
+        return text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// The non-empty lines of a cell, trimmed.
     static func lines(_ text: String?) -> [String] {
         (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-    }
-
-    /// The items of a list cell, separated by commas (or semicolons when it has no comma).
-    static func list(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        let separator: Character = text.contains(",") ? "," : ";"
-        return text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
 
@@ -185,14 +252,23 @@ extension CSVImporter {
     /// with `--map` given, by its name alone.
     static func claims(_ head: String, name: String) -> Bool {
         guard name.hasSuffix(".csv") || name.hasSuffix(".tsv") else { return false }
-        let bytes = Array(head.utf8)
-        let delimiter = CSVRowReader.sniffDelimiter(bytes)
-        let firstLine = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let cells = firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF} ")) }
         // `--map` says the file is a spreadsheet of recipes: a .csv with it is CSV, and a missing
         // column is then the importer's error (naming the file's columns), not a detection failure.
         if !columnOverrides.isEmpty { return true }
-        return cells.contains { CSVColumn.automatic($0) == .title }
+        return headerCells(head).contains { CSVColumn.automatic($0) == .title }
+    }
+
+    /// The app export whose header row the text starts with (``CSVProfile/signature``), whatever
+    /// the file's name; `nil` with `--map` given (the columns are then the user's to name).
+    static func profile(claiming head: String) -> CSVProfile? {
+        columnOverrides.isEmpty ? CSVProfile.matching(headerCells(head)) : nil
+    }
+
+    /// The cells of the first line, unquoted (a header line has no line breaks in its cells).
+    private static func headerCells(_ head: String) -> [String] {
+        let delimiter = CSVRowReader.sniffDelimiter(Array(head.utf8))
+        let firstLine = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF} ")) }
     }
 }

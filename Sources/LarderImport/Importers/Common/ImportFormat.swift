@@ -13,6 +13,20 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case csv
     /// Chowdown (Jekyll) recipe pages: Markdown with YAML front matter, in a site folder or zip.
     case chowdown
+    /// RecipeSage's JSON-LD export (schema.org Recipes with `creditText`, `isBasedOn`, `comment`).
+    case recipesage
+    /// Plan to Eat's CSV export.
+    case plantoeat
+    /// MyRecipeBox's CSV export.
+    case myrecipebox
+    /// Recipe Keeper's HTML export (a zip of `recipes.html` and `images/`).
+    case recipekeeper
+    /// Crouton's `.crumb` JSON files.
+    case crouton
+    /// CopyMeThat's HTML export (a zip of `recipes.html` and `images/`).
+    case copymethat
+    /// An OpenEats database dump (Django `dumpdata` JSON).
+    case openeats
 
     /// A human name for messages.
     public var displayName: String {
@@ -31,6 +45,13 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .mealmaster: "MealMaster"
         case .csv: "CSV"
         case .chowdown: "Chowdown"
+        case .recipesage: "RecipeSage"
+        case .plantoeat: "Plan to Eat"
+        case .myrecipebox: "MyRecipeBox"
+        case .recipekeeper: "Recipe Keeper"
+        case .crouton: "Crouton"
+        case .copymethat: "CopyMeThat"
+        case .openeats: "OpenEats"
         }
     }
 
@@ -51,6 +72,13 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .mealmaster: MealMasterImporter()
         case .csv: CSVImporter(columns: CSVImporter.columnOverrides)
         case .chowdown: ChowdownImporter()
+        case .recipesage: RecipeSageImporter()
+        case .plantoeat: CSVImporter(profile: .planToEat)
+        case .myrecipebox: CSVImporter(profile: .myRecipeBox)
+        case .recipekeeper: RecipeKeeperImporter()
+        case .crouton: CroutonImporter()
+        case .copymethat: CopyMeThatImporter()
+        case .openeats: OpenEatsImporter()
         }
     }
 
@@ -77,16 +105,32 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
             if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
             if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
+            if files.contains(where: { $0.lowercased().hasSuffix(".crumb") }) { return .crouton }
             throw LarderError(
-                .usage, "a folder with no recipe.json, .cook or _recipes/*.md files; pass --from",
+                .usage, "a folder with no recipe.json, .cook, .crumb or _recipes/*.md files; pass --from",
                 location: SourceLocation(file: path)
             )
         }
         let lower = path.lowercased()
+        if lower.hasSuffix(".html") || lower.hasSuffix(".htm"),
+            let format = detectHTMLExport(try FileByteSource(path: path).readPrefix(sniffLength))
+        {
+            return format
+        }
+        // RecipeSage's export is JSON-LD, and may be saved as `.jsonld`.
+        if lower.hasSuffix(".jsonld"),
+            detectJSON(
+                ContentKeys(
+                    json: String(decoding: try FileByteSource(path: path).readPrefix(sniffLength), as: UTF8.self)))
+                == .recipesage
+        {
+            return .recipesage
+        }
         let byExtension: [(String, ImportFormat)] = [
             (".paprikarecipes", .paprika), (".paprikarecipe", .paprika), (".melarecipes", .mela),
             (".melarecipe", .mela),
-            (".cook", .cooklang), (".jsonld", .schemaorg), (".html", .schemaorg), (".htm", .schemaorg),
+            (".cook", .cooklang), (".crumb", .crouton), (".jsonld", .schemaorg), (".html", .schemaorg),
+            (".htm", .schemaorg),
         ]
         for (suffix, format) in byExtension where lower.hasSuffix(suffix) { return format }
         var head = try FileByteSource(path: path).readPrefix(sniffLength)
@@ -101,8 +145,26 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         if let format = detectContent(head, name: name) { return format }
         throw LarderError(
             .usage,
-            "cannot tell which recipe format this is; pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
+            "cannot tell which recipe format this is: its content matches none of "
+                + "\(names(contentChecked)); pass --from (\(allCases.map(\.rawValue).joined(separator: "|")))",
             location: SourceLocation(file: path))
+    }
+
+    /// The formats detection recognises in a text file by its content, in the order it checks them.
+    public static let contentChecked: [ImportFormat] = [
+        .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml, .beanconqueror,
+        .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
+    ]
+
+    /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
+    public static let archiveChecked: [ImportFormat] = [
+        .recipekeeper, .copymethat, .beanconqueror, .paprika, .mela, .mealie, .cooklang, .crouton, .tandoor, .nextcloud,
+    ]
+
+    /// `A, B and C` of the formats' display names.
+    private static func names(_ formats: [ImportFormat]) -> String {
+        let names = formats.map(\.displayName)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " and " : "") + (names.last ?? "")
     }
 
     /// How much of a file's (decompressed) content detection reads.
@@ -116,6 +178,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
             if ChowdownImporter.claims(text, name: name) { return .chowdown }
             if MealMasterImporter.claims(text) { return .mealmaster }
+            if let profile = CSVImporter.profile(claiming: text) { return profile.format }
             if CSVImporter.claims(text, name: name) { return .csv }
         }
         let isYAMLName = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
@@ -146,17 +209,30 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     static func detectJSON(_ keys: ContentKeys) -> ImportFormat? {
         func has(_ key: String) -> Bool { keys.has(key) }
         if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
+        if has("model") && has("pk") && has("fields") && has("directions") { return .openeats }
+        // RecipeSage writes `creditText` and `isBasedOn` on every recipe, even when they are empty.
+        if has("@type") && has("creditText") && has("isBasedOn") && has("name") { return .recipesage }
         if has("@context") || has("@type") { return .schemaorg }
         if has("directions") && (has("uid") || has("photo_data")) && has("name") { return .paprika }
         if (has("recipe_ingredient") || has("recipeIngredient") && has("slug")) && has("name") { return .mealie }
         if has("steps") && (has("working_time") || has("waiting_time")) && has("name") { return .tandoor }
+        if has("neutritionalInfo") || (has("cookingDuration") && has("ingredients") && has("name")) { return .crouton }
         if (has("wantToCook") || (has("instructions") && has("link") && has("yield"))) && has("title") {
             return .mela
         }
         return nil
     }
 
-    /// The format of a zip archive, from its entry names.
+    /// The app whose HTML export a page's first bytes are, if any (Recipe Keeper's
+    /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids).
+    static func detectHTMLExport(_ head: [UInt8]) -> ImportFormat? {
+        let text = String(decoding: head, as: UTF8.self)
+        if text.contains("recipe-details") && text.contains("itemprop=\"recipeIngredients\"") { return .recipekeeper }
+        if text.contains("id=\"recipeIngredients\"") && text.contains("class=\"recipe\"") { return .copymethat }
+        return nil
+    }
+
+    /// The format of a zip archive, from its entry names (and for `recipes.html`, its first bytes).
     static func detectArchive(path: String) throws -> ImportFormat {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
@@ -165,6 +241,11 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         while let entry = try archive.nextEntry() {
             if entry.isIgnorable { continue }
             let name = entry.fileName.lowercased()
+            if name == HTMLExportArchive.pageName,
+                let format = detectHTMLExport(try archive.open(entry).readPrefix(sniffLength))
+            {
+                return format
+            }
             if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
             if name.hasSuffix(".paprikarecipe") { return .paprika }
             if name.hasSuffix(".melarecipe") { return .mela }
@@ -177,11 +258,14 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if name == "recipe.json" { sawRecipeJSON += 1 }
             if name.hasSuffix(".cook") { return .cooklang }
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
+            if name.hasSuffix(".crumb") { return .crouton }
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
         throw LarderError(
-            .usage, "a zip archive of no recipe format Larder knows; pass --from", location: SourceLocation(file: path))
+            .usage,
+            "a zip archive of no recipe format Larder knows: its entries match none of \(names(archiveChecked)); pass --from",
+            location: SourceLocation(file: path))
     }
 }
 
@@ -205,6 +289,14 @@ extension ImportFormat {
             "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line"
         case .csv: "a header line with a title column, then one recipe per row"
         case .chowdown: "Markdown files with YAML front matter (_recipes/*.md in a Chowdown site)"
+        case .recipesage: "schema.org Recipe objects in a JSON array or a {\"recipes\": [...]} document"
+        case .plantoeat:
+            "Plan to Eat's header line (Title, …, Main Ingredient, …, Url Host, …), then one recipe per row"
+        case .myrecipebox: "MyRecipeBox's header line (title, preparationTime, cookingTime, …), then one recipe per row"
+        case .recipekeeper: "div.recipe-details cards in recipes.html (in the zip or alone)"
+        case .crouton: ".crumb JSON objects (a file, a zip or a folder of them)"
+        case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
+        case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

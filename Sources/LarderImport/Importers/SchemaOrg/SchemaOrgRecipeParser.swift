@@ -36,16 +36,19 @@ public struct SchemaOrgRecipeParser: Sendable {
     /// - Parameters:
     ///   - node: the Recipe node.
     ///   - table: the field table the census is taken against.
+    ///   - fates: fates the format decides for this node, over the ones schema.org's reading decides.
     ///   - prepare: fills in what the format adds to schema.org before the census is taken.
     /// - Returns: the recipe, with its census and extras.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
-    public func parse(_ node: Value, table: FieldTable, prepare: (inout ImportedRecipe) -> Void = { _ in })
-        throws -> ImportedRecipe
-    {
+    public func parse(
+        _ node: Value, table: FieldTable, overriding fates: [String: FieldFate] = [:],
+        prepare: (inout ImportedRecipe) -> Void = { _ in }
+    ) throws -> ImportedRecipe {
         var recipe = try parseFields(node)
         prepare(&recipe)
         let fields = node.objectValue ?? Fields()
-        recipe.takeCensus(of: fields, table: table, overrides: overrides(node, recipe))
+        let decided = overrides(node, recipe).merging(fates) { _, format in format }
+        recipe.takeCensus(of: fields, table: table, overrides: decided)
         recipe.takeMemberCensus(
             of: fields, roots: Self.structuredFields, format: table.format, census: memberCensus(of: recipe))
         return recipe

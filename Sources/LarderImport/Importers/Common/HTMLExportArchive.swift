@@ -1,0 +1,98 @@
+import LarderCore
+import LarderFormats
+
+/// The HTML export of a recipe app: a zip with one `recipes.html` holding every recipe and an
+/// `images/` folder beside it (Recipe Keeper, CopyMeThat), or the page alone.
+///
+/// Hands each page to the importer parsed, with a loader for the images its `img` elements name
+/// (paths relative to the page's folder; one that would leave the archive is refused). The page is
+/// buffered, decoded from its declared charset, up to the record size limit; images are read one
+/// at a time, when a recipe names them.
+struct HTMLExportArchive {
+    /// The name of the page the apps write.
+    static let pageName = "recipes.html"
+
+    /// Loads the bytes of the image a page names, or `nil` when the export has no such file.
+    typealias ImageLoader = (String) throws -> [UInt8]?
+
+    /// Calls `body` with each page of the export at `path` (a zip or a single page), its origin and an image loader.
+    /// - Throws: ``LarderError`` when the archive or page cannot be read at all; a page that
+    ///   cannot be read is rejected and the others are read.
+    static func forEachPage(
+        at path: String, into sink: any ImportSink, _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
+    ) throws {
+        let fileOrigin = ImportOrigin(file: path)
+        guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
+            let root = try HTMLDocument.parse(
+                try HTMLPageReader.pageBytes(atPath: path, limits: sink.readerLimits), name: path)
+            try body(root, fileOrigin) { _ in nil }
+            return
+        }
+        let archive = try ZipArchive(path: path)
+        var pages: [ZipEntry] = []
+        var files: [String: ZipEntry] = [:]
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            if entry.fileName.lowercased() == pageName { pages.append(entry) } else { files[entry.path] = entry }
+        }
+        for page in pages {
+            let origin = fileOrigin.entry(page.path)
+            let folder = String(page.path.dropLast(page.fileName.count))
+            try sink.isolating(origin) {
+                _ = try page.safeRelativePath(archive: path)
+                let bytes = try utf8(archive.open(page), limits: sink.readerLimits)
+                try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { source in
+                    guard let entry = files[folder + source] ?? files[source] else { return nil }
+                    _ = try entry.safeRelativePath(archive: path)
+                    return try archive.open(entry).readAll(limit: 64 << 20)
+                }
+            }
+        }
+    }
+
+    /// Sends a recipe for every card (`isCard`) of every page to `sink`, each isolated: `read` gives
+    /// a card's fields (the raw record of a reject) and the `src` of its photos, which are loaded from
+    /// the export (one the export lacks is a warning), and `recipe` makes the recipe of both.
+    /// - Throws: what ``forEachPage(at:into:_:)`` throws.
+    static func importCards(
+        at path: String, into sink: any ImportSink, isCard: (HTMLElement) -> Bool,
+        read: (HTMLElement) -> (fields: Fields, photos: [String]),
+        recipe: (Fields, [ImportedRecipe.Image]) throws -> ImportedRecipe
+    ) throws {
+        try forEachPage(at: path, into: sink) { root, origin, loadImage in
+            for (index, card) in root.all(nested: false, where: isCard).enumerated() {
+                let itemOrigin = origin.item(index)
+                let (fields, sources) = read(card)
+                try sink.isolating(itemOrigin, raw: .object(fields)) {
+                    var photos: [ImportedRecipe.Image] = []
+                    for source in sources {
+                        if let bytes = try loadImage(source) {
+                            photos.append(image(bytes))
+                        } else {
+                            sink.warn("the photo \(source) is not in the export", origin: itemOrigin)
+                        }
+                    }
+                    try sink.recipe(try recipe(fields, photos), origin: itemOrigin)
+                }
+            }
+        }
+    }
+
+    /// A page's bytes as UTF-8, decoded from the charset it declares, within the record size limit.
+    private static func utf8(_ source: any ByteSource, limits: ReaderLimits) throws -> [UInt8] {
+        let peekable = PeekableByteSource(source)
+        let text = TranscodingByteSource(peekable, encoding: TextEncoding.sniff(try peekable.peek(4096)))
+        return try text.readAll(limit: limits.maxRecordSize)
+    }
+
+    /// The non-empty texts of a card's field (one value or a list), trimmed.
+    static func texts(_ fields: Fields, _ key: String) -> [String] {
+        (fields[key].map { $0.arrayValue ?? [$0] } ?? []).compactMap { $0.stringValue?.trimmingWhitespace }
+            .filter { !$0.isEmpty }
+    }
+
+    /// An image read from the export, with its file type from its first bytes.
+    static func image(_ bytes: [UInt8]) -> ImportedRecipe.Image {
+        .data(bytes, fileExtension: ImageKind.fileExtension(for: Array(bytes.prefix(16))))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+public import LarderCore
+import LarderFormats
+
+/// Imports Crouton's `.crumb` recipes: one JSON object per file, alone, in a zip or in a folder.
+///
+/// A `.crumb` holds `uuid`, `name`, `serves`, `defaultScale`, `duration` (preparation minutes),
+/// `cookingDuration` (minutes), `webLink`, `sourceName`, `notes`, `neutritionalInfo` (Crouton's
+/// spelling: `Label: value,` lines), `tags` (`{uuid, name, color}`), `ingredients`
+/// (`{uuid, order, ingredient: {uuid, name}, quantity: {amount, secondaryAmount, quantityType}}`),
+/// `steps` (`{uuid, order, step, isSection}`), `images` and `sourceImage` (base64 JPEG),
+/// `rating`, `isPublicRecipe`, `folderIDs`. Ingredients and steps are read in `order`; a quantity
+/// becomes the start of the ingredient line (``CroutonQuantity``). Fields Larder has no field for
+/// (`defaultScale`, `folderIDs`, `isPublicRecipe`, …) are kept in `extras.crouton`. Each file is one
+/// record, isolated: one without a name is rejected with its entry and field path.
+public struct CroutonImporter: RecipeImporter {
+    public var format: ImportFormat { .crouton }
+
+    /// Creates the importer.
+    public init() {}
+
+    public func importItems(at path: String, into sink: any ImportSink) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
+            for file in files where file.lowercased().hasSuffix(".crumb") {
+                let origin = ImportOrigin(file: path, entry: file)
+                try sink.isolating(origin) {
+                    // Symlinks are followed only while they stay inside the folder being imported.
+                    switch ContainedFile.resolveInside(file, base: path, folder: ".") {
+                    case .success(let resolved):
+                        try read(try FileByteSource(path: resolved), origin: origin, into: sink)
+                    case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
+                    }
+                }
+            }
+        } else if ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) {
+            let isCrumb: (ZipEntry) -> Bool = { $0.path.lowercased().hasSuffix(".crumb") }
+            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCrumb) { _, source, origin in
+                try read(source, origin: origin, into: sink)
+            }
+        } else {
+            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
+        }
+    }
+
+    private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
+        let value = try sink.readJSON(source, origin: origin)
+        try sink.isolating(origin, raw: value) {
+            try sink.recipe(try Self.recipe(from: value), origin: origin)
+        }
+    }
+
+    /// The recipe one `.crumb` object describes.
+    /// - Throws: ``LarderError`` `malformed-record` with the field path (`name`, `images[1]`).
+    public static func recipe(from value: Value) throws -> ImportedRecipe {
+        let r = try ValueReader(value)
+        guard let title = try r.optionalString("name")?.trimmingWhitespace, !title.isEmpty else {
+            throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
+        }
+        var recipe = ImportedRecipe(title: title)
+        recipe.nativeID = try r.optionalString("uuid")
+        recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
+        recipe.servings = try r.optionalDouble("serves").map { Int($0.rounded()) }
+        recipe.prepMinutes = try r.optionalDouble("duration").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        recipe.cookMinutes = try r.optionalDouble("cookingDuration").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        recipe.sourceURL = try r.optionalString("webLink").flatMap(PaprikaImporter.nonEmpty)
+        recipe.sourceName = try r.optionalString("sourceName").flatMap(PaprikaImporter.nonEmpty)
+        recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)
+        recipe.rating = try r.optionalDouble("rating").flatMap { $0 > 0 ? $0 : nil }
+        recipe.nutrition = nutrition(try r.optionalString("neutritionalInfo"))
+        recipe.keywords = (value["tags"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue ?? $0.stringValue }
+        recipe.ingredients = ordered(value["ingredients"]).map(ingredientLine)
+        for step in ordered(value["steps"]) {
+            guard let text = step["step"]?.stringValue?.trimmingWhitespace, !text.isEmpty else { continue }
+            recipe.steps.append(ImportedRecipe.Step(text: text, isSection: step["isSection"] == .bool(true)))
+        }
+        recipe.images = try images(value)
+        var fates: [String: FieldFate] = [:]
+        if number(value["rating"]) == 0 { fates["rating"] = .dropped("0: not rated") }
+        if recipe.larderID == nil { fates["uuid"] = .extras }
+        recipe.takeCensus(of: r.fields, table: fieldTable, overrides: fates)
+        return recipe
+    }
+
+    /// What the importer does with each key of a `.crumb`; any other key is kept in `extras.crouton`.
+    public static let fieldTable = FieldTable(
+        .crouton,
+        [
+            "uuid": .carried("id"), "name": .carried("title"), "serves": .carried("servings"),
+            "duration": .carried("prepTime"), "cookingDuration": .carried("cookTime"),
+            "webLink": .carried("sourceURL"), "sourceName": .carried("sourceName"), "notes": .carried("notes"),
+            "rating": .carried("rating"), "neutritionalInfo": .carried("nutrition"), "tags": .carried("tags"),
+            "ingredients": .carried("ingredients"), "steps": .carried("instructions"), "images": .carried("images"),
+            "sourceImage": .carried("images"),
+        ])
+
+    /// The elements of a list in their `order` (those without one keep their place at the end).
+    private static func ordered(_ value: Value?) -> [Value] {
+        let elements = value?.arrayValue ?? []
+        return elements.enumerated().sorted {
+            (number($0.element["order"]) ?? Double($0.offset + 1_000_000), $0.offset)
+                < (number($1.element["order"]) ?? Double($1.offset + 1_000_000), $1.offset)
+        }.map(\.element)
+    }
+
+    private static func ingredientLine(_ element: Value) -> String {
+        let name = (element["ingredient"]?["name"]?.stringValue ?? element["name"]?.stringValue ?? "")
+            .trimmingWhitespace
+        let quantity = element["quantity"]
+        return CroutonQuantity.line(
+            amount: number(quantity?["amount"]), upper: number(quantity?["secondaryAmount"]),
+            code: quantity?["quantityType"]?.stringValue, name: name)
+    }
+
+    /// A JSON number (Crouton writes integers and decimals).
+    static func number(_ value: Value?) -> Double? {
+        switch value {
+        case .int(let i)?: Double(i)
+        case .double(let d)?: d
+        default: nil
+        }
+    }
+
+    /// `Label: value,` lines as nutrition, under Larder's key for the label when it has one.
+    static func nutrition(_ text: String?) -> [String: String] {
+        var result: [String: String] = [:]
+        for line in (text ?? "").split(whereSeparator: \.isNewline) {
+            var entry = line.trimmingCharacters(in: .whitespaces)
+            if entry.hasSuffix(",") { entry.removeLast() }
+            let parts = entry.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { continue }
+            let words = parts[0].split(separator: " ").map(String.init)
+            let first = words.first.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""
+            let camel = first + words.dropFirst().map(\.capitalized).joined()
+            let key = CSVProfile.nutritionKey(camel)
+            result[Nutrition.keys.contains(key) ? key : parts[0]] = parts[1]
+        }
+        return result
+    }
+
+    /// The base64 photos (`images`, then `sourceImage`).
+    private static func images(_ value: Value) throws -> [ImportedRecipe.Image] {
+        var encoded = (value["images"]?.arrayValue ?? []).enumerated().map {
+            ($0.element, FieldPath.root.appending("images").appending(index: $0.offset))
+        }
+        if let source = value["sourceImage"] { encoded.append((source, FieldPath.root.appending("sourceImage"))) }
+        return try encoded.compactMap { element, path in
+            guard let text = element.stringValue, !text.isEmpty else { return nil }
+            guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !bytes.isEmpty else {
+                throw LarderError(
+                    .malformedRecord, "the image is not base64", location: SourceLocation(fieldPath: path))
+            }
+            return HTMLExportArchive.image(Array(bytes))
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderImport
+import LarderTestSupport
+import Testing
+
+@Suite struct CroutonImportTests {
+    @Test("the sample .crumb: quantities with unit codes and ranges, steps in order with a section, photo, tags")
+    func importsSample() throws {
+        let sink = ImportCollector()
+        try CroutonImporter().importItems(at: ImportFixtures.sample("weeknight-chicken-soup.crumb"), into: sink)
+        #expect(sink.rejects.isEmpty)
+        let soup = try #require(sink.recipes.first?.0)
+        #expect(soup.title == "Weeknight Chicken Soup")
+        #expect(soup.larderID == "3F2504E0-4F89-41D3-9A0C-0305E82C3301")
+        #expect(
+            soup.ingredients == [
+                "¾ lb boneless chicken thighs", "1 yellow onion, chopped", "salt and black pepper",
+                "5-6 cup chicken stock",
+            ])
+        #expect(soup.steps.map(\.isSection) == [true, false, false])
+        #expect(soup.servings == 6)
+        #expect(soup.prepMinutes == 15)
+        #expect(soup.cookMinutes == 30)
+        #expect(soup.sourceURL == "https://larder.example/recipes/chicken-soup/")
+        #expect(soup.sourceName == "larder.example")
+        #expect(soup.keywords == ["Soup", "Freezer"])
+        #expect(soup.nutrition["calories"] == "528 kcal")
+        #expect(soup.nutrition["proteinContent"] == "31 g")
+        #expect(soup.nutrition["servingSize"] == "1 bowl")
+        #expect(soup.images.count == 1)
+        #expect(soup.fieldCensus.fate(of: "folderIDs") == .extras)
+        #expect(soup.extras["crouton"]?.objectValue?["defaultScale"] == .int(1))
+    }
+
+    @Test("a bad image or a missing name rejects that file, with its entry and field path; the others import")
+    func rejectsPerFile() throws {
+        let dir = try TemporaryDirectory()
+        let good = try Array(
+            Data(contentsOf: URL(fileURLWithPath: ImportFixtures.sample("weeknight-chicken-soup.crumb"))))
+        let path = dir.path("crouton.zip")
+        try ImportFixtures.zip(
+            [
+                ("Soup.crumb", good), ("Nameless.crumb", Array(#"{"uuid":"x","name":" ","steps":[]}"#.utf8)),
+                ("Broken.crumb", Array(#"{"name":"Toast","images":["***"]}"#.utf8)),
+            ], at: path)
+        #expect(try ImportFormat.detect(path: path) == .crouton)
+        let sink = ImportCollector()
+        try CroutonImporter().importItems(at: path, into: sink)
+        #expect(sink.titles == ["Weeknight Chicken Soup"])
+        #expect(sink.rejects.map(\.1.entry) == ["Nameless.crumb", "Broken.crumb"])
+        #expect(sink.rejects.map { $0.0.location?.fieldPath?.description } == ["name", "images[0]"])
+    }
+
+    @Test("Larder → Crouton → Larder keeps every field Crouton can hold, and a re-import adds nothing")
+    func roundTrip() throws {
+        let dir = try TemporaryDirectory()
+        let (_, records) = try ImportFixtures.session([ImportFixtures.sample("weeknight-chicken-soup.crumb")], in: dir)
+        let original = try Recipe(value: try #require(records.first))
+        let writer = try RecordIO.openWriter(path: dir.path("in.json"), format: .json)
+        try writer.write(original.value)
+        try writer.finish()
+        _ = try ExportSession(
+            inputs: [dir.path("in.json")], format: .crouton, outputPath: dir.path("out.crumb"), keepGoing: false
+        ).run { _, error in throw error }
+        let text = try String(contentsOfFile: dir.path("out.crumb"), encoding: .utf8)
+        #expect(text.contains(#""quantityType":"POUND""#))
+        let again = try TemporaryDirectory()
+        let (report, backRecords) = try ImportFixtures.session([dir.path("out.crumb")], in: again)
+        #expect(report.imported.count == 1, "\(report.rejected)")
+        var restored = try Recipe(value: try #require(backRecords.first))
+        #expect(restored.id == original.id)
+        #expect(restored.ingredients == original.ingredients)
+        #expect(restored.instructions == original.instructions)
+        #expect(restored.nutrition == original.nutrition)
+        #expect(restored.tags == original.tags)
+        #expect(restored.extras == original.extras)
+        // The photo is written beside each output under its own folder name.
+        restored.imageRef = original.imageRef
+        restored.images = original.images
+        #expect(restored == original)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderImport
+import LarderTestSupport
+import Testing
+
+@Suite struct OpenEatsImportTests {
+    @Test("the sample dump: rows joined into recipes with ingredient groups, cuisine, course, tags and ratings")
+    func importsSample() throws {
+        let sink = ImportCollector()
+        try OpenEatsImporter().importItems(at: ImportFixtures.sample("openeats-dump.json"), into: sink)
+        #expect(sink.rejects.isEmpty)
+        #expect(sink.titles == ["Pesto Pasta", "Tomato Bruschetta"])
+        let pesto = try #require(sink.recipes.first?.0)
+        #expect(pesto.ingredients == ["50 g basil leaves", "¼ cup pine nuts", "1 garlic clove", "400 g spaghetti"])
+        #expect(pesto.ingredientHeadings == [0: "Pesto", 3: "Pasta"])
+        #expect(pesto.steps.count == 3)
+        #expect(pesto.cuisine == "Italian")
+        #expect(pesto.categories == ["Main"])
+        #expect(pesto.keywords == ["Vegetarian", "Quick"])
+        #expect(pesto.rating == 4.5)
+        #expect(pesto.ratingCount == 2)
+        #expect(pesto.reviews == ["Better with a little lemon."])
+        #expect(pesto.prepMinutes == 15)
+        #expect(pesto.extras["openeats"]?.objectValue?["photo"] == .string("upload/recipe_photos/pesto.jpg"))
+        let bruschetta = try #require(sink.recipes.last?.0)
+        #expect(bruschetta.sourceName == "Nonna")
+        #expect(bruschetta.fieldCensus.fate(of: "source") == .carried("sourceName"))
+        #expect(bruschetta.cookMinutes == nil)
+    }
+
+    @Test("a recipe row without a title is rejected with its index and field path; a re-run adds nothing")
+    func rejectsAndReRuns() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write(
+            "dump.json",
+            #"[{"model":"recipe.recipe","pk":1,"fields":{"title":"","directions":"x"}},"#
+                + #"{"model":"recipe.recipe","pk":2,"fields":{"title":"Tea","directions":"Brew."}}]"#)
+        #expect(try ImportFormat.detect(path: path) == .openeats)
+        let sink = ImportCollector()
+        try OpenEatsImporter().importItems(at: path, into: sink)
+        #expect(sink.titles == ["Tea"])
+        #expect(sink.rejects.first?.1.index == 0)
+        #expect(sink.rejects.first?.0.location?.fieldPath?.description == "title")
+        try ImportFixtures.expectReRunAddsNothing(ImportFixtures.sample("openeats-dump.json"), imports: 2, in: dir)
+    }
+}
