@@ -41,6 +41,7 @@ public struct ZoneChangesRequest: Sendable, Hashable, Codable {
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
     public var desiredRecordTypes: [String]?
+    public var reverse: Bool?
     public var numbersAsStrings: Bool?
     public init(zones: [Options]) { self.zones = zones }
 }

@@ -123,6 +123,7 @@ extension ZoneChangesRequest: WireEncodable {
         try encoder.member("resultsLimit", resultsLimit)
         try encoder.member("desiredKeys", desiredKeys)
         try encoder.member("desiredRecordTypes", desiredRecordTypes)
+        try encoder.member("reverse", reverse)
         try encoder.member("numbersAsStrings", numbersAsStrings)
         encoder.endObject()
     }

@@ -286,6 +286,7 @@ struct WireSamples {
         request.resultsLimit = optional { _ in 100 }
         request.desiredKeys = optional { _ in [] }
         request.desiredRecordTypes = optional { _ in ["Recipe"] }
+        request.reverse = optional { $0.chance(50) }
         request.numbersAsStrings = optional { $0.chance(50) }
         return request
     }

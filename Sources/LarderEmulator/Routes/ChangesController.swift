@@ -48,7 +48,8 @@ struct ChangesController: Sendable {
                                 zoneID: options.zoneID, syncToken: options.syncToken,
                                 resultsLimit: options.resultsLimit ?? body.resultsLimit,
                                 desiredKeys: options.desiredKeys ?? body.desiredKeys,
-                                recordTypes: options.desiredRecordTypes ?? body.desiredRecordTypes, db: db)
+                                recordTypes: options.desiredRecordTypes ?? body.desiredRecordTypes,
+                                reverse: options.reverse ?? body.reverse ?? false, db: db)
                             results.append(
                                 .changes(
                                     ZoneChanges(

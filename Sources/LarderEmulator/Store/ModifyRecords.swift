@@ -122,7 +122,7 @@ struct ModifyRecords {
             if let tag = incoming.recordChangeTag, tag != live.changeTag, type == .delete || isShare {
                 throw call.error(.conflict, "client oplock error deleting record")
             }
-            try delete(live, access: access, session: session, db: db)
+            try deleteCascading(live, access: access, session: session, db: db)
             return Record.tombstone(recordName: name, zoneID: access.zone.zoneID)
         }
 
@@ -153,6 +153,8 @@ struct ModifyRecords {
                 session: session, db: db)
             return try renderer.record(row, zone: access.zone, desiredKeys: desiredKeys)
         }
+        let edges = ReferenceEdges.edges(in: fields, zone: access.zone)
+        try checkReferences(edges, name: name, sourceID: existing?.id, zone: access.zone, db: db)
         let parent = incoming.parent.map(\.recordName) ?? live?.parent
         var shortGUID = live?.shortGUID
         if shortGUID == nil, incoming.createShortGUID == true { shortGUID = ShortGUID.make(call.random) }
@@ -160,6 +162,7 @@ struct ModifyRecords {
             zone: access.zone, name: name, type: recordType, fieldsJSON: fieldsJSON, existing: existing, parent: parent,
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
         try AssetCatalog.link(recordID: row.id, fields: fields, db: db)
+        try ReferenceEdges.replace(sourceID: row.id, zoneID: access.zone.id, edges: edges, db: db)
         return try renderer.record(
             row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields.mapValues(\.recordField))
     }
@@ -294,6 +297,74 @@ struct ModifyRecords {
             }
         }
         return result
+    }
+
+    /// Refuses a save whose `VALIDATE` references name a record missing from the zone, or whose
+    /// `DELETE_SELF` reference would be the 751st to one target.
+    private func checkReferences(
+        _ edges: Set<ReferenceEdges.Edge>, name: String, sourceID: Int64?, zone: ZoneRow, db: Database
+    ) throws {
+        for edge in edges.sorted(by: { $0.targetName < $1.targetName }) {
+            if edge.action == ReferenceEdges.validate, edge.targetName != name,
+                try RecordRow.fetch(zoneID: zone.id, name: edge.targetName, in: db).map({ !$0.isDeleted }) != true
+            {
+                throw call.error(
+                    .validatingReferenceError,
+                    "record '\(name)' has a VALIDATE reference to '\(edge.targetName)', which does not exist in this zone"
+                )
+            }
+            if edge.action == ReferenceEdges.deleteSelf,
+                try ReferenceEdges.deleteSelfCount(
+                    zoneID: zone.id, targetName: edge.targetName, excluding: sourceID, db: db)
+                    >= ReferenceEdges.maxDeleteSelfSources
+            {
+                throw call.error(
+                    .badRequest,
+                    "record '\(edge.targetName)' already has \(ReferenceEdges.maxDeleteSelfSources) DELETE_SELF references; the limit is \(ReferenceEdges.maxDeleteSelfSources) per target"
+                )
+            }
+        }
+    }
+
+    /// Deletes `live` and, recursively, every record whose `DELETE_SELF` reference names a deleted
+    /// one; refused with `VALIDATING_REFERENCE_ERROR` when a record that stays holds a `VALIDATE`
+    /// reference to one of them.
+    private func deleteCascading(_ live: RecordRow, access: ZoneAccess, session: WriteSession, db: Database) throws {
+        let doomed = try cascade(from: live, zoneID: access.zone.id, db: db)
+        let names = Set(doomed.map(\.name))
+        let ids = Set(doomed.map(\.id))
+        for name in names.sorted() {
+            let holders = try ReferenceEdges.sources(
+                zoneID: access.zone.id, targetName: name, action: ReferenceEdges.validate, db: db)
+            if let holder = holders.first(where: { !ids.contains($0.id) }) {
+                throw call.error(
+                    .validatingReferenceError,
+                    "record '\(name)' is the target of a VALIDATE reference from '\(holder.name)'; delete that first")
+            }
+        }
+        for row in doomed {
+            guard let current = try RecordRow.fetch(zoneID: access.zone.id, name: row.name, in: db), !current.isDeleted
+            else { continue }
+            try delete(current, access: access, session: session, db: db)
+        }
+    }
+
+    /// `live` and every record that reaches it through `DELETE_SELF` references, breadth first
+    /// (each record once, so reference cycles end).
+    private func cascade(from live: RecordRow, zoneID: Int64, db: Database) throws -> [RecordRow] {
+        var doomed = [live]
+        var seen: Set<Int64> = [live.id]
+        var index = 0
+        while index < doomed.count {
+            let target = doomed[index].name
+            index += 1
+            let sources = try ReferenceEdges.sources(
+                zoneID: zoneID, targetName: target, action: ReferenceEdges.deleteSelf, db: db)
+            for source in sources where seen.insert(source.id).inserted {
+                doomed.append(source)
+            }
+        }
+        return doomed
     }
 
     private func delete(_ live: RecordRow, access: ZoneAccess, session: WriteSession, db: Database) throws {

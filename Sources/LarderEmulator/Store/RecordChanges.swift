@@ -1,7 +1,8 @@
 import GRDB
 import LarderCloudKit
 
-/// One zone's change feed since a token: records and tombstones in change order, a page at a time.
+/// One zone's change feed since a token: records and tombstones in change order (or, with
+/// `reverse`, each page newest first), a page at a time.
 struct RecordChanges {
     let call: DatabaseOperationContext
 
@@ -18,7 +19,7 @@ struct RecordChanges {
     ///   from beyond its history.
     func page(
         zoneID: RecordZoneID?, syncToken: String?, resultsLimit: Int?, desiredKeys: [String]?, recordTypes: [String]?,
-        db: Database
+        reverse: Bool = false, db: Database
     ) throws -> Page {
         let access = try ZoneAccess.resolve(zoneID, call: call, db: db)
         let zone = access.zone
@@ -65,9 +66,12 @@ struct RecordChanges {
         let moreComing = rows.count > limit
         let page = rows.prefix(limit)
         let sequence = moreComing ? (page.last?.changeSeq ?? since) : zone.changeSeq
+        // `reverse` orders the page newest first; the page itself (and so its token and
+        // `moreComing`) is the forward one, so paging in reverse neither skips nor repeats a change.
+        let ordered = reverse ? Array(page.reversed()) : Array(page)
         return Page(
             zone: zone,
-            records: try page.map { .record(try renderer.record($0, zone: zone, desiredKeys: desiredKeys)) },
+            records: try ordered.map { .record(try renderer.record($0, zone: zone, desiredKeys: desiredKeys)) },
             syncToken: zone.token(at: sequence), moreComing: moreComing)
     }
 }

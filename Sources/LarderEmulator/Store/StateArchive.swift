@@ -99,6 +99,7 @@ package enum StateArchive {
                     }
                 }
             }
+            try ReferenceEdges.rebuild(db: db)
             // Bytes last: a document refused above leaves the old bytes in place.
             store.blobs.removeAll()
             for (hex, bytes) in assets { try store.blobs.store(bytes, hex: hex) }

@@ -17,6 +17,9 @@ import GRDB
 ///   `keepUntil` protects a fresh upload until a record claims it (then 0).
 /// - `assetUpload`: upload tokens from `assets/upload`; once bytes arrive, the token is the receipt.
 /// - `assetRef`: which record field references which asset (refcount; removed with the record).
+/// - `recordRef`: the same-zone `DELETE_SELF` and `VALIDATE` references each live record holds
+///   (source row, target name, action), so deletes cascade and validate without scanning records.
+///   Derived from `record`: not exported; rebuilt by the migration and after an import.
 enum StoreSchema {
     /// Tables in dependency order (export, import and reset use it).
     static let dataTables = [
@@ -112,6 +115,19 @@ enum StoreSchema {
                         PRIMARY KEY (recordId, fieldName, checksum));
                     CREATE INDEX assetRefChecksum ON assetRef (checksum);
                     """)
+        }
+        migrator.registerMigration("v3-reference-edges") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE recordRef (
+                        sourceId INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                        zoneId INTEGER NOT NULL,
+                        targetName TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        PRIMARY KEY (sourceId, targetName, action));
+                    CREATE INDEX recordRefTarget ON recordRef (zoneId, targetName, action);
+                    """)
+            try ReferenceEdges.rebuild(db: db)
         }
         return migrator
     }

@@ -99,6 +99,7 @@ final class WriteSession {
             call.caller.userRecordName ?? DatabaseOperationContext.publicOwner, call.deviceID, row.id,
         ])
         try AssetCatalog.unlink(recordID: row.id, db: db)
+        try ReferenceEdges.remove(sourceID: row.id, db: db)
     }
 
     /// Re-stamps an existing row with a new change tag (its share link changed).
