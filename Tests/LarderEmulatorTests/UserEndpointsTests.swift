@@ -94,6 +94,18 @@ import LarderTestSupport
         }
     }
 
+    @Test("users/current answers the names of a discoverable user only, as Apple's GetCurrentUser says")
+    func currentUserNamesOnlyWhenDiscoverable() async throws {
+        let server = try await Self.start()
+        try await stopping(server) { _ in
+            let alice = try await server.client().get("users/current").decode(CurrentUserResponse.self)
+            #expect(alice.userRecordName == TestServer.alice.userRecordName && alice.firstName != nil)
+            let bob = try await server.client(TestServer.bob).get("users/current").decode(CurrentUserResponse.self)
+            #expect(bob.userRecordName == "_b0b")
+            #expect(bob.firstName == nil && bob.lastName == nil && bob.emailAddress == nil)
+        }
+    }
+
     @Test(
         "every user endpoint without a user is AUTHENTICATION_REQUIRED with a redirectURL",
         arguments: ["users/caller", "users/discover", "users/lookup/email", "users/current", "subscriptions/list"])

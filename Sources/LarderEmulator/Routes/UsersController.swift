@@ -16,10 +16,12 @@ struct UsersController: Sendable {
         let current: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             try await route.handle("users/current", request, context, body: EmptyBody.self) { call, _, _ in
                 let name = try call.requireUser()
-                let user = configuration.users.first { $0.userRecordName == name }
+                // WSREF GetCurrentUser: the names only when the user is discoverable.
+                guard let user = configuration.users.first(where: { $0.userRecordName == name }), user.discoverable
+                else { return CurrentUserResponse(userRecordName: name) }
                 return CurrentUserResponse(
-                    userRecordName: name, firstName: user?.firstName, lastName: user?.lastName,
-                    emailAddress: user?.emailAddress)
+                    userRecordName: name, firstName: user.firstName, lastName: user.lastName,
+                    emailAddress: user.emailAddress)
             }
         }
         router.get("\(base)/users/current", use: current)
