@@ -28,18 +28,18 @@ enum ExtrasRestore {
     ///   - owned: the keys of `record` that carry a Larder field.
     static func merge(_ recipe: Recipe, format: ImportFormat, into record: inout Fields, owned: Set<String>) {
         guard let extras = recipe.extras[format.rawValue]?.objectValue else { return }
-        var members: [Field] = []
+        var members: [(path: MemberPath, member: Field)] = []
         for member in extras {
             if let path = MemberPath(member.key), record[path.root] != nil {
-                members.append(member)
+                members.append((path, member))
                 continue
             }
             if owned.contains(member.key), let written = record[member.key], !isEmpty(written) { continue }
             record[member.key] = member.value
         }
-        for member in members {
+        for (path, member) in members {
             var whole = Value.object(record)
-            if let path = MemberPath(member.key), path.place(member.value, in: &whole), let placed = whole.objectValue {
+            if path.place(member.value, in: &whole), let placed = whole.objectValue {
                 record = placed
             } else {
                 record[member.key] = member.value

@@ -44,9 +44,9 @@ extension SchemaOrgRecipeParser {
         case "nutrition": carried = !key.hasPrefix("@") && text(value) != nil ? "nutrition" : nil
         case "aggregateRating": carried = ratingMember(key, value: value, recipe: recipe)
         case "review":
-            if key == "author", finder.resolve(value).objectValue != nil || finder.resolve(value).arrayValue != nil {
-                return .walk
-            }
+            // A review's author node is walked (its name heads the review's text); a plain name is a member.
+            if key == "author", case .object = finder.resolve(value) { return .walk }
+            if key == "author", case .array = finder.resolve(value) { return .walk }
             carried = reviewMember(key, value: value, node: node)
         case "video": carried = key == "contentUrl" && value.stringValue == recipe.videoURL ? "videoURL" : nil
         case "image": carried = imageMember(key, value: value, node: node, recipe: recipe)
