@@ -36,7 +36,7 @@ struct Batcher {
     /// items wait for batches in flight, or everything is read).
     ///
     /// Items of one record keep their input order.
-    mutating func next(from pull: () throws -> Batched?) throws -> [Batched]? {
+    mutating func next(from pull: () async throws -> Batched?) async throws -> [Batched]? {
         var batch: [Batched] = []
         var names = Set<String>()
         var bytes = 64
@@ -62,7 +62,7 @@ struct Batcher {
         }
         waiting = kept
         while !isSourceDone, batch.count < maxOperations {
-            guard let entry = try pull() else {
+            guard let entry = try await pull() else {
                 isSourceDone = true
                 break
             }

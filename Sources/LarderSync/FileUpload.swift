@@ -26,6 +26,8 @@ public struct FileUpload: Sendable {
     public var clock: LarderClock = .system
     /// Called with progress snapshots (after each settled batch, and at the end).
     public var progress: (@Sendable (UploadProgress) -> Void)?
+    /// Records read ahead at a time; their images are uploaded just before them.
+    var imageWindow = 400
 
     /// Creates an upload.
     public init(client: CloudKitClient, journalPath: String, deadLetterPath: String) {
@@ -60,20 +62,14 @@ public struct FileUpload: Sendable {
             try await client.ensureZone()
         }
         let images = ImageTable(folders: preparation.inputs.map { $0 == "-" ? "." : PathParts.directory(of: $0) })
-        let scan = try PreparedSource(
-            files: prepared.files, journal: journal.entries,
-            deadLetters: DeadLetters(
-                path: (preparation.workDirectory as NSString).appendingPathComponent("scan.ndjson")),
-            images: images)
-        while try scan.next() != nil {}
-        let imageUpload = ImageUpload(
-            client: client, journal: try AssetJournal(path: journalPath + ".assets"), retry: configuration.retry,
-            clock: clock)
-        let (receipts, imagesUploaded) = try await imageUpload.run(images)
-        report.imagesUploaded = imagesUploaded
         let source = try PreparedSource(
             files: prepared.files, journal: journal.entries, deadLetters: deadLetters, images: images)
-        source.receipts = receipts
+        let resolver = ImageResolvingSource(
+            source: source,
+            upload: ImageUpload(
+                client: client, journal: try AssetJournal(path: journalPath + ".assets"),
+                retry: configuration.retry, clock: clock),
+            deadLetters: deadLetters, window: imageWindow)
         let total = prepared.ready
         let clock = self.clock
         let progress = self.progress
@@ -92,13 +88,14 @@ public struct FileUpload: Sendable {
             client: client, configuration: configuration, delegate: delegate, clock: clock, progress: onBatch)
         let statistics: UploadStatistics
         do {
-            statistics = try await uploader.run { try source.next() }
+            statistics = try await uploader.run { try await resolver.next() }
         } catch {
             try? deadLetters.close()
             throw error
         }
         try deadLetters.close()
         report.add(statistics)
+        report.imagesUploaded = resolver.uploaded
         report.skippedByJournal = source.skipped
         report.unchanged += source.skipped
         report.deadLetters = deadLetters.count
@@ -126,8 +123,6 @@ final class PreparedSource {
     var skipped: Int { skippedCounter.count }
     /// The images of the records this source returns.
     let images: ImageTable
-    /// The receipts of uploaded images by SHA-256; nil while scanning for the images to upload.
-    var receipts: [String: Asset]?
 
     init(
         files: [String], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters,
@@ -139,7 +134,9 @@ final class PreparedSource {
         self.images = images
     }
 
-    func next() throws -> UploadItem? {
+    /// The next item to write, with the local image files it names (its image field holds
+    /// their checksums only, until ``ImageResolvingSource`` gives it their receipts).
+    func next() throws -> (item: UploadItem, images: [ImageTable.File])? {
         while true {
             if reader == nil {
                 guard !files.isEmpty else { return nil }
@@ -183,21 +180,7 @@ final class PreparedSource {
             } else if let tag = entry.value["changeTag"]?.stringValue {
                 item.baseTag = tag
             }
-            if let receipts, !local.isEmpty {
-                if let missing = local.first(where: { receipts[$0.sha256] == nil }) {
-                    try deadLetters.add(
-                        record: entry.value, recordName: name, recordType: type.rawValue, stage: "asset",
-                        code: images.failures[missing.sha256]?.code?.rawValue,
-                        reason:
-                            "image \(missing.path) was not uploaded: \(images.failures[missing.sha256]?.reason ?? "no receipt")",
-                        origin: origin)
-                    continue
-                }
-                item.fields[ImageFiles.field] = .list(
-                    elementType: .assetID, local.compactMap { receipts[$0.sha256].map { .asset($0.jsonValue) } })
-            }
-            images.note(local)
-            return item
+            return (item, local)
         }
     }
 }

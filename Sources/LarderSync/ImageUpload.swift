@@ -20,9 +20,18 @@ struct ImageUpload {
     /// The receipts of every needed image, by SHA-256, uploading what the journal lacks.
     /// - Returns: The receipts and how many images were uploaded now.
     func run(_ table: ImageTable) async throws -> (receipts: [String: Asset], uploaded: Int) {
+        try await run(table.needed, table: table)
+    }
+
+    /// The receipts of `files`, by SHA-256, uploading what the journal lacks; a failure is
+    /// noted in `table`.
+    /// - Returns: The receipts and how many images were uploaded now.
+    func run(_ files: [(sha256: String, url: URL)], table: ImageTable) async throws -> (
+        receipts: [String: Asset], uploaded: Int
+    ) {
         var receipts: [String: Asset] = [:]
         var pending: [(sha256: String, url: URL)] = []
-        for file in table.needed {
+        for file in files {
             if let known = await journal.receipt(sha256: file.sha256, now: clock.milliseconds) {
                 receipts[file.sha256] = known
             } else {

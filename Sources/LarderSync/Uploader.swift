@@ -132,16 +132,17 @@ public final class Uploader: Sendable {
 
     /// Uploads every item `next` returns (until it returns nil).
     ///
-    /// `next` runs on the caller's task, one item at a time, as batches need them.
+    /// `next` runs on the caller's task, one item at a time, as batches need them; batches
+    /// already sent go on while it waits.
     /// - Throws: ``UploadStopped`` when the upload cannot go on; errors thrown by `next` or the
     ///   delegate. Items settled before are reported to the delegate.
-    public func run(next: () throws -> UploadItem?) async throws -> UploadStatistics {
+    public func run(next: () async throws -> UploadItem?) async throws -> UploadStatistics {
         var batcher = Batcher(
             maxOperations: configuration.maxOperationsPerRequest, maxBytes: configuration.maxRequestBytes)
         let maxRecordBytes = configuration.maxRecordBytes
         var oversized: [(item: UploadItem, outcome: UploadOutcome)] = []
-        func pull() throws -> Batcher.Batched? {
-            while let item = try next() {
+        func pull() async throws -> Batcher.Batched? {
+            while let item = try await next() {
                 let work = Work(item: item)
                 if work.operation.count > maxRecordBytes + 512 {
                     oversized.append(
@@ -162,7 +163,7 @@ public final class Uploader: Sendable {
             var running = 0
             while true {
                 var limit = await monitor.limit
-                while running < limit, let batch = try batcher.next(from: pull) {
+                while running < limit, let batch = try await batcher.next(from: pull) {
                     await monitor.count(items: batch.count)
                     if !oversized.isEmpty {
                         let rejected = oversized

@@ -12,10 +12,10 @@ import Testing
         }
     }
 
-    func drain(_ batcher: inout Batcher, from source: [Batcher.Batched]) throws -> [[String]] {
+    func drain(_ batcher: inout Batcher, from source: [Batcher.Batched]) async throws -> [[String]] {
         var remaining = source[...]
         var batches: [[String]] = []
-        while let batch = try batcher.next(from: {
+        while let batch = try await batcher.next(from: {
             guard let first = remaining.first else { return nil }
             remaining = remaining.dropFirst()
             return first
@@ -28,22 +28,22 @@ import Testing
     }
 
     @Test("batches hold at most 200 operations")
-    func operationLimit() throws {
+    func operationLimit() async throws {
         var batcher = Batcher(maxOperations: 200, maxBytes: 1 << 30)
-        let batches = try drain(&batcher, from: items((0..<450).map { "r\($0)" }))
+        let batches = try await drain(&batcher, from: items((0..<450).map { "r\($0)" }))
         #expect(batches.map(\.count) == [200, 200, 50])
     }
 
     @Test("batches stay under the byte budget")
-    func byteLimit() throws {
+    func byteLimit() async throws {
         var batcher = Batcher(maxOperations: 200, maxBytes: 10_000)
-        let batches = try drain(&batcher, from: items((0..<50).map { "r\($0)" }, bytes: 1000))
+        let batches = try await drain(&batcher, from: items((0..<50).map { "r\($0)" }, bytes: 1000))
         #expect(batches.allSatisfy { $0.count <= 9 })
         #expect(batches.flatMap { $0 }.count == 50)
     }
 
     @Test("a record never has two writes in flight and its versions keep their order")
-    func oneWriteInFlightPerRecord() throws {
+    func oneWriteInFlightPerRecord() async throws {
         var batcher = Batcher(maxOperations: 3, maxBytes: 1 << 30)
         var source = items(["a", "b", "a", "c", "a", "d"])[...]
         func pull() -> Batcher.Batched? {
@@ -51,22 +51,22 @@ import Testing
             source = source.dropFirst()
             return first
         }
-        let first = try #require(try batcher.next(from: pull))
+        let first = try #require(try await batcher.next(from: pull))
         #expect(first.map(\.item.recordName) == ["a", "b", "c"])
         // "a" is in flight: its later versions wait, the rest goes on.
-        let second = try #require(try batcher.next(from: pull))
+        let second = try #require(try await batcher.next(from: pull))
         #expect(second.map(\.item.recordName) == ["d"])
-        #expect(try batcher.next(from: pull) == nil)
+        #expect(try await batcher.next(from: pull) == nil)
         #expect(batcher.waitingCount == 2)
         batcher.settled([Uploader.Settled(recordName: "a", changeTag: "t1")]) { item, tag in
             Array("\(item.recordName)@\(tag)".utf8)
         }
-        let third = try #require(try batcher.next(from: pull))
+        let third = try #require(try await batcher.next(from: pull))
         #expect(third.map(\.item.recordName) == ["a"])
         #expect(third[0].item.baseTag == "t1")  // the next version replaces what the first wrote
-        #expect(try batcher.next(from: pull) == nil)
+        #expect(try await batcher.next(from: pull) == nil)
         batcher.settled([Uploader.Settled(recordName: "a", changeTag: "t2")]) { _, _ in [] }
-        #expect(try batcher.next(from: pull).map { $0.map(\.item.recordName) } == ["a"])
+        #expect(try await batcher.next(from: pull).map { $0.map(\.item.recordName) } == ["a"])
         #expect(batcher.isDrained)
     }
 }

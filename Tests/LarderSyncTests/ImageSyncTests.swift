@@ -7,6 +7,7 @@ import LarderRegistry
 import LarderSamples
 import LarderStore
 import LarderTestSupport
+import Synchronization
 import Testing
 
 @testable import LarderSync
@@ -120,6 +121,30 @@ import Glibc
             #expect(second.uploaded == 3)
             #expect(second.imagesUploaded == 0)
             #expect(try await Self.successfulByteUploads(server) == 0)
+        }
+    }
+
+    @Test("images upload a window at a time, just before their records: a receipt older than its lifetime is not used")
+    func imagesUploadPerWindow() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            let (preparation, _) = try Self.prepare(in: directory)
+            // Each reading of the wall clock is 20 minutes after the last: every receipt in the
+            // asset journal has expired by the next window.
+            let minutes = Mutex(0.0)
+            let jumping = LarderClock(
+                now: { Date(timeIntervalSince1970: minutes.withLock { $0 += 20; return $0 * 60 }) },
+                monotonicSeconds: { 0 }, sleep: { _ in })
+            var upload = makeUpload(server, directory, zone: "windows")
+            upload.clock = jumping
+            upload.imageWindow = 1
+            let report = try await upload.run(preparation: preparation)
+            #expect(report.uploaded == 3)
+            #expect(report.deadLetters == 0)
+            // a.png serves records 1 and 2 (windows 1 and 2): uploaded twice, b.jpg once.
+            #expect(report.imagesUploaded == 3)
+            #expect(try await Self.successfulByteUploads(server) == 3)
         }
     }
 
