@@ -45,7 +45,7 @@ debug: deps
 
 test: deps browser-deps lint
 	$(SWIFT) build --product larder
-	$(SWIFT) test --disable-xctest
+	SWIFT=$(SWIFT) bash scripts/test.sh
 
 # The house style (.swift-format); `make format` rewrites the tree to it.
 .PHONY: lint format
