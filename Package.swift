@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // Already built for Hummingbird; LarderSync's plain-HTTP transport uses it directly.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -64,6 +66,9 @@ let package = Package(
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe", "LarderStore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Test-data generators: `larder generate` and the tests use them; the libraries do not.

@@ -2,10 +2,11 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 
-/// Feeds the uploader from a ``PreparedSource``, a window of items at a time: the images the
-/// window's records name are uploaded first (once per SHA-256, reusing the asset journal's
-/// valid receipts), then each item gets its images' receipts in ``ImageFiles/field``. An item
-/// whose image failed becomes a dead letter (stage `asset`) and is not written.
+/// Feeds the uploader from a ``PreparedSource``, a window of items at a time.
+///
+/// The images the window's records name are uploaded first (once per SHA-256, reusing the asset
+/// journal's valid receipts), then each item gets its images' receipts in ``ImageFiles/field``.
+/// An item whose image failed becomes a dead letter (stage `asset`) and is not written.
 ///
 /// Records are read once, and an image's receipt is used within a window of being given (or
 /// checked in the journal), well inside its lifetime, however long the whole upload takes. A window without images costs

@@ -134,7 +134,13 @@ import Glibc
             // asset journal has expired by the next window.
             let minutes = Mutex(0.0)
             let jumping = LarderClock(
-                now: { Date(timeIntervalSince1970: minutes.withLock { $0 += 20; return $0 * 60 }) },
+                now: {
+                    Date(
+                        timeIntervalSince1970: minutes.withLock {
+                            $0 += 20
+                            return $0 * 60
+                        })
+                },
                 monotonicSeconds: { 0 }, sleep: { _ in })
             var upload = makeUpload(server, directory, zone: "windows")
             upload.clock = jumping

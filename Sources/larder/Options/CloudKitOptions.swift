@@ -197,11 +197,12 @@ struct CloudKitOptions: ParsableArguments {
         return .apiToken(token, webAuthToken: setting(webAuthToken, "LARDER_WEB_AUTH_TOKEN", env) ?? file.webAuthToken)
     }
 
-    /// A client for the resolved target over URLSession.
+    /// A client for the resolved target: NIO for `http://` endpoints (the emulator), URLSession
+    /// for `https://`.
     func makeClient() throws -> CloudKitClient {
         let resolved = try resolve()
         return CloudKitClient(
-            target: resolved.target, transport: URLSessionTransport(timeout: timeout), credentials: resolved.credentials
+            target: resolved.target, transport: NIOHTTPTransport(timeout: timeout), credentials: resolved.credentials
         )
     }
 }
