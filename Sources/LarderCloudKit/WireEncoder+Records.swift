@@ -14,6 +14,35 @@ extension RecordField: WireEncodable {
     }
 }
 
+/// The wire form `{"value":…,"type":"TAG"}`, byte for byte what ``FieldValue/recordField``
+/// encodes to, written without building the `Value` tree (the emulator stores every record's
+/// fields this way, and the uploader sends them).
+extension FieldValue: WireEncodable {
+    package func encode(to encoder: inout WireEncoder) throws {
+        encoder.beginObject()
+        encoder.key("value")
+        try encodeValue(to: &encoder)
+        encoder.key("type")
+        encoder.encode(type.rawValue)
+        encoder.endObject()
+    }
+
+    private func encodeValue(to encoder: inout WireEncoder) throws {
+        switch self {
+        case .string(let text), .bytes(let text): encoder.encode(text)
+        case .int64(let number): encoder.encode(number)
+        case .double(let number): try encoder.encode(number)
+        case .timestamp(let ms):
+            if ms.rounded() == ms && abs(ms) < 9e15 { encoder.encode(Int64(ms)) } else { try encoder.encode(ms) }
+        case .reference, .asset, .location: try encoder.encode(jsonValue)
+        case .list(_, let elements):
+            encoder.beginArray()
+            for element in elements { try element.encodeValue(to: &encoder) }
+            encoder.endArray()
+        }
+    }
+}
+
 extension Record: WireEncodable {
     package func encode(to encoder: inout WireEncoder) throws {
         encoder.beginObject()

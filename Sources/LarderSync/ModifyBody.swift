@@ -12,11 +12,21 @@ public enum ModifyBody {
         _ type: OperationType, recordName: String, recordType: String?, changeTag: String?,
         fields: [String: FieldValue]?
     ) -> [UInt8] {
-        let record = Record(
-            recordName: recordName, recordType: recordType, recordChangeTag: changeTag,
-            fields: fields?.mapValues(\.recordField))
+        // The bytes of `RecordOperation(type, Record(…, fields: fields?.mapValues(\.recordField)))`,
+        // written without building each field's `Value` tree.
+        var encoder = WireEncoder(capacity: 512)
+        encoder.beginObject()
         // Every value here is finite (the mapping refuses NaN), so encoding cannot fail.
-        return (try? WireEncoder.encode(RecordOperation(type, record), capacity: 512)) ?? []
+        try? encoder.member("operationType", type)
+        encoder.key("record")
+        encoder.beginObject()
+        try? encoder.member("recordName", recordName)
+        try? encoder.member("recordType", recordType)
+        try? encoder.member("recordChangeTag", changeTag)
+        try? encoder.member("fields", fields)
+        encoder.endObject()
+        encoder.endObject()
+        return encoder.bytes
     }
 
     /// A request body: `{"operations":[…],"zoneID":{…},"atomic":false,"desiredKeys":[]}`.

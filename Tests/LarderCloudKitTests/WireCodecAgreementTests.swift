@@ -53,6 +53,25 @@ import Testing
         }
     }
 
+    @Test("a typed field value writes the same bytes directly as through its RecordField", arguments: seeds)
+    func fieldValueBytesMatchRecordField(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        for type in WireSamples.everyFieldType {
+            for index in 0..<20 {
+                let value = samples.fieldValue(type)
+                let direct = try WireEncoder.encode(value)
+                let viaRecordField = try WireEncoder.encode(value.recordField)
+                #expect(
+                    direct == viaRecordField,
+                    "seed \(seed) \(type.rawValue) #\(index): \(String(decoding: direct, as: UTF8.self))")
+            }
+        }
+        // A whole record's fields, sorted by name, as the emulator stores them.
+        let fields = Dictionary(
+            uniqueKeysWithValues: WireSamples.everyFieldType.map { ($0.rawValue, samples.fieldValue($0)) })
+        #expect(try WireEncoder.encode(fields) == WireEncoder.encode(fields.mapValues(\.recordField)))
+    }
+
     @Test("each field type and its list agree with Codable, typed values intact", arguments: seeds)
     func everyFieldType(seed: UInt64) throws {
         var samples = WireSamples(seed: seed)
