@@ -191,6 +191,9 @@ package struct WireEncoder {
         try value.encode(to: &self)
     }
 
+    /// Member names in the order objects are written.
+    package static func sortedNames(_ names: [String]) -> [String] { names.sorted() }
+
     /// A value already encoded by a ``WireEncoder``, spliced in as it is (the uploader encodes each
     /// operation once and reuses the bytes in retried and split batches).
     package struct Encoded: WireEncodable {
@@ -254,7 +257,11 @@ extension Dictionary: WireEncodable where Key == String, Value: WireEncodable {
     /// give the same bytes).
     package func encode(to encoder: inout WireEncoder) throws {
         encoder.beginObject()
-        for (name, value) in sorted(by: { $0.key < $1.key }) {
+        // Sorting the names alone (in a non-generic function, so the sort is specialised for
+        // String) and looking each value up is several times cheaper than sorting (name, value)
+        // pairs, which copies every value through its generic witness on each move.
+        for name in WireEncoder.sortedNames(Array(keys)) {
+            guard let value = self[name] else { continue }
             encoder.key(name)
             try value.encode(to: &encoder)
         }
