@@ -431,6 +431,35 @@ private enum PaprikaExporterHash {
         Self.expectNoSilentDrops(imported, source: source.objectValue ?? Fields(), format: .schemaorg)
     }
 
+    @Test("schema.org: a time written as text no duration reading understands is kept as written, not made up")
+    func schemaOrgTextTimes() throws {
+        let source = try Self.parse(
+            """
+            {"@context":"https://schema.org","@type":"Recipe","name":"Overnight Oats",
+             "prepTime":"PT10M","cookTime":"a little while","totalTime":"overnight",
+             "recipeIngredient":["1 cup oats"],"recipeInstructions":"Soak the oats."}
+            """)
+        let imported = try SchemaOrgRecipeParser().parse(source)
+        #expect(imported.prepMinutes == 10)
+        #expect(imported.cookMinutes == nil)
+        // Not 10 (prep + cook): the source says overnight.
+        #expect(imported.totalMinutes == nil)
+        #expect(imported.fieldCensus.fate(of: "totalTime") == .extras)
+        #expect(imported.fieldCensus.fate(of: "cookTime") == .extras)
+        #expect(imported.fieldCensus.fate(of: "prepTime") == .carried("prepTime"))
+        let kept = Self.extras(imported, .schemaorg)
+        #expect(kept["totalTime"] == .string("overnight"))
+        #expect(kept["cookTime"] == .string("a little while"))
+        Self.expectNoSilentDrops(imported, source: source.objectValue ?? Fields(), format: .schemaorg)
+        // The export writes them back as they were.
+        let recipe = imported.makeRecipe(id: "oats", imageRef: nil, importedAt: Self.date)
+        #expect(recipe.totalTime == nil)
+        let exported = SchemaOrgExporter.node(recipe)
+        #expect(exported["totalTime"] == .string("overnight"))
+        #expect(exported["cookTime"] == .string("a little while"))
+        #expect(exported["prepTime"] == .string("PT10M"))
+    }
+
     @Test(
         "schema.org corpus: every non-empty top-level Recipe property is carried, kept in extras, or dropped with a reason",
         .enabled(if: Corpus.has("schemaorg"), "needs ../shared/corpus/schemaorg (or LARDER_CORPUS)"))

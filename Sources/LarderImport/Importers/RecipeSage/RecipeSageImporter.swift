@@ -58,9 +58,6 @@ public struct RecipeSageImporter: RecipeImporter {
             if let credit = parser.text(node["creditText"]) { recipe.sourceName = credit }
             if let link = parser.text(node["isBasedOn"]), link.contains("://") { recipe.sourceURL = link }
             recipe.notes = notes
-            // A time RecipeSage kept as text (`overnight`) is no total; the parser would have made one
-            // of the preparation time.
-            if unreadableTime(node["totalTime"]) { recipe.totalMinutes = nil }
             takeBracketedHeadings(&recipe)
         }
     }
@@ -79,7 +76,6 @@ public struct RecipeSageImporter: RecipeImporter {
     private static func fates(_ node: Fields, id: String?, notes: String?) -> [String: FieldFate] {
         var fates: [String: FieldFate] = [:]
         fates["identifier"] = id.flatMap(ImportedRecipe.usableID) != nil ? .carried("id") : .extras
-        for key in ["prepTime", "totalTime"] where unreadableTime(node[key]) { fates[key] = .extras }
         let comments = node["comment"]?.arrayValue ?? []
         if comments.contains(where: { $0["name"]?.stringValue != authorNotesName }) {
             fates["comment"] = .extras
@@ -87,12 +83,6 @@ public struct RecipeSageImporter: RecipeImporter {
             fates["comment"] = .dropped("RecipeSage's empty Author Notes comment")
         }
         return fates
-    }
-
-    /// Whether a time is text no duration can be read from (RecipeSage keeps what it cannot convert).
-    private static func unreadableTime(_ value: Value?) -> Bool {
-        guard let text = value?.stringValue, !text.trimmingWhitespace.isEmpty else { return false }
-        return RecipeTime.minutes(from: text) == nil
     }
 
     /// The name of the comment RecipeSage keeps a recipe's notes in.

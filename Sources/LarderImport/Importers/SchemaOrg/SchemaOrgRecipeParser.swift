@@ -92,6 +92,11 @@ public struct SchemaOrgRecipeParser: Sendable {
         if node["recipeInstructions"] != nil { fates["RecipeInstructions"] = .extras }
         if node["recipeYield"] != nil { fates["yield"] = .extras }
         if minutes(node["cookTime"]) != nil { fates["performTime"] = .extras }
+        // A time given as text no duration reading understands ("overnight", "2-3 days") is kept
+        // as written in extras, not counted as carried.
+        for key in ["prepTime", "cookTime", "totalTime", "performTime"] where Self.unreadableTime(node[key]) {
+            fates[key] = .extras
+        }
         if date(node["dateCreated"]) != nil { fates["datePublished"] = .extras }
         if let type = node["@type"] {
             fates["@type"] =
@@ -155,7 +160,10 @@ public struct SchemaOrgRecipeParser: Sendable {
         // `performTime` (the time the instructions take) is the cooking time when `cookTime` is missing.
         recipe.cookMinutes = minutes(node["cookTime"]) ?? minutes(node["performTime"])
         recipe.totalMinutes = minutes(node["totalTime"])
-        if recipe.totalMinutes == nil, recipe.prepMinutes != nil || recipe.cookMinutes != nil {
+        // A total given as text ("overnight") is not prep + cook: it stays in extras as written.
+        if recipe.totalMinutes == nil, !Self.unreadableTime(node["totalTime"]),
+            recipe.prepMinutes != nil || recipe.cookMinutes != nil
+        {
             recipe.totalMinutes = (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0)
         }
         recipe.images = images(node["image"]).map { .url($0) }
@@ -456,6 +464,12 @@ public struct SchemaOrgRecipeParser: Sendable {
         default:
             return text(value)
         }
+    }
+
+    /// Whether `value` is a time written as text that no duration reading understands.
+    static func unreadableTime(_ value: Value?) -> Bool {
+        guard let text = value?.stringValue, !text.trimmingWhitespace.isEmpty else { return false }
+        return RecipeTime.minutes(from: text) == nil
     }
 
     private func minutes(_ value: Value?) -> Int? {
