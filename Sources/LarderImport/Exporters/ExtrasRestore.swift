@@ -16,7 +16,7 @@ import LarderCore
 ///
 /// A member of a structured field kept by the member census (``MemberCensus``) has a path for a
 /// key: `author.sameAs`, `recipeInstructions[2/7].url`. It goes back in place when the record has
-/// that place and the exporter wrote nothing there (a list index counts only in a list of the same
+/// that place and the exporter wrote nothing there (`null`, `""`, `[]`, `{}` are nothing; a list index counts only in a list of the same
 /// length, so a member never lands on another element; a single value is a list of one; a node's
 /// `@type` is replaced); else it is written as it was kept, under its path, so it is still not lost.
 enum ExtrasRestore {
@@ -26,7 +26,12 @@ enum ExtrasRestore {
     ///   - format: the format whose extras apply.
     ///   - record: the object the exporter built.
     ///   - owned: the keys of `record` that carry a Larder field.
-    static func merge(_ recipe: Recipe, format: ImportFormat, into record: inout Fields, owned: Set<String>) {
+    ///   - replaceable: member names whose exported value is a default the exporter made up (a
+    ///     generated id): a kept member of that name goes back in place over it.
+    static func merge(
+        _ recipe: Recipe, format: ImportFormat, into record: inout Fields, owned: Set<String>,
+        replaceable: Set<String> = []
+    ) {
         guard let extras = recipe.extras[format.rawValue]?.objectValue else { return }
         var members: [(path: MemberPath, member: Field)] = []
         for member in extras {
@@ -39,7 +44,7 @@ enum ExtrasRestore {
         }
         for (path, member) in members {
             var whole = Value.object(record)
-            if path.place(member.value, in: &whole), let placed = whole.objectValue {
+            if path.place(member.value, in: &whole, replaceable: replaceable), let placed = whole.objectValue {
                 record = placed
             } else {
                 record[member.key] = member.value

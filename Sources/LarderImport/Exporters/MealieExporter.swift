@@ -100,7 +100,10 @@ public final class MealieExporter: RecipeExporter {
             recipe.notes.map { ["title": .string($0.title ?? ""), "text": .string($0.text)] })
         f["extras"] = .object(Fields())
         f["comments"] = []
-        ExtrasRestore.merge(recipe, format: .mealie, into: &f, owned: ownedKeys)
+        // An ingredient's `referenceId`, a step's `id` and a tag's `slug` are made up here; the
+        // source's, when kept, go back in their place (a list of the same length).
+        ExtrasRestore.merge(
+            recipe, format: .mealie, into: &f, owned: ownedKeys, replaceable: ["referenceId", "id", "slug"])
         return .object(f)
     }
 

@@ -44,8 +44,11 @@ struct MemberPath: Equatable {
 
     /// Puts `value` at this path inside `record`; `false` (and `record` unchanged) when `record`
     /// has no such place or already has a value there (but for a node's `@type`, which is replaced).
-    func place(_ value: Value, in record: inout Value) -> Bool {
-        Self.place(value, along: [.member(root)] + steps[...], in: &record)
+    ///
+    /// An empty value the exporter wrote (`null`, `""`, `[]`, `{}`) is no value; a member named
+    /// in `replaceable` (a default the exporter makes up, such as a generated id) is replaced too.
+    func place(_ value: Value, in record: inout Value, replaceable: Set<String> = []) -> Bool {
+        Self.place(value, along: [.member(root)] + steps[...], in: &record, replaceable: replaceable)
     }
 
     /// The value at this path inside `record` (`nil` when it has no such place); the reading ``place(_:in:)`` writes.
@@ -69,36 +72,43 @@ struct MemberPath: Equatable {
         return current
     }
 
-    private static func place(_ value: Value, along steps: ArraySlice<Step>, in target: inout Value) -> Bool {
+    private static func place(
+        _ value: Value, along steps: ArraySlice<Step>, in target: inout Value, replaceable: Set<String>
+    ) -> Bool {
         guard let step = steps.first else { return false }
         let rest = steps.dropFirst()
         switch step {
         case .member(let key):
             if var elements = target.arrayValue {
                 // A list of one is the single value.
-                guard elements.count == 1, place(value, along: steps, in: &elements[0]) else { return false }
+                guard elements.count == 1, place(value, along: steps, in: &elements[0], replaceable: replaceable)
+                else { return false }
                 target = .array(elements)
                 return true
             }
             guard var fields = target.objectValue else { return false }
             if rest.isEmpty {
                 // What the exporter wrote there comes from a Larder field and wins; only a node's type is replaced.
-                guard fields[key] == nil || key == "@type" else { return false }
+                guard fields[key].map(ExtrasRestore.isEmpty) ?? true || key == "@type" || replaceable.contains(key)
+                else { return false }
                 fields[key] = value
             } else {
-                guard var child = fields[key], place(value, along: rest, in: &child) else { return false }
+                guard var child = fields[key], place(value, along: rest, in: &child, replaceable: replaceable)
+                else { return false }
                 fields[key] = child
             }
             target = .object(fields)
             return true
         case .element(let index, let count):
             if var elements = target.arrayValue {
-                guard elements.count == count, place(value, along: rest, in: &elements[index]) else { return false }
+                guard elements.count == count,
+                    place(value, along: rest, in: &elements[index], replaceable: replaceable)
+                else { return false }
                 target = .array(elements)
                 return true
             }
             // A single value is a list of one.
-            return count == 1 && place(value, along: rest, in: &target)
+            return count == 1 && place(value, along: rest, in: &target, replaceable: replaceable)
         }
     }
 }

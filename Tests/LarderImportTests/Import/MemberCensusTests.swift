@@ -187,3 +187,73 @@ import Testing
         }
     }
 }
+
+/// Mealie's nested members: an ingredient's reference id, unit and food objects, a tag's id, a
+/// step's id, a comment's author: counted, kept by path, and back in place in a Mealie export.
+@Suite struct MealieMemberCensusTests {
+    static let source: Value = [
+        "id": "6a8c1a52-4f0a-4d35-9d7e-0c1a5c2b8e11", "name": "Focaccia",
+        "recipeIngredient": [
+            [
+                "quantity": 500, "unit": ["id": "u-gram", "name": "g", "abbreviation": "g"],
+                "food": ["id": "f-flour", "name": "strong flour", "labelId": "l-baking"], "note": "",
+                "originalText": "500 g strong flour", "referenceId": "ref-1", "title": "Dough",
+            ],
+            ["quantity": 1, "note": "olive oil, to drizzle", "referenceId": "ref-2", "disableAmount": true],
+        ],
+        "recipeInstructions": [
+            ["id": "step-a", "title": "", "text": "Mix and rest.", "ingredientReferences": [["referenceId": "ref-1"]]],
+            ["id": "step-b", "text": "Bake."],
+        ],
+        "tags": [["id": "t-bread", "name": "Bread", "slug": "bread"]],
+        "comments": [["id": "c1", "text": "Great crust.", "user": ["id": "u1", "username": "bo"]]],
+    ]
+
+    @Test("every nested member has a census line; ids and unit/food details are kept by path")
+    func census() throws {
+        let imported = try MealieImporter.recipe(from: Self.source)
+        let census = imported.fieldCensus
+        #expect(census.fate(of: "recipeIngredient[].referenceId") == .extras)
+        #expect(census.fate(of: "recipeIngredient[].unit") == .extras)
+        #expect(census.fate(of: "recipeIngredient[].food") == .extras)
+        #expect(census.fate(of: "recipeIngredient[].originalText") == .carried("ingredients"))
+        #expect(census.fate(of: "recipeIngredient[].title") == .carried("ingredients.group"))
+        #expect(census.fate(of: "recipeInstructions[].id") == .extras)
+        #expect(census.fate(of: "recipeInstructions[].ingredientReferences") == .extras)
+        #expect(census.fate(of: "recipeInstructions[].text") == .carried("instructions"))
+        #expect(census.fate(of: "tags[].id") == .extras)
+        #expect(census.fate(of: "tags[].name") == .carried("tags"))
+        #expect(census.fate(of: "comments[].user.username") == .carried("reviews"))
+        #expect(census.fate(of: "comments[].user.id") == .extras)
+        #expect(census.fate(of: "comments[].id") == .extras)
+        let kept = imported.extras["mealie"]?.objectValue ?? Fields()
+        #expect(kept["recipeIngredient[0/2].referenceId"] == "ref-1")
+        #expect(kept["recipeIngredient[0/2].unit"] == ["id": "u-gram", "name": "g", "abbreviation": "g"])
+        #expect(kept["recipeInstructions[0/2].ingredientReferences"] == [["referenceId": "ref-1"]])
+        #expect(kept["tags.id"] == "t-bread")
+    }
+
+    @Test("a Mealie export puts the kept ids and details back in place, over the ids it would make up")
+    func exportRestores() throws {
+        let imported = try MealieImporter.recipe(from: Self.source)
+        let recipe = imported.makeRecipe(
+            id: "6a8c1a52-4f0a-4d35-9d7e-0c1a5c2b8e11", imageRef: nil,
+            importedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let exported = MealieExporter.object(recipe, slug: "focaccia")
+        let ingredients = exported["recipeIngredient"]?.arrayValue ?? []
+        #expect(ingredients.count == 2)
+        #expect(ingredients.first?["referenceId"] == "ref-1")
+        #expect(ingredients.last?["referenceId"] == "ref-2")
+        #expect(ingredients.first?["unit"]?["id"] == "u-gram")
+        #expect(ingredients.first?["food"]?["labelId"] == "l-baking")
+        let steps = exported["recipeInstructions"]?.arrayValue ?? []
+        #expect(steps.map { $0["id"] } == ["step-a", "step-b"])
+        #expect(steps.first?["ingredientReferences"] == [["referenceId": "ref-1"]])
+        #expect(exported["tags"]?.arrayValue?.first?["id"] == "t-bread")
+        #expect(exported["tags"]?.arrayValue?.first?["slug"] == "bread")
+        // Every member found its place but the comments' (a Mealie export has no comments): those
+        // are written under their paths, still not lost.
+        let pathKeys = (exported.objectValue ?? Fields()).map(\.key).filter { $0.contains("[") || $0.contains(".") }
+        #expect(pathKeys.sorted() == ["comments.id", "comments.user.id"], "\(pathKeys)")
+    }
+}

@@ -215,6 +215,7 @@ public struct MealieImporter: RecipeImporter {
             }
         }
         recipe.takeCensus(of: r.fields, table: fieldTable, overrides: overrides)
+        recipe.takeMemberCensus(of: r.fields, roots: structuredFields, format: .mealie, census: memberCensus())
         return recipe
     }
 
