@@ -18,7 +18,8 @@ import LarderCore
 /// key: `author.sameAs`, `recipeInstructions[2/7].url`. It goes back in place when the record has
 /// that place and the exporter wrote nothing there (`null`, `""`, `[]`, `{}` are nothing; a list index counts only in a list of the same
 /// length, so a member never lands on another element; a single value is a list of one; a node's
-/// `@type` is replaced); else it is written as it was kept, under its path, so it is still not lost.
+/// `@type` is replaced); else, unless the export holds the same value there already, it is written
+/// as it was kept, under its path, so it is still not lost.
 enum ExtrasRestore {
     /// Merges `recipe.extras[format.rawValue]` into `record` by the rule above.
     /// - Parameters:
@@ -44,6 +45,8 @@ enum ExtrasRestore {
         }
         for (path, member) in members {
             var whole = Value.object(record)
+            // The export already says the same there: nothing to restore.
+            if path.value(in: whole) == member.value { continue }
             if path.place(member.value, in: &whole, replaceable: replaceable), let placed = whole.objectValue {
                 record = placed
             } else {

@@ -257,3 +257,63 @@ import Testing
         #expect(pathKeys.sorted() == ["comments.id", "comments.user.id"], "\(pathKeys)")
     }
 }
+
+/// Tandoor's nested members: a step's id and files, an ingredient's food and unit details, a
+/// keyword's id: counted, kept by path, and back in place in a Tandoor export.
+@Suite struct TandoorMemberCensusTests {
+    static let source: Value = [
+        "name": "Shakshuka", "servings": 2,
+        "keywords": [["id": 7, "name": "eggs", "description": "", "label": "Eggs"]],
+        "steps": [
+            [
+                "id": 31, "name": "", "instruction": "Simmer the sauce, add the eggs.", "time": 20, "order": 0,
+                "show_as_header": false, "file": ["id": 4, "name": "pan.jpg"],
+                "ingredients": [
+                    [
+                        "id": 101,
+                        "food": ["id": 5, "name": "eggs", "plural_name": "eggs", "supermarket_category": "Dairy"],
+                        "unit": .null, "amount": 4, "note": "", "order": 0, "is_header": false, "no_amount": false,
+                        "original_text": "4 eggs",
+                    ],
+                    [
+                        "id": 102, "food": ["id": 6, "name": "tomatoes"],
+                        "unit": ["id": 2, "name": "g", "plural_name": "g"],
+                        "amount": 400, "note": "", "order": 1, "is_header": false, "no_amount": false,
+                        "original_text": "400 g tomatoes",
+                    ],
+                ],
+            ]
+        ],
+    ]
+
+    @Test("every nested member has a census line; ids and food details are kept and put back in place")
+    func censusAndRestore() throws {
+        let imported = try TandoorImporter.recipe(from: Self.source)
+        let census = imported.fieldCensus
+        #expect(census.fate(of: "steps[].id") == .extras)
+        #expect(census.fate(of: "steps[].file") == .extras)
+        #expect(census.fate(of: "steps[].instruction") == .carried("instructions"))
+        #expect(census.fate(of: "steps[].ingredients[].id") == .extras)
+        #expect(census.fate(of: "steps[].ingredients[].food.name") == .carried("ingredients"))
+        #expect(census.fate(of: "steps[].ingredients[].food.supermarket_category") == .extras)
+        #expect(census.fate(of: "steps[].ingredients[].unit.plural_name") == .extras)
+        #expect(census.fate(of: "keywords[].id") == .extras)
+        #expect(census.fate(of: "keywords[].name") == .carried("tags"))
+        let kept = imported.extras["tandoor"]?.objectValue ?? Fields()
+        #expect(kept["steps.ingredients[0/2].food.supermarket_category"] == "Dairy")
+        #expect(kept["keywords.label"] == "Eggs")
+
+        let recipe = imported.makeRecipe(
+            id: "shakshuka", imageRef: nil, importedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let exported = TandoorExporter.object(recipe)
+        let step = exported["steps"]?.arrayValue?.first
+        #expect(step?["id"] == 31)
+        #expect(step?["file"] == ["id": 4, "name": "pan.jpg"])
+        let ingredients = step?["ingredients"]?.arrayValue ?? []
+        #expect(ingredients.first?["id"] == 101)
+        #expect(ingredients.first?["food"]?["supermarket_category"] == "Dairy")
+        #expect(exported["keywords"]?.arrayValue?.first?["label"] == "Eggs")
+        let pathKeys = (exported.objectValue ?? Fields()).map(\.key).filter { $0.contains("[") || $0.contains(".") }
+        #expect(pathKeys.isEmpty, "\(pathKeys)")
+    }
+}

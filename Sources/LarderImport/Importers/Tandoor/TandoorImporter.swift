@@ -140,6 +140,7 @@ public struct TandoorImporter: RecipeImporter {
             }
         }
         recipe.takeCensus(of: r.fields, table: fieldTable)
+        recipe.takeMemberCensus(of: r.fields, roots: structuredFields, format: .tandoor, census: memberCensus())
         return recipe
     }
 
