@@ -102,17 +102,17 @@ enum AssetCatalog {
         try unlink(recordID: recordID, db: db)
         for (name, value) in fields {
             for hex in addresses(in: value) {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO assetRef (recordId, fieldName, checksum) VALUES (?, ?, ?)",
-                    arguments: [recordID, name, hex])
-                try db.execute(sql: "UPDATE asset SET keepUntil = 0 WHERE checksum = ?", arguments: [hex])
+                try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO assetRef (recordId, fieldName, checksum) VALUES (?, ?, ?)"
+                ).execute(arguments: [recordID, name, hex])
+                try db.cachedStatement(sql: "UPDATE asset SET keepUntil = 0 WHERE checksum = ?").execute(arguments: [hex])
             }
         }
     }
 
     /// Removes every reference `recordID` holds (the record was deleted).
     static func unlink(recordID: Int64, db: Database) throws {
-        try db.execute(sql: "DELETE FROM assetRef WHERE recordId = ?", arguments: [recordID])
+        try db.cachedStatement(sql: "DELETE FROM assetRef WHERE recordId = ?").execute(arguments: [recordID])
     }
 
     /// Drops expired upload tokens and the assets nothing references and nothing protects, with their bytes.
