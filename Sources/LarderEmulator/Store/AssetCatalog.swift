@@ -105,7 +105,9 @@ enum AssetCatalog {
                 try db.cachedStatement(
                     sql: "INSERT OR IGNORE INTO assetRef (recordId, fieldName, checksum) VALUES (?, ?, ?)"
                 ).execute(arguments: [recordID, name, hex])
-                try db.cachedStatement(sql: "UPDATE asset SET keepUntil = 0 WHERE checksum = ?").execute(arguments: [hex])
+                try db.cachedStatement(sql: "UPDATE asset SET keepUntil = 0 WHERE checksum = ?").execute(arguments: [
+                    hex
+                ])
             }
         }
     }
