@@ -43,6 +43,13 @@ import Testing
                 == "Beat butter, sugar and eggs until pale. Mix flour with baking powder and stir it in. Divide between the tins and bake for 15 minutes."
         )
         #expect(collector.recipes.map(\.1.index) == [0, 1, 2])
+        // Every part of the recipe is named in the census.
+        #expect(flan.fieldCensus.fate(of: "Title") == .carried("title"))
+        #expect(flan.fieldCensus.fate(of: "Categories") == .carried("categories"))
+        #expect(flan.fieldCensus.fate(of: "Yield") == .carried("yield"))
+        #expect(flan.fieldCensus.fate(of: "ingredients") == .carried("ingredients"))
+        #expect(flan.fieldCensus.fate(of: "ingredient headings") == .carried("ingredients.group"))
+        #expect(flan.fieldCensus.fate(of: "directions") == .carried("instructions"))
     }
 
     @Test("two-column ingredient lines read left then right, a text-only right column included")

@@ -244,6 +244,28 @@ struct MealMasterRecipeReader {
         recipe.ingredients = ingredients
         recipe.ingredientHeadings = headings
         recipe.steps = steps
+        takeCensus(of: &recipe, title: title)
         return recipe
+    }
+
+    /// The census of the recipe's parts: every part MealMaster has is carried (a line the reader
+    /// cannot place is a direction, so nothing is dropped).
+    private func takeCensus(of recipe: inout ImportedRecipe, title: String) {
+        var parts = Fields()
+        parts.append(key: "Title", value: .string(title))
+        if !categories.isEmpty { parts.append(key: "Categories", value: .array(categories.map(Value.string))) }
+        if let yieldText { parts.append(key: "Yield", value: .string(yieldText)) }
+        if !ingredients.isEmpty { parts.append(key: "ingredients", value: .int(Int64(ingredients.count))) }
+        if !headings.isEmpty { parts.append(key: "ingredient headings", value: .int(Int64(headings.count))) }
+        if !steps.isEmpty { parts.append(key: "directions", value: .int(Int64(steps.count))) }
+        recipe.takeCensus(
+            of: parts,
+            table: FieldTable(
+                .mealmaster,
+                [
+                    "Title": .carried("title"), "Categories": .carried("categories"), "Yield": .carried("yield"),
+                    "ingredients": .carried("ingredients"), "ingredient headings": .carried("ingredients.group"),
+                    "directions": .carried("instructions"),
+                ]))
     }
 }
