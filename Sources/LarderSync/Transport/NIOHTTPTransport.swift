@@ -121,7 +121,11 @@ struct HTTPExchange: Sendable {
 struct ClosedBeforeAnswer: Error, CustomStringConvertible {
     /// Whether any of the answer had arrived.
     var receivedAny: Bool
-    var description: String { "the server closed the connection before it answered" }
+    /// The socket's error, when the connection failed rather than closed (a reset).
+    var underlying: (any Error)?
+    var description: String {
+        "the server closed the connection before it answered" + (underlying.map { " (\($0))" } ?? "")
+    }
 }
 
 /// Sends one request at a time and collects its answer.
@@ -178,12 +182,14 @@ final class ExchangeHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(ClosedBeforeAnswer(receivedAny: head != nil))
+        fail(ClosedBeforeAnswer(receivedAny: head != nil, underlying: nil))
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        fail(error)
+        // A reset before any answer (a kept-alive connection the server had closed) is a closed
+        // connection: on a reused one the request goes again on a new one.
+        fail(head == nil ? ClosedBeforeAnswer(receivedAny: false, underlying: error) : error)
         context.close(promise: nil)
     }
 
