@@ -9,8 +9,8 @@ import LarderCore
 /// An item whose image failed becomes a dead letter (stage `asset`) and is not written.
 ///
 /// Records are read once, and an image's receipt is used within a window of being given (or
-/// checked in the journal), well inside its lifetime, however long the whole upload takes. A window without images costs
-/// nothing but the buffering.
+/// checked in the journal), well inside its lifetime, however long the whole upload takes. A
+/// window without images costs nothing but the buffering.
 final class ImageResolvingSource {
     private let source: PreparedSource
     private let upload: ImageUpload
@@ -32,11 +32,11 @@ final class ImageResolvingSource {
 
     /// The next item to write, with its image receipts; nil at the end.
     func next() async throws -> UploadItem? {
-        if position == ready.count {
+        // A window whose records all became dead letters is empty: read the next one.
+        while position == ready.count {
             guard !exhausted else { return nil }
             try await fill()
         }
-        guard position < ready.count else { return nil }
         defer { position += 1 }
         return ready[position]
     }

@@ -168,6 +168,22 @@ import Glibc
         }
     }
 
+    @Test("a window whose records all become dead letters does not end the upload: the next windows go on")
+    func deadLetteredWindowDoesNotEndUpload() async throws {
+        // Windows of one record: the first two need a.png, which the server refuses.
+        let server = try await UploadTestServer.start { $0.limits.maxAssetBytes = 17 }
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            let (preparation, _) = try Self.prepare(in: directory)
+            var upload = makeUpload(server, directory, zone: "windows-refused")
+            upload.imageWindow = 1
+            let report = try await upload.run(preparation: preparation)
+            #expect(report.uploaded == 1)
+            #expect(report.deadLetters == 2)
+            #expect(report.deadLettersByStage["asset"] == 2)
+        }
+    }
+
     @Test("downloaded image paths that would leave the output folder are renamed inside it")
     func unsafePathsAreRenamed() {
         #expect(ImageFiles.isSafeRelativePath("images/a.png"))
