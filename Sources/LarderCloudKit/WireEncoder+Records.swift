@@ -45,6 +45,12 @@ extension FieldValue: WireEncodable {
 
 extension Record: WireEncodable {
     package func encode(to encoder: inout WireEncoder) throws {
+        try encode(to: &encoder, fields: fields)
+    }
+
+    /// Writes this record with `fields` in place of its own: typed values (``FieldValue``) are
+    /// written without building their `Value` trees, in the same layout.
+    package func encode(to encoder: inout WireEncoder, fields: (some WireEncodable)?) throws {
         encoder.beginObject()
         try encoder.member("recordName", recordName)
         try encoder.member("recordType", recordType)

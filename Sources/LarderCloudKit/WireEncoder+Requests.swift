@@ -6,9 +6,16 @@ extension Comparator: WireEncodable {}
 
 extension RecordOperation: WireEncodable {
     package func encode(to encoder: inout WireEncoder) throws {
+        try encode(to: &encoder, fields: record.fields)
+    }
+
+    /// Writes this operation with `fields` as its record's fields (see
+    /// ``Record/encode(to:fields:)``).
+    package func encode(to encoder: inout WireEncoder, fields: (some WireEncodable)?) throws {
         encoder.beginObject()
         try encoder.member("operationType", operationType)
-        try encoder.member("record", record)
+        encoder.key("record")
+        try record.encode(to: &encoder, fields: fields)
         try encoder.member("desiredKeys", desiredKeys)
         encoder.endObject()
     }

@@ -12,20 +12,12 @@ public enum ModifyBody {
         _ type: OperationType, recordName: String, recordType: String?, changeTag: String?,
         fields: [String: FieldValue]?
     ) -> [UInt8] {
-        // The bytes of `RecordOperation(type, Record(…, fields: fields?.mapValues(\.recordField)))`,
-        // written without building each field's `Value` tree.
+        // The record's typed fields are written without building each one's `Value` tree.
+        let operation = RecordOperation(
+            type, Record(recordName: recordName, recordType: recordType, recordChangeTag: changeTag))
         var encoder = WireEncoder(capacity: 512)
-        encoder.beginObject()
         // Every value here is finite (the mapping refuses NaN), so encoding cannot fail.
-        try? encoder.member("operationType", type)
-        encoder.key("record")
-        encoder.beginObject()
-        try? encoder.member("recordName", recordName)
-        try? encoder.member("recordType", recordType)
-        try? encoder.member("recordChangeTag", changeTag)
-        try? encoder.member("fields", fields)
-        encoder.endObject()
-        encoder.endObject()
+        try? operation.encode(to: &encoder, fields: fields)
         return encoder.bytes
     }
 

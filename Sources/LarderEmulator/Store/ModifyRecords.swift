@@ -163,14 +163,7 @@ struct ModifyRecords {
             shareName: live?.shareName, shortGUID: shortGUID, share: nil)
         try AssetCatalog.link(recordID: row.id, fields: fields, db: db)
         try ReferenceEdges.replace(sourceID: row.id, zoneID: access.zone.id, edges: edges, db: db)
-        // Only the fields the answer shows are turned back into wire values (an uploader asks for none).
-        var shown = fields
-        if let desiredKeys {
-            let wanted = Set(desiredKeys)
-            shown = fields.filter { wanted.contains($0.key) }
-        }
-        return try renderer.record(
-            row, zone: access.zone, desiredKeys: desiredKeys, knownFields: shown.mapValues(\.recordField))
+        return try renderer.record(row, zone: access.zone, desiredKeys: desiredKeys, knownFields: fields)
     }
 
     /// The operation's record name (a new UUID for a create without one), checked: a known

@@ -22,16 +22,22 @@ struct RecordRenderer {
         }
     }
 
-    /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has it.
-    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: RecordField]? = nil)
+    /// The members of `fields` that `desiredKeys` names (all of them without it).
+    private static func shown<Field>(_ fields: [String: Field], _ desiredKeys: [String]?) -> [String: Field] {
+        guard let desiredKeys else { return fields }
+        let wanted = Set(desiredKeys)
+        return fields.filter { wanted.contains($0.key) }
+    }
+
+    /// The wire record of a row; `knownFields` skips decoding the stored JSON when the caller has
+    /// the typed fields (only those `desiredKeys` shows are turned into wire values).
+    func record(_ row: RecordRow, zone: ZoneRow, desiredKeys: [String]?, knownFields: [String: FieldValue]? = nil)
         throws -> Record
     {
         if row.isDeleted { return Record.tombstone(recordName: row.name, zoneID: zone.zoneID) }
-        var fields = try knownFields ?? fields(of: row)
-        if let desiredKeys {
-            let wanted = Set(desiredKeys)
-            fields = fields.filter { wanted.contains($0.key) }
-        }
+        var fields =
+            try knownFields.map { Self.shown($0, desiredKeys).mapValues(\.recordField) }
+            ?? Self.shown(self.fields(of: row), desiredKeys)
         if let links = call.assetLinks {
             for (name, field) in fields where field.type?.elementType == .assetID {
                 fields[name] = RecordField(value: withDownloadURL(field.value, links: links), type: field.type)
