@@ -22,20 +22,11 @@ public struct CroutonImporter: RecipeImporter {
     public func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
-            for file in files where file.lowercased().hasSuffix(".crumb") {
-                let origin = ImportOrigin(file: path, entry: file)
-                try sink.isolating(origin) {
-                    // Symlinks are followed only while they stay inside the folder being imported.
-                    switch ContainedFile.resolveInside(file, base: path, folder: ".") {
-                    case .success(let resolved):
-                        try read(try FileByteSource(path: resolved), origin: origin, into: sink)
-                    case .failure(let reason): throw LarderError(.refusedInput, "\(file): \(reason); not read")
-                    }
-                }
+            try FolderWalker(path: path).forEachFile(into: sink, accept: Self.isCrumb) { _, resolved, origin in
+                try read(try FileByteSource(path: resolved), origin: origin, into: sink)
             }
         } else if ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) {
-            let isCrumb: (ZipEntry) -> Bool = { $0.path.lowercased().hasSuffix(".crumb") }
+            let isCrumb: (ZipEntry) -> Bool = { Self.isCrumb($0.path) }
             try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCrumb) { _, source, origin in
                 try read(source, origin: origin, into: sink)
             }
@@ -43,6 +34,9 @@ public struct CroutonImporter: RecipeImporter {
             try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
         }
     }
+
+    /// Whether a path names a Crouton recipe file.
+    private static func isCrumb(_ path: String) -> Bool { path.lowercased().hasSuffix(".crumb") }
 
     private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
         let value = try sink.readJSON(source, origin: origin)
