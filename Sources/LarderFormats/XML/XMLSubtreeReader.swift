@@ -9,7 +9,7 @@ package final class XMLElementNode {
     package var children: [XMLElementNode] = []
     /// The text directly inside the element, in document order, with child elements' text left out.
     package var ownText = ""
-    /// The line the element starts on.
+    /// The line the element's start tag is on.
     package let line: Int
 
     init(name: String, line: Int) {
@@ -119,6 +119,14 @@ package final class XMLSubtreeReader {
         }
     }
 
+    /// The line of the start tag the reader is on: the node's own line, which libxml2 records as
+    /// it builds the node (the parser's line is wherever it has read ahead to); the parser's line
+    /// when the node has none, or one past libxml2's 16-bit cap.
+    private func elementLine() -> Int {
+        let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
+        return line > 0 && line < 65535 ? line : Int(xmlTextReaderGetParserLineNumber(reader))
+    }
+
     /// Reads the element the reader is on, with everything inside it.
     private func readSubtree() throws -> XMLElementNode {
         let root = element()
@@ -154,9 +162,7 @@ package final class XMLSubtreeReader {
     }
 
     private func element() -> XMLElementNode {
-        let node = XMLElementNode(
-            name: string(xmlTextReaderConstLocalName(reader)).lowercased(),
-            line: Int(xmlTextReaderGetParserLineNumber(reader)))
+        let node = XMLElementNode(name: string(xmlTextReaderConstLocalName(reader)).lowercased(), line: elementLine())
         if xmlTextReaderHasAttributes(reader) == 1 {
             while xmlTextReaderMoveToNextAttribute(reader) == 1 {
                 node.attributes[string(xmlTextReaderConstLocalName(reader)).lowercased()] = string(
