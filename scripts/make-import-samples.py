@@ -7,6 +7,8 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/sample.paprikarecipes   Paprika export: a zip of gzip-compressed JSON, one per recipe
   samples/import/Beanconqueror.zip       Beanconqueror backup: Beanconqueror.json + Beanconqueror_Brews_1.json
   samples/import/chowdown-master.zip     a Chowdown (Jekyll) site as GitHub's "Download ZIP" gives it
+  samples/import/cookmate-backup.mcb     Cookmate (My CookBook) backup: the cookbook XML + images/
+  samples/import/recettetek-backup.rtk   RecetteTek (My Recipe Box) backup: recipes.json + the photos
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -22,6 +24,13 @@ def tiny_png():
     raw = b"".join(b"\x00" + b"\xf0\x90\x30" * 2 for _ in range(2))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def tiny_jpeg():
+    """A 1x1 greyscale JPEG (headers only), made here."""
+    return bytes.fromhex(
+        "ffd8ffe000104a46494600010101004800480000ffdb004300" + "ff" * 64
+        + "c2000b080001000101011100ffc40014100100000000000000000000000000000000ffda0008010100013f10")
 
 
 def paprika_recipe(uid, name, ingredients, directions, **extra):
@@ -220,9 +229,116 @@ def chowdown():
     ])
 
 
+# Cookmate (My CookBook) writes its cookbook as a real backup does (github.com/Thierry46/
+# MesRecettes2MyCook, MyCookBook_Backup_2018-01-26.xml): an XML declaration with a lowercase
+# "utf-8", <cookbook version="60">, no indentation, LF line endings, a blank line after each
+# recipe; ingredients and steps either as text lines or as <li> elements (with blank lines between
+# steps), free-text times ("10 mn", "1h30"), imagepath as the photo's path on the phone.
+COOKMATE_XML = """<?xml version="1.0" encoding="utf-8"?>
+<cookbook version="60">
+<recipe>
+<title>Gratin dauphinois</title>
+<preptime>20 min</preptime>
+<cooktime>1h15</cooktime>
+<ingredient><li>- 1 kg de pommes de terre.</li>
+<li>- 50 cl de crème fraîche.</li>
+<li>- 25 cl de lait.</li>
+<li>- 1 gousse d'ail.</li>
+<li>- sel, poivre, muscade.</li>
+</ingredient>
+<recipetext><li>Préchauffer le four à 160°C.</li>
+
+<li>Éplucher et couper les pommes de terre en fines rondelles.</li>
+
+<li>Frotter le plat avec l'ail, y ranger les rondelles, couvrir de crème et de lait.</li>
+
+<li>Enfourner pour 1h15 environ.</li>
+</recipetext>
+<url>https://larder.example/recettes/gratin-dauphinois</url>
+<imagepath>/mnt/sdcard/MyCookBook/images/Gratin_dauphinois.jpg</imagepath>
+<imageurl>https://larder.example/photos/gratin.jpg</imageurl>
+<quantity>6 personnes</quantity>
+<rating>4</rating>
+<nutrition></nutrition>
+<comments><li>Meilleur réchauffé le lendemain.</li>
+</comments>
+<totaltime>1 heure 35</totaltime>
+<description></description>
+<source>Larder</source>
+<video></video>
+<lang>fr</lang>
+<category>Plat</category>
+<category>Végétarien</category>
+</recipe>
+
+<recipe>
+<title>Vinaigrette</title>
+<preptime>5 mn</preptime>
+<cooktime></cooktime>
+<ingredient>1 c. à soupe de moutarde
+3 c. à soupe de vinaigre
+9 c. à soupe d'huile
+sel, poivre</ingredient>
+<recipetext>Mélanger la moutarde, le sel et le vinaigre.
+Ajouter l'huile en fouettant.</recipetext>
+<url></url>
+<imagepath></imagepath>
+<imageurl></imageurl>
+<quantity>1 bol</quantity>
+<rating>0</rating>
+<nutrition></nutrition>
+<comments></comments>
+<lang>fr</lang>
+<category>Sauce</category>
+</recipe>
+
+</cookbook>
+"""
+
+
+def cookmate():
+    write_zip(os.path.join(ROOT, "cookmate-backup.mcb"), [
+        ("MyCookBook_Backup_2024-03-01.xml", COOKMATE_XML.encode("utf-8")),
+        ("images/Gratin_dauphinois.jpg", tiny_jpeg()),
+    ])
+
+
+def recettetek():
+    """recipes.json as Tandoor's RecetteTek importer (cookbook/integration/recettetek.py) reads it:
+    a JSON array, times and quantity as text, one text of lines for ingredients and instructions,
+    `;`-separated keywords, `pictures` as paths on the phone whose files sit at the archive's root;
+    the other keys are the columns of the same app's CSV export (samples/import/myrecipebox.csv).
+    Compact JSON, as Android's JSON writers give it."""
+    picture = "/data/user/0/fr.recettetek/files/pictures/1709280000000.jpg"
+    recipes = [
+        {"title": "Soupe \u00e0 l'oignon", "description": "Gratin\u00e9e au comt\u00e9.",
+         "preparationTime": "15", "cookingTime": "45", "inactiveTime": "", "totalTime": "60",
+         "quantity": "4 bols",
+         "ingredients": "6 oignons\n40 g de beurre\n1 l de bouillon\n4 tranches de pain\n100 g de comt\u00e9",
+         "instructions": "Faire fondre les oignons dans le beurre 30 min.\n\nMouiller avec le bouillon, cuire 15 min."
+                         "\n\nCouvrir de pain et de fromage, gratiner.",
+         "notes": "Se pr\u00e9pare la veille.", "nutrition": "calories : 320 kcal\nprotein : 12 g",
+         "favorite": True, "rating": 5, "categories": "Soupes;Entr\u00e9es", "keywords": "hiver;gratin",
+         "video": "", "url": "https://larder.example/recettes/soupe-oignon",
+         "originalPicture": "https://larder.example/photos/soupe-oignon.jpg", "pictures": [picture]},
+        {"title": "Citronnade", "description": "", "preparationTime": "10", "cookingTime": "", "inactiveTime": "60",
+         "totalTime": "", "quantity": "1 l", "ingredients": "3 citrons\n80 g de sucre\n1 l d'eau",
+         "instructions": "Presser les citrons, m\u00e9langer avec le sucre et l'eau.\nLaisser refroidir 1 h.",
+         "notes": "", "nutrition": "", "favorite": False, "rating": 0, "categories": "Boissons", "keywords": "",
+         "video": "", "url": "", "originalPicture": "", "pictures": []},
+    ]
+    body = json.dumps(recipes, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    write_zip(os.path.join(ROOT, "recettetek-backup.rtk"), [
+        ("recipes.json", body),
+        ("1709280000000.jpg", tiny_jpeg()),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
     beanconqueror()
     chowdown()
+    cookmate()
+    recettetek()
     print("wrote", os.path.normpath(ROOT))

@@ -17,7 +17,9 @@ import Testing
         "tomato-salad.yaml": .orf, "recipesage-recipes.json": .recipesage, "plantoeat-recipes.csv": .plantoeat,
         "myrecipebox.csv": .myrecipebox, "recipekeeper-export.zip": .recipekeeper,
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
-        "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown,
+        "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown, "cookmate-backup.mcb": .cookmate,
+        "recettetek-backup.rtk": .recettetek, "rezeptsuite-export.xml": .rezeptsuite,
+        "domestica-recipes.json": .domestica,
     ]
 
     static var samples: [String] {
@@ -32,7 +34,7 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown,
+            .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

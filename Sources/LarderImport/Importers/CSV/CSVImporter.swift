@@ -207,12 +207,20 @@ public struct CSVImporter: RecipeImporter {
         for (role, value) in cells {
             if case .nutrient(let key) = role { recipe.nutrition[key] = value }
         }
-        for line in Self.lines(cells[.nutritionLines]) {
+        recipe.nutrition.merge(Self.nutrition(lines: cells[.nutritionLines])) { _, line in line }
+    }
+
+    /// Nutrition from `name : value` lines (MyRecipeBox and RecetteTek), under Larder's key for
+    /// each name when it has one.
+    static func nutrition(lines text: String?) -> [String: String] {
+        var nutrition: [String: String] = [:]
+        for line in lines(text) {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
-                recipe.nutrition[CSVProfile.nutritionKey(parts[0])] = parts[1]
+                nutrition[CSVProfile.nutritionKey(parts[0])] = parts[1]
             }
         }
+        return nutrition
     }
 
     /// The ingredient lines of a cell and the group headings among them (lines starting with the

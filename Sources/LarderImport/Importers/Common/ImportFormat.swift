@@ -27,6 +27,14 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case copymethat
     /// An OpenEats database dump (Django `dumpdata` JSON).
     case openeats
+    /// Cookmate's (My CookBook's) export: an `.mcb` zip of a `<cookbook>` XML file and `images/`.
+    case cookmate
+    /// RecetteTek's (My Recipe Box's) backup: an `.rtk` zip of `recipes.json` and the photos.
+    case recettetek
+    /// Rezeptsuite.de's CookML export (`<cookml>` XML, `.xml` or `.cml`, alone or zipped).
+    case rezeptsuite
+    /// Domestica's JSON export (an array of recipes with `timePrep`/`timeCook`).
+    case domestica
 
     /// A human name for messages.
     public var displayName: String {
@@ -52,6 +60,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .crouton: "Crouton"
         case .copymethat: "CopyMeThat"
         case .openeats: "OpenEats"
+        case .cookmate: "Cookmate"
+        case .recettetek: "RecetteTek"
+        case .rezeptsuite: "Rezeptsuite.de"
+        case .domestica: "Domestica"
         }
     }
 
@@ -79,6 +91,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .crouton: CroutonImporter()
         case .copymethat: CopyMeThatImporter()
         case .openeats: OpenEatsImporter()
+        case .cookmate: CookmateImporter()
+        case .recettetek: RecetteTekImporter()
+        case .rezeptsuite: RezeptsuiteImporter()
+        case .domestica: DomesticaImporter()
         }
     }
 
@@ -152,13 +168,17 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml, .beanconqueror,
-        .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
+        .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .cookmate, .rezeptsuite,
+        .recipeml,
+        .beanconqueror,
+        .openeats, .recettetek, .domestica, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
-        .recipekeeper, .copymethat, .beanconqueror, .paprika, .mela, .mealie, .cooklang, .crouton, .tandoor, .nextcloud,
+        .recipekeeper, .copymethat, .cookmate, .rezeptsuite, .recettetek, .beanconqueror, .paprika, .mela, .mealie,
+        .cooklang, .crouton, .tandoor,
+        .nextcloud,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -190,6 +210,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
                 return .schemaorg
             }
             let keys = ContentKeys(xml: lowered)
+            if CookmateImporter.claims(keys) { return .cookmate }
+            if RezeptsuiteImporter.claims(keys) { return .rezeptsuite }
             if keys.has("recipeml") || (keys.has("recipe") && keys.has("head")) { return .recipeml }
             return keys.has("recipe") && keys.claimsPlainRecipes ? .plain : nil
         }
@@ -210,6 +232,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         func has(_ key: String) -> Bool { keys.has(key) }
         if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
         if has("model") && has("pk") && has("fields") && has("directions") { return .openeats }
+        if RecetteTekImporter.claims(keys) { return .recettetek }
+        if DomesticaImporter.claims(keys) { return .domestica }
         // RecipeSage writes `creditText` and `isBasedOn` on every recipe, even when they are empty.
         if has("@type") && has("creditText") && has("isBasedOn") && has("name") { return .recipesage }
         if has("@context") || has("@type") { return .schemaorg }
@@ -245,6 +269,19 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
                 let format = detectHTMLExport(try archive.open(entry).readPrefix(sniffLength))
             {
                 return format
+            }
+            if RezeptsuiteImporter.isCookML(entry.fileName) {
+                let head = try archive.open(entry).readPrefix(sniffLength)
+                let keys = ContentKeys(xml: String(decoding: head, as: UTF8.self).lowercased())
+                if CookmateImporter.claims(keys) { return .cookmate }
+                if RezeptsuiteImporter.claims(keys) { return .rezeptsuite }
+            }
+            if RecetteTekImporter.isRecipeList(entry.fileName),
+                detectJSON(
+                    ContentKeys(json: String(decoding: try archive.open(entry).readPrefix(sniffLength), as: UTF8.self)))
+                    == .recettetek
+            {
+                return .recettetek
             }
             if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
             if name.hasSuffix(".paprikarecipe") { return .paprika }
@@ -297,6 +334,12 @@ extension ImportFormat {
         case .crouton: ".crumb JSON objects (a file, a zip or a folder of them)"
         case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
         case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
+        case .domestica: "a JSON array of recipes with name, timePrep or timeCook, and directions or ingredients"
+        case .rezeptsuite: "CookML <recipe> elements (<head title=…>, <part>, <preparation>) in .xml or .cml files"
+        case .recettetek:
+            "a JSON array of recipes with title, preparationTime, cookingTime and instructions (recipes.json in an .rtk zip, or alone)"
+        case .cookmate:
+            "<recipe> elements of a <cookbook> (an .mcb zip of the cookbook .xml and images/, or the .xml alone)"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

@@ -1,0 +1,23 @@
+import LarderCore
+import LarderFormats
+
+extension ImportSink {
+    /// Streams the records of a JSON array (or the one object) in `source`, each isolated: `body`
+    /// gets the record and its origin (`origin` with the record's index), and a ``LarderError`` it
+    /// throws rejects that record alone, with the record as the reject's raw value.
+    ///
+    /// The bytes are decoded to UTF-8 first (with a warning when some had to be read as
+    /// windows-1252); one record at a time is held, within ``readerLimits``.
+    /// - Throws: ``LarderError`` `syntax-error` with line and column when the JSON breaks off.
+    func forEachJSONRecord(
+        _ source: any ByteSource, origin: ImportOrigin, _ body: (Value, ImportOrigin) throws -> Void
+    ) throws {
+        let decoded = TranscodingByteSource(source, encoding: nil)
+        defer { if decoded.usedFallback { warnEncodingFallback(origin) } }
+        let reader = JSONReader(source: decoded, lenient: true, limits: readerLimits)
+        while let item = try reader.next() {
+            let itemOrigin = origin.item(item.index)
+            try isolating(itemOrigin, raw: item.value) { try body(item.value, itemOrigin) }
+        }
+    }
+}
