@@ -9,6 +9,7 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/chowdown-master.zip     a Chowdown (Jekyll) site as GitHub's "Download ZIP" gives it
   samples/import/cookmate-backup.mcb     Cookmate (My CookBook) backup: the cookbook XML + images/
   samples/import/recettetek-backup.rtk   RecetteTek (My Recipe Box) backup: recipes.json + the photos
+  samples/import/cookn-cookbook.zip      Cook'n cookbook export: temp_*.dsv tables + a photo
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -334,6 +335,48 @@ def recettetek():
     ])
 
 
+def dsv(columns, rows):
+    """A Cook'n .dsv table as Mealie's Cook'n migration (mealie/services/migrations/cookn.py) reads
+    it: columns separated by ||||, each row (the header first) ended by !@#%^&*()."""
+    return "".join("||||".join(row) + "!@#%^&*()" for row in [columns] + rows).encode("utf-8")
+
+
+def cookn():
+    write_zip(os.path.join(ROOT, "cookn-cookbook.zip"), [
+        ("temp_cookBook_desc.dsv", dsv(["ID", "TITLE"], [["5001", "Family Favorites"]])),
+        ("temp_chapter_desc.dsv", dsv(["ID", "PARENT", "TITLE"], [["6001", "5001", "Breakfast"]])),
+        ("temp_recipe_desc.dsv", dsv(["ID", "PARENT", "TITLE", "DESCRIPTION"], [
+            ["7001", "6001", "Buttermilk Pancakes", "Light, fluffy and quick."],
+            ["7002", "6001", "Scrambled Eggs", "[null]"],
+        ])),
+        ("temp_recipe.dsv", dsv(["ID", "SERVES", "PREPTIME", "COOKTIME", "INSTRUCTIONS"], [
+            ["7001", "4", "10", "15", "1. Whisk the dry ingredients.\n2. Beat in the buttermilk, egg and butter;\n"
+             "leave the batter a little lumpy.\n3. Cook on a hot griddle until bubbles form, then flip."],
+            ["7002", "2", "5", "5", "Beat the eggs with the salt.\nStir over low heat until just set."],
+        ])),
+        ("temp_ingredient.dsv", dsv(
+            ["ID", "PARENT_ID", "DISPLAY_ORDER", "AMOUNT_QTY_STRING", "AMOUNT_UNIT", "PRE_QUALIFIER",
+             "INGREDIENT_FOOD_ID", "POST_QUALIFIER", "BRAND_ID"], [
+                ["8002", "7001", "2", "1 1/2", "9002", "", "9102", "", "[null]"],
+                ["8001", "7001", "1", "2", "9001", "", "9101", ", sifted", "[null]"],
+                ["8003", "7001", "3", "1", "[null]", "large", "9103", "", "[null]"],
+                ["8004", "7001", "4", "2", "9003", "melted", "9104", "", "9201"],
+                ["8005", "7002", "1", "4", "[null]", "", "9103", "", "[null]"],
+                ["8006", "7002", "2", "0", "[null]", "", "9105", ", to taste", "[null]"],
+            ])),
+        ("temp_unit.dsv", dsv(["ID", "NAME", "PLURAL_NAME", "ABBREVIATION"], [
+            ["9001", "cup", "cups", "c"], ["9002", "cup", "cups", "c"], ["9003", "tablespoon", "tablespoons", "tbsp"],
+        ])),
+        ("temp_food.dsv", dsv(["ID", "NAME", "PLURAL_NAME"], [
+            ["9101", "flour", "flour"], ["9102", "buttermilk", "buttermilk"], ["9103", "egg", "eggs"],
+            ["9104", "butter", "butter"], ["9105", "salt", "salt"],
+        ])),
+        ("temp_brand.dsv", dsv(["ID", "NAME"], [["9201", "Larder Dairy"]])),
+        ("temp_media.dsv", dsv(["ID", "ENTITY_ID", "MEDIA_CONTENT_TYPE"], [["4001", "7001", "image/jpeg"]])),
+        ("4001", tiny_jpeg()),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
@@ -341,4 +384,5 @@ if __name__ == "__main__":
     chowdown()
     cookmate()
     recettetek()
+    cookn()
     print("wrote", os.path.normpath(ROOT))

@@ -19,7 +19,7 @@ import Testing
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown, "cookmate-backup.mcb": .cookmate,
         "recettetek-backup.rtk": .recettetek, "rezeptsuite-export.xml": .rezeptsuite,
-        "domestica-recipes.json": .domestica,
+        "domestica-recipes.json": .domestica, "cookn-cookbook.zip": .cookn,
     ]
 
     static var samples: [String] {
@@ -34,7 +34,7 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica,
+            .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica, .cookn,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

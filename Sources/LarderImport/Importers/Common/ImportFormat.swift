@@ -35,6 +35,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case rezeptsuite
     /// Domestica's JSON export (an array of recipes with `timePrep`/`timeCook`).
     case domestica
+    /// A Cook'n cookbook export: a zip of `temp_*.dsv` tables and photos.
+    case cookn
 
     /// A human name for messages.
     public var displayName: String {
@@ -64,6 +66,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recettetek: "RecetteTek"
         case .rezeptsuite: "Rezeptsuite.de"
         case .domestica: "Domestica"
+        case .cookn: "Cook'n"
         }
     }
 
@@ -95,6 +98,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .recettetek: RecetteTekImporter()
         case .rezeptsuite: RezeptsuiteImporter()
         case .domestica: DomesticaImporter()
+        case .cookn: CooknImporter()
         }
     }
 
@@ -176,7 +180,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
-        .recipekeeper, .copymethat, .cookmate, .rezeptsuite, .recettetek, .beanconqueror, .paprika, .mela, .mealie,
+        .recipekeeper, .copymethat, .cookmate, .rezeptsuite, .recettetek, .cookn, .beanconqueror, .paprika, .mela,
+        .mealie,
         .cooklang, .crouton, .tandoor,
         .nextcloud,
     ]
@@ -283,6 +288,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             {
                 return .recettetek
             }
+            if name == CooknImporter.recipeTable { return .cookn }
             if name.hasPrefix("beanconqueror") && name.hasSuffix(".json") { return .beanconqueror }
             if name.hasSuffix(".paprikarecipe") { return .paprika }
             if name.hasSuffix(".melarecipe") { return .mela }
@@ -334,6 +340,7 @@ extension ImportFormat {
         case .crouton: ".crumb JSON objects (a file, a zip or a folder of them)"
         case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
         case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
+        case .cookn: "temp_recipe.dsv and the other temp_*.dsv tables of a Cook'n export zip"
         case .domestica: "a JSON array of recipes with name, timePrep or timeCook, and directions or ingredients"
         case .rezeptsuite: "CookML <recipe> elements (<head title=…>, <part>, <preparation>) in .xml or .cml files"
         case .recettetek:

@@ -1,0 +1,87 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import LarderImport
+import LarderTestSupport
+import Testing
+
+@Suite struct CooknImportTests {
+    @Test("the sample cookbook: tables joined, ingredients in display order, numbered steps, category, photo")
+    func importsSample() throws {
+        let sink = ImportCollector()
+        try CooknImporter().importItems(at: ImportFixtures.sample("cookn-cookbook.zip"), into: sink)
+        #expect(sink.rejects.isEmpty)
+        #expect(sink.titles == ["Buttermilk Pancakes", "Scrambled Eggs"])
+        let (pancakes, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "temp_recipe.dsv")
+        #expect(origin.index == 0)
+        #expect(pancakes.nativeID == "cookn:7001")
+        #expect(
+            pancakes.ingredients == [
+                "2 cup flour, sifted", "1 1/2 cup buttermilk", "1 large egg", "2 tablespoon melted butter Larder Dairy",
+            ])
+        #expect(
+            pancakes.steps.map(\.text) == [
+                "Whisk the dry ingredients.",
+                "Beat in the buttermilk, egg and butter; leave the batter a little lumpy.",
+                "Cook on a hot griddle until bubbles form, then flip.",
+            ])
+        #expect(pancakes.servings == 4)
+        #expect(pancakes.prepMinutes == 10)
+        #expect(pancakes.cookMinutes == 15)
+        #expect(pancakes.categories == ["Family Favorites - Breakfast"])
+        #expect(pancakes.description == "Light, fluffy and quick.")
+        guard case .data(let bytes, _)? = pancakes.images.first else {
+            Issue.record("no photo read from the export: \(pancakes.images)")
+            return
+        }
+        #expect(bytes.prefix(2) == [0xFF, 0xD8])
+        #expect(pancakes.fieldCensus.fate(of: "PARENT") == .carried("categories"))
+        #expect(pancakes.fieldCensus.fate(of: "ID") == .extras)
+        let eggs = try #require(sink.recipes.last?.0)
+        #expect(eggs.ingredients == ["4 egg", "salt, to taste"])
+        #expect(eggs.steps.count == 2)
+        #expect(eggs.description == nil)
+        #expect(eggs.images.isEmpty)
+    }
+
+    @Test("a recipe without a title is rejected with its index and field path; unknown columns are kept")
+    func rejectsPerRecipe() throws {
+        let dir = try TemporaryDirectory()
+        func table(_ rows: [[String]]) -> [UInt8] {
+            Array(rows.map { $0.joined(separator: "||||") + "!@#%^&*()" }.joined().utf8)
+        }
+        let path = dir.path("cookn.zip")
+        try ImportFixtures.zip(
+            [
+                (
+                    "book/temp_recipe.dsv",
+                    table([
+                        ["ID", "SERVES", "INSTRUCTIONS", "CALORIES"], ["1", "2", "Brew.", "5"],
+                        ["2", "1", "x", "[null]"],
+                    ])
+                ),
+                (
+                    "book/temp_recipe_desc.dsv",
+                    table([["ID", "PARENT", "TITLE"], ["1", "[null]", "Tea"], ["2", "[null]", " "]])
+                ),
+            ], at: path)
+        #expect(try ImportFormat.detect(path: path) == .cookn)
+        let sink = ImportCollector()
+        try CooknImporter().importItems(at: path, into: sink)
+        #expect(sink.titles == ["Tea"])
+        #expect(sink.rejects.map(\.1.index) == [1])
+        #expect(sink.rejects.map(\.1.entry) == ["book/temp_recipe.dsv"])
+        #expect(sink.rejects.first?.0.location?.fieldPath?.description == "TITLE")
+        #expect(sink.recipes.first?.0.extras["cookn"]?.objectValue?["CALORIES"] == .string("5"))
+    }
+
+    @Test("a zip without temp_recipe.dsv is not Cook'n; a re-run of the sample adds nothing")
+    func detectsAndReRuns() throws {
+        let dir = try TemporaryDirectory()
+        let other = dir.path("other.zip")
+        try ImportFixtures.zip([("temp_food.dsv", Array("ID||||NAME!@#%^&*()".utf8))], at: other)
+        #expect(throws: LarderError.self) { try ImportFormat.detect(path: other) }
+        try ImportFixtures.expectReRunAddsNothing(ImportFixtures.sample("cookn-cookbook.zip"), imports: 2, in: dir)
+    }
+}
