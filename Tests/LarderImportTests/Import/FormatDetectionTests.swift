@@ -20,6 +20,7 @@ import Testing
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown, "cookmate-backup.mcb": .cookmate,
         "recettetek-backup.rtk": .recettetek, "rezeptsuite-export.xml": .rezeptsuite,
         "domestica-recipes.json": .domestica, "cookn-cookbook.zip": .cookn,
+        "mealmaster-unframed.txt": .mealmaster,
     ]
 
     static var samples: [String] {

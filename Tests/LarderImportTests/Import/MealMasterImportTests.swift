@@ -212,4 +212,37 @@ import Testing
             #expect(try ImportFormat.detect(path: ImportFixtures.sample(sample)) != .mealmaster, "\(sample)")
         }
     }
+
+    @Test("MealMaster-like text without framing: each recipe from its Title: line to the next, detected by content")
+    func readsUnframedText() throws {
+        let path = ImportFixtures.sample("mealmaster-unframed.txt")
+        #expect(try ImportFormat.detect(path: path) == .mealmaster)
+        let sink = ImportCollector()
+        try MealMasterImporter().importItems(at: path, into: sink)
+        #expect(sink.rejects.isEmpty)
+        #expect(sink.titles == ["Lemon Bars", "Iced Tea"])
+        let bars = try #require(sink.recipes.first)
+        #expect(bars.1.index == 0)
+        #expect(bars.0.categories == ["Cookies", "Bars"])
+        #expect(bars.0.ingredients.first == "1 cup Butter, softened")
+        #expect(bars.0.ingredients.count == 6)
+        #expect(bars.0.ingredientHeadings == [3: "FILLING"])
+        #expect(bars.0.steps.count == 2)
+        let tea = try #require(sink.recipes.last?.0)
+        #expect(tea.servings == 4)
+        #expect(tea.ingredients == ["4 Tea bags", "1 quart Boiling water"])
+        #expect(tea.steps.count == 1)
+        // A Title: line with neither ingredients nor directions is rejected with its index and line.
+        let dir = try TemporaryDirectory()
+        let broken = try write(
+            ["      Title: Empty", "", "      Title: Toast", "      2    Slices bread", "", "  Toast them."], in: dir,
+            name: "two.txt")
+        #expect(try ImportFormat.detect(path: broken) == .mealmaster)
+        let brokenSink = ImportCollector()
+        try MealMasterImporter().importItems(at: broken, into: brokenSink)
+        #expect(brokenSink.titles == ["Toast"])
+        #expect(brokenSink.rejects.first?.1.index == 0)
+        #expect(brokenSink.rejects.first?.0.location?.line == 1)
+        try ImportFixtures.expectReRunAddsNothing(path, imports: 2, in: dir)
+    }
 }

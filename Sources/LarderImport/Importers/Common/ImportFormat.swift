@@ -202,7 +202,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
             if ChowdownImporter.claims(text, name: name) { return .chowdown }
-            if MealMasterImporter.claims(text) { return .mealmaster }
+            if MealMasterImporter.claims(text) || MealMasterImporter.claimsUnframed(text) { return .mealmaster }
             if let profile = CSVImporter.profile(claiming: text) { return profile.format }
             if CSVImporter.claims(text, name: name) { return .csv }
         }
@@ -329,7 +329,7 @@ extension ImportFormat {
         case .recipeml: "<recipe> elements"
         case .beanconqueror: "brews in Beanconqueror.json and its Beanconqueror_Brews_N.json chunks"
         case .mealmaster:
-            "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line"
+            "recipes framed by a `MMMMM----- Recipe via Meal-Master` (or `-----`, or RezKonv's `=====`) line and an end line, or unframed recipes each starting at a `Title:` line"
         case .csv: "a header line with a title column, then one recipe per row"
         case .chowdown: "Markdown files with YAML front matter (_recipes/*.md in a Chowdown site)"
         case .recipesage: "schema.org Recipe objects in a JSON array or a {\"recipes\": [...]} document"

@@ -8,6 +8,11 @@ import LarderFormats
 /// German header keys `Titel:`, `Kategorien:`, `Menge:` and free-width unit words),
 /// with text before, between and after recipes (mail headers, BBS banners) ignored.
 ///
+/// A file with none of these header lines in its first 64 KiB is read as MealMaster-like text
+/// without framing, as some apps print it (issue 14): each recipe starts at its `Title:` line,
+/// with the same header keys, ingredient columns and directions, and ends at the next `Title:`
+/// line or at the end of the file; text before the first `Title:` line is ignored.
+///
 /// Streams: one line and one recipe are held at a time. Files that are not UTF-8 (MealMaster
 /// wrote CP437 or windows-1252) are read as windows-1252 with a warning. Each recipe is isolated:
 /// one with no title, no ingredients and no directions, no end line, or larger than the record
@@ -20,6 +25,8 @@ public struct MealMasterImporter: RecipeImporter {
     public init() {}
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: path).readPrefix(ImportFormat.sniffLength)
+        let isUnframed = !Self.claims(String(decoding: head, as: UTF8.self))
         let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
         let lines = TextLineReader(decoded, maxLineBytes: sink.readerLimits.maxRecordSize)
         let fileOrigin = ImportOrigin(file: path)
@@ -57,6 +64,15 @@ public struct MealMasterImporter: RecipeImporter {
                 oversized = false
                 continue
             }
+            if isUnframed, MealMasterRecipeReader.isTitleLine(line) {
+                if var done = current {
+                    current = nil
+                    try close(&done, problem: nil)
+                }
+                current = MealMasterRecipeReader(framing: .unframed, headerLine: lines.lineNumber)
+                size = 0
+                oversized = false
+            }
             guard current != nil else { continue }
             if current?.isEnd(line) == true, var done = current {
                 current = nil
@@ -69,19 +85,39 @@ public struct MealMasterImporter: RecipeImporter {
             if !oversized { current?.add(line) }
         }
         if var open = current {
-            let end =
+            let end: String? =
                 switch open.framing {
                 case .mmmmm: "MMMMM"
                 case .dashes: "-----"
                 case .rezkonv: "====="
+                case .unframed: nil
                 }
-            try close(&open, problem: "the file ends before the recipe's end line (\(end))")
+            try close(&open, problem: end.map { "the file ends before the recipe's end line (\($0))" })
         }
         if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
     }
 }
 
 extension MealMasterImporter {
+    /// Whether the first bytes of a file (as text) are MealMaster-like text without framing: a
+    /// `Title:` line and, after it, an ingredient line in MealMaster's columns with a quantity or a
+    /// unit code (`  1 1/2 c  Flour`).
+    static func claimsUnframed(_ head: String) -> Bool {
+        var sawTitle = false
+        var found = false
+        head.enumerateLines { line, stop in
+            if MealMasterRecipeReader.isTitleLine(line) {
+                sawTitle = true
+            } else if sawTitle, let ingredient = MealMasterRecipeReader.ingredient(Array(line)[...]),
+                !ingredient.isBlankAmount
+            {
+                found = true
+                stop = true
+            }
+        }
+        return found
+    }
+
     /// Whether the first bytes of a file (as text) hold a MealMaster header line.
     ///
     /// A header line starts with `MMMMM` or `-----` and names Meal-Master, or with `=====` and names

@@ -24,6 +24,9 @@ struct MealMasterRecipeReader {
         case dashes
         /// RezKonv, the German variant: `=====  REZKONV-Rezept - RezkonvSystem` … `=====`.
         case rezkonv
+        /// MealMaster-like text with no framing, as some apps print it: a recipe starts at its
+        /// `Title:` line and ends at the next one or at the end of the file.
+        case unframed
     }
 
     private enum Phase { case header, ingredients, directions }
@@ -65,6 +68,7 @@ struct MealMasterRecipeReader {
         case .mmmmm: return trimmed == "MMMMM"
         case .dashes: return trimmed.count >= 5 && trimmed.allSatisfy { $0 == "-" }
         case .rezkonv: return trimmed.count >= 5 && trimmed.allSatisfy { $0 == "=" }
+        case .unframed: return false
         }
     }
 
@@ -111,6 +115,11 @@ struct MealMasterRecipeReader {
             pendingHeading = nil
         }
         if trimmed.isEmpty { endParagraph() } else { paragraph.append(trimmed) }
+    }
+
+    /// Whether `line` is a `Title:` line, which starts a recipe in unframed text.
+    static func isTitleLine(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("title:")
     }
 
     /// Reads a `Title:`, `Categories:`, `Yield:` or `Servings:` line; `false` for any other.
