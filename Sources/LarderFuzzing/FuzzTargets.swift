@@ -47,6 +47,11 @@ package enum FuzzTargets {
         Target(name: "ck-query", seedSuffixes: [".ckquery.json"]) { QueryFuzzing.run($0) },
         Target(name: "mealmaster", seedSuffixes: [".mmf", ".mm"]) { imported($0, .mealmaster, ext: "mmf") },
         Target(name: "csv", seedSuffixes: [".csv"]) { imported($0, .csv, ext: "csv") },
+        Target(name: "cookmate", seedSuffixes: [".mcb"]) { imported($0, .cookmate, ext: "mcb") },
+        Target(name: "recettetek", seedSuffixes: [".rtk"]) { imported($0, .recettetek, ext: "rtk") },
+        Target(name: "rezeptsuite", seedSuffixes: [".xml"]) { imported($0, .rezeptsuite, ext: "xml") },
+        Target(name: "domestica", seedSuffixes: [".json"]) { imported($0, .domestica, ext: "json") },
+        Target(name: "cookn", seedSuffixes: [".zip"]) { imported($0, .cookn, ext: "zip") },
     ]
 
     /// The target called `name`.
