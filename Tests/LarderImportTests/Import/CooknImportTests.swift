@@ -84,4 +84,18 @@ import Testing
         #expect(throws: LarderError.self) { try ImportFormat.detect(path: other) }
         try ImportFixtures.expectReRunAddsNothing(ImportFixtures.sample("cookn-cookbook.zip"), imports: 2, in: dir)
     }
+
+    @Test("a zip of cookbook zips has each cookbook read, its recipes named by the inner zip's entry")
+    func readsZippedCookbooks() throws {
+        let dir = try TemporaryDirectory()
+        let cookbook = try Array(Data(contentsOf: URL(fileURLWithPath: ImportFixtures.sample("cookn-cookbook.zip"))))
+        let path = dir.path("cookbooks.zip")
+        try ImportFixtures.zip([("Family.zip", cookbook), ("notes.txt", Array("hi".utf8))], at: path)
+        let sink = ImportCollector()
+        try CooknImporter().importItems(at: path, into: sink)
+        #expect(sink.rejects.isEmpty)
+        #expect(sink.titles == ["Buttermilk Pancakes", "Scrambled Eggs"])
+        #expect(sink.recipes.first?.1.entry == "Family.zip!temp_recipe.dsv")
+        #expect(sink.recipes.first?.0.images.count == 1)
+    }
 }

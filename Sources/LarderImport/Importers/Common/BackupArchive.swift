@@ -14,15 +14,16 @@ struct BackupArchive {
     /// Calls `body` with each record file of the backup at `path`, its origin and a photo loader;
     /// a record file that cannot be read is rejected and the others are read.
     ///
-    /// A photo path is looked up as a path inside the archive, then as `images/<its file name>`,
-    /// then by its file name anywhere; one that would leave the archive is refused.
+    /// A photo path is looked up beside the record file, then as a path inside the archive, then
+    /// as `images/<its file name>`, then by its file name anywhere; one that would leave the
+    /// archive is refused. `origin` is where the archive is (by default, the file at `path`).
     /// - Throws: ``LarderError`` `malformed-record` when the zip holds no record file (`what`
     ///   names it), or what opening the archive throws.
     static func forEachRecordFile(
-        at path: String, into sink: any ImportSink, what: String, isRecordFile: (ZipEntry) -> Bool,
-        _ body: (any ByteSource, ImportOrigin, ImageLoader) throws -> Void
+        at path: String, origin: ImportOrigin? = nil, into sink: any ImportSink, what: String,
+        isRecordFile: (ZipEntry) -> Bool, _ body: (any ByteSource, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
-        let fileOrigin = ImportOrigin(file: path)
+        let fileOrigin = origin ?? ImportOrigin(file: path)
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             try body(try FileByteSource(path: path), fileOrigin) { _ in nil }
             return
@@ -45,12 +46,16 @@ struct BackupArchive {
         }
         for record in records {
             let origin = fileOrigin.entry(record.path)
+            let folder = String(record.path.dropLast(record.fileName.count))
             try sink.isolating(origin) {
                 _ = try record.safeRelativePath(archive: path)
                 try body(try archive.open(record), origin) { photo in
                     let relative = String(photo.drop { $0 == "/" })
                     let name = String(relative.split(separator: "/").last ?? Substring(relative))
-                    guard let entry = files[relative] ?? files["images/" + name] ?? byName[name] else { return nil }
+                    guard
+                        let entry = files[folder + relative] ?? files[relative] ?? files["images/" + name]
+                            ?? byName[name]
+                    else { return nil }
                     _ = try entry.safeRelativePath(archive: path)
                     return try archive.open(entry).readAll(limit: 64 << 20)
                 }

@@ -32,23 +32,48 @@ public struct CooknImporter: RecipeImporter {
             throw LarderError(
                 .malformedRecord, "a Cook'n export is a zip of temp_*.dsv tables", location: SourceLocation(file: path))
         }
-        let isRecipeTable: (ZipEntry) -> Bool = { $0.fileName.lowercased() == Self.recipeTable }
-        try BackupArchive.forEachRecordFile(at: path, into: sink, what: Self.recipeTable, isRecordFile: isRecipeTable) {
-            source, origin, files in
-            let folder = String((origin.entry ?? "").dropLast(Self.recipeTable.count))
-            let limit = sink.readerLimits.maxRecordSize
+        try importArchive(path, origin: ImportOrigin(file: path), into: sink, nested: true)
+    }
+
+    /// Imports the cookbook in the zip at `path`; a zip with no `temp_recipe.dsv` but zips in it
+    /// (several cookbooks zipped together, as Mealie also takes) has each of those read, one level deep.
+    private func importArchive(_ path: String, origin: ImportOrigin, into sink: any ImportSink, nested: Bool) throws {
+        let archive = try ZipArchive(path: path)
+        var hasTables = false
+        var cookbooks: [ZipEntry] = []
+        while let entry = try archive.nextEntry() {
+            if entry.isIgnorable { continue }
+            if Self.isRecipeTable(entry) { hasTables = true }
+            if entry.fileName.lowercased().hasSuffix(".zip") { cookbooks.append(entry) }
+        }
+        if !hasTables, nested, !cookbooks.isEmpty {
+            for entry in cookbooks {
+                let entryOrigin = origin.entry(entry.path)
+                try sink.isolating(entryOrigin) {
+                    try archive.withExtracted(entry, archive: path) { inner in
+                        try importArchive(inner, origin: entryOrigin, into: sink, nested: false)
+                    }
+                }
+            }
+            return
+        }
+        try BackupArchive.forEachRecordFile(
+            at: path, origin: origin, into: sink, what: Self.recipeTable, isRecordFile: Self.isRecipeTable
+        ) { source, origin, files in
             let database = try Database(
-                recipes: Self.rows(try source.readAll(limit: limit)),
-                load: { name in try files(folder + name).map(Self.rows) ?? [] })
+                recipes: Self.rows(try source.readAll(limit: sink.readerLimits.maxRecordSize)),
+                load: { name in try files(name).map(Self.rows) ?? [] })
             for (index, row) in database.recipes.enumerated() {
                 let itemOrigin = origin.item(index)
                 try sink.isolating(itemOrigin, raw: .object(row)) {
-                    let recipe = try Self.recipe(row, database: database) { media in try files(folder + media) }
-                    try sink.recipe(recipe, origin: itemOrigin)
+                    try sink.recipe(try Self.recipe(row, database: database, loadFile: files), origin: itemOrigin)
                 }
             }
         }
     }
+
+    /// Whether an entry is the table whose rows are the recipes.
+    static func isRecipeTable(_ entry: ZipEntry) -> Bool { entry.fileName.lowercased() == recipeTable }
 
     /// The rows of a `.dsv` table: the first row names the columns; `[null]` is left out, and line
     /// breaks around a row separator are not part of the row.

@@ -48,22 +48,9 @@ public struct TandoorImporter: RecipeImporter {
         for entry in inner {
             let entryOrigin = origin.entry(entry.path)
             try sink.isolating(entryOrigin) {
-                _ = try entry.safeRelativePath(archive: path)
-                // A zip inside a zip needs random access: stream it to a temporary file first.
-                let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "larder-tandoor-\(UUID().uuidString).zip"
-                ).path
-                defer { try? FileManager.default.removeItem(atPath: temporary) }
-                let sinkFile = try FileByteSink(path: temporary)
-                let source = try archive.open(entry)
-                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-                while true {
-                    let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-                    if n == 0 { break }
-                    try chunk.withUnsafeBytes { try sinkFile.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                try archive.withExtracted(entry, archive: path) { temporary in
+                    try importArchive(temporary, origin: entryOrigin, into: sink, depth: depth + 1)
                 }
-                try sinkFile.close()
-                try importArchive(temporary, origin: entryOrigin, into: sink, depth: depth + 1)
             }
         }
     }
