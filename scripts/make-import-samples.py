@@ -7,6 +7,8 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/sample.paprikarecipes   Paprika export: a zip of gzip-compressed JSON, one per recipe
   samples/import/Beanconqueror.zip       Beanconqueror backup: Beanconqueror.json + Beanconqueror_Brews_1.json
   samples/import/chowdown-master.zip     a Chowdown (Jekyll) site as GitHub's "Download ZIP" gives it
+  samples/import/pepperplate-export.zip  Pepperplate export: labelled .txt recipes, CRLF, tab-indented blocks
+  samples/import/cheftap-export.zip      ChefTap text export: cheftap_export/*.txt, unlabelled, LF
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -220,9 +222,121 @@ def chowdown():
     ])
 
 
+def text_file(lines, ending):
+    """UTF-8 text, each line ended by `ending`."""
+    return "".join(line + ending for line in lines).encode("utf-8")
+
+
+def pepperplate():
+    """Labelled text as Tandoor's pepperplate.py and public parsers of the export read it: one file per
+    recipe named after it, `Label: value` header lines (an empty one keeps its label), `Ingredients:`
+    and `Instructions:` blocks of tab-indented lines, a blank line after each block, `Notes:`. CRLF
+    line endings and UTF-8 without a byte order mark are guesses (Pepperplate was an ASP.NET site)."""
+    def recipe(lines):
+        return text_file(lines, "\r\n")
+    pancakes = recipe([
+        "Title: Lemon Ricotta Pancakes",
+        "Description: Light pancakes for a slow Sunday.",
+        "Source: Larder Test Kitchen",
+        "Original URL: https://larder.example/recipes/lemon-ricotta-pancakes",
+        "Yield: 4 servings",
+        "Active: 15 minutes",
+        "Total: 30 minutes",
+        "Image: https://larder.example/images/lemon-ricotta-pancakes.jpg",
+        "Ingredients:",
+        "\t1 cup ricotta",
+        "\t2 eggs, separated",
+        "\t3/4 cup flour",
+        "\t1 tbsp sugar",
+        "\tZest of 1 lemon",
+        "",
+        "Instructions:",
+        "\tWhisk the ricotta, yolks, sugar and zest.",
+        "\tFold in the flour, then the beaten whites.",
+        "\tCook spoonfuls on a buttered griddle, 2 minutes a side.",
+        "",
+        "Notes: Keep them warm in a low oven.",
+    ])
+    soup = recipe([
+        "Title: Tomato Bread Soup",
+        "Description: ",
+        "Source: ",
+        "Original URL: ",
+        "Yield: 6",
+        "Active: ",
+        "Total: 1 hour 10 minutes",
+        "Ingredients:",
+        "\t800 g tomatoes, roughly chopped",
+        "\t4 slices stale sourdough",
+        "\t2 cloves garlic",
+        "\t3 tbsp olive oil",
+        "\tBasil",
+        "",
+        "Instructions:",
+        "\tWarm the garlic in the oil, add the tomatoes and simmer for 40 minutes.",
+        "\tTear in the bread, stir until it falls apart into a thick purée.",
+        "\tServe warm with torn basil.",
+        "",
+        "Notes:",
+        "\tBetter the next day.",
+        "\tThin with stock when reheating.",
+    ])
+    write_zip(os.path.join(ROOT, "pepperplate-export.zip"), [
+        ("Lemon Ricotta Pancakes.txt", pancakes),
+        ("Tomato Bread Soup.txt", soup),
+    ])
+
+
+def cheftap():
+    """ChefTap's text export as Tandoor's cheftap.py reads it (and its docs describe): a zip with a
+    `cheftap_export/` folder of `.txt` files named after the recipes, each a title line, then the
+    ingredient lines, then the directions, and maybe a source URL line. LF line endings and UTF-8 are
+    guesses (ChefTap is an Android app); so is the blank line between the parts."""
+    def recipe(lines):
+        return text_file(lines, "\n")
+    cookies = recipe([
+        "Chocolate Oat Cookies",
+        "",
+        "115 g butter, soft",
+        "½ cup brown sugar",
+        "1 egg",
+        "1 cup rolled oats",
+        "3/4 cup flour",
+        "1/2 tsp baking soda",
+        "100 g dark chocolate, chopped",
+        "",
+        "Heat the oven to 180 °C.",
+        "Cream the butter and sugar, then beat in the egg.",
+        "Stir in the oats, flour, soda and chocolate.",
+        "Bake spoonfuls for 12 minutes.",
+        "",
+        "https://larder.example/recipes/chocolate-oat-cookies",
+    ])
+    shakshuka = recipe([
+        "Green Shakshuka",
+        "A weeknight pan of eggs in greens.",
+        "",
+        "2 tbsp olive oil",
+        "1 leek, sliced",
+        "200 g spinach",
+        "4 eggs",
+        "Salt and pepper",
+        "",
+        "1. Soften the leek in the oil.",
+        "2. Wilt the spinach and season.",
+        "3. Make four wells, crack in the eggs and cover until set.",
+    ])
+    write_zip(os.path.join(ROOT, "cheftap-export.zip"), [
+        ("cheftap_export/Chocolate Oat Cookies.txt", cookies),
+        ("cheftap_export/Green Shakshuka.txt", shakshuka),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
     beanconqueror()
     chowdown()
+    pepperplate()
+    cheftap()
     print("wrote", os.path.normpath(ROOT))

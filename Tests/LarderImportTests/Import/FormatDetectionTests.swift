@@ -18,6 +18,7 @@ import Testing
         "myrecipebox.csv": .myrecipebox, "recipekeeper-export.zip": .recipekeeper,
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown,
+        "pepperplate-export.zip": .pepperplate, "cheftap-export.zip": .cheftap,
     ]
 
     static var samples: [String] {
@@ -32,7 +33,7 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown,
+            .chowdown, .pepperplate, .cheftap,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

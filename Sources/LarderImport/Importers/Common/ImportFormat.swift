@@ -27,6 +27,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case copymethat
     /// An OpenEats database dump (Django `dumpdata` JSON).
     case openeats
+    /// Pepperplate's export: a zip of labelled `.txt` recipes (`Title:`, `Ingredients:`, …).
+    case pepperplate
+    /// ChefTap's text export: a zip of `cheftap_export/*.txt`, one recipe each, without labels.
+    case cheftap
 
     /// A human name for messages.
     public var displayName: String {
@@ -52,6 +56,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .crouton: "Crouton"
         case .copymethat: "CopyMeThat"
         case .openeats: "OpenEats"
+        case .pepperplate: "Pepperplate"
+        case .cheftap: "ChefTap"
         }
     }
 
@@ -79,6 +85,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .crouton: CroutonImporter()
         case .copymethat: CopyMeThatImporter()
         case .openeats: OpenEatsImporter()
+        case .pepperplate: PepperplateImporter()
+        case .cheftap: ChefTapImporter()
         }
     }
 
@@ -106,8 +114,20 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
             if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
             if files.contains(where: { $0.lowercased().hasSuffix(".crumb") }) { return .crouton }
+            if path.split(separator: "/").last.map({ ChefTapImporter.isInExportFolder(String($0)) }) == true
+                || files.contains(where: ChefTapImporter.isInExportFolder)
+            {
+                return .cheftap
+            }
+            if let text = files.sorted().first(where: TextExportFiles.isText),
+                let format = detectTextExport(try FileByteSource(path: path + "/" + text).readPrefix(sniffLength))
+            {
+                return format
+            }
             throw LarderError(
-                .usage, "a folder with no recipe.json, .cook, .crumb or _recipes/*.md files; pass --from",
+                .usage,
+                "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt or Pepperplate .txt "
+                    + "files; pass --from",
                 location: SourceLocation(file: path)
             )
         }
@@ -152,13 +172,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml, .beanconqueror,
+        .mealmaster, .pepperplate, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml,
+        .beanconqueror,
         .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
         .recipekeeper, .copymethat, .beanconqueror, .paprika, .mela, .mealie, .cooklang, .crouton, .tandoor, .nextcloud,
+        .pepperplate, .cheftap,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -178,6 +200,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
             if ChowdownImporter.claims(text, name: name) { return .chowdown }
             if MealMasterImporter.claims(text) { return .mealmaster }
+            if let format = detectTextExport(head) { return format }
             if let profile = CSVImporter.profile(claiming: text) { return profile.format }
             if CSVImporter.claims(text, name: name) { return .csv }
         }
@@ -232,12 +255,23 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         return nil
     }
 
-    /// The format of a zip archive, from its entry names (and for `recipes.html`, its first bytes).
+    /// The app whose labelled text export a file's first bytes are, if any (Pepperplate's `Title:`
+    /// first line with `Active:` or `Total:`).
+    static func detectTextExport(_ head: [UInt8]) -> ImportFormat? {
+        let text = String(decoding: head, as: UTF8.self)
+        if PepperplateImporter.claims(text) { return .pepperplate }
+        return nil
+    }
+
+    /// The format of a zip archive, from its entry names (and for `recipes.html` and the first
+    /// `.txt` entry, their first bytes).
     static func detectArchive(path: String) throws -> ImportFormat {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
         var sawZip = false
-        // Only the central directory is read here: cheap, whatever the number of entries.
+        var sniffedText = false
+        // Only the central directory is read here (and the start of one page or text file): cheap,
+        // whatever the number of entries.
         while let entry = try archive.nextEntry() {
             if entry.isIgnorable { continue }
             let name = entry.fileName.lowercased()
@@ -259,6 +293,11 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if name.hasSuffix(".cook") { return .cooklang }
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
             if name.hasSuffix(".crumb") { return .crouton }
+            if ChefTapImporter.isInExportFolder(entry.path) { return .cheftap }
+            if !sniffedText, TextExportFiles.isText(name) {
+                sniffedText = true
+                if let format = detectTextExport(try archive.open(entry).readPrefix(sniffLength)) { return format }
+            }
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
@@ -297,6 +336,8 @@ extension ImportFormat {
         case .crouton: ".crumb JSON objects (a file, a zip or a folder of them)"
         case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
         case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
+        case .pepperplate: "labelled .txt recipes (Title:, Ingredients:, Instructions:) in a zip, a folder or alone"
+        case .cheftap: ".txt recipes (a title line, ingredients, directions) in cheftap_export/, a folder or alone"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }
