@@ -9,6 +9,7 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/chowdown-master.zip     a Chowdown (Jekyll) site as GitHub's "Download ZIP" gives it
   samples/import/pepperplate-export.zip  Pepperplate export: labelled .txt recipes, CRLF, tab-indented blocks
   samples/import/cheftap-export.zip      ChefTap text export: cheftap_export/*.txt, unlabelled, LF
+  samples/import/saffron-export.zip      Saffron text export: labelled .txt recipes, LF
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -332,6 +333,58 @@ def cheftap():
     ])
 
 
+def saffron():
+    """Labelled text with the labels, in the order, of Tandoor's saffron.py exporter (Title, Description,
+    Source, Original URL, Yield, Cookbook, Section, Image, Ingredients, Instructions; empty labels written
+    as `Label: `), plus `Prep:` and `Cook:`, which its importer reads (their place is a guess). Ingredient
+    and instruction lines are not indented, as that exporter writes them; LF line endings as it writes
+    them. The file names (recipe title + .txt) are the exporter's; the zip's flat layout is a guess."""
+    def recipe(lines):
+        return text_file(lines, "\n")
+    dal = recipe([
+        "Title: Red Lentil Dal",
+        "Description: A pot of dal for the week.",
+        "Source: Larder Test Kitchen",
+        "Original URL: https://larder.example/recipes/red-lentil-dal",
+        "Yield: 4",
+        "Prep: 10 min",
+        "Cook: 35 min",
+        "Cookbook: Weeknights",
+        "Section: Soups and stews",
+        "Image: ",
+        "Ingredients: ",
+        "250 g red lentils",
+        "1 onion, chopped",
+        "2 tsp curry powder",
+        "400 ml coconut milk",
+        "Instructions: ",
+        "Soften the onion with the curry powder.",
+        "Add the lentils, coconut milk and 500 ml water; simmer until soft.",
+        "Season with salt and lime.",
+    ])
+    granola = recipe([
+        "Title: Maple Granola",
+        "Description: ",
+        "Source: ",
+        "Original URL: ",
+        "Yield: 8 servings",
+        "Cookbook: Breakfast",
+        "Section: ",
+        "Image: https://larder.example/images/maple-granola.jpg",
+        "Ingredients: ",
+        "300 g oats",
+        "100 g pecans",
+        "80 ml maple syrup",
+        "Instructions: ",
+        "Toss everything together.",
+        "Bake at 160 °C for 25 minutes, stirring once.",
+    ])
+    write_zip(os.path.join(ROOT, "saffron-export.zip"), [
+        ("Red Lentil Dal.txt", dal),
+        ("Maple Granola.txt", granola),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
@@ -339,4 +392,5 @@ if __name__ == "__main__":
     chowdown()
     pepperplate()
     cheftap()
+    saffron()
     print("wrote", os.path.normpath(ROOT))

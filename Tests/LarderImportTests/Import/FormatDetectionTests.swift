@@ -19,6 +19,7 @@ import Testing
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown,
         "pepperplate-export.zip": .pepperplate, "cheftap-export.zip": .cheftap,
+        "saffron-export.zip": .saffron,
     ]
 
     static var samples: [String] {
@@ -33,7 +34,7 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown, .pepperplate, .cheftap,
+            .chowdown, .pepperplate, .cheftap, .saffron,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

@@ -31,6 +31,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case pepperplate
     /// ChefTap's text export: a zip of `cheftap_export/*.txt`, one recipe each, without labels.
     case cheftap
+    /// Saffron's text export: a zip of labelled `.txt` recipes (`Title:`, `Cookbook:`, `Section:`, …).
+    case saffron
 
     /// A human name for messages.
     public var displayName: String {
@@ -58,6 +60,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .openeats: "OpenEats"
         case .pepperplate: "Pepperplate"
         case .cheftap: "ChefTap"
+        case .saffron: "Saffron"
         }
     }
 
@@ -87,6 +90,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .openeats: OpenEatsImporter()
         case .pepperplate: PepperplateImporter()
         case .cheftap: ChefTapImporter()
+        case .saffron: SaffronImporter()
         }
     }
 
@@ -126,8 +130,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             }
             throw LarderError(
                 .usage,
-                "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt or Pepperplate .txt "
-                    + "files; pass --from",
+                "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt, Pepperplate or Saffron "
+                    + ".txt files; pass --from",
                 location: SourceLocation(file: path)
             )
         }
@@ -172,7 +176,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .pepperplate, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .recipeml,
+        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg,
+        .recipeml,
         .beanconqueror,
         .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
@@ -180,7 +185,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
         .recipekeeper, .copymethat, .beanconqueror, .paprika, .mela, .mealie, .cooklang, .crouton, .tandoor, .nextcloud,
-        .pepperplate, .cheftap,
+        .pepperplate, .saffron, .cheftap,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -255,11 +260,12 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         return nil
     }
 
-    /// The app whose labelled text export a file's first bytes are, if any (Pepperplate's `Title:`
-    /// first line with `Active:` or `Total:`).
+    /// The app whose labelled text export a file's first bytes are, if any (a `Title:` first label
+    /// with Pepperplate's `Active:` or `Total:`, or Saffron's `Cookbook:` or `Section:`).
     static func detectTextExport(_ head: [UInt8]) -> ImportFormat? {
         let text = String(decoding: head, as: UTF8.self)
         if PepperplateImporter.claims(text) { return .pepperplate }
+        if SaffronImporter.claims(text) { return .saffron }
         return nil
     }
 
@@ -337,6 +343,8 @@ extension ImportFormat {
         case .copymethat: "div.recipe cards in recipes.html (in the zip or alone)"
         case .openeats: "recipe.recipe rows in a JSON list of {model, pk, fields}"
         case .pepperplate: "labelled .txt recipes (Title:, Ingredients:, Instructions:) in a zip, a folder or alone"
+        case .saffron:
+            "labelled .txt recipes (Title:, Cookbook:, Ingredients:, Instructions:) in a zip, a folder or alone"
         case .cheftap: ".txt recipes (a title line, ingredients, directions) in cheftap_export/, a folder or alone"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"

@@ -7,17 +7,14 @@ import LarderFormats
 /// A label starts a line (no indent) and is a word or words of letters (`Original URL`) before a
 /// colon. A header label's value is the rest of its line, and an unlabelled line after it continues
 /// it (joined with a newline). A block's lines are read trimmed, blank ones skipped, until the next
-/// label the layout knows (inside a block an unknown `Word:` line is content: an instruction may
-/// start `Note:`). Labels the layout does not know are kept as fields too, so the census sends them
-/// to extras. Streams one line at a time; the fields are held for one recipe, within the record
+/// block label (inside a block any other `Word:` line is content: an instruction may start `Note:`
+/// or `Cook:`). Labels the format does not know are kept as fields too, so the census sends them to
+/// extras. Streams one line at a time; the fields are held for one recipe, within the record
 /// size limit.
 struct LabeledTextRecipe {
-    /// What a format writes.
+    /// What a format writes: the labels whose value is the lines below them.
     struct Layout {
-        /// Labels whose value is the lines below them.
         var blocks: Set<String>
-        /// Every label the format writes.
-        var labels: Set<String>
     }
 
     /// The fields in file order: a header label's text, a block label's lines (`[String]`).
@@ -34,7 +31,7 @@ struct LabeledTextRecipe {
         var recipe = LabeledTextRecipe()
         var current: (label: String, isBlock: Bool)?
         try TextExportFiles.forEachLine(of: source, origin: origin, sink: sink) { line, number in
-            if let (label, rest) = label(of: line), current?.isBlock != true || layout.labels.contains(label) {
+            if let (label, rest) = label(of: line), current?.isBlock != true || layout.blocks.contains(label) {
                 let isBlock = layout.blocks.contains(label)
                 current = (label, isBlock)
                 if recipe.lines[label] == nil { recipe.lines[label] = number }
@@ -100,6 +97,35 @@ struct LabeledTextRecipe {
     }
 }
 
+extension LabeledTextRecipe {
+    /// The recipe of the labels Pepperplate and Saffron both write.
+    ///
+    /// `Title`, `Description`, `Source` (a name), `Original URL`, `Yield`, `Image` (a URL), and the
+    /// blocks `Ingredients`, `Instructions` (a step a line) and `Notes` (lines joined). The census is
+    /// the caller's to take.
+    /// - Throws: ``LarderError`` `malformed-record` at `Title` when the file has no title.
+    func commonRecipe() throws -> ImportedRecipe {
+        var recipe = ImportedRecipe(title: try title())
+        recipe.description = text("Description")
+        recipe.sourceName = text("Source")
+        recipe.sourceURL = text("Original URL")
+        if let yield = text("Yield") { recipe.readYield(yield) }
+        recipe.images = text("Image").map { [.url($0)] } ?? []
+        recipe.ingredients = lines("Ingredients")
+        recipe.steps = lines("Instructions").map { ImportedRecipe.Step(text: $0) }
+        let notes = lines("Notes").joined(separator: "\n")
+        recipe.notes = notes.isEmpty ? nil : notes
+        return recipe
+    }
+
+    /// The fates of the labels ``commonRecipe()`` reads.
+    static let commonFates: [String: FieldFate] = [
+        "Title": .carried("title"), "Description": .carried("description"), "Source": .carried("sourceName"),
+        "Original URL": .carried("sourceURL"), "Yield": .carried("yield"), "Image": .carried("images"),
+        "Ingredients": .carried("ingredients"), "Instructions": .carried("instructions"), "Notes": .carried("notes"),
+    ]
+}
+
 extension ImportedRecipe {
     /// Sets the yield from its text as written: normalized text, and servings when it counts them.
     mutating func readYield(_ text: String) {
@@ -110,6 +136,14 @@ extension ImportedRecipe {
 }
 
 extension LabeledTextRecipe {
+    /// Whether a text file's first bytes are a labelled recipe of one app: `Title` the first label,
+    /// `Ingredients` and `Instructions` among them, and one of the app's own `distinctive` labels.
+    static func claims(_ head: String, distinctive: Set<String>) -> Bool {
+        guard let labels = labels(in: head), labels.first == "Title" else { return false }
+        return labels.contains("Ingredients") && labels.contains("Instructions")
+            && labels.contains(where: distinctive.contains)
+    }
+
     /// The labels starting the lines of a text file's first bytes (a byte order mark skipped), in
     /// order; `nil` when the text has a NUL byte (not text).
     static func labels(in head: String) -> [String]? {

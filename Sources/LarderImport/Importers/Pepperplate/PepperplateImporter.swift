@@ -24,29 +24,15 @@ public struct PepperplateImporter: RecipeImporter {
             raw: \.fields, recipe: Self.recipe(from:))
     }
 
-    /// The labels Pepperplate writes; the last three are blocks.
-    static let layout = LabeledTextRecipe.Layout(
-        blocks: ["Ingredients", "Instructions", "Notes"],
-        labels: [
-            "Title", "Description", "Source", "Original URL", "Yield", "Active", "Total", "Image", "Ingredients",
-            "Instructions", "Notes",
-        ])
+    /// Pepperplate's block labels.
+    static let layout = LabeledTextRecipe.Layout(blocks: ["Ingredients", "Instructions", "Notes"])
 
     /// The recipe one file describes.
     /// - Throws: ``LarderError`` `malformed-record` at `Title` when the file has no title.
     static func recipe(from text: LabeledTextRecipe) throws -> ImportedRecipe {
-        var recipe = ImportedRecipe(title: try text.title())
-        recipe.description = text.text("Description")
-        recipe.sourceName = text.text("Source")
-        recipe.sourceURL = text.text("Original URL")
-        if let yield = text.text("Yield") { recipe.readYield(yield) }
+        var recipe = try text.commonRecipe()
         recipe.prepMinutes = text.text("Active").flatMap(RecipeTime.minutes(from:))
         recipe.totalMinutes = text.text("Total").flatMap(RecipeTime.minutes(from:))
-        recipe.images = text.text("Image").map { [.url($0)] } ?? []
-        recipe.ingredients = text.lines("Ingredients")
-        recipe.steps = text.lines("Instructions").map { ImportedRecipe.Step(text: $0) }
-        let notes = text.lines("Notes").joined(separator: "\n")
-        recipe.notes = notes.isEmpty ? nil : notes
         recipe.takeCensus(of: text.fields, table: fieldTable)
         return recipe
     }
@@ -54,19 +40,11 @@ public struct PepperplateImporter: RecipeImporter {
     /// What the importer does with each label; any other is kept in `extras.pepperplate`.
     public static let fieldTable = FieldTable(
         .pepperplate,
-        [
-            "Title": .carried("title"), "Description": .carried("description"), "Source": .carried("sourceName"),
-            "Original URL": .carried("sourceURL"), "Yield": .carried("yield"), "Active": .carried("prepTime"),
-            "Total": .carried("totalTime"), "Image": .carried("images"), "Ingredients": .carried("ingredients"),
-            "Instructions": .carried("instructions"), "Notes": .carried("notes"),
-        ])
+        LabeledTextRecipe.commonFates.merging(["Active": .carried("prepTime"), "Total": .carried("totalTime")]) { $1 })
 
     /// Whether a text file's first bytes are a Pepperplate recipe: a `Title:` first line, the
     /// `Ingredients:` and `Instructions:` blocks and Pepperplate's `Active:` or `Total:` label.
     static func claims(_ head: String) -> Bool {
-        LabeledTextRecipe.labels(in: head).map {
-            $0.first == "Title" && $0.contains("Ingredients") && $0.contains("Instructions")
-                && ($0.contains("Active") || $0.contains("Total"))
-        } ?? false
+        LabeledTextRecipe.claims(head, distinctive: ["Active", "Total"])
     }
 }
