@@ -10,6 +10,7 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/pepperplate-export.zip  Pepperplate export: labelled .txt recipes, CRLF, tab-indented blocks
   samples/import/cheftap-export.zip      ChefTap text export: cheftap_export/*.txt, unlabelled, LF
   samples/import/saffron-export.zip      Saffron text export: labelled .txt recipes, LF
+  samples/import/gourmet-export.zip      Gourmet's web-page export: index.htm, style.css, one .htm a recipe, pics/
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -25,6 +26,13 @@ def tiny_png():
     raw = b"".join(b"\x00" + b"\xf0\x90\x30" * 2 for _ in range(2))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def tiny_jpeg():
+    """A 1x1 JPEG (the same bytes as the photos in the Recipe Keeper and CopyMeThat samples)."""
+    return base64.b64decode(
+        "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////"
+        "////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=")
 
 
 def paprika_recipe(uid, name, ingredients, directions, **extra):
@@ -385,6 +393,100 @@ def saffron():
     ])
 
 
+GOURMET_HEAD = ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.0 Transitional//EN">\n<html>\n  <head>\n  ')
+GOURMET_HEAD_CLOSE = ('<meta http-equiv="Content-Style-Stype" content="text/css">\n'
+                      '     <meta http-equiv="Content-Type" content="text/html;charset=utf-8">\n     </head>')
+
+
+def gourmet_page(title, attrs, ingredients, texts, image=None, link=None):
+    """One recipe page as Gourmet's website_exporter/html_exporter write it (thinkle/gourmet,
+    gourmet/plugins/import_export/html_plugin/html_exporter.py; order image, attributes, ingredients,
+    texts; attributes in DEFAULT_OUTPUT_ATTR_ORDER: title, the_yield, cooktime, preptime, category,
+    cuisine, stars, source, link)."""
+    out = GOURMET_HEAD + "<title>%s</title>" % title
+    out += "<link rel='stylesheet' href='style.css' type='text/css'>" + GOURMET_HEAD_CLOSE + "<body>"
+    out += '<div class="recipe" itemscope itemtype="http://schema.org/Recipe">'
+    if image:
+        out += '<img src="%s" itemprop="image">' % image
+    out += "<div class='header'>"
+    itemprops = {"title": "name", "category": "recipeCategory", "cuisine": "recipeCuisine",
+                 "preptime": "prepTime", "cooktime": "cookTime"}
+    for attr, label, value in attrs:
+        if attr in itemprops:
+            out += '<p class="%s"><span class="label">%s:</span> <span itemprop="%s">%s</span></p>\n' % (
+                attr, label.capitalize(), itemprops[attr], value)
+        else:
+            out += "<p class='%s'><span class='label'>%s:</span> %s</p>\n" % (attr, label.capitalize(), value)
+    if link:
+        host = link.strip("http://").split("/")[0]
+        out += '<a href="%s">Original Page from %s</a>\n' % (link, host)
+    out += "</div>"
+    if ingredients:
+        out += '<div class="ing"><h3>Ingredients</h3><ul class="ing">'
+        for item in ingredients:
+            if isinstance(item, tuple):
+                out += "<li class='inggroup'>%s:<ul class='ing'>" % item[0]
+                for line in item[1]:
+                    out += '<li class="ing" itemprop="ingredients">%s</li>\n' % line
+                out += "</ul></li>"
+            else:
+                out += '<li class="ing" itemprop="ingredients">%s</li>\n' % item
+        out += "</ul>\n</div>\n"
+    for attr, label, paragraphs in texts:
+        body = "".join("<p>%s</p>" % "<br>".join(lines) for lines in paragraphs)
+        if attr == "instructions":
+            out += '<div class="%s"><h3 class="%s">%s</h3><div itemprop="recipeInstructions">%s</div></div>' % (
+                attr, label, label, body)
+        else:
+            out += '<div class="%s"><h3 class="%s">%s</h3>%s</div>' % (attr, label, label, body)
+    out += "</div>\n" + "\n</body>\n</html>"
+    return out.encode("utf-8")
+
+
+def gourmet():
+    """Gourmet's web-page export folder, zipped: the exporter writes `index.htm`, `style.css`, one page
+    per recipe named after its title (letters, digits and spaces) and id, and photos as `pics/<n>.jpg`.
+    Ingredient lines end with the space the exporter leaves after each of amount, unit and item."""
+    soup = gourmet_page(
+        "Roast Tomato Soup",
+        [("title", "Title", "Roast Tomato Soup"), ("the_yield", "the_yield", "4 servings"),
+         ("cooktime", "Cooking Time", "45 minutes"), ("preptime", "Preparation Time", "15 minutes"),
+         ("category", "Category", "Soup, Vegetarian"), ("cuisine", "Cuisine", "Italian"),
+         ("stars", "stars", "4/5 stars"), ("source", "Source", "Larder Test Kitchen")],
+        ["1 kg tomatoes, halved ", "1 onion ", "3 cloves garlic ",
+         ("For serving", ["2 tbsp cream ", "basil (optional)"])],
+        [("instructions", "Instructions", [["Roast the tomatoes, onion and garlic at 200 °C for 40 minutes."],
+                                           ["Blend with 500 ml water.", "Season and warm through."]]),
+         ("modifications", "Notes", [["Freezes well."]])],
+        image="pics/1.jpg", link="https://larder.example/recipes/roast-tomato-soup")
+    tart = gourmet_page(
+        "Lemon Tart",
+        [("title", "Title", "Lemon Tart"), ("the_yield", "the_yield", "8 slices"),
+         ("category", "Category", "Dessert")],
+        ["1 sweet pastry case ", "3 lemons ", "150 g sugar ", "4 eggs "],
+        [("instructions", "Instructions", [["Whisk the zest, juice, sugar and eggs.",
+                                            "Pour into the case and bake at 150 °C for 30 minutes."]])])
+    index = (GOURMET_HEAD + "<title>Recipe Index</title><link rel='stylesheet' href='style.css' type='text/css'>"
+             + GOURMET_HEAD_CLOSE + '<body><div class="index"><table class="index">\n<tr>'
+             + '<th class="title">Title</th><th class="category">Category</th><th class="cuisine">Cuisine</th>'
+             + '<th class="rating">Rating</th><th class="yields">Yield</th></tr>\n'
+             + '<tr><td class="title">\n                     <a href="Roast%20Tomato%20Soup1.htm">Roast Tomato Soup</a>\n'
+             + '                   </td><td class="category">Soup, Vegetarian</td><td class="cuisine">Italian</td>'
+             + '<td class="rating">8</td><td class="yields">4.0</td></tr>'
+             + '<tr><td class="title">\n                     <a href="Lemon%20Tart2.htm">Lemon Tart</a>\n'
+             + '                   </td><td class="category">Dessert</td><td class="cuisine"></td>'
+             + '<td class="rating"></td><td class="yields">8.0</td></tr>'
+             + "</table></div></body></html>").encode("utf-8")
+    css = b"body { font-family: sans-serif; }\n.label { font-weight: bold; }\n"
+    write_zip(os.path.join(ROOT, "gourmet-export.zip"), [
+        ("index.htm", index),
+        ("style.css", css),
+        ("Roast Tomato Soup1.htm", soup),
+        ("pics/1.jpg", tiny_jpeg()),
+        ("Lemon Tart2.htm", tart),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
@@ -393,4 +495,5 @@ if __name__ == "__main__":
     pepperplate()
     cheftap()
     saffron()
+    gourmet()
     print("wrote", os.path.normpath(ROOT))

@@ -2,14 +2,14 @@ import Foundation
 import LarderTestSupport
 import Testing
 
-/// `larder import` on the text exports of recipe apps (Pepperplate, ChefTap, Saffron): detected by content,
-/// with the field census in the report, and re-runs add nothing.
+/// `larder import` on the text and page exports of recipe apps (Pepperplate, ChefTap, Saffron,
+/// Gourmet): detected by content, with the field census in the report, and re-runs add nothing.
 @Suite struct TextExportCLITests {
     @Test(
         "each app's sample imports with --from auto, its report names the format's census, and a re-run adds nothing",
         arguments: [
             ("pepperplate-export.zip", "pepperplate"), ("cheftap-export.zip", "cheftap"),
-            ("saffron-export.zip", "saffron"),
+            ("saffron-export.zip", "saffron"), ("gourmet-export.zip", "gourmet"),
         ])
     func importsSample(_ name: String, _ format: String) throws {
         let dir = try TemporaryDirectory()

@@ -19,7 +19,7 @@ import Testing
         "weeknight-chicken-soup.crumb": .crouton, "copymethat-export.zip": .copymethat,
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown,
         "pepperplate-export.zip": .pepperplate, "cheftap-export.zip": .cheftap,
-        "saffron-export.zip": .saffron,
+        "saffron-export.zip": .saffron, "gourmet-export.zip": .gourmet,
     ]
 
     static var samples: [String] {
@@ -34,7 +34,7 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown, .pepperplate, .cheftap, .saffron,
+            .chowdown, .pepperplate, .cheftap, .saffron, .gourmet,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

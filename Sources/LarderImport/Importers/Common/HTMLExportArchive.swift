@@ -15,11 +15,18 @@ struct HTMLExportArchive {
     /// Loads the bytes of the image a page names, or `nil` when the export has no such file.
     typealias ImageLoader = (String) throws -> [UInt8]?
 
+    /// Whether a zip entry's file name (lower-cased) is the export's page: `recipes.html`.
+    static func isRecipesPage(_ fileName: String) -> Bool { fileName == pageName }
+
     /// Calls `body` with each page of the export at `path` (a zip or a single page), its origin and an image loader.
+    ///
+    /// `isPage` picks the pages among a zip's entries by their lower-cased file name; an image path
+    /// a page gives with Windows backslashes (`pics\1.jpg`) is looked up with slashes.
     /// - Throws: ``LarderError`` when the archive or page cannot be read at all; a page that
     ///   cannot be read is rejected and the others are read.
     static func forEachPage(
-        at path: String, into sink: any ImportSink, _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
+        at path: String, into sink: any ImportSink, isPage: (String) -> Bool = isRecipesPage,
+        _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
         let fileOrigin = ImportOrigin(file: path)
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
@@ -33,7 +40,7 @@ struct HTMLExportArchive {
         var files: [String: ZipEntry] = [:]
         while let entry = try archive.nextEntry() {
             if entry.isIgnorable { continue }
-            if entry.fileName.lowercased() == pageName { pages.append(entry) } else { files[entry.path] = entry }
+            if isPage(entry.fileName.lowercased()) { pages.append(entry) } else { files[entry.path] = entry }
         }
         for page in pages {
             let origin = fileOrigin.entry(page.path)
@@ -41,7 +48,8 @@ struct HTMLExportArchive {
             try sink.isolating(origin) {
                 _ = try page.safeRelativePath(archive: path)
                 let bytes = try utf8(archive.open(page), limits: sink.readerLimits)
-                try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { source in
+                try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { written in
+                    let source = written.replacingAll("\\", with: "/")
                     guard let entry = files[folder + source] ?? files[source] else { return nil }
                     _ = try entry.safeRelativePath(archive: path)
                     return try archive.open(entry).readAll(limit: 64 << 20)
@@ -55,11 +63,11 @@ struct HTMLExportArchive {
     /// the export (one the export lacks is a warning), and `recipe` makes the recipe of both.
     /// - Throws: what ``forEachPage(at:into:_:)`` throws.
     static func importCards(
-        at path: String, into sink: any ImportSink, isCard: (HTMLElement) -> Bool,
-        read: (HTMLElement) -> (fields: Fields, photos: [String]),
+        at path: String, into sink: any ImportSink, isPage: (String) -> Bool = isRecipesPage,
+        isCard: (HTMLElement) -> Bool, read: (HTMLElement) -> (fields: Fields, photos: [String]),
         recipe: (Fields, [ImportedRecipe.Image]) throws -> ImportedRecipe
     ) throws {
-        try forEachPage(at: path, into: sink) { root, origin, loadImage in
+        try forEachPage(at: path, into: sink, isPage: isPage) { root, origin, loadImage in
             for (index, card) in root.all(nested: false, where: isCard).enumerated() {
                 let itemOrigin = origin.item(index)
                 let (fields, sources) = read(card)
@@ -83,6 +91,11 @@ struct HTMLExportArchive {
         let peekable = PeekableByteSource(source)
         let text = TranscodingByteSource(peekable, encoding: TextEncoding.sniff(try peekable.peek(4096)))
         return try text.readAll(limit: limits.maxRecordSize)
+    }
+
+    /// A card's fields with the photo its `image` field names (for ``importCards``'s `read`).
+    static func withPhoto(_ fields: Fields) -> (fields: Fields, photos: [String]) {
+        (fields, fields["image"]?.stringValue.map { [$0] } ?? [])
     }
 
     /// The non-empty texts of a card's field (one value or a list), trimmed.

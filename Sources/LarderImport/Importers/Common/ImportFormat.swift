@@ -33,6 +33,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case cheftap
     /// Saffron's text export: a zip of labelled `.txt` recipes (`Title:`, `Cookbook:`, `Section:`, …).
     case saffron
+    /// Gourmet Recipe Manager's HTML export: a folder (zipped) of `.htm` pages with `div.recipe`.
+    case gourmet
 
     /// A human name for messages.
     public var displayName: String {
@@ -61,6 +63,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .pepperplate: "Pepperplate"
         case .cheftap: "ChefTap"
         case .saffron: "Saffron"
+        case .gourmet: "Gourmet"
         }
     }
 
@@ -91,6 +94,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .pepperplate: PepperplateImporter()
         case .cheftap: ChefTapImporter()
         case .saffron: SaffronImporter()
+        case .gourmet: GourmetImporter()
         }
     }
 
@@ -176,7 +180,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg,
+        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .gourmet,
+        .schemaorg,
         .recipeml,
         .beanconqueror,
         .openeats, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
@@ -185,7 +190,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
         .recipekeeper, .copymethat, .beanconqueror, .paprika, .mela, .mealie, .cooklang, .crouton, .tandoor, .nextcloud,
-        .pepperplate, .saffron, .cheftap,
+        .pepperplate, .saffron, .cheftap, .gourmet,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -252,11 +257,13 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The app whose HTML export a page's first bytes are, if any (Recipe Keeper's
-    /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids).
+    /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids,
+    /// Gourmet's `recipe` div with its `header` div).
     static func detectHTMLExport(_ head: [UInt8]) -> ImportFormat? {
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("recipe-details") && text.contains("itemprop=\"recipeIngredients\"") { return .recipekeeper }
         if text.contains("id=\"recipeIngredients\"") && text.contains("class=\"recipe\"") { return .copymethat }
+        if text.contains("<div class=\"recipe\"") && text.contains("<div class='header'>") { return .gourmet }
         return nil
     }
 
@@ -276,6 +283,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         var sawRecipeJSON = 0
         var sawZip = false
         var sniffedText = false
+        var sniffedPage = false
         // Only the central directory is read here (and the start of one page or text file): cheap,
         // whatever the number of entries.
         while let entry = try archive.nextEntry() {
@@ -300,6 +308,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
             if name.hasSuffix(".crumb") { return .crouton }
             if ChefTapImporter.isInExportFolder(entry.path) { return .cheftap }
+            if !sniffedPage, GourmetImporter.isRecipePage(name) {
+                sniffedPage = true
+                if detectHTMLExport(try archive.open(entry).readPrefix(sniffLength)) == .gourmet { return .gourmet }
+            }
             if !sniffedText, TextExportFiles.isText(name) {
                 sniffedText = true
                 if let format = detectTextExport(try archive.open(entry).readPrefix(sniffLength)) { return format }
@@ -345,6 +357,7 @@ extension ImportFormat {
         case .pepperplate: "labelled .txt recipes (Title:, Ingredients:, Instructions:) in a zip, a folder or alone"
         case .saffron:
             "labelled .txt recipes (Title:, Cookbook:, Ingredients:, Instructions:) in a zip, a folder or alone"
+        case .gourmet: "div.recipe pages (.htm) of Gourmet's HTML export (in the zip or alone)"
         case .cheftap: ".txt recipes (a title line, ingredients, directions) in cheftap_export/, a folder or alone"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
