@@ -95,6 +95,39 @@ import Testing
         #expect(sink.warnings.isEmpty)
     }
 
+    @Test("the export folder as Gourmet writes it imports with its photos; a photo leading out of it is refused")
+    func importsFolder() throws {
+        let dir = try TemporaryDirectory()
+        let folder = dir.path("recipes")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let archive = try ZipArchive(path: ImportFixtures.sample("gourmet-export.zip"))
+        while let entry = try archive.nextEntry() {
+            let target = folder + "/" + entry.path
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let source = try archive.open(entry)
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while case let n = try chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 {
+                bytes += chunk[0..<n]
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: target))
+        }
+        _ = try dir.write("secret.jpg", "not for import")
+        _ = try dir.write(
+            "recipes/Leak3.htm",
+            "<html><body><div class=\"recipe\"><img src=\"../secret.jpg\"><div class='header'>"
+                + "<p class=\"title\"><span class=\"label\">Title:</span> <span>Leak</span></p>\n</div></div></body></html>"
+        )
+        #expect(try ImportFormat.detect(path: folder) == .gourmet)
+        let sink = ImportCollector()
+        try GourmetImporter().importItems(at: folder, into: sink)
+        #expect(sink.titles == ["Lemon Tart", "Roast Tomato Soup"])
+        #expect(sink.recipes.last?.0.images.count == 1)
+        #expect(sink.rejects.map(\.1.entry) == ["Leak3.htm"])
+        #expect(sink.rejects.first?.0.code == .refusedInput)
+    }
+
     @Test("a re-run of the sample into the same output adds nothing")
     func reRunAddsNothing() throws {
         let dir = try TemporaryDirectory()

@@ -1,8 +1,10 @@
+import Foundation
 import LarderCore
 import LarderFormats
 
 /// The HTML export of a recipe app: a zip with one `recipes.html` holding every recipe and an
-/// `images/` folder beside it (Recipe Keeper, CopyMeThat), or the page alone.
+/// `images/` folder beside it (Recipe Keeper, CopyMeThat), or with a page per recipe (Gourmet); that
+/// folder itself; or the page alone.
 ///
 /// Hands each page to the importer parsed, with a loader for the images its `img` elements name
 /// (paths relative to the page's folder; one that would leave the archive is refused). The page is
@@ -18,9 +20,11 @@ struct HTMLExportArchive {
     /// Whether a zip entry's file name (lower-cased) is the export's page: `recipes.html`.
     static func isRecipesPage(_ fileName: String) -> Bool { fileName == pageName }
 
-    /// Calls `body` with each page of the export at `path` (a zip or a single page), its origin and an image loader.
+    /// Calls `body` with each page of the export at `path` (a zip, a folder or a single page), its
+    /// origin and an image loader.
     ///
-    /// `isPage` picks the pages among a zip's entries by their lower-cased file name; an image path
+    /// `isPage` picks the pages among a zip's entries or a folder's files by their lower-cased file
+    /// name (in a folder, a page and its images are read only while they resolve inside it); an image path
     /// a page gives with Windows backslashes (`pics\1.jpg`) is looked up with slashes.
     /// - Throws: ``LarderError`` when the archive or page cannot be read at all; a page that
     ///   cannot be read is rejected and the others are read.
@@ -29,6 +33,11 @@ struct HTMLExportArchive {
         _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
         let fileOrigin = ImportOrigin(file: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            try forEachPage(inFolder: path, into: sink, isPage: isPage, body)
+            return
+        }
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             let root = try HTMLDocument.parse(
                 try HTMLPageReader.pageBytes(atPath: path, limits: sink.readerLimits), name: path)
@@ -53,6 +62,28 @@ struct HTMLExportArchive {
                     guard let entry = files[folder + source] ?? files[source] else { return nil }
                     _ = try entry.safeRelativePath(archive: path)
                     return try archive.open(entry).readAll(limit: 64 << 20)
+                }
+            }
+        }
+    }
+
+    /// The folder case of ``forEachPage(at:into:isPage:_:)``.
+    private static func forEachPage(
+        inFolder path: String, into sink: any ImportSink, isPage: (String) -> Bool,
+        _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
+    ) throws {
+        func accept(_ file: String) -> Bool {
+            isPage((file.split(separator: "/").last.map(String.init) ?? file).lowercased())
+        }
+        try FolderWalker(path: path).forEachFile(into: sink, accept: accept) { file, resolved, origin in
+            let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
+            let bytes = try HTMLPageReader.pageBytes(atPath: resolved, limits: sink.readerLimits)
+            try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { written in
+                let source = folder + written.replacingAll("\\", with: "/")
+                switch ContainedFile.resolveInside(source, base: path, folder: ".") {
+                case .success(let image): return try FileByteSource(path: image).readAll(limit: 64 << 20)
+                case .failure(.missing): return nil
+                case .failure(let reason): throw LarderError(.refusedInput, "\(source): \(reason); not read")
                 }
             }
         }

@@ -127,6 +127,12 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             {
                 return .cheftap
             }
+            let pageName = { (file: String) in (file.split(separator: "/").last.map(String.init) ?? file).lowercased() }
+            if let page = files.sorted().first(where: { GourmetImporter.isRecipePage(pageName($0)) }),
+                detectHTMLExport(try FileByteSource(path: path + "/" + page).readPrefix(sniffLength)) == .gourmet
+            {
+                return .gourmet
+            }
             if let text = files.sorted().first(where: TextExportFiles.isText),
                 let format = detectTextExport(try FileByteSource(path: path + "/" + text).readPrefix(sniffLength))
             {
@@ -135,7 +141,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             throw LarderError(
                 .usage,
                 "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt, Pepperplate or Saffron "
-                    + ".txt files; pass --from",
+                    + ".txt files or Gourmet .htm pages; pass --from",
                 location: SourceLocation(file: path)
             )
         }
