@@ -15,6 +15,9 @@ struct LabeledTextRecipe {
     /// What a format writes: the labels whose value is the lines below them.
     struct Layout {
         var blocks: Set<String>
+
+        /// Pepperplate's and Saffron's blocks: `Ingredients`, `Instructions`, `Notes`.
+        static let appExport = Layout(blocks: ["Ingredients", "Instructions", "Notes"])
     }
 
     /// The fields in file order: a header label's text, a block label's lines (`[String]`).

@@ -20,12 +20,9 @@ public struct PepperplateImporter: RecipeImporter {
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
         try TextExportFiles.importRecipes(
-            at: path, into: sink, read: { try LabeledTextRecipe.read($0, layout: Self.layout, origin: $1, sink: sink) },
+            at: path, into: sink, read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, sink: sink) },
             raw: \.fields, recipe: Self.recipe(from:))
     }
-
-    /// Pepperplate's block labels.
-    static let layout = LabeledTextRecipe.Layout(blocks: ["Ingredients", "Instructions", "Notes"])
 
     /// The recipe one file describes.
     /// - Throws: ``LarderError`` `malformed-record` at `Title` when the file has no title.

@@ -21,7 +21,7 @@ public struct SaffronImporter: RecipeImporter {
     public func importItems(at path: String, into sink: any ImportSink) throws {
         try TextExportFiles.importRecipes(
             at: path, into: sink,
-            read: { try LabeledTextRecipe.read($0, layout: PepperplateImporter.layout, origin: $1, sink: sink) },
+            read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, sink: sink) },
             raw: \.fields, recipe: Self.recipe(from:))
     }
 
