@@ -10,6 +10,10 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/cookmate-backup.mcb     Cookmate (My CookBook) backup: the cookbook XML + images/
   samples/import/recettetek-backup.rtk   RecetteTek (My Recipe Box) backup: recipes.json + the photos
   samples/import/cookn-cookbook.zip      Cook'n cookbook export: temp_*.dsv tables + a photo
+  samples/import/pepperplate-export.zip  Pepperplate export: labelled .txt recipes, CRLF, tab-indented blocks
+  samples/import/cheftap-export.zip      ChefTap text export: cheftap_export/*.txt, unlabelled, LF
+  samples/import/saffron-export.zip      Saffron text export: labelled .txt recipes, LF
+  samples/import/gourmet-export.zip      Gourmet's web-page export: index.htm, style.css, one .htm a recipe, pics/
 """
 import base64, gzip, io, json, os, struct, zipfile, zlib
 
@@ -32,6 +36,13 @@ def tiny_jpeg():
     return bytes.fromhex(
         "ffd8ffe000104a46494600010101004800480000ffdb004300" + "ff" * 64
         + "c2000b080001000101011100ffc40014100100000000000000000000000000000000ffda0008010100013f10")
+
+
+def tiny_jpeg_base64():
+    """A 1x1 JPEG (the same bytes as the photos in the Recipe Keeper and CopyMeThat samples)."""
+    return base64.b64decode(
+        "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////"
+        "////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=")
 
 
 def paprika_recipe(uid, name, ingredients, directions, **extra):
@@ -377,6 +388,263 @@ def cookn():
     ])
 
 
+
+def text_file(lines, ending):
+    """UTF-8 text, each line ended by `ending`."""
+    return "".join(line + ending for line in lines).encode("utf-8")
+
+
+def pepperplate():
+    """Labelled text as Tandoor's pepperplate.py and public parsers of the export read it: one file per
+    recipe named after it, `Label: value` header lines (an empty one keeps its label), `Ingredients:`
+    and `Instructions:` blocks of tab-indented lines, a blank line after each block, `Notes:`. CRLF
+    line endings and UTF-8 without a byte order mark are guesses (Pepperplate was an ASP.NET site)."""
+    def recipe(lines):
+        return text_file(lines, "\r\n")
+    pancakes = recipe([
+        "Title: Lemon Ricotta Pancakes",
+        "Description: Light pancakes for a slow Sunday.",
+        "Source: Larder Test Kitchen",
+        "Original URL: https://larder.example/recipes/lemon-ricotta-pancakes",
+        "Yield: 4 servings",
+        "Active: 15 minutes",
+        "Total: 30 minutes",
+        "Image: https://larder.example/images/lemon-ricotta-pancakes.jpg",
+        "Ingredients:",
+        "\t1 cup ricotta",
+        "\t2 eggs, separated",
+        "\t3/4 cup flour",
+        "\t1 tbsp sugar",
+        "\tZest of 1 lemon",
+        "",
+        "Instructions:",
+        "\tWhisk the ricotta, yolks, sugar and zest.",
+        "\tFold in the flour, then the beaten whites.",
+        "\tCook spoonfuls on a buttered griddle, 2 minutes a side.",
+        "",
+        "Notes: Keep them warm in a low oven.",
+    ])
+    soup = recipe([
+        "Title: Tomato Bread Soup",
+        "Description: ",
+        "Source: ",
+        "Original URL: ",
+        "Yield: 6",
+        "Active: ",
+        "Total: 1 hour 10 minutes",
+        "Ingredients:",
+        "\t800 g tomatoes, roughly chopped",
+        "\t4 slices stale sourdough",
+        "\t2 cloves garlic",
+        "\t3 tbsp olive oil",
+        "\tBasil",
+        "",
+        "Instructions:",
+        "\tWarm the garlic in the oil, add the tomatoes and simmer for 40 minutes.",
+        "\tTear in the bread, stir until it falls apart into a thick purée.",
+        "\tServe warm with torn basil.",
+        "",
+        "Notes:",
+        "\tBetter the next day.",
+        "\tThin with stock when reheating.",
+    ])
+    write_zip(os.path.join(ROOT, "pepperplate-export.zip"), [
+        ("Lemon Ricotta Pancakes.txt", pancakes),
+        ("Tomato Bread Soup.txt", soup),
+    ])
+
+
+def cheftap():
+    """ChefTap's text export as Tandoor's cheftap.py reads it (and its docs describe): a zip with a
+    `cheftap_export/` folder of `.txt` files named after the recipes, each a title line, then the
+    ingredient lines, then the directions, and maybe a source URL line. LF line endings and UTF-8 are
+    guesses (ChefTap is an Android app); so is the blank line between the parts."""
+    def recipe(lines):
+        return text_file(lines, "\n")
+    cookies = recipe([
+        "Chocolate Oat Cookies",
+        "",
+        "115 g butter, soft",
+        "½ cup brown sugar",
+        "1 egg",
+        "1 cup rolled oats",
+        "3/4 cup flour",
+        "1/2 tsp baking soda",
+        "100 g dark chocolate, chopped",
+        "",
+        "Heat the oven to 180 °C.",
+        "Cream the butter and sugar, then beat in the egg.",
+        "Stir in the oats, flour, soda and chocolate.",
+        "Bake spoonfuls for 12 minutes.",
+        "",
+        "https://larder.example/recipes/chocolate-oat-cookies",
+    ])
+    shakshuka = recipe([
+        "Green Shakshuka",
+        "A weeknight pan of eggs in greens.",
+        "",
+        "2 tbsp olive oil",
+        "1 leek, sliced",
+        "200 g spinach",
+        "4 eggs",
+        "Salt and pepper",
+        "",
+        "1. Soften the leek in the oil.",
+        "2. Wilt the spinach and season.",
+        "3. Make four wells, crack in the eggs and cover until set.",
+    ])
+    write_zip(os.path.join(ROOT, "cheftap-export.zip"), [
+        ("cheftap_export/Chocolate Oat Cookies.txt", cookies),
+        ("cheftap_export/Green Shakshuka.txt", shakshuka),
+    ])
+
+
+def saffron():
+    """Labelled text with the labels, in the order, of Tandoor's saffron.py exporter (Title, Description,
+    Source, Original URL, Yield, Cookbook, Section, Image, Ingredients, Instructions; empty labels written
+    as `Label: `), plus `Prep:` and `Cook:`, which its importer reads (their place is a guess). Ingredient
+    and instruction lines are not indented, as that exporter writes them; LF line endings as it writes
+    them. The file names (recipe title + .txt) are the exporter's; the zip's flat layout is a guess."""
+    def recipe(lines):
+        return text_file(lines, "\n")
+    dal = recipe([
+        "Title: Red Lentil Dal",
+        "Description: A pot of dal for the week.",
+        "Source: Larder Test Kitchen",
+        "Original URL: https://larder.example/recipes/red-lentil-dal",
+        "Yield: 4",
+        "Prep: 10 min",
+        "Cook: 35 min",
+        "Cookbook: Weeknights",
+        "Section: Soups and stews",
+        "Image: ",
+        "Ingredients: ",
+        "250 g red lentils",
+        "1 onion, chopped",
+        "2 tsp curry powder",
+        "400 ml coconut milk",
+        "Instructions: ",
+        "Soften the onion with the curry powder.",
+        "Add the lentils, coconut milk and 500 ml water; simmer until soft.",
+        "Season with salt and lime.",
+    ])
+    granola = recipe([
+        "Title: Maple Granola",
+        "Description: ",
+        "Source: ",
+        "Original URL: ",
+        "Yield: 8 servings",
+        "Cookbook: Breakfast",
+        "Section: ",
+        "Image: https://larder.example/images/maple-granola.jpg",
+        "Ingredients: ",
+        "300 g oats",
+        "100 g pecans",
+        "80 ml maple syrup",
+        "Instructions: ",
+        "Toss everything together.",
+        "Bake at 160 °C for 25 minutes, stirring once.",
+    ])
+    write_zip(os.path.join(ROOT, "saffron-export.zip"), [
+        ("Red Lentil Dal.txt", dal),
+        ("Maple Granola.txt", granola),
+    ])
+
+
+GOURMET_HEAD = ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.0 Transitional//EN">\n<html>\n  <head>\n  ')
+GOURMET_HEAD_CLOSE = ('<meta http-equiv="Content-Style-Stype" content="text/css">\n'
+                      '     <meta http-equiv="Content-Type" content="text/html;charset=utf-8">\n     </head>')
+
+
+def gourmet_page(title, attrs, ingredients, texts, image=None, link=None):
+    """One recipe page as Gourmet's website_exporter/html_exporter write it (thinkle/gourmet,
+    gourmet/plugins/import_export/html_plugin/html_exporter.py; order image, attributes, ingredients,
+    texts; attributes in DEFAULT_OUTPUT_ATTR_ORDER: title, the_yield, cooktime, preptime, category,
+    cuisine, stars, source, link)."""
+    out = GOURMET_HEAD + "<title>%s</title>" % title
+    out += "<link rel='stylesheet' href='style.css' type='text/css'>" + GOURMET_HEAD_CLOSE + "<body>"
+    out += '<div class="recipe" itemscope itemtype="http://schema.org/Recipe">'
+    if image:
+        out += '<img src="%s" itemprop="image">' % image
+    out += "<div class='header'>"
+    itemprops = {"title": "name", "category": "recipeCategory", "cuisine": "recipeCuisine",
+                 "preptime": "prepTime", "cooktime": "cookTime"}
+    for attr, label, value in attrs:
+        if attr in itemprops:
+            out += '<p class="%s"><span class="label">%s:</span> <span itemprop="%s">%s</span></p>\n' % (
+                attr, label.capitalize(), itemprops[attr], value)
+        else:
+            out += "<p class='%s'><span class='label'>%s:</span> %s</p>\n" % (attr, label.capitalize(), value)
+    if link:
+        host = link.strip("http://").split("/")[0]
+        out += '<a href="%s">Original Page from %s</a>\n' % (link, host)
+    out += "</div>"
+    if ingredients:
+        out += '<div class="ing"><h3>Ingredients</h3><ul class="ing">'
+        for item in ingredients:
+            if isinstance(item, tuple):
+                out += "<li class='inggroup'>%s:<ul class='ing'>" % item[0]
+                for line in item[1]:
+                    out += '<li class="ing" itemprop="ingredients">%s</li>\n' % line
+                out += "</ul></li>"
+            else:
+                out += '<li class="ing" itemprop="ingredients">%s</li>\n' % item
+        out += "</ul>\n</div>\n"
+    for attr, label, paragraphs in texts:
+        body = "".join("<p>%s</p>" % "<br>".join(lines) for lines in paragraphs)
+        if attr == "instructions":
+            out += '<div class="%s"><h3 class="%s">%s</h3><div itemprop="recipeInstructions">%s</div></div>' % (
+                attr, label, label, body)
+        else:
+            out += '<div class="%s"><h3 class="%s">%s</h3>%s</div>' % (attr, label, label, body)
+    out += "</div>\n" + "\n</body>\n</html>"
+    return out.encode("utf-8")
+
+
+def gourmet():
+    """Gourmet's web-page export folder, zipped: the exporter writes `index.htm`, `style.css`, one page
+    per recipe named after its title (letters, digits and spaces) and id, and photos as `pics/<n>.jpg`.
+    Ingredient lines end with the space the exporter leaves after each of amount, unit and item."""
+    soup = gourmet_page(
+        "Roast Tomato Soup",
+        [("title", "Title", "Roast Tomato Soup"), ("the_yield", "the_yield", "4 servings"),
+         ("cooktime", "Cooking Time", "45 minutes"), ("preptime", "Preparation Time", "15 minutes"),
+         ("category", "Category", "Soup, Vegetarian"), ("cuisine", "Cuisine", "Italian"),
+         ("stars", "stars", "4/5 stars"), ("source", "Source", "Larder Test Kitchen")],
+        ["1 kg tomatoes, halved ", "1 onion ", "3 cloves garlic ",
+         ("For serving", ["2 tbsp cream ", "basil (optional)"])],
+        [("instructions", "Instructions", [["Roast the tomatoes, onion and garlic at 200 °C for 40 minutes."],
+                                           ["Blend with 500 ml water.", "Season and warm through."]]),
+         ("modifications", "Notes", [["Freezes well."]])],
+        image="pics/1.jpg", link="https://larder.example/recipes/roast-tomato-soup")
+    tart = gourmet_page(
+        "Lemon Tart",
+        [("title", "Title", "Lemon Tart"), ("the_yield", "the_yield", "8 slices"),
+         ("category", "Category", "Dessert")],
+        ["1 sweet pastry case ", "3 lemons ", "150 g sugar ", "4 eggs "],
+        [("instructions", "Instructions", [["Whisk the zest, juice, sugar and eggs.",
+                                            "Pour into the case and bake at 150 °C for 30 minutes."]])])
+    index = (GOURMET_HEAD + "<title>Recipe Index</title><link rel='stylesheet' href='style.css' type='text/css'>"
+             + GOURMET_HEAD_CLOSE + '<body><div class="index"><table class="index">\n<tr>'
+             + '<th class="title">Title</th><th class="category">Category</th><th class="cuisine">Cuisine</th>'
+             + '<th class="rating">Rating</th><th class="yields">Yield</th></tr>\n'
+             + '<tr><td class="title">\n                     <a href="Roast%20Tomato%20Soup1.htm">Roast Tomato Soup</a>\n'
+             + '                   </td><td class="category">Soup, Vegetarian</td><td class="cuisine">Italian</td>'
+             + '<td class="rating">8</td><td class="yields">4.0</td></tr>'
+             + '<tr><td class="title">\n                     <a href="Lemon%20Tart2.htm">Lemon Tart</a>\n'
+             + '                   </td><td class="category">Dessert</td><td class="cuisine"></td>'
+             + '<td class="rating"></td><td class="yields">8.0</td></tr>'
+             + "</table></div></body></html>").encode("utf-8")
+    css = b"body { font-family: sans-serif; }\n.label { font-weight: bold; }\n"
+    write_zip(os.path.join(ROOT, "gourmet-export.zip"), [
+        ("index.htm", index),
+        ("style.css", css),
+        ("Roast Tomato Soup1.htm", soup),
+        ("pics/1.jpg", tiny_jpeg_base64()),
+        ("Lemon Tart2.htm", tart),
+    ])
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
@@ -385,4 +653,8 @@ if __name__ == "__main__":
     cookmate()
     recettetek()
     cookn()
+    pepperplate()
+    cheftap()
+    saffron()
+    gourmet()
     print("wrote", os.path.normpath(ROOT))

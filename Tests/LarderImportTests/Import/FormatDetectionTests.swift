@@ -20,7 +20,8 @@ import Testing
         "openeats-dump.json": .openeats, "chowdown-master.zip": .chowdown, "cookmate-backup.mcb": .cookmate,
         "recettetek-backup.rtk": .recettetek, "rezeptsuite-export.xml": .rezeptsuite,
         "domestica-recipes.json": .domestica, "cookn-cookbook.zip": .cookn,
-        "mealmaster-unframed.txt": .mealmaster,
+        "mealmaster-unframed.txt": .mealmaster, "pepperplate-export.zip": .pepperplate, "cheftap-export.zip": .cheftap,
+        "saffron-export.zip": .saffron, "gourmet-export.zip": .gourmet,
     ]
 
     static var samples: [String] {
@@ -35,7 +36,8 @@ import Testing
         let covered = Set(Self.expected.values)
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
-            .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica, .cookn,
+            .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica, .cookn, .pepperplate, .cheftap, .saffron,
+            .gourmet,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

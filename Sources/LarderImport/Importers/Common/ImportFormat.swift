@@ -37,6 +37,14 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case domestica
     /// A Cook'n cookbook export: a zip of `temp_*.dsv` tables and photos.
     case cookn
+    /// Pepperplate's export: a zip of labelled `.txt` recipes (`Title:`, `Ingredients:`, …).
+    case pepperplate
+    /// ChefTap's text export: a zip of `cheftap_export/*.txt`, one recipe each, without labels.
+    case cheftap
+    /// Saffron's text export: a zip of labelled `.txt` recipes (`Title:`, `Cookbook:`, `Section:`, …).
+    case saffron
+    /// Gourmet Recipe Manager's HTML export: a folder (zipped) of `.htm` pages with `div.recipe`.
+    case gourmet
 
     /// A human name for messages.
     public var displayName: String {
@@ -67,6 +75,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .rezeptsuite: "Rezeptsuite.de"
         case .domestica: "Domestica"
         case .cookn: "Cook'n"
+        case .pepperplate: "Pepperplate"
+        case .cheftap: "ChefTap"
+        case .saffron: "Saffron"
+        case .gourmet: "Gourmet"
         }
     }
 
@@ -99,6 +111,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .rezeptsuite: RezeptsuiteImporter()
         case .domestica: DomesticaImporter()
         case .cookn: CooknImporter()
+        case .pepperplate: PepperplateImporter()
+        case .cheftap: ChefTapImporter()
+        case .saffron: SaffronImporter()
+        case .gourmet: GourmetImporter()
         }
     }
 
@@ -126,8 +142,26 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
             if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
             if files.contains(where: { $0.lowercased().hasSuffix(".crumb") }) { return .crouton }
+            if path.split(separator: "/").last.map({ ChefTapImporter.isInExportFolder(String($0)) }) == true
+                || files.contains(where: ChefTapImporter.isInExportFolder)
+            {
+                return .cheftap
+            }
+            let pageName = { (file: String) in (file.split(separator: "/").last.map(String.init) ?? file).lowercased() }
+            if let page = files.sorted().first(where: { GourmetImporter.isRecipePage(pageName($0)) }),
+                detectHTMLExport(try FileByteSource(path: path + "/" + page).readPrefix(sniffLength)) == .gourmet
+            {
+                return .gourmet
+            }
+            if let text = files.sorted().first(where: TextExportFiles.isText),
+                let format = detectTextExport(try FileByteSource(path: path + "/" + text).readPrefix(sniffLength))
+            {
+                return format
+            }
             throw LarderError(
-                .usage, "a folder with no recipe.json, .cook, .crumb or _recipes/*.md files; pass --from",
+                .usage,
+                "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt, Pepperplate or Saffron "
+                    + ".txt files or Gourmet .htm pages; pass --from",
                 location: SourceLocation(file: path)
             )
         }
@@ -172,18 +206,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .schemaorg, .cookmate, .rezeptsuite,
-        .recipeml,
-        .beanconqueror,
-        .openeats, .recettetek, .domestica, .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
+        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .gourmet,
+        .schemaorg, .cookmate, .rezeptsuite, .recipeml, .beanconqueror, .openeats, .recettetek, .domestica,
+        .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
         .recipekeeper, .copymethat, .cookmate, .rezeptsuite, .recettetek, .cookn, .beanconqueror, .paprika, .mela,
-        .mealie,
-        .cooklang, .crouton, .tandoor,
-        .nextcloud,
+        .mealie, .cooklang, .crouton, .tandoor, .nextcloud, .pepperplate, .saffron, .cheftap, .gourmet,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -202,7 +233,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !trimmed.hasPrefix("<") {
             if ChowdownImporter.claims(text, name: name) { return .chowdown }
-            if MealMasterImporter.claims(text) || MealMasterImporter.claimsUnframed(text) { return .mealmaster }
+            if MealMasterImporter.claims(text) { return .mealmaster }
+            // Pepperplate's and Saffron's labels are more specific than an unframed MealMaster `Title:`.
+            if let format = detectTextExport(head) { return format }
+            if MealMasterImporter.claimsUnframed(text) { return .mealmaster }
             if let profile = CSVImporter.profile(claiming: text) { return profile.format }
             if CSVImporter.claims(text, name: name) { return .csv }
         }
@@ -253,20 +287,35 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The app whose HTML export a page's first bytes are, if any (Recipe Keeper's
-    /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids).
+    /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids,
+    /// Gourmet's `recipe` div with its `header` div).
     static func detectHTMLExport(_ head: [UInt8]) -> ImportFormat? {
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("recipe-details") && text.contains("itemprop=\"recipeIngredients\"") { return .recipekeeper }
         if text.contains("id=\"recipeIngredients\"") && text.contains("class=\"recipe\"") { return .copymethat }
+        if text.contains("<div class=\"recipe\"") && text.contains("<div class='header'>") { return .gourmet }
         return nil
     }
 
-    /// The format of a zip archive, from its entry names (and for `recipes.html`, its first bytes).
+    /// The app whose labelled text export a file's first bytes are, if any (a `Title:` first label
+    /// with Pepperplate's `Active:` or `Total:`, or Saffron's `Cookbook:` or `Section:`).
+    static func detectTextExport(_ head: [UInt8]) -> ImportFormat? {
+        let text = String(decoding: head, as: UTF8.self)
+        if PepperplateImporter.claims(text) { return .pepperplate }
+        if SaffronImporter.claims(text) { return .saffron }
+        return nil
+    }
+
+    /// The format of a zip archive, from its entry names (and for `recipes.html` and the first
+    /// `.txt` entry, their first bytes).
     static func detectArchive(path: String) throws -> ImportFormat {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
         var sawZip = false
-        // Only the central directory is read here: cheap, whatever the number of entries.
+        var sniffedText = false
+        var sniffedPage = false
+        // Only the central directory is read here (and the start of one page or text file): cheap,
+        // whatever the number of entries.
         while let entry = try archive.nextEntry() {
             if entry.isIgnorable { continue }
             let name = entry.fileName.lowercased()
@@ -302,6 +351,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if name.hasSuffix(".cook") { return .cooklang }
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
             if name.hasSuffix(".crumb") { return .crouton }
+            if ChefTapImporter.isInExportFolder(entry.path) { return .cheftap }
+            if !sniffedPage, GourmetImporter.isRecipePage(name) {
+                sniffedPage = true
+                if detectHTMLExport(try archive.open(entry).readPrefix(sniffLength)) == .gourmet { return .gourmet }
+            }
+            if !sniffedText, TextExportFiles.isText(name) {
+                sniffedText = true
+                if let format = detectTextExport(try archive.open(entry).readPrefix(sniffLength)) { return format }
+            }
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
@@ -347,6 +405,11 @@ extension ImportFormat {
             "a JSON array of recipes with title, preparationTime, cookingTime and instructions (recipes.json in an .rtk zip, or alone)"
         case .cookmate:
             "<recipe> elements of a <cookbook> (an .mcb zip of the cookbook .xml and images/, or the .xml alone)"
+        case .pepperplate: "labelled .txt recipes (Title:, Ingredients:, Instructions:) in a zip, a folder or alone"
+        case .saffron:
+            "labelled .txt recipes (Title:, Cookbook:, Ingredients:, Instructions:) in a zip, a folder or alone"
+        case .gourmet: "div.recipe pages (.htm) of Gourmet's HTML export (in the zip or alone)"
+        case .cheftap: ".txt recipes (a title line, ingredients, directions) in cheftap_export/, a folder or alone"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

@@ -20,10 +20,8 @@ public struct CopyMeThatImporter: RecipeImporter {
     public func importItems(at path: String, into sink: any ImportSink) throws {
         try HTMLExportArchive.importCards(
             at: path, into: sink, isCard: { $0.name == "div" && $0.hasClass("recipe") },
-            read: { card in
-                let fields = Self.fields(of: card)
-                return (fields, fields["image"]?.stringValue.map { [$0] } ?? [])
-            }, recipe: { try Self.recipe(from: $0, photos: $1) })
+            read: { HTMLExportArchive.withPhoto(Self.fields(of: $0)) },
+            recipe: { try Self.recipe(from: $0, photos: $1) })
     }
 
     /// A card's fields: each element with an id (a list's items as a list, else its text), the
