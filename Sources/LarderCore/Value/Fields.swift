@@ -43,9 +43,15 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection {
     public subscript(key: String) -> Value? {
         get {
             // Comparing UTF-8 lengths first is O(1) and skips most of the (slower) string compares.
+            // Through the buffer, so the scan reads each key in place instead of copying (and
+            // retaining) every member it passes.
             let length = key.utf8.count
-            for field in elements where field.key.utf8.count == length && field.key == key { return field.value }
-            return nil
+            return elements.withUnsafeBufferPointer { members in
+                for index in members.indices where members[index].key.utf8.count == length {
+                    if members[index].key == key { return members[index].value }
+                }
+                return nil
+            }
         }
         set {
             if let index = elements.firstIndex(where: { $0.key == key }) {
@@ -58,7 +64,10 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection {
 
     /// Whether a member named `key` exists.
     public func contains(key: String) -> Bool {
-        elements.contains { $0.key == key }
+        let length = key.utf8.count
+        return elements.withUnsafeBufferPointer { members in
+            members.contains { $0.key.utf8.count == length && $0.key == key }
+        }
     }
 
     /// Appends a member without checking for an existing key.
