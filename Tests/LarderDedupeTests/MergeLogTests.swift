@@ -103,6 +103,11 @@ import Testing
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "difficulty": "extreme"],
         ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "isSaved": "yes"],
         ["id": 7, "title": "t", "createdAt": "2024-01-01T00:00:00Z"],
+        // Empty structured members the digest once took as plain: the model requires their own members.
+        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "yield": [:]],
+        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "author": [:]],
+        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "images": [:]],
+        ["id": "x", "title": "t", "createdAt": "2024-01-01T00:00:00Z", "extras": []],
         "not an object",
     ]
 

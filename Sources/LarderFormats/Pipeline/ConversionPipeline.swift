@@ -21,6 +21,9 @@ public struct RecordCheck: Sendable {
     /// another version pass (the schema registry checks those).
     public static let structure = RecordCheck { record, type, version in
         guard type.modelReads(version: version) else { return }
+        // A recipe the one-scan digest accepts is one the model accepts (RecipeDigestTests hold the
+        // two together): building the whole model only to drop it was a quarter of a conversion.
+        if type == .recipe, RecipeDigest.fast(record) != nil { return }
         _ = try type.decode(record)
     }
 

@@ -1,7 +1,6 @@
 package import Foundation
-package import LarderCore
 
-/// The parts of a recipe record that matching uses, read straight from its ``Value``.
+/// The parts of a recipe record that dedupe's matching uses, read straight from its ``Value``.
 ///
 /// ``Recipe/init(value:)`` builds every field (and a field path for each) on the way; the
 /// first pass only needs a dozen of them, so it reads them here in one scan over the
@@ -68,7 +67,12 @@ package struct RecipeDigest: Sendable {
 
     // MARK: - The fast path: nil whenever anything is not plainly valid.
 
-    private static func fast(_ value: Value) -> RecipeDigest? {
+    /// The digest of a record the model plainly accepts, read in one scan; nil when the model must decide.
+    ///
+    /// Plainly: every member of its type, no structured member to build. A non-nil answer means
+    /// ``Recipe/init(value:)`` accepts the record, so it also serves as the structure check of
+    /// conversions (`RecordCheck.structure` in LarderFormats).
+    package static func fast(_ value: Value) -> RecipeDigest? {
         guard case .object(let fields) = value else { return nil }
         var id: String?
         var title: String?
@@ -143,12 +147,9 @@ package struct RecipeDigest: Sendable {
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard stepIsValid(item) else { return nil } }
             case .integer: guard int(v) != nil else { return nil }
-            case .structured:
-                switch v {
-                case .array(let items) where items.isEmpty: break
-                case .object(let members) where members.isEmpty: break
-                default: return nil
-                }
+            case .emptyList: guard case .array(let items) = v, items.isEmpty else { return nil }
+            case .emptyObject: guard case .object(let members) = v, members.isEmpty else { return nil }
+            case .modelDecides: return nil
             }
         }
         guard let id else { return nil }
@@ -166,9 +167,12 @@ package struct RecipeDigest: Sendable {
         case prepTime, cookTime, servings, bool, isSaved, isCreated, isDeleted, stringList, ingredients, instructions
         /// An integer the digest does not keep (totalTime).
         case integer
-        /// A list of objects (notes, images) or an object (nutrition, yield, author, rating, extras):
-        /// plain only when empty, else the model decides.
-        case structured
+        /// A list of objects (notes, images): plain only when empty, else the model decides.
+        case emptyList
+        /// An object whose members are all optional (nutrition, extras): plain only when empty.
+        case emptyObject
+        /// An object with required members (yield, author, rating): the model decides.
+        case modelDecides
 
         static let byName: [String: Member] = [
             "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
@@ -180,9 +184,9 @@ package struct RecipeDigest: Sendable {
             "ingredients": .ingredients, "instructions": .instructions,
             "description": .string, "sourceName": .string, "language": .string, "videoURL": .string,
             "totalTime": .integer, "categories": .stringList, "courses": .stringList, "cuisines": .stringList,
-            "tools": .stringList, "reviews": .stringList, "notes": .structured, "images": .structured,
-            "nutrition": .structured, "yield": .structured, "author": .structured, "rating": .structured,
-            "extras": .structured,
+            "tools": .stringList, "reviews": .stringList, "notes": .emptyList, "images": .emptyList,
+            "nutrition": .emptyObject, "yield": .modelDecides, "author": .modelDecides, "rating": .modelDecides,
+            "extras": .emptyObject,
         ]
     }
 
