@@ -50,6 +50,21 @@ import Testing
         return .object(fields)
     }
 
+    @Test("the fast scan knows every member of the model's shape: a new model field must be checked there too")
+    func knowsEveryModelMember() throws {
+        func members(_ shape: Shape) -> Set<String> {
+            guard case .object(let members) = shape else { return [] }
+            return Set(members.keys)
+        }
+        let recipe = members(Recipe.shape)
+        #expect(
+            recipe.subtracting(RecipeDigest.knownMembers).isEmpty, "\(recipe.subtracting(RecipeDigest.knownMembers))")
+        let ingredient = members(Ingredient.shape)
+        #expect(ingredient == RecipeDigest.knownIngredientMembers)
+        let step = members(InstructionStep.shape)
+        #expect(step == RecipeDigest.knownStepMembers)
+    }
+
     @Test("every record the fast scan accepts, the model accepts: 20,000 seeded mutations of a full recipe")
     func fastAcceptanceImpliesModelAcceptance() throws {
         var random = SeededGenerator(seed: 20_261_127)

@@ -190,6 +190,16 @@ package struct RecipeDigest: Sendable {
         ]
     }
 
+    /// The recipe members the fast path knows (a member it does not know is passed over, so every
+    /// member of the model's ``Recipe/shape`` must be here: `RecipeDigestAgreementTests` checks it).
+    package static var knownMembers: Set<String> { Set(Member.byName.keys) }
+
+    /// The ingredient and step members the fast path checks.
+    package static let knownIngredientMembers: Set<String> = [
+        "original", "item", "quantity", "quantityMax", "unit", "note", "group",
+    ]
+    package static let knownStepMembers: Set<String> = ["text", "timerSeconds", "name", "images"]
+
     private static func date(_ value: Value) -> Date? {
         guard case .string(let s) = value else { return nil }
         return Timestamp.parse(s)
