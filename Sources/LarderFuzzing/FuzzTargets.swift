@@ -52,6 +52,12 @@ package enum FuzzTargets {
         Target(name: "rezeptsuite", seedSuffixes: [".xml"]) { imported($0, .rezeptsuite, ext: "xml") },
         Target(name: "domestica", seedSuffixes: [".json"]) { imported($0, .domestica, ext: "json") },
         Target(name: "cookn", seedSuffixes: [".zip"]) { imported($0, .cookn, ext: "zip") },
+        Target(name: "pepperplate", seedSuffixes: ["pepperplate-export.zip"]) {
+            imported($0, .pepperplate, ext: "zip")
+        },
+        Target(name: "cheftap", seedSuffixes: ["cheftap-export.zip"]) { imported($0, .cheftap, ext: "zip") },
+        Target(name: "saffron", seedSuffixes: ["saffron-export.zip"]) { imported($0, .saffron, ext: "zip") },
+        Target(name: "gourmet", seedSuffixes: ["gourmet-export.zip"]) { imported($0, .gourmet, ext: "zip") },
     ]
 
     /// The target called `name`.
