@@ -90,7 +90,10 @@ package struct RecipeDigest: Sendable {
         for field in fields {
             let v = field.value
             if case .null = v { continue }
-            guard let member = Member.byName[field.key] else { continue }
+            guard let member = Member.byName[field.key] else {
+                if modelReads(field.key, in: Recipe.shape) { return nil }
+                continue
+            }
             switch member {
             case .id:
                 guard case .string(let s) = v else { return nil }
@@ -190,15 +193,18 @@ package struct RecipeDigest: Sendable {
         ]
     }
 
-    /// The recipe members the fast path knows (a member it does not know is passed over, so every
-    /// member of the model's ``Recipe/shape`` must be here: `RecipeDigestAgreementTests` checks it).
+    /// The recipe members the fast path checks itself; any other member the model reads sends the
+    /// record to the model (``modelReads(_:in:)``), so a field added to the model stays correct here.
     package static var knownMembers: Set<String> { Set(Member.byName.keys) }
 
-    /// The ingredient and step members the fast path checks.
-    package static let knownIngredientMembers: Set<String> = [
-        "original", "item", "quantity", "quantityMax", "unit", "note", "group",
-    ]
-    package static let knownStepMembers: Set<String> = ["text", "timerSeconds", "name", "images"]
+    /// Whether the model's `shape` names `key`, a member the fast path has no case for.
+    ///
+    /// Only the model can tell whether such a member's value is valid; members no model reads are
+    /// passed over, as the model passes them over.
+    private static func modelReads(_ key: String, in shape: Shape) -> Bool {
+        guard case .object(let members) = shape else { return false }
+        return members[key] != nil
+    }
 
     private static func date(_ value: Value) -> Date? {
         guard case .string(let s) = value else { return nil }
@@ -238,7 +244,7 @@ package struct RecipeDigest: Sendable {
             case "unit", "note", "group":
                 if case .null = field.value { continue }
                 guard case .string = field.value else { return nil }
-            default: continue
+            default: if modelReads(field.key, in: Ingredient.shape) { return nil }
             }
         }
         guard let line = original ?? item else { return nil }
@@ -262,7 +268,7 @@ package struct RecipeDigest: Sendable {
                 guard case .string = field.value else { return false }
             case "images":
                 guard case .array(let images) = field.value, images.isEmpty else { return false }
-            default: continue
+            default: if modelReads(field.key, in: InstructionStep.shape) { return false }
             }
         }
         return hasText
