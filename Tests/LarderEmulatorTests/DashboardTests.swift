@@ -107,6 +107,8 @@ import Testing
             let zone = try await Self.aliceZone(server)
             let page = try await Self.get(server, "/_emulator/ui/zone?zone=\(zone)&type=Recipe&sort=___modTime&desc=1")
             #expect(page.status == 200 && page.body.contains(">m2</a>"))
+            // The page builds the index off its own path; wait for it.
+            try await Self.waitForIndex(server, "system_modifiedAt")
             let plan = try await server.emulator.store.writer.read { db in
                 try Row.fetchAll(
                     db,
@@ -121,6 +123,60 @@ import Testing
             }
             #expect(indexes.contains("system_modifiedAt"), "\(indexes)")
             #expect(plan.contains("system_modifiedAt"), "\(plan)")
+        }
+    }
+
+    /// The names of the store's indexes, polled until `name` is among them (10 s at most).
+    static func waitForIndex(_ server: TestServer, _ name: String) async throws {
+        for _ in 0..<200 {
+            let indexes = try await server.emulator.store.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+            }
+            if indexes.contains(name) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("no index \(name) after 10 s")
+    }
+
+    @Test("a page whose index is still being built says so and reloads itself, then shows the records")
+    func pageWaitsForItsIndexWithoutBlocking() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            _ = try await server.client().modify(
+                (0..<3).map { RecordOperation(.create, .make("i\($0)", fields: ["title": .string("t\($0)")])) })
+            let zone = try await Self.aliceZone(server)
+            let controller = DashboardController(services: server.emulator.services, csrfToken: "t")
+            let parameters = ["zone": "\(zone)", "type": "Recipe", "sort": "title", "desc": "1"]
+            // A zero deadline stands for an index that takes longer than the page may wait.
+            guard
+                case .page(_, let notice, let refresh) = try await controller.recordsContent(
+                    parameters, deadline: .zero)
+            else {
+                Issue.record("expected the indexing notice")
+                return
+            }
+            #expect(notice.contains(#"id="indexing""#) && notice.contains("<code>title</code>"), "\(notice)")
+            #expect(refresh == 1)
+            // What the reloads see: the notice until the index is ready, then the records.
+            var body = notice
+            for _ in 0..<200 where body.contains(#"id="indexing""#) {
+                try await Task.sleep(for: .milliseconds(50))
+                let content = try await controller.recordsContent(parameters, deadline: .zero)
+                guard case .page(_, let page, _) = content else {
+                    Issue.record("expected a page, got \(content)")
+                    return
+                }
+                body = page
+            }
+            #expect(!body.contains(#"id="indexing""#))
+            #expect(body.contains(">i0</a>") && body.contains(">i2</a>"), "\(body)")
+            // The real deadline lets a small store's query through while its index is built.
+            let quick = ["zone": "\(zone)", "type": "Recipe", "sort": "___createTime"]
+            guard case .page(_, let listed, nil) = try await controller.recordsContent(quick) else {
+                Issue.record("expected the records page without a reload")
+                return
+            }
+            #expect(listed.contains(">i1</a>"))
         }
     }
 

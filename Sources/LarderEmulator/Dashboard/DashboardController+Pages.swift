@@ -3,27 +3,81 @@ import Hummingbird
 import LarderCloudKit
 
 extension DashboardController {
+    /// How long a records page waits for its query while an index it needs is being built.
+    static let indexingDeadline: Duration = .milliseconds(700)
+
+    /// `work`'s result, or nil when it did not finish within `limit` (it is then cancelled, which
+    /// interrupts a running SQLite statement); a zero `limit` does not start it.
+    static func within<T: Sendable>(
+        _ limit: Duration, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
+        guard limit > .zero else { return nil }
+        let task = Task { try await work() }
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            task.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await task.value
+        } catch is CancellationError {
+            return nil
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            return nil
+        }
+    }
+
     func zonesPage() async throws -> Response {
         let body = try await services.store.writer.read { db in try DashboardZonesPage.render(db: db) }
         return DashboardPage.render(title: "Zones", body: body)
     }
 
     func recordsPage(_ parameters: [String: String]) async throws -> Response {
+        try await recordsContent(parameters).response
+    }
+
+    /// The records page; while an index its filter or sort needs is being built, the query gets
+    /// `deadline` (zero: not run at all), and past it the page says so and reloads itself.
+    func recordsContent(
+        _ parameters: [String: String], deadline: Duration = indexingDeadline
+    ) async throws -> DashboardContent {
         let zoneNumber = parameters["zone"].flatMap { Int64($0) }
         let store = services.store
         guard let zone = try await store.writer.read({ db in try DashboardZone.fetch(id: zoneNumber, db: db) }) else {
-            return DashboardPage.failure(title: "Records", message: "No such zone.", status: .notFound)
+            return .failure(title: "Records", message: "No such zone.", status: .notFound)
         }
         let page = DashboardRecordsPage(zone: zone, parameters: parameters, services: services)
         do {
             let schema = try await store.writer.read { db in try zone.schema(db: db) }
             let request = page.query(schema: schema)
-            if let request { try await store.queryIndexes.ensure(for: request.query, in: store.writer) }
-            let (records, next) = try await store.writer.read { db in try page.records(request: request, db: db) }
-            return DashboardPage.render(
-                title: zone.title, body: page.render(records: records, next: next, schema: schema))
+            let progress = request.map { store.queryIndexes.startBuilding(for: $0.query, in: store.writer) }
+            if let failed = progress?.failed, !failed.isEmpty {
+                let reasons = failed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                return .failure(
+                    title: zone.title,
+                    message: "Could not build the index on " + reasons.joined(separator: "; ")
+                        + ". Reload to try again.",
+                    status: .internalServerError)
+            }
+            // While an index is being built the query may still be quick (a filter that matches
+            // early rows); give it until the deadline, then say what is happening and reload.
+            let read: @Sendable () async throws -> ([Record], [(String, String)]?) = {
+                try await store.writer.read { db in try page.records(request: request, db: db) }
+            }
+            let pending = progress?.pending ?? []
+            guard let (records, next) = pending.isEmpty ? try await read() : try await Self.within(deadline, read)
+            else {
+                let fields = pending.sorted().map { "<code>\(HTML.escape($0))</code>" }
+                let body = """
+                    <p id="indexing">Building the index on \(fields.joined(separator: ", ")) for the records of \
+                    type <code>\(HTML.escape(page.recordType))</code>: over many records this takes a few \
+                    seconds, once. This page reloads itself until the index is ready.</p>
+                    """
+                return .page(title: zone.title, body: body, refresh: 1)
+            }
+            return .page(title: zone.title, body: page.render(records: records, next: next, schema: schema))
         } catch let error as CloudKitServerError {
-            return DashboardPage.failure(title: zone.title, message: "\(error.code.rawValue): \(error.reason)")
+            return .failure(title: zone.title, message: "\(error.code.rawValue): \(error.reason)")
         }
     }
 

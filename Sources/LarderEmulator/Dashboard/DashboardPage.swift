@@ -11,8 +11,9 @@ import NIOCore
 enum DashboardPage {
     static let root = "/_emulator/ui"
 
-    /// The navigation bar and a page body in the shared layout.
-    static func render(title: String, body: String) -> Response {
+    /// The navigation bar and a page body in the shared layout; `refresh` reloads the page after
+    /// that many seconds (a `<meta>` refresh: no script needed).
+    static func render(title: String, body: String, refresh: Int? = nil) -> Response {
         let links = [
             ("Zones", "/"), ("Requests", "/requests"), ("Faults", "/faults"), ("Users & data", "/admin"),
         ]
@@ -21,7 +22,7 @@ enum DashboardPage {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <title>\(HTML.escape(title)) · Larder emulator</title>
-            <link rel="icon" href="data:,">
+            <link rel="icon" href="data:,">\(refresh.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
             <link rel="stylesheet" href="\(root)/assets/dashboard.css">
             </head><body>
             <header><strong>Larder emulator</strong> \(nav)</header>
@@ -56,5 +57,19 @@ enum DashboardPage {
         headers[HTTPField.Name.constant("Content-Security-Policy")] =
             "default-src 'self'; img-src * data:; script-src 'self'; style-src 'self'; frame-ancestors 'none'"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// A dashboard page before it becomes a response (what the tests read).
+enum DashboardContent {
+    case page(title: String, body: String, refresh: Int? = nil)
+    case failure(title: String, message: String, status: HTTPResponse.Status = .badRequest)
+
+    var response: Response {
+        switch self {
+        case .page(let title, let body, let refresh): DashboardPage.render(title: title, body: body, refresh: refresh)
+        case .failure(let title, let message, let status):
+            DashboardPage.failure(title: title, message: message, status: status)
+        }
     }
 }

@@ -238,6 +238,19 @@ enum JSONPath {
 /// they appear on demand).
 final class QueryIndexes: Sendable {
     private let known = Mutex<Set<String>>([])
+    /// Fields whose index a background build (``startBuilding(for:in:)``) is making now.
+    private let building = Mutex<Set<String>>([])
+    /// The last background build's failure, per field, until a build of that field succeeds.
+    private let failures = Mutex<[String: String]>([:])
+
+    /// Where the indexes a query can use stand.
+    struct Progress: Equatable {
+        /// Fields still without a finished index (being built now).
+        var pending: Set<String> = []
+        /// Fields whose last background build failed, with SQLite's message (reported once: the next
+        /// call builds them again).
+        var failed: [String: String] = [:]
+    }
 
     /// Creates the indexes `request` can use that do not exist yet (each in its own write).
     func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
@@ -253,6 +266,40 @@ final class QueryIndexes: Sendable {
         guard !missing.isEmpty else { return }
         try writer.write { db in try Self.create(missing, db: db) }
         known.withLock { $0.formUnion(missing) }
+    }
+
+    /// Starts making, off the caller's path, the indexes `query` can use that are missing.
+    ///
+    /// Returns what is still missing. The dashboard uses this so that no page waits for an index
+    /// over a million rows (seconds); `records/query` keeps ``ensure(for:in:)``, as a client expects
+    /// an answer, not a notice.
+    func startBuilding(for query: Query, in writer: any DatabaseWriter) -> Progress {
+        let missing = missingFields(of: query)
+        guard !missing.isEmpty else { return Progress() }
+        // A failure is reported once; the call after that tries again.
+        let failed = failures.withLock { failures in
+            let reported = failures.filter { missing.contains($0.key) }
+            for field in reported.keys { failures[field] = nil }
+            return reported
+        }
+        let start = building.withLock { building -> Set<String> in
+            let fresh = missing.subtracting(building).subtracting(failed.keys)
+            building.formUnion(fresh)
+            return fresh
+        }
+        if !start.isEmpty {
+            Task.detached { [self] in
+                defer { building.withLock { $0.subtract(start) } }
+                do {
+                    try await writer.write { db in try Self.create(start, db: db) }
+                    known.withLock { $0.formUnion(start) }
+                    failures.withLock { failures in for field in start { failures[field] = nil } }
+                } catch {
+                    failures.withLock { failures in for field in start { failures[field] = "\(error)" } }
+                }
+            }
+        }
+        return Progress(pending: missing.subtracting(failed.keys), failed: failed)
     }
 
     /// The valid fields (system fields included) `query` filters or sorts on that have no index yet.
