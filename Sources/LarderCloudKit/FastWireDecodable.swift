@@ -92,22 +92,23 @@ extension Record: FastWireDecodable {
             case "recordChangeTag":
                 guard let text = member.value.stringValue else { return nil }
                 recordChangeTag = text
-            case "fields":
+            case "fields", "pluginFields":
                 if case .null = member.value { continue }
-                guard case .object(let fieldMembers) = member.value else { return nil }
-                var fields: [String: RecordField] = [:]
-                fields.reserveCapacity(fieldMembers.count)
-                for field in fieldMembers {
-                    guard let parsed = RecordField.fast(field.value),
-                        fields.updateValue(parsed, forKey: field.key) == nil
-                    else { return nil }
-                }
-                self.fields = fields
+                guard let fields = RecordField.fastFields(member.value) else { return nil }
+                if member.key == "fields" { self.fields = fields } else { pluginFields = fields }
             case "zoneID":
                 guard let zone = RecordZoneID.fast(member.value) else { return nil }
                 zoneID = zone
+            case "created", "modified":
+                if case .null = member.value { continue }
+                guard let stamp = RecordStamp.fast(member.value) else { return nil }
+                if member.key == "created" { created = stamp } else { modified = stamp }
+            case "deleted":
+                if case .null = member.value { continue }
+                guard case .bool(let flag) = member.value else { return nil }
+                deleted = flag
             default:
-                // Stamps, parents, shares, plugin fields and the rest: the full path reads them.
+                // Parents, shares, plugin fields and the rest: the full path reads them.
                 if Record.memberNames.contains(member.key) { return nil }
             }
         }
@@ -121,7 +122,64 @@ extension Record: FastWireDecodable {
     ]
 }
 
+extension RecordsResponse: FastWireDecodable {
+    /// `{"records": [record…]}` as `records/modify` and `records/lookup` answer it; an answer
+    /// holding a per-record error goes to the full path.
+    package init?(fastFrom json: Value) {
+        guard case .object(let members) = json else { return nil }
+        var records: [RecordResult]?
+        for member in members {
+            guard member.key == "records" else { continue }  // unknown members are ignored, as by `Decodable`
+            guard case .array(let items) = member.value else { return nil }
+            var list: [RecordResult] = []
+            list.reserveCapacity(items.count)
+            for item in items {
+                guard case .object(let itemMembers) = item, !itemMembers.contains(key: "serverErrorCode"),
+                    let record = Record(fastFrom: item)
+                else { return nil }
+                list.append(.success(record))
+            }
+            records = list
+        }
+        guard let records else { return nil }
+        self.init(records: records)
+    }
+}
+
+extension RecordStamp {
+    /// `{"timestamp": integer, "userRecordName": …, "deviceID": …}`; nil for anything else.
+    static func fast(_ json: Value) -> RecordStamp? {
+        guard case .object(let members) = json else { return nil }
+        var timestamp: Int64?
+        var user: String?
+        var device: String?
+        for member in members {
+            switch (member.key, member.value) {
+            case ("timestamp", .int(let milliseconds)): timestamp = milliseconds
+            case ("userRecordName", .string(let text)): user = text
+            case ("deviceID", .string(let text)): device = text
+            case ("timestamp", _), ("userRecordName", _), ("deviceID", _): return nil
+            default: continue
+            }
+        }
+        guard let timestamp, let user, let device else { return nil }
+        return RecordStamp(timestamp: timestamp, userRecordName: user, deviceID: device)
+    }
+}
+
 extension RecordField {
+    /// An object of fields by name; nil for anything else.
+    static func fastFields(_ json: Value) -> [String: RecordField]? {
+        guard case .object(let members) = json else { return nil }
+        var fields: [String: RecordField] = [:]
+        fields.reserveCapacity(members.count)
+        for field in members {
+            guard let parsed = RecordField.fast(field.value), fields.updateValue(parsed, forKey: field.key) == nil
+            else { return nil }
+        }
+        return fields
+    }
+
     /// `{"value": …, "type": "…"}`; nil for anything else.
     static func fast(_ json: Value) -> RecordField? {
         guard case .object(let members) = json else { return nil }

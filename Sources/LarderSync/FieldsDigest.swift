@@ -10,13 +10,21 @@ public import LarderCloudKit
 /// its `fileChecksum` alone.
 public enum FieldsDigest {
     /// The digest of typed fields (32 hex digits, from SHA-256).
+    ///
+    /// The hashed text is built as bytes (no `String` growing member by member): the record type,
+    /// then per field in name order `1E name 1F` and the value's tagged text. Those bytes are the
+    /// digest's definition; a test pins them, as journals written by earlier builds hold digests.
     public static func make(recordType: String, fields: [String: FieldValue]) -> String {
-        var text = recordType
-        for key in fields.keys.sorted() {
-            text += "\u{1E}" + key + "\u{1F}"
-            if let value = fields[key] { append(value, to: &text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        bytes.append(contentsOf: recordType.utf8)
+        for key in WireEncoder.sortedNames(Array(fields.keys)) {
+            bytes.append(0x1E)
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(0x1F)
+            if let value = fields[key] { append(value, to: &bytes) }
         }
-        return hex(SHA256.hash(data: Data(text.utf8)))
+        return hex(SHA256.hash(data: bytes))
     }
 
     /// The digest of wire fields (a server's answer); fields whose value does not fit their
@@ -35,24 +43,40 @@ public enum FieldsDigest {
         return make(recordType: recordType, fields: typed)
     }
 
-    private static func append(_ value: FieldValue, to text: inout String) {
+    private static func append(_ value: FieldValue, to bytes: inout [UInt8]) {
         switch value {
-        case .string(let string): text += "s\(string.utf8.count):" + string
-        case .int64(let int): text += "i\(int)"
-        case .double(let double): text += "d\(double)"
-        case .timestamp(let ms): text += "t\(ms)"
-        case .bytes(let base64): text += "b" + base64
+        case .string(let string):
+            bytes.append(UInt8(ascii: "s"))
+            bytes.append(contentsOf: String(string.utf8.count).utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: string.utf8)
+        case .int64(let int):
+            bytes.append(UInt8(ascii: "i"))
+            bytes.append(contentsOf: String(int).utf8)
+        case .double(let double):
+            bytes.append(UInt8(ascii: "d"))
+            bytes.append(contentsOf: double.description.utf8)
+        case .timestamp(let ms):
+            bytes.append(UInt8(ascii: "t"))
+            bytes.append(contentsOf: ms.description.utf8)
+        case .bytes(let base64):
+            bytes.append(UInt8(ascii: "b"))
+            bytes.append(contentsOf: base64.utf8)
         case .list(let elementType, let elements):
-            text += "[\(elementType.rawValue):\(elements.count)"
+            bytes.append(UInt8(ascii: "["))
+            bytes.append(contentsOf: elementType.rawValue.utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: String(elements.count).utf8)
             for element in elements {
-                text += ","
-                append(element, to: &text)
+                bytes.append(UInt8(ascii: ","))
+                append(element, to: &bytes)
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         case .asset(let asset):
             // An asset is its bytes: the receipt, download URL and keys differ between a write and its answer.
-            text += "a" + ((try? Asset(value: asset))?.fileChecksum ?? "?")
-        default: text += "j\(value.jsonValue)"
+            bytes.append(UInt8(ascii: "a"))
+            bytes.append(contentsOf: ((try? Asset(value: asset))?.fileChecksum ?? "?").utf8)
+        default: bytes.append(contentsOf: "j\(value.jsonValue)".utf8)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import LarderCloudKit
 public import LarderCore
 import LarderFormats
+import LarderRegistry
 import Synchronization
 
 /// `larder upload FILE…`: prepared files (migrated, deduped) → CloudKit records → the target
@@ -49,12 +50,25 @@ public struct FileUpload: Sendable {
             path: journalPath, target: client.target.identity, nowMilliseconds: clock.milliseconds)
         defer { try? FileManager.default.removeItem(atPath: preparation.workDirectory) }
         try? FileManager.default.removeItem(atPath: preparation.workDirectory)
-        let prepared = try await preparation.run(deadLetters: deadLetters)
-        report.read = prepared.read
-        report.migrated = prepared.migrated
-        report.mergedByDedupe = prepared.mergedAway
-        report.abandonedInputs = prepared.abandonedInputs
-        report.preparationSeconds = clock.monotonicSeconds() - started
+        // Without dedupe the migration streams into the upload (its counts come at the end, and
+        // there is no separate preparing time to report); with dedupe it prepares files first.
+        let streams = try preparation.streams(deadLetters: deadLetters)
+        let inputs: [PreparedSource.Input]
+        // Records to settle, for the progress line: known up front from prepared files, and once
+        // every stream has been read otherwise (0, unknown, until then).
+        let total = SendableCounter()
+        if let streams {
+            inputs = streams.map { .migration($0) }
+        } else {
+            let prepared = try await preparation.run(deadLetters: deadLetters)
+            report.read = prepared.read
+            report.migrated = prepared.migrated
+            report.mergedByDedupe = prepared.mergedAway
+            report.abandonedInputs = prepared.abandonedInputs
+            report.preparationSeconds = clock.monotonicSeconds() - started
+            inputs = prepared.files.map { .file($0) }
+            total.add(prepared.ready)
+        }
 
         let client = self.client
         _ = try await configuration.retry.perform("zone \(client.target.zoneID.zoneName)", clock: clock) {
@@ -63,14 +77,16 @@ public struct FileUpload: Sendable {
         }
         let images = ImageTable(folders: preparation.inputs.map { $0 == "-" ? "." : PathParts.directory(of: $0) })
         let source = try PreparedSource(
-            files: prepared.files, journal: journal.entries, deadLetters: deadLetters, images: images)
+            inputs: inputs, journal: journal.entries, deadLetters: deadLetters, images: images)
+        if let streams {
+            source.onExhausted = { total.add(streams.reduce(0) { $0 + $1.summary.pipeline.written }) }
+        }
         let resolver = ImageResolvingSource(
             source: source,
             upload: ImageUpload(
                 client: client, journal: try AssetJournal(path: journalPath + ".assets"),
                 retry: configuration.retry, clock: clock),
             deadLetters: deadLetters, window: imageWindow)
-        let total = prepared.ready
         let clock = self.clock
         let progress = self.progress
         let skipped = source.skippedCounter
@@ -79,7 +95,7 @@ public struct FileUpload: Sendable {
             onBatch = { statistics in
                 progress(
                     UploadProgress(
-                        total: total, done: statistics.settled + skipped.count,
+                        total: total.count, done: statistics.settled + skipped.count,
                         elapsed: clock.monotonicSeconds() - started))
             }
         }
@@ -92,6 +108,12 @@ public struct FileUpload: Sendable {
         } catch {
             try? deadLetters.close()
             throw error
+        }
+        for stream in streams ?? [] {
+            let summary = stream.summary
+            report.read += summary.pipeline.read
+            report.migrated += summary.report.plans.filter { !$0.plan.isEmpty }.reduce(0) { $0 + $1.records }
+            report.abandonedInputs += summary.pipeline.abandonedInputs
         }
         try deadLetters.close()
         report.add(statistics)
@@ -113,9 +135,18 @@ public struct FileUpload: Sendable {
 /// Reads the prepared files and maps each record to an ``UploadItem``; records the journal
 /// has acknowledged with the same content are skipped, unmappable ones become dead letters.
 final class PreparedSource {
-    private var files: [String]
-    private var reader: (any RecordReader)?
-    private var readerName = ""
+    /// Where records come from: a prepared file (JSON, its envelope naming the type), or a
+    /// migration read as it goes.
+    enum Input {
+        case file(String)
+        case migration(FileMigration.Stream)
+    }
+
+    /// One record of an input, its type and its index there.
+    private typealias Entry = (value: Value, type: RecordType, index: Int)
+
+    private var inputs: [Input]
+    private var current: (() throws -> Entry?)?
     private let journal: [String: UploadJournal.Entry]
     private let deadLetters: DeadLetters
     private let mapping = RecordMapping()
@@ -123,31 +154,50 @@ final class PreparedSource {
     var skipped: Int { skippedCounter.count }
     /// The images of the records this source returns.
     let images: ImageTable
+    /// Called once, when the last input has been read.
+    var onExhausted: (() -> Void)?
 
     init(
-        files: [String], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters,
+        inputs: [Input], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters,
         images: ImageTable = ImageTable(folders: [])
     ) throws {
-        self.files = files
+        self.inputs = inputs
         self.journal = journal
         self.deadLetters = deadLetters
         self.images = images
+    }
+
+    private static func open(_ input: Input) throws -> () throws -> Entry? {
+        switch input {
+        case .file(let path):
+            let reader = try RecordIO.openReader(path: path, format: .json)
+            return {
+                guard let entry = try reader.next() else { return nil }
+                return (entry.value, reader.header?.recordType ?? RecordType.guess(from: entry.value), entry.index)
+            }
+        case .migration(let stream):
+            return { try stream.cursor.next().map { ($0.value, $0.type, $0.index) } }
+        }
     }
 
     /// The next item to write, with the local image files it names (its image field holds
     /// their checksums only, until ``ImageResolvingSource`` gives it their receipts).
     func next() throws -> (item: UploadItem, images: [ImageTable.File])? {
         while true {
-            if reader == nil {
-                guard !files.isEmpty else { return nil }
-                readerName = files.removeFirst()
-                reader = try RecordIO.openReader(path: readerName, format: .json)
-            }
-            guard let reader, let entry = try reader.next() else {
-                self.reader = nil
+            guard let current else {
+                guard !inputs.isEmpty else {
+                    onExhausted?()
+                    onExhausted = nil
+                    return nil
+                }
+                current = try Self.open(inputs.removeFirst())
                 continue
             }
-            let type = reader.header?.recordType ?? RecordType.guess(from: entry.value)
+            guard let entry = try current() else {
+                self.current = nil
+                continue
+            }
+            let type = entry.type
             let origin =
                 entry.value["id"]?.stringValue.map { "\(type.rawValue) \($0)" } ?? "\(type.rawValue) #\(entry.index)"
             let name: String

@@ -22,6 +22,8 @@ final class ImageTable: Sendable {
         var hashed: [String: File?] = [:]
         var needed: [String: URL] = [:]
         var failures: [String: CloudKitFailure] = [:]
+        /// The entry names of each folder looked in (empty when it cannot be listed).
+        var listings: [String: Set<String>] = [:]
     }
 
     /// Folders the records' relative paths are resolved against, in order.
@@ -38,12 +40,34 @@ final class ImageTable: Sendable {
     private func file(for path: String) -> File? {
         if let known = state.withLock({ $0.hashed[path] }) { return known }
         var found: File?
-        if let url = ImageFiles.locate(path, in: folders), let data = try? Data(contentsOf: url) {
+        if let url = locate(path), let data = try? Data(contentsOf: url) {
             found = File(
                 path: path, url: url, sha256: AssetDigest.sha256Hex(data), checksum: AssetDigest.fileChecksum(data))
         }
         state.withLock { $0.hashed[path] = .some(found) }
         return found
+    }
+
+    /// ``ImageFiles/locate(_:in:)`` for the records of one upload: each folder is listed once, so
+    /// 100,000 records naming images that are not there cost 100,000 set lookups, not as many
+    /// `stat` calls through `FileManager` (5 % of the upload's client CPU before).
+    private func locate(_ path: String) -> URL? {
+        if path.hasPrefix("/") { return ImageFiles.locate(path, in: folders) }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        for folder in folders {
+            let listed = directory.isEmpty ? folder : folder + "/" + directory
+            if listing(listed).contains(name) { return URL(fileURLWithPath: folder).appendingPathComponent(path) }
+        }
+        return nil
+    }
+
+    private func listing(_ directory: String) -> Set<String> {
+        if let known = state.withLock({ $0.listings[directory] }) { return known }
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        state.withLock { $0.listings[directory] = names }
+        return names
     }
 
     /// Notes that these files' records are to be written (their bytes must be uploaded).

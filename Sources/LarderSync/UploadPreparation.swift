@@ -9,8 +9,9 @@ public import LarderRegistry
 /// ``isDeduplicating`` the recipes go through the ``DedupePass`` (saved and created sets
 /// merged without duplicates).
 ///
-/// Each stage streams into a file in ``workDirectory``; records a stage refuses go to the dead letters with the stage
-/// and reason.
+/// Without dedupe the upload pulls migrated records straight from the input (``streams(deadLetters:)``);
+/// with it, each stage streams into a file in ``workDirectory``. Records a stage refuses go to the
+/// dead letters with the stage and reason.
 public struct UploadPreparation {
     /// The inputs (`-` for standard input).
     public var inputs: [String]
@@ -55,6 +56,26 @@ public struct UploadPreparation {
         public var ready = 0
         /// Inputs whose reading stopped at a syntax error (what followed it was not read).
         public var abandonedInputs: [String] = []
+    }
+
+    /// The migration as streams the upload reads as it goes (one per input); nil with dedupe.
+    ///
+    /// Without dedupe, no record is written to a stage file and parsed again, and the server
+    /// gets its first batch while the rest are still being read. With dedupe (which needs every
+    /// recipe before it writes one) this is nil and ``run(deadLetters:)`` prepares files.
+    public func streams(deadLetters: DeadLetters) throws -> [FileMigration.Stream]? {
+        guard !isDeduplicating else { return nil }
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        return inputs.map { input in
+            FileMigration(
+                migrator: migrator, inputs: [input], inputFormat: inputFormat, recordType: recordType, keepGoing: true
+            )
+            .stream(imagesDirectory: workDirectory) { record, error in
+                try deadLetters.add(
+                    record: record, recordName: nil, recordType: nil, stage: "migrate", code: error.code.rawValue,
+                    reason: error.description, origin: input)
+            }
+        }
     }
 
     /// Runs the stages.

@@ -133,13 +133,52 @@ import Testing
         #expect(
             try Self.canonical(fast)
                 == Self.canonical(ValueDecoder().decode(ModifyRecordsRequest.self, from: plainJSON)))
-        // What it leaves to the full path: stamps, the older ownerName, wrong kinds.
+        // What it leaves to the full path: parents, a stamp of another shape, the older ownerName, wrong kinds.
         for leftOver in [
-            #"{"operations":[{"operationType":"create","record":{"recordName":"r","created":{"timestamp":1,"userRecordName":"u","deviceID":"d"}}}]}"#,
+            #"{"operations":[{"operationType":"create","record":{"recordName":"r","parent":{"recordName":"p"}}}]}"#,
+            #"{"operations":[{"operationType":"create","record":{"recordName":"r","created":{"timestamp":1.5,"userRecordName":"u","deviceID":"d"}}}]}"#,
             #"{"operations":[],"zoneID":{"zoneName":"z","ownerName":"o"}}"#,
             #"{"operations":[{"operationType":"create","record":{"recordName":7}}]}"#,
         ] {
             #expect(ModifyRecordsRequest(fastFrom: try Self.parse(Array(leftOver.utf8))) == nil, "\(leftOver)")
+        }
+    }
+
+    @Test("the fast records-answer reader agrees with the Decodable path, or leaves the input to it", arguments: seeds)
+    func fastRecordsAnswerReader(seed: UInt64) throws {
+        var samples = WireSamples(seed: seed)
+        var read = 0
+        for index in 0..<80 {
+            // Half the samples without per-record errors, so the fast path gets to read them.
+            let results = samples.recordResults().filter { index % 2 == 0 || $0.record != nil }
+            let json = try Self.parse(Array(try JSONEncoder().encode(RecordsResponse(records: results))))
+            let full = try ValueDecoder().decode(RecordsResponse.self, from: json)
+            if let fast = RecordsResponse(fastFrom: json) {
+                read += 1
+                #expect(try Self.canonical(fast) == Self.canonical(full), "seed \(seed) sample \(index)")
+            }
+        }
+        #expect(read > 0, "the fast path read none of the samples")
+        // The answer an upload gets back is read by the fast path.
+        let plain =
+            #"{"records":[{"recordName":"r1","recordType":"recipe","recordChangeTag":"t1","#
+            + #""fields":{"title":{"value":"Soup","type":"STRING"}},"#
+            + #""created":{"timestamp":1700000000000,"userRecordName":"_u","deviceID":"d"},"#
+            + #""modified":{"timestamp":1700000000001,"userRecordName":"_u","deviceID":"d"},"#
+            + #""deleted":false,"zoneID":{"zoneName":"z","ownerRecordName":"_u"},"pluginFields":{}}]}"#
+        let plainJSON = try Self.parse(Array(plain.utf8))
+        let fast = try #require(RecordsResponse(fastFrom: plainJSON))
+        let full = try ValueDecoder().decode(RecordsResponse.self, from: plainJSON)
+        #expect(try Self.canonical(fast) == Self.canonical(full))
+        #expect(fast.records.first?.record?.modified?.timestamp == 1_700_000_000_001)
+        // What it leaves to the full path: a per-record error, a stamp of another shape.
+        for leftOver in [
+            #"{"records":[{"recordName":"r","serverErrorCode":"CONFLICT","reason":"x","uuid":"u"}]}"#,
+            #"{"records":[{"recordName":"r","modified":{"timestamp":"1","userRecordName":"u","deviceID":"d"}}]}"#,
+            #"{"records":[{"recordName":"r","created":{"timestamp":1,"userRecordName":"u"}}]}"#,
+            #"{"records":{"recordName":"r"}}"#,
+        ] {
+            #expect(RecordsResponse(fastFrom: try Self.parse(Array(leftOver.utf8))) == nil, "\(leftOver)")
         }
     }
 

@@ -132,6 +132,27 @@ import Testing
         }
     }
 
+    @Test("an older-version file is migrated as the upload reads it: counted in the report, every record arrives")
+    func uploadMigratesAsItStreams() async throws {
+        guard requireBinary() else { return }
+        let fixture = try await Fixture.make()
+        try await stopping(fixture.server) { _ in
+            let input = CLI.packageRoot.appendingPathComponent("samples/v1/recipes-v1.json").path
+            let result = try await runLarder(
+                ["upload", input] + fixture.connection(zone: "v1") + [
+                    "--journal", fixture.directory.path("j"), "--progress", "none", "--json",
+                ],
+                in: fixture.directory.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONDecoder().decode(UploadReport.self, from: Data(result.stdout.utf8))
+            #expect(report.read > 0 && report.migrated == report.read && report.uploaded == report.read)
+            // Streaming: no separate preparing phase, and the stage folder is gone afterwards.
+            #expect(report.preparationSeconds == 0)
+            #expect(!FileManager.default.fileExists(atPath: fixture.directory.path("j.work")))
+            #expect(try await fixture.server.zoneContents(zone: "v1").records.count == report.read)
+        }
+    }
+
     @Test("a record that cannot be uploaded goes to the dead letters with its reason; the rest arrive; exit 1")
     func deadLetters() async throws {
         guard requireBinary() else { return }

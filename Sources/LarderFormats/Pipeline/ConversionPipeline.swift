@@ -106,17 +106,72 @@ public struct ConversionPipeline {
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter,
         onReject: (Value?, LarderError) throws -> Void
     ) throws -> Summary {
-        var summary = Summary()
-        var writer: (any RecordWriter)?
-        func reject(_ record: Value?, _ error: LarderError) throws {
-            guard keepGoing else { throw error }
-            try onReject(record, error)
-            summary.rejected += 1
+        try withoutActuallyEscaping(onReject) { onReject in
+            let cursor = Cursor(self, onReject: onReject)
+            var writer: (any RecordWriter)?
+            while let record = try cursor.next() {
+                if writer == nil {
+                    writer = try makeWriter(record.header, recordType ?? record.header?.recordType ?? record.type)
+                }
+                do {
+                    try writer?.write(record.value)
+                } catch let error as LarderError where error.code == .unrepresentable {
+                    try cursor.reject(record, error.locatedAt(record.location))
+                }
+            }
+            if writer == nil { writer = try makeWriter(nil, recordType) }
+            try writer?.finish()
+            return cursor.summary
         }
-        for input in inputs {
-            let reader = try RecordIO.openReader(
-                path: input, format: inputFormat, recordType: recordType, limits: limits)
+    }
+
+    /// The pipeline pulled a record at a time.
+    ///
+    /// Each good record, checked and transformed, is handed to the caller instead of a writer (``run(makeWriter:onReject:)`` is this loop
+    /// with a writer). Bad records go to `onReject` as in `run`, and ``summary`` counts as it
+    /// does: a record handed out counts as written until the caller ``reject(_:_:)``s it.
+    public final class Cursor {
+        /// A good record.
+        public struct Record {
+            /// The record to write (transformed).
+            public var value: Value
+            /// The record as read.
+            public var input: Value
+            /// Its type: the pipeline's, its envelope's, or guessed from its fields.
+            public var type: RecordType
+            /// Its input's envelope header.
+            public var header: EnvelopeHeader?
+            /// Its 0-based index in its input.
+            public var index: Int
+            /// Where it starts.
+            public var location: SourceLocation
+        }
+
+        /// The counts so far.
+        public private(set) var summary = Summary()
+        private let pipeline: ConversionPipeline
+        private let onReject: (Value?, LarderError) throws -> Void
+        private var nextInput = 0
+        private var reader: (any RecordReader)?
+
+        /// Starts reading `pipeline`'s inputs (the first opens on the first ``next()``).
+        public init(_ pipeline: ConversionPipeline, onReject: @escaping (Value?, LarderError) throws -> Void) {
+            self.pipeline = pipeline
+            self.onReject = onReject
+        }
+
+        /// The next good record; nil when every input is read.
+        /// - Throws: the first ``LarderError`` when the pipeline does not keep going; I/O errors always.
+        public func next() throws -> Record? {
             while true {
+                guard let reader else {
+                    guard nextInput < pipeline.inputs.count else { return nil }
+                    reader = try RecordIO.openReader(
+                        path: pipeline.inputs[nextInput], format: pipeline.inputFormat, recordType: pipeline.recordType,
+                        limits: pipeline.limits)
+                    nextInput += 1
+                    continue
+                }
                 let item: RecordItem?
                 do {
                     item = try reader.next()
@@ -125,16 +180,20 @@ public struct ConversionPipeline {
                     try reject(nil, error.locatedAt(SourceLocation(file: reader.name)))
                     if reader.canRecover { continue }
                     summary.abandonedInputs.append(reader.name)
-                    break
+                    self.reader = nil
+                    continue
                 }
-                guard let item else { break }
+                guard let item else {
+                    self.reader = nil
+                    continue
+                }
                 summary.read += 1
                 let header = reader.header
-                let type = recordType ?? header?.recordType ?? RecordType.guess(from: item.value)
+                let type = pipeline.recordType ?? header?.recordType ?? RecordType.guess(from: item.value)
                 var output = item.value
                 do {
-                    try check.check(item.value, type, header?.version)
-                    if let transform { output = try transform(item.value, type, header?.version) }
+                    try pipeline.check.check(item.value, type, header?.version)
+                    if let transform = pipeline.transform { output = try transform(item.value, type, header?.version) }
                 } catch let error as LarderError {
                     let path = error.location?.fieldPath ?? .root
                     var position = reader.location(of: path) ?? item.location
@@ -142,23 +201,29 @@ public struct ConversionPipeline {
                     position.fieldPath = path
                     var located = error.locatedAt(position)
                     if located.snippet == nil { located.snippet = reader.snippet(of: path) }
-                    onRecordFailure?(item.value, located)
+                    pipeline.onRecordFailure?(item.value, located)
                     try reject(item.value, located)
                     continue
                 }
-                if writer == nil { writer = try makeWriter(header, recordType ?? header?.recordType ?? type) }
-                do {
-                    try writer?.write(output)
-                } catch let error as LarderError where error.code == .unrepresentable {
-                    try reject(item.value, error.locatedAt(item.location))
-                    continue
-                }
                 summary.written += 1
-                if summary.read % 10_000 == 0 { progress?(summary) }
+                if summary.read % 10_000 == 0 { pipeline.progress?(summary) }
+                return Record(
+                    value: output, input: item.value, type: type, header: header, index: item.index,
+                    location: item.location)
             }
         }
-        if writer == nil { writer = try makeWriter(nil, recordType) }
-        try writer?.finish()
-        return summary
+
+        /// Rejects a record ``next()`` handed out that the caller could not write.
+        /// - Throws: `error` when the pipeline does not keep going; what `onReject` throws.
+        public func reject(_ record: Record, _ error: LarderError) throws {
+            summary.written -= 1
+            try reject(record.input, error)
+        }
+
+        private func reject(_ record: Value?, _ error: LarderError) throws {
+            guard pipeline.keepGoing else { throw error }
+            try onReject(record, error)
+            summary.rejected += 1
+        }
     }
 }

@@ -196,4 +196,48 @@ public struct FileMigration {
             throw error
         }
     }
+
+    /// The migration pulled a record at a time, for a caller that consumes records as they come
+    /// (the upload maps and sends each while the next is read, instead of writing every migrated
+    /// record to a file and reading it back).
+    public final class Stream {
+        /// Hands out each migrated record with its type; rejects go to the `onReject` given.
+        public let cursor: ConversionPipeline.Cursor
+        /// Per plan and step, so far.
+        public let report: MigrationReport
+        private let images: FileImageStore
+
+        init(cursor: ConversionPipeline.Cursor, report: MigrationReport, images: FileImageStore) {
+            self.cursor = cursor
+            self.report = report
+            self.images = images
+        }
+
+        /// What the migration did so far (all of it once ``cursor`` returned nil).
+        public var summary: Summary {
+            Summary(pipeline: cursor.summary, report: report, imagesWritten: images.writtenCount)
+        }
+    }
+
+    /// Migrates as ``run(output:format:gzip:pretty:onReject:progress:)`` does, without an output.
+    ///
+    /// The records come from the stream's cursor; images move into `images/` under `imagesDirectory`.
+    /// A plan problem (a lossy step, no path) is thrown by the cursor when the first record that
+    /// needs the plan is read.
+    public func stream(imagesDirectory: String, onReject: @escaping (Value?, LarderError) throws -> Void) -> Stream {
+        let searchDirectories = inputs.filter { $0 != "-" }.map { PathParts.directory(of: $0) }
+        let images = FileImageStore(baseDirectory: imagesDirectory, searchDirectories: searchDirectories)
+        let report = MigrationReport(collectsSamples: false)
+        let transformer = Transformer(migration: self, report: report, images: images)
+        var pipeline = ConversionPipeline(
+            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing,
+            limits: limits)
+        pipeline.transform = transformer.transform
+        pipeline.onRecordFailure = onRecordFailure
+        let cursor = ConversionPipeline.Cursor(pipeline) { record, error in
+            if error.code == .schema || error.code == .usage { throw error }
+            try onReject(record, error)
+        }
+        return Stream(cursor: cursor, report: report, images: images)
+    }
 }
