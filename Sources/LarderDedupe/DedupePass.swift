@@ -63,14 +63,12 @@ public struct DedupePass: Sendable {
         if let rejects {
             for scan in scans { try scan.rejects.copy(into: rejects) }
         }
+        timings.append(clock.lap("read"))
         // Take the first input's table over (no copy) and append the others, releasing each as it goes.
         var table = scans[0].table
         scans[0].table = FeatureTable()
-        for index in scans.indices.dropFirst() {
-            table.append(contentsOf: scans[index].table)
-            scans[index].table = FeatureTable()
-        }
-        timings.append(clock.lap("read"))
+        for index in scans.indices.dropFirst() { table.absorb(&scans[index].table) }
+        timings.append(clock.lap("merge"))
 
         let scorer = PairScorer(threshold: configuration.threshold)
         let blocker = CandidateBlocker(plan: configuration.blocking)

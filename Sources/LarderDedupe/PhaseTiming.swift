@@ -13,6 +13,9 @@ public struct PhaseTiming: Sendable, Hashable {
     public var wall: Duration
     /// CPU seconds spent by the process during the phase.
     public var cpuSeconds: Double
+    /// The process's peak resident memory so far, at the phase's end (`VmHWM`; 0 where unknown):
+    /// the first phase whose figure jumps is the one that sets the peak.
+    public var peakResidentBytes: Int = 0
 }
 
 /// Measures consecutive phases.
@@ -40,6 +43,22 @@ struct PhaseClock {
             wallStart = now
             cpuStart = cpu
         }
-        return PhaseTiming(phase: phase, wall: now - wallStart, cpuSeconds: cpu - cpuStart)
+        return PhaseTiming(
+            phase: phase, wall: now - wallStart, cpuSeconds: cpu - cpuStart,
+            peakResidentBytes: Self.peakResidentBytes())
+    }
+
+    /// `VmHWM` from `/proc/self/status` (Linux); 0 elsewhere or when unreadable.
+    static func peakResidentBytes() -> Int {
+        guard let file = fopen("/proc/self/status", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("VmHWM:") else { continue }
+            let kilobytes = text.dropFirst("VmHWM:".count).split { $0 == " " || $0 == "\t" }.first.flatMap { Int($0) } ?? 0
+            return kilobytes * 1024
+        }
+        return 0
     }
 }

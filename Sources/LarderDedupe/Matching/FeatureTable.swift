@@ -92,58 +92,48 @@ package struct FeatureTable: Sendable {
         count += 1
     }
 
-    /// Appends every record of `other` after this table's.
+    /// Moves every record of `other` after this table's, leaving `other` empty.
     ///
-    /// Each column is first grown to exactly the combined size, so the result carries no spare
-    /// capacity from doubling.
-    package mutating func append(contentsOf other: FeatureTable) {
-        func reserve<T>(_ array: inout [T], _ extra: Int) { array.reserveCapacity(array.count + extra) }
-        reserve(&titleBytes, other.titleBytes.count)
-        reserve(&titleStart, other.count)
-        reserve(&tokenArena, other.tokenArena.count)
-        reserve(&tokenStart, other.count)
-        reserve(&idBytes, other.idBytes.count)
-        reserve(&idStart, other.count)
-        reserve(&ingredientCount, other.count)
-        reserve(&fingerprint, other.count)
-        reserve(&sourceURL, other.count)
-        reserve(&prepTime, other.count)
-        reserve(&cookTime, other.count)
-        reserve(&servings, other.count)
-        reserve(&idHash, other.count)
-        reserve(&recordNameHash, other.count)
-        reserve(&key, other.count)
-        reserve(&updatedAt, other.count)
-        reserve(&flags, other.count)
-        reserve(&input, other.count)
-        reserve(&inputIndex, other.count)
-        reserve(&spillOffset, other.count)
-        reserve(&spillLength, other.count)
+    /// Column by column: each is grown to exactly the combined size, filled, and `other`'s copy
+    /// released before the next column, so the move never holds both tables whole (a million
+    /// recipes: peak 464 MiB when both stayed alive until the end, the table alone being 249).
+    package mutating func absorb(_ other: inout FeatureTable) {
+        func move<T>(_ into: inout [T], _ from: inout [T]) {
+            into.reserveCapacity(into.count + from.count)
+            into.append(contentsOf: from)
+            from = []
+        }
+        func moveStarts(_ into: inout [Int], _ from: inout [Int], base: Int) {
+            into.reserveCapacity(into.count + from.count - 1)
+            into.append(contentsOf: from.dropFirst().lazy.map { $0 + base })
+            from = []
+        }
         let titleBase = titleBytes.count
-        titleBytes.append(contentsOf: other.titleBytes)
-        titleStart.append(contentsOf: other.titleStart.dropFirst().lazy.map { $0 + titleBase })
+        move(&titleBytes, &other.titleBytes)
+        moveStarts(&titleStart, &other.titleStart, base: titleBase)
         let tokenBase = tokenArena.count
-        tokenArena.append(contentsOf: other.tokenArena)
-        tokenStart.append(contentsOf: other.tokenStart.dropFirst().lazy.map { $0 + tokenBase })
+        move(&tokenArena, &other.tokenArena)
+        moveStarts(&tokenStart, &other.tokenStart, base: tokenBase)
         let idBase = idBytes.count
-        idBytes.append(contentsOf: other.idBytes)
-        idStart.append(contentsOf: other.idStart.dropFirst().lazy.map { $0 + idBase })
-        ingredientCount += other.ingredientCount
-        fingerprint += other.fingerprint
-        sourceURL += other.sourceURL
-        prepTime += other.prepTime
-        cookTime += other.cookTime
-        servings += other.servings
-        idHash += other.idHash
-        recordNameHash += other.recordNameHash
-        key += other.key
-        updatedAt += other.updatedAt
-        flags += other.flags
-        input += other.input
-        inputIndex += other.inputIndex
-        spillOffset += other.spillOffset
-        spillLength += other.spillLength
+        move(&idBytes, &other.idBytes)
+        moveStarts(&idStart, &other.idStart, base: idBase)
+        move(&ingredientCount, &other.ingredientCount)
+        move(&fingerprint, &other.fingerprint)
+        move(&sourceURL, &other.sourceURL)
+        move(&prepTime, &other.prepTime)
+        move(&cookTime, &other.cookTime)
+        move(&servings, &other.servings)
+        move(&idHash, &other.idHash)
+        move(&recordNameHash, &other.recordNameHash)
+        move(&key, &other.key)
+        move(&updatedAt, &other.updatedAt)
+        move(&flags, &other.flags)
+        move(&input, &other.input)
+        move(&inputIndex, &other.inputIndex)
+        move(&spillOffset, &other.spillOffset)
+        move(&spillLength, &other.spillLength)
         count += other.count
+        other = FeatureTable()
     }
 
     /// The normalized title key of record `i`.
