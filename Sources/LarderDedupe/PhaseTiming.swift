@@ -56,7 +56,8 @@ struct PhaseClock {
         while fgets(&line, Int32(line.count), file) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard text.hasPrefix("VmHWM:") else { continue }
-            let kilobytes = text.dropFirst("VmHWM:".count).split { $0 == " " || $0 == "\t" }.first.flatMap { Int($0) } ?? 0
+            let kilobytes =
+                text.dropFirst("VmHWM:".count).split { $0 == " " || $0 == "\t" }.first.flatMap { Int($0) } ?? 0
             return kilobytes * 1024
         }
         return 0

@@ -1,12 +1,13 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import LarderCore
 import LarderDedupe
 import LarderFormats
 import LarderRegistry
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `larder dedupe`: merge a user's saved and created recipe sets into one set without duplicates.
 struct DedupeCommand: AsyncParsableCommand {
