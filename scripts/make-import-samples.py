@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the binary import samples in samples/import/ from recipes written for Larder.
+"""Builds the binary (and generated) import samples in samples/import/ from recipes written for Larder.
 
 Everything here was written for these samples (no third-party recipe text). Run it again to
 rebuild the archives byte for byte: timestamps inside the archives are fixed.
@@ -14,8 +14,12 @@ rebuild the archives byte for byte: timestamps inside the archives are fixed.
   samples/import/cheftap-export.zip      ChefTap text export: cheftap_export/*.txt, unlabelled, LF
   samples/import/saffron-export.zip      Saffron text export: labelled .txt recipes, LF
   samples/import/gourmet-export.zip      Gourmet's web-page export: index.htm, style.css, one .htm a recipe, pics/
+  samples/import/cookbookapp-export.zip  Cookbook app export: one .html page a recipe (JSON-LD, microdata) + a photo
+  samples/import/cookbookapp-yaml.zip    Cookbook app export of older versions: one .yml file a recipe
+  samples/import/bigoven-recipes.json    BigOven recipes as its REST API returns them (a JSON array)
+  samples/import/bigoven-recipes.csv     BigOven recipes as a CSV with the API's field names as headers (a guess)
 """
-import base64, gzip, io, json, os, struct, zipfile, zlib
+import base64, csv, gzip, io, json, os, struct, zipfile, zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples", "import")
 FIXED = (2024, 3, 1, 8, 0, 0)
@@ -645,6 +649,236 @@ def gourmet():
     ])
 
 
+COOKBOOKAPP_HEAD = ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+                    '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>%s</title>\n')
+
+
+def cookbookapp():
+    """The Cookbook app's export as Tandoor's importer (cookbook/integration/cookbookapp.py) takes it: a zip
+    of one .html page per recipe, whose recipe recipe-scrapers' generic reader finds in its schema.org
+    markup, and the first <img> of the page as the photo. One page carries JSON-LD (with a remote image
+    address), the other microdata (with its photo inside the zip). The page layout around the markup, the
+    file names and the images/ folder are guesses."""
+    aubergine_ld = {
+        "@context": "https://schema.org", "@type": "Recipe", "name": "Miso-Glazed Aubergine",
+        "description": "Soft roast aubergine under a sticky miso glaze.",
+        "image": "https://cookbook.example/photos/miso-aubergine.jpg",
+        "recipeYield": "2 servings", "prepTime": "PT10M", "cookTime": "PT30M", "totalTime": "PT40M",
+        "recipeCategory": "Side dish", "recipeCuisine": "Japanese", "keywords": "vegan, weeknight",
+        "cookingMethod": "Roasting",
+        "recipeIngredient": ["2 aubergines, halved lengthways", "2 tbsp white miso", "1 tbsp mirin",
+                             "1 tbsp maple syrup", "1 tsp rice vinegar", "1 spring onion, sliced",
+                             "1 tsp sesame seeds"],
+        "recipeInstructions": [
+            {"@type": "HowToStep", "text": "Score the cut sides of the aubergines and roast at 200 °C for 25 minutes."},
+            {"@type": "HowToStep", "text": "Whisk the miso, mirin, maple syrup and vinegar."},
+            {"@type": "HowToStep", "text": "Brush on the glaze and grill for 5 minutes, then scatter with spring onion "
+                                           "and sesame."},
+        ],
+    }
+    aubergine = (COOKBOOKAPP_HEAD % "Miso-Glazed Aubergine"
+                 + '<script type="application/ld+json">\n'
+                 + json.dumps(aubergine_ld, ensure_ascii=False, indent=2) + "\n</script>\n</head>\n<body>\n"
+                 + '<h1>Miso-Glazed Aubergine</h1>\n'
+                 + '<img src="https://cookbook.example/photos/miso-aubergine.jpg" alt="Miso-Glazed Aubergine">\n'
+                 + "<p>Soft roast aubergine under a sticky miso glaze.</p>\n"
+                 + "<h2>Ingredients</h2>\n<ul>\n"
+                 + "".join("<li>%s</li>\n" % line for line in aubergine_ld["recipeIngredient"])
+                 + "</ul>\n<h2>Directions</h2>\n<ol>\n"
+                 + "".join("<li>%s</li>\n" % step["text"] for step in aubergine_ld["recipeInstructions"])
+                 + "</ol>\n</body>\n</html>\n")
+    scones = (COOKBOOKAPP_HEAD % "Cheddar Scones" + "</head>\n<body>\n"
+              + '<div itemscope itemtype="http://schema.org/Recipe">\n'
+              + '<h1 itemprop="name">Cheddar Scones</h1>\n'
+              + '<img itemprop="image" src="images/cheddar-scones.jpg" alt="Cheddar Scones">\n'
+              + '<p itemprop="description">Quick savoury scones for soup night.</p>\n'
+              + '<p>Makes <span itemprop="recipeYield">8 scones</span> · '
+              + 'Prep <time itemprop="prepTime" datetime="PT15M">15 min</time> · '
+              + 'Cook <time itemprop="cookTime" datetime="PT15M">15 min</time></p>\n'
+              + '<p>Category: <span itemprop="recipeCategory">Baking</span></p>\n'
+              + "<h2>Ingredients</h2>\n<ul>\n"
+              + "".join('<li itemprop="recipeIngredient">%s</li>\n' % line for line in [
+                  "250 g self-raising flour", "1 tsp baking powder", "60 g cold butter, cubed",
+                  "100 g mature cheddar, grated", "150 ml milk", "1 pinch cayenne pepper"])
+              + "</ul>\n<h2>Directions</h2>\n<ol>\n"
+              + "".join('<li itemprop="recipeInstructions">%s</li>\n' % step for step in [
+                  "Heat the oven to 220 °C and line a tray.",
+                  "Rub the butter into the flour and baking powder, then stir in the cheese and cayenne.",
+                  "Add the milk, pat out 3 cm thick, cut 8 rounds and bake for 12 to 15 minutes."])
+              + "</ol>\n</div>\n</body>\n</html>\n")
+    write_zip(os.path.join(ROOT, "cookbookapp-export.zip"), [
+        ("Miso-Glazed Aubergine.html", aubergine.encode("utf-8")),
+        ("Cheddar Scones.html", scones.encode("utf-8")),
+        ("images/cheddar-scones.jpg", tiny_jpeg_base64()),
+    ])
+
+
+def cookbookapp_yaml():
+    """The Cookbook app's export of older versions, as the earlier Tandoor importer read it: a zip of one
+    .yml file per recipe with the keys name, recipeYield, prep_time, cook_time, on_favorites, directions,
+    notes, nutritional_info, source and ingredients (one text, a line each). The key order, the block
+    scalars, the quoting and the file names are guesses."""
+    salad = "\n".join([
+        "name: Warm Chickpea Salad",
+        "recipeYield: 4 servings",
+        "prep_time: 15 minutes",
+        "cook_time: 10 minutes",
+        "on_favorites: true",
+        "directions: |-",
+        "  Warm the chickpeas in the oil with the cumin for 5 minutes.",
+        "  Whisk the dressing.",
+        "  Toss everything together and serve warm.",
+        "notes: Keeps for two days in the fridge.",
+        "nutritional_info: |-",
+        "  Calories: 320",
+        "  Protein: 12 g",
+        "source: https://cookbook.example/warm-chickpea-salad",
+        "ingredients: |-",
+        "  2 tins chickpeas, drained",
+        "  2 tbsp olive oil",
+        "  1 tsp ground cumin",
+        "  1 red onion, sliced",
+        "  For the dressing:",
+        "  3 tbsp tahini",
+        "  1 lemon, juiced",
+        "",
+    ])
+    muffins = "\n".join([
+        "name: Banana Oat Muffins",
+        "recipeYield: 12 muffins",
+        "prep_time: 10 minutes",
+        "cook_time: 22 minutes",
+        "on_favorites: false",
+        "directions: |-",
+        "  Mash the bananas and whisk in the eggs, milk and oil.",
+        "  Fold in the oats, flour and baking powder.",
+        "  Bake in lined tins at 180 °C for 20 to 22 minutes.",
+        "notes: ''",
+        "nutritional_info: ''",
+        "source: Grandma's recipe box",
+        "ingredients: |-",
+        "  3 ripe bananas",
+        "  2 eggs",
+        "  120 ml milk",
+        "  80 ml sunflower oil",
+        "  150 g rolled oats",
+        "  125 g plain flour",
+        "  2 tsp baking powder",
+        "",
+    ])
+    write_zip(os.path.join(ROOT, "cookbookapp-yaml.zip"), [
+        ("Warm Chickpea Salad.yml", salad.encode("utf-8")),
+        ("Banana Oat Muffins.yml", muffins.encode("utf-8")),
+    ])
+
+
+def bigoven_ingredient(index, name, quantity=None, display=None, unit="", notes="", heading=False, metric=None):
+    """One BigOvenModelAPIIngredient, with every field of the API's model."""
+    metric_quantity, metric_unit, metric_display = metric or (0, "", "")
+    return {
+        "IngredientID": 3100 + index, "DisplayIndex": index, "IsHeading": heading, "Name": name,
+        "HTMLName": name, "Quantity": quantity or 0, "DisplayQuantity": display or "", "Unit": unit,
+        "MetricQuantity": metric_quantity, "MetricUnit": metric_unit, "MetricDisplayQuantity": metric_display,
+        "PreparationNotes": notes or None, "IngredientInfo": None if heading else {
+            "Name": name, "Department": "Pantry", "MasterIngredientID": 700 + index, "UsuallyOnHand": False},
+        "IsLinked": not heading,
+    }
+
+
+def bigoven_recipe(recipe_id, title, ingredients, instructions, **extra):
+    """One BigOvenModelAPIRecipe with every field of the API's model, in its order."""
+    return {
+        "RecipeID": recipe_id, "Title": title, "Description": extra.get("description"),
+        "Cuisine": extra.get("cuisine"), "Category": extra.get("category"),
+        "Subcategory": extra.get("subcategory"), "Microcategory": None,
+        "PrimaryIngredient": extra.get("primary"), "StarRating": extra.get("stars", 0),
+        "WebURL": "https://bigoven.example/recipe/%s/%d" % (title.lower().replace(" ", "-"), recipe_id),
+        "ImageURL": extra.get("image"), "ReviewCount": extra.get("reviews", 0), "MedalCount": 0,
+        "FavoriteCount": extra.get("favorites", 0), "Poster": {
+            "UserID": 58001, "UserName": "larderkitchen", "FirstName": "Larder", "LastName": "Kitchen",
+            "ImageUrl48": None, "IsPremium": False, "IsKitchenHelper": False, "PremiumExpiryDate": None,
+            "MemberSince": "2016-05-04T09:12:00", "IsUsingRecurly": False, "PhotoUrl": None, "PhotoUrl48": None,
+            "WebUrl": "https://bigoven.example/user/larderkitchen"},
+        "Ingredients": ingredients, "Instructions": instructions,
+        "YieldNumber": extra.get("yield_number"), "YieldUnit": extra.get("yield_unit"),
+        "TotalMinutes": extra.get("total"), "ActiveMinutes": extra.get("active"),
+        "NutritionInfo": extra.get("nutrition"), "IsPrivate": False,
+        "CreationDate": extra.get("created"), "LastModified": extra.get("modified"),
+        "IsBookmark": False, "BookmarkURL": None, "BookmarkSiteLogo": None, "BookmarkImageURL": None,
+        "IsRecipeScan": False, "MenuCount": extra.get("menus", 0), "NotesCount": 0, "AdTags": "",
+        "IngredientsTextBlock": "\r\n".join(
+            (i["Name"] + ":") if i["IsHeading"] else " ".join(
+                x for x in [i["DisplayQuantity"], i["Unit"], i["Name"]] if x)
+            + (", " + i["PreparationNotes"] if i["PreparationNotes"] else "") for i in ingredients),
+        "AllCategoriesText": " ".join(x for x in [extra.get("category"), extra.get("subcategory")] if x),
+        "IsSponsored": False, "VariantOfRecipeID": None, "Collection": None, "CollectionID": None,
+        "AdminBoost": None, "VerifiedDateTime": None, "MaxImageSquare": 640 if extra.get("image") else None,
+        "ImageSquares": [640, 320, 160] if extra.get("image") else [], "HeroPhotoUrl": None,
+        "VerifiedByClass": None,
+    }
+
+
+def bigoven_recipes():
+    chili = bigoven_recipe(
+        900001, "Smoky Black Bean Chili", [
+            bigoven_ingredient(0, "For the chili", heading=True),
+            bigoven_ingredient(1, "olive oil", 2, "2", "tablespoons", metric=(30, "ml", "30")),
+            bigoven_ingredient(2, "onion", 1, "1", "", "diced"),
+            bigoven_ingredient(3, "garlic", 3, "3", "cloves", "minced"),
+            bigoven_ingredient(4, "smoked paprika", 1.5, "1 1/2", "teaspoons", metric=(7.5, "ml", "7.5")),
+            bigoven_ingredient(5, "black beans", 2, "2", "cans", "drained and rinsed"),
+            bigoven_ingredient(6, "crushed tomatoes", 28, "28", "ounces", metric=(794, "g", "794")),
+            bigoven_ingredient(7, "To serve", heading=True),
+            bigoven_ingredient(8, "sour cream", 0.5, "1/2", "cup", metric=(120, "ml", "120")),
+            bigoven_ingredient(9, "cilantro", None, None, "", "chopped"),
+        ],
+        "Warm the oil in a heavy pot and soften the onion, 6 minutes.\r\n"
+        "Stir in the garlic and paprika for 1 minute.\r\n"
+        "Add the beans and tomatoes and simmer 25 minutes, stirring now and then.\r\n"
+        "Serve with sour cream and cilantro.",
+        description="A weeknight chili that tastes like it simmered all day.", cuisine="Mexican",
+        category="Main Dish", subcategory="Chili", primary="Beans", stars=4.5, reviews=12, favorites=37,
+        image="https://images.bigoven.example/image/upload/smoky-black-bean-chili.jpg",
+        yield_number=6, yield_unit="servings", total=45, active=15, menus=3,
+        nutrition={"TotalCalories": 310.2, "TotalFat": 9.1, "TotalFatPct": 14, "SatFat": 3.2, "SatFatPct": 16,
+                   "TransFat": 0, "MonoFat": 3.9, "PolyFat": 1.1, "Cholesterol": 11.5, "CholesterolPct": 4,
+                   "Sodium": 612, "SodiumPct": 26, "Potassium": 880, "PotassiumPct": 25, "TotalCarbs": 44.3,
+                   "TotalCarbsPct": 15, "DietaryFiber": 15.8, "DietaryFiberPct": 63, "Sugar": 7.4,
+                   "Protein": 15.6, "ProteinPct": 31, "CaloriesFromFat": 82, "SingularYieldUnit": "serving"},
+        created="2019-03-02T18:20:00", modified="2021-11-14T08:05:31")
+    pancakes = bigoven_recipe(
+        900002, "Lemon Ricotta Pancakes", [
+            bigoven_ingredient(0, "ricotta", 1, "1", "cup", metric=(250, "g", "250")),
+            bigoven_ingredient(1, "eggs", 2, "2", "", "separated"),
+            bigoven_ingredient(2, "milk", 0.75, "3/4", "cup", metric=(180, "ml", "180")),
+            bigoven_ingredient(3, "lemon", 1, "1", "", "zested"),
+            bigoven_ingredient(4, "all-purpose flour", 1, "1", "cup", metric=(125, "g", "125")),
+            bigoven_ingredient(5, "baking powder", 1, "1", "teaspoon", metric=(5, "ml", "5")),
+        ],
+        "Whisk the ricotta, yolks, milk and zest.\r\n"
+        "Fold in the flour and baking powder, then the whites beaten to soft peaks.\r\n"
+        "Cook 1/4-cup rounds on a buttered griddle, 2 minutes a side.",
+        category="Breakfast", subcategory="Pancakes", primary="Dairy", stars=0,
+        yield_number=12, yield_unit="pancakes", total=25, active=10,
+        created="2020-06-21T07:40:00", modified="2020-06-21T07:40:00")
+    with open(os.path.join(ROOT, "bigoven-recipes.json"), "wb") as f:
+        f.write(json.dumps([chili, pancakes], ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    columns = ["RecipeID", "Title", "Description", "Category", "Subcategory", "Cuisine", "PrimaryIngredient",
+               "IngredientsTextBlock", "Instructions", "YieldNumber", "YieldUnit", "TotalMinutes",
+               "ActiveMinutes", "StarRating", "WebURL", "ImageURL", "CreationDate"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(columns)
+    for recipe in [chili, pancakes]:
+        row = []
+        for column in columns:
+            value = recipe[column]
+            row.append("" if value is None else str(value).replace("\r\n", "\n"))
+        writer.writerow(row)
+    with open(os.path.join(ROOT, "bigoven-recipes.csv"), "wb") as f:
+        f.write(buffer.getvalue().encode("utf-8"))
+
+
 if __name__ == "__main__":
     os.makedirs(ROOT, exist_ok=True)
     paprika()
@@ -657,4 +891,7 @@ if __name__ == "__main__":
     cheftap()
     saffron()
     gourmet()
+    cookbookapp()
+    cookbookapp_yaml()
+    bigoven_recipes()
     print("wrote", os.path.normpath(ROOT))

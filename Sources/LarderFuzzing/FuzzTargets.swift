@@ -58,6 +58,12 @@ package enum FuzzTargets {
         Target(name: "cheftap", seedSuffixes: ["cheftap-export.zip"]) { imported($0, .cheftap, ext: "zip") },
         Target(name: "saffron", seedSuffixes: ["saffron-export.zip"]) { imported($0, .saffron, ext: "zip") },
         Target(name: "gourmet", seedSuffixes: ["gourmet-export.zip"]) { imported($0, .gourmet, ext: "zip") },
+        Target(name: "cookbookapp", seedSuffixes: ["cookbookapp-export.zip", "cookbookapp-yaml.zip"]) {
+            imported($0, .cookbookapp, ext: "zip")
+        },
+        Target(name: "bigoven", seedSuffixes: ["bigoven-recipes.json", "bigoven-recipes.csv"]) {
+            imported($0, .bigoven, ext: "json")
+        },
     ]
 
     /// The target called `name`.

@@ -9,7 +9,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror, MealMaster, CSV, Chowdown, RecipeSage, Plan to Eat, MyRecipeBox, Recipe Keeper, CopyMeThat, Crouton, OpenEats, Cookmate, RecetteTek, Rezeptsuite.de, Domestica, Cook'n, Pepperplate, ChefTap, Saffron, Gourmet and plain recipe files.",
+            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror, MealMaster, CSV, Chowdown, RecipeSage, Plan to Eat, MyRecipeBox, Recipe Keeper, CopyMeThat, Crouton, OpenEats, Cookmate, RecetteTek, Rezeptsuite.de, Domestica, Cook'n, Pepperplate, ChefTap, Saffron, Gourmet, the Cookbook app, BigOven and plain recipe files.",
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
             --from); a format claims a file only when the keys it needs are there. Recipe JSON, YAML \
@@ -207,7 +207,7 @@ enum ImportFormatChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror, plain
     case mealmaster, csv, chowdown, recipesage, plantoeat, myrecipebox, recipekeeper, crouton, copymethat, openeats
     case cookmate, recettetek, rezeptsuite, domestica, cookn
-    case pepperplate, cheftap, saffron, gourmet
+    case pepperplate, cheftap, saffron, gourmet, cookbookapp, bigoven
 
     var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }

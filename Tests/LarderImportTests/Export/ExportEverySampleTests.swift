@@ -14,7 +14,8 @@ import Testing
     /// Other apps' recipe files in samples/import/ (Beanconqueror holds brews, not recipes).
     static let importSamples = [
         "cafe-scones.xml", "overnight-oats.jsonld", "plain-recipes.yaml", "sample.paprikarecipes", "shakshuka.cook",
-        "tomato-salad.yaml", "chowdown-master.zip",
+        "tomato-salad.yaml", "chowdown-master.zip", "cookbookapp-export.zip", "cookbookapp-yaml.zip",
+        "bigoven-recipes.json",
     ]
 
     /// Where each format's export goes.

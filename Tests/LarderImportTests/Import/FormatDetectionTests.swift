@@ -21,7 +21,8 @@ import Testing
         "recettetek-backup.rtk": .recettetek, "rezeptsuite-export.xml": .rezeptsuite,
         "domestica-recipes.json": .domestica, "cookn-cookbook.zip": .cookn,
         "mealmaster-unframed.txt": .mealmaster, "pepperplate-export.zip": .pepperplate, "cheftap-export.zip": .cheftap,
-        "saffron-export.zip": .saffron, "gourmet-export.zip": .gourmet,
+        "saffron-export.zip": .saffron, "gourmet-export.zip": .gourmet, "cookbookapp-export.zip": .cookbookapp,
+        "cookbookapp-yaml.zip": .cookbookapp, "bigoven-recipes.json": .bigoven, "bigoven-recipes.csv": .bigoven,
     ]
 
     static var samples: [String] {
@@ -37,7 +38,7 @@ import Testing
         for format in [
             ImportFormat.recipesage, .plantoeat, .myrecipebox, .recipekeeper, .crouton, .copymethat, .csv, .mealmaster,
             .chowdown, .cookmate, .recettetek, .rezeptsuite, .domestica, .cookn, .pepperplate, .cheftap, .saffron,
-            .gourmet,
+            .gourmet, .cookbookapp, .bigoven,
         ] {
             #expect(covered.contains(format), "no sample goes to \(format.rawValue)")
         }

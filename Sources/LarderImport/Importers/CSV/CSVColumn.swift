@@ -17,7 +17,7 @@ public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
                 "recette", "nomdelarecette",
             ]
         case .description: ["description", "summary", "beschreibung", "intro", "introduction", "resume"]
-        case .ingredients: ["ingredients", "ingredient", "zutaten", "ingredientlist"]
+        case .ingredients: ["ingredients", "ingredient", "zutaten", "ingredientlist", "ingredientstextblock"]
         case .instructions:
             [
                 "instructions", "directions", "method", "steps", "preparation", "zubereitung", "anleitung", "etapes",
@@ -28,14 +28,14 @@ public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
         case .prepTime:
             [
                 "preptime", "prep", "preparationtime", "vorbereitungszeit", "vorbereitung", "arbeitszeit",
-                "tempsdepreparation",
+                "tempsdepreparation", "activeminutes",
             ]
         case .cookTime:
             ["cooktime", "cook", "cookingtime", "kochzeit", "backzeit", "garzeit", "tempsdecuisson", "cuisson"]
-        case .totalTime: ["totaltime", "total", "time", "gesamtzeit", "zeit", "tempstotal", "duree"]
+        case .totalTime: ["totaltime", "total", "time", "gesamtzeit", "zeit", "tempstotal", "duree", "totalminutes"]
         case .categories: ["categories", "category", "kategorie", "kategorien", "categorie", "course"]
         case .tags: ["tags", "tag", "keywords", "schlagworte", "stichworte", "schlagworter", "motscles", "etiquettes"]
-        case .source: ["source", "url", "link", "sourceurl", "quelle", "lien", "website"]
+        case .source: ["source", "url", "link", "sourceurl", "quelle", "lien", "website", "weburl"]
         case .notes: ["notes", "note", "notizen", "anmerkungen", "hinweise", "remarques", "comments"]
         case .image: ["image", "imageurl", "photo", "picture", "bild", "foto", "photourl"]
         }

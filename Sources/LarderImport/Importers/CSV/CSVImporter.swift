@@ -192,14 +192,25 @@ public struct CSVImporter: RecipeImporter {
         }
     }
 
-    /// The fields only app exports have: source name, cuisine, rating, dates, favourite, video, nutrition.
+    /// The fields only app exports have: source name, cuisine, rating, dates, favourite, video, nutrition,
+    /// further categories, the app's id and a yield in two columns.
     private func fillAppFields(_ recipe: inout ImportedRecipe, from cells: [CSVProfile.Role: String]) {
         recipe.sourceName = cells[.sourceName]
+        recipe.nativeID = cells[.nativeID]
+        if let number = cells[.yieldNumber] {
+            recipe.readYield([number, cells[.yieldUnit]].compactMap { $0 }.joined(separator: " "))
+        }
+        let extraCategories = cells.compactMap { role, value -> (Int, String)? in
+            if case .extraCategory(let rank) = role { (rank, value) } else { nil }
+        }
+        recipe.categories += extraCategories.sorted { $0.0 < $1.0 }.map(\.1)
         if let cuisine = cells[.cuisine] {
             recipe.cuisine = cuisine
             recipe.cuisines = [cuisine]
         }
+        // `0` is how apps write "not rated"; the cell is then kept in extras.
         recipe.rating = cells[.rating].flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }
+            .flatMap { $0 > 0 ? $0 : nil }
         recipe.createdAt = cells[.createdAt].flatMap(RecipeDate.parse)
         recipe.updatedAt = cells[.updatedAt].flatMap(RecipeDate.parse)
         recipe.isFavorite = cells[.favorite].map { ["true", "yes", "1"].contains($0.lowercased()) } ?? false
@@ -224,7 +235,7 @@ public struct CSVImporter: RecipeImporter {
     }
 
     /// The ingredient lines of a cell and the group headings among them (lines starting with the
-    /// profile's heading prefix).
+    /// profile's heading prefix, or ending with its heading suffix).
     private func ingredients(_ cell: String?) -> ([String], [Int: String]) {
         var lines: [String] = []
         var headings: [Int: String] = [:]
@@ -235,6 +246,11 @@ public struct CSVImporter: RecipeImporter {
                 continue
             }
             let line = raw.trimmingCharacters(in: .whitespaces)
+            if let suffix = profile?.headingSuffix, line.hasSuffix(suffix), !line.contains(where: \.isNumber) {
+                let heading = line.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+                if !heading.isEmpty { headings[lines.count] = heading }
+                continue
+            }
             if !line.isEmpty { lines.append(line) }
         }
         return (lines, headings)

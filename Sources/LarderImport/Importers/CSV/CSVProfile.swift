@@ -16,6 +16,14 @@ struct CSVProfile: Sendable {
         case sourceName, cuisine, rating, createdAt, updatedAt, favorite, video
         /// Further tags (Plan to Eat's `Main Ingredient`).
         case extraTag
+        /// Further categories after the category column's, in `rank` order (BigOven's `Subcategory`).
+        case extraCategory(rank: Int)
+        /// The app's own id for the recipe (BigOven's `RecipeID`).
+        case nativeID
+        /// The number of a yield whose unit is in another column (BigOven's `YieldNumber`).
+        case yieldNumber
+        /// The unit of that yield (BigOven's `YieldUnit`).
+        case yieldUnit
         /// One nutrient, by its Larder key (`calories`, `fatContent`, …).
         case nutrient(String)
         /// `name : value` lines (MyRecipeBox's `nutrition`).
@@ -33,6 +41,9 @@ struct CSVProfile: Sendable {
             case .favorite: "isFavorited"
             case .video: "videoURL"
             case .extraTag: "tags"
+            case .extraCategory: "categories"
+            case .nativeID: "id"
+            case .yieldNumber, .yieldUnit: "yield"
             case .nutrient, .nutritionLines: "nutrition"
             }
         }
@@ -48,14 +59,20 @@ struct CSVProfile: Sendable {
     var headingPrefix: String?
     /// What separates the items of a category or tag cell.
     var listSeparator: Character
+    /// Headers of which the header line must have at least one too (none: no such condition).
+    var distinctive: Set<String> = []
+    /// Ingredient lines that end with this and hold no digit are group headings (`For the sauce:`).
+    var headingSuffix: String?
 
     /// The profiles, checked in this order.
-    static let all = [planToEat, myRecipeBox]
+    static let all = [planToEat, myRecipeBox, bigOven]
 
     /// The profile whose signature the header line has, if any.
     static func matching(_ headers: [String]) -> CSVProfile? {
         let names = Set(headers.map { $0.trimmingCharacters(in: .whitespaces) })
-        return all.first { $0.signature.isSubset(of: names) }
+        return all.first {
+            $0.signature.isSubset(of: names) && ($0.distinctive.isEmpty || !$0.distinctive.isDisjoint(with: names))
+        }
     }
 
     /// Plan to Eat's recipe export (Settings → Export → CSV), as Mealie's migration
@@ -86,6 +103,27 @@ struct CSVProfile: Sendable {
             "nutrition": .nutritionLines, "favorite": .favorite, "rating": .rating, "categories": .field(.categories),
             "tags": .field(.tags), "video": .video, "source": .field(.source), "originalPicture": .field(.image),
         ], headingPrefix: nil, listSeparator: ";")
+
+    /// A BigOven recipe spreadsheet.
+    ///
+    /// BigOven's own CSV export is not documented and none was at hand: these headers are our guess, the field names of its API's recipe object
+    /// (`BigOvenModelAPIRecipe`), read as ``BigOvenImporter`` reads that object. Detection needs
+    /// `Title` and one of the API's own names (`RecipeID`, `IngredientsTextBlock`, `YieldNumber`,
+    /// `TotalMinutes`, `ActiveMinutes`).
+    static let bigOven = CSVProfile(
+        format: .bigoven, signature: ["Title"],
+        roles: [
+            "RecipeID": .nativeID, "Title": .field(.title), "Description": .field(.description),
+            "Category": .field(.categories), "Subcategory": .extraCategory(rank: 1),
+            "Microcategory": .extraCategory(rank: 2), "Cuisine": .cuisine, "PrimaryIngredient": .extraTag,
+            "Ingredients": .field(.ingredients), "IngredientsTextBlock": .field(.ingredients),
+            "Instructions": .field(.instructions), "YieldNumber": .yieldNumber, "YieldUnit": .yieldUnit,
+            "TotalMinutes": .field(.totalTime), "ActiveMinutes": .field(.prepTime), "WebURL": .field(.source),
+            "ImageURL": .field(.image), "StarRating": .rating, "CreationDate": .createdAt,
+            "LastModified": .updatedAt,
+        ], headingPrefix: nil, listSeparator: ",",
+        distinctive: ["RecipeID", "IngredientsTextBlock", "YieldNumber", "TotalMinutes", "ActiveMinutes"],
+        headingSuffix: ":")
 
     /// The Larder nutrition key for a nutrient name as apps write it (`carbohydrate`,
     /// `saturatedFat`, `calories`): the name itself or with `Content` when Larder knows that key.

@@ -45,6 +45,12 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case saffron
     /// Gourmet Recipe Manager's HTML export: a folder (zipped) of `.htm` pages with `div.recipe`.
     case gourmet
+    /// The Cookbook app's (CookBook recipe manager's) export: a zip of one `.html` page per recipe
+    /// (schema.org markup), or in older versions of one `.yml` file per recipe.
+    case cookbookapp
+    /// BigOven recipes: its API's recipe JSON (one, a list, or a `{"Results": […]}` envelope), or a
+    /// CSV whose header uses the API's field names.
+    case bigoven
 
     /// A human name for messages.
     public var displayName: String {
@@ -79,6 +85,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .cheftap: "ChefTap"
         case .saffron: "Saffron"
         case .gourmet: "Gourmet"
+        case .cookbookapp: "Cookbook app"
+        case .bigoven: "BigOven"
         }
     }
 
@@ -115,6 +123,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .cheftap: ChefTapImporter()
         case .saffron: SaffronImporter()
         case .gourmet: GourmetImporter()
+        case .cookbookapp: CookbookAppImporter()
+        case .bigoven: BigOvenImporter()
         }
     }
 
@@ -206,15 +216,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats detection recognises in a text file by its content, in the order it checks them.
     public static let contentChecked: [ImportFormat] = [
-        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .csv, .recipekeeper, .copymethat, .gourmet,
-        .schemaorg, .cookmate, .rezeptsuite, .recipeml, .beanconqueror, .openeats, .recettetek, .domestica,
+        .mealmaster, .pepperplate, .saffron, .plantoeat, .myrecipebox, .bigoven, .csv, .recipekeeper, .copymethat,
+        .gourmet, .schemaorg, .cookmate, .rezeptsuite, .recipeml, .beanconqueror, .openeats, .recettetek, .domestica,
         .recipesage, .paprika, .mealie, .tandoor, .crouton, .mela, .orf, .plain,
     ]
 
     /// The formats detection recognises in a zip archive by its entries, in the order it checks them.
     public static let archiveChecked: [ImportFormat] = [
         .recipekeeper, .copymethat, .cookmate, .rezeptsuite, .recettetek, .cookn, .beanconqueror, .paprika, .mela,
-        .mealie, .cooklang, .crouton, .tandoor, .nextcloud, .pepperplate, .saffron, .cheftap, .gourmet,
+        .mealie, .cooklang, .crouton, .tandoor, .nextcloud, .pepperplate, .saffron, .cheftap, .gourmet, .cookbookapp,
     ]
 
     /// `A, B and C` of the formats' display names.
@@ -270,6 +280,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     static func detectJSON(_ keys: ContentKeys) -> ImportFormat? {
         func has(_ key: String) -> Bool { keys.has(key) }
         if has("BREWS") || has("BEANS") || has("MILL") { return .beanconqueror }
+        if BigOvenImporter.claims(keys) { return .bigoven }
         if has("model") && has("pk") && has("fields") && has("directions") { return .openeats }
         if RecetteTekImporter.claims(keys) { return .recettetek }
         if DomesticaImporter.claims(keys) { return .domestica }
@@ -306,14 +317,18 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         return nil
     }
 
-    /// The format of a zip archive, from its entry names (and for `recipes.html` and the first
-    /// `.txt` entry, their first bytes).
+    /// The format of a zip archive, from its entry names (and for `recipes.html`, the first page,
+    /// the first `.yml` and the first `.txt` entry, their first bytes).
     static func detectArchive(path: String) throws -> ImportFormat {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
         var sawZip = false
         var sniffedText = false
         var sniffedPage = false
+        var sniffedYAML = false
+        // The Cookbook app's pages are web pages and its YAML files plain-looking recipes: it is
+        // claimed only after the loop, when no format with a stronger sign has.
+        var cookbookApp = false
         // Only the central directory is read here (and the start of one page or text file): cheap,
         // whatever the number of entries.
         while let entry = try archive.nextEntry() {
@@ -354,7 +369,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             if ChefTapImporter.isInExportFolder(entry.path) { return .cheftap }
             if !sniffedPage, GourmetImporter.isRecipePage(name) {
                 sniffedPage = true
-                if detectHTMLExport(try archive.open(entry).readPrefix(sniffLength)) == .gourmet { return .gourmet }
+                let head = try archive.open(entry).readPrefix(sniffLength)
+                if detectHTMLExport(head) == .gourmet { return .gourmet }
+                cookbookApp = cookbookApp || CookbookAppImporter.claimsPage(head)
+            }
+            if !sniffedYAML, CookbookAppImporter.isRecipeFile(name) {
+                sniffedYAML = true
+                let head = try archive.open(entry).readPrefix(sniffLength)
+                cookbookApp =
+                    cookbookApp || CookbookAppImporter.claims(ContentKeys(yaml: String(decoding: head, as: UTF8.self)))
             }
             if !sniffedText, TextExportFiles.isText(name) {
                 sniffedText = true
@@ -363,6 +386,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         }
         if sawZip { return .tandoor }
         if sawRecipeJSON > 0 { return .nextcloud }
+        if cookbookApp { return .cookbookapp }
         throw LarderError(
             .usage,
             "a zip archive of no recipe format Larder knows: its entries match none of \(names(archiveChecked)); pass --from",
@@ -410,6 +434,10 @@ extension ImportFormat {
             "labelled .txt recipes (Title:, Cookbook:, Ingredients:, Instructions:) in a zip, a folder or alone"
         case .gourmet: "div.recipe pages (.htm) of Gourmet's HTML export (in the zip or alone)"
         case .cheftap: ".txt recipes (a title line, ingredients, directions) in cheftap_export/, a folder or alone"
+        case .cookbookapp:
+            "a zip of .html pages with a schema.org Recipe (JSON-LD or microdata), or of .yml recipe files (name, ingredients, directions)"
+        case .bigoven:
+            "BigOven recipe objects (Title, Ingredients, Instructions: one, a list, or a {\"Results\": [...]} envelope), or a CSV with BigOven's field names as headers"
         case .plain:
             "recipes with a title: a JSON object, array, envelope or NDJSON lines, YAML documents, or <recipe> elements"
         }

@@ -39,6 +39,9 @@ public struct ImportedRecipe: Sendable, Hashable {
     public var ingredients: [String] = []
     /// Headings of ingredient groups, by the index of the first line they head.
     public var ingredientHeadings: [Int: String] = [:]
+    /// Ingredients as the source itself structures them (BigOven's quantity, unit, name and
+    /// notes), by the index of their line in `ingredients`; a line without one is parsed.
+    public var structuredIngredients: [Int: Ingredient] = [:]
     public var steps: [Step] = []
     /// The normalised yield (`4 servings`, `12 cookies`).
     public var yieldText: String?
@@ -137,7 +140,7 @@ public enum IngredientLines {
 
 extension ImportedRecipe {
     /// The Larder recipe: id, title, ingredients (original lines kept, each with the heading of
-    /// its group), steps (each with the heading of its section as `name`), times, servings and
+    /// its group; structured as the source structures them, else by the ingredient parser), steps (each with the heading of its section as `name`), times, servings and
     /// yield, tags (categories then keywords) and categories, cuisine, diets, source URL,
     /// images, favourite flag, and v4's description, author, nutrition, notes, rating and extras.
     ///
@@ -225,7 +228,8 @@ extension ImportedRecipe {
         var group: String?
         return ingredients.enumerated().map { index, line in
             if let heading = ingredientHeadings[index] { group = heading }
-            var ingredient = IngredientLines.make(line)
+            var ingredient = structuredIngredients[index] ?? IngredientLines.make(line)
+            ingredient.original = line
             ingredient.group = group
             return ingredient
         }
