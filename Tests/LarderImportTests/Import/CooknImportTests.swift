@@ -97,5 +97,18 @@ import Testing
         #expect(sink.titles == ["Buttermilk Pancakes", "Scrambled Eggs"])
         #expect(sink.recipes.first?.1.entry == "Family.zip!temp_recipe.dsv")
         #expect(sink.recipes.first?.0.images.count == 1)
+        // Detection looks inside the first inner zip: a cookbook there is Cook'n, not Tandoor's zip of zips.
+        #expect(try ImportFormat.detect(path: path) == .cookn)
+        let tandoor = dir.path("tandoor.zip")
+        try ImportFixtures.zip(
+            [("1.zip", try Self.zipBytes([("recipe.json", Array("{}".utf8))], in: dir))], at: tandoor)
+        #expect(try ImportFormat.detect(path: tandoor) == .tandoor)
+    }
+
+    /// The bytes of a zip holding `entries`.
+    static func zipBytes(_ entries: [(String, [UInt8])], in dir: TemporaryDirectory) throws -> [UInt8] {
+        let path = dir.path("inner-\(entries.count)-\(entries.first?.0 ?? "").zip")
+        try ImportFixtures.zip(entries, at: path)
+        return try Array(Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

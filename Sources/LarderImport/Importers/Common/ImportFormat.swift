@@ -322,7 +322,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     static func detectArchive(path: String) throws -> ImportFormat {
         let archive = try ZipArchive(path: path)
         var sawRecipeJSON = 0
-        var sawZip = false
+        var firstZip: ZipEntry?
         var sniffedText = false
         var sniffedPage = false
         var sniffedYAML = false
@@ -361,7 +361,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             {
                 return .mealie
             }
-            if name.hasSuffix(".zip") { sawZip = true }
+            if name.hasSuffix(".zip"), firstZip == nil { firstZip = entry }
             if name == "recipe.json" { sawRecipeJSON += 1 }
             if name.hasSuffix(".cook") { return .cooklang }
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
@@ -384,7 +384,18 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
                 if let format = detectTextExport(try archive.open(entry).readPrefix(sniffLength)) { return format }
             }
         }
-        if sawZip { return .tandoor }
+        if let firstZip {
+            // Zips of zips: Tandoor's export (a zip per recipe), or several Cook'n cookbooks zipped
+            // together. The first inner zip's entry names tell them apart.
+            let holdsCookbook = try archive.withExtracted(firstZip, archive: path) { inner in
+                let nested = try ZipArchive(path: inner)
+                while let entry = try nested.nextEntry() {
+                    if !entry.isIgnorable, entry.fileName.lowercased() == CooknImporter.recipeTable { return true }
+                }
+                return false
+            }
+            return holdsCookbook ? .cookn : .tandoor
+        }
         if sawRecipeJSON > 0 { return .nextcloud }
         if cookbookApp { return .cookbookapp }
         throw LarderError(
