@@ -6,6 +6,8 @@ import LarderFormats
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
     case mealmaster, csv, crouton
+    /// RezKonv, MealMaster's German variant (`=====  REZKONV-Rezept` framing).
+    case rezkonv
     /// A static, printable cookbook: `index.html` and one page per recipe.
     case html
     /// One Markdown file per recipe with YAML front matter (Chowdown's keys and layout).
@@ -21,6 +23,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mealie, .tandoor, .nextcloud: "zip"
         case .mela: "melarecipes"
         case .mealmaster: "mmf"
+        case .rezkonv: "rk"
         case .csv: "csv"
         case .html, .markdown: "zip"
         case .crouton: "zip"
@@ -39,7 +42,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .tandoor: .tandoor
         case .nextcloud: .nextcloud
         case .mela: .mela
-        case .mealmaster: .mealmaster
+        case .mealmaster, .rezkonv: .mealmaster
         case .csv: .csv
         case .markdown: .chowdown
         case .html: nil
@@ -184,6 +187,7 @@ public struct ExportSession {
         case .nextcloud: return try NextcloudExporter(path: outputPath)
         case .mela: return try MelaExporter(path: outputPath)
         case .mealmaster: return try MealMasterExporter(path: outputPath)
+        case .rezkonv: return try RezKonvExporter(path: outputPath)
         case .csv: return try CSVExporter(path: outputPath)
         case .html: return try HTMLCookbookExporter(path: outputPath)
         case .markdown: return try MarkdownExporter(path: outputPath)

@@ -43,6 +43,17 @@ public enum TextRepair {
         return table
     }()
 
+    /// `text` in Windows-1252, or nil when a character has no byte there.
+    static func windows1252Bytes(of text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            guard let byte = windows1252Byte(scalar) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
     private static func windows1252Byte(_ scalar: Unicode.Scalar) -> UInt8? {
         if scalar.value < 0x80 || (scalar.value >= 0xA0 && scalar.value <= 0xFF) { return UInt8(scalar.value) }
         return windows1252Reverse[scalar.value]

@@ -25,6 +25,9 @@ struct ExportCommand: ParsableCommand {
               mela       a .melarecipes archive (also to standard output) or one .melarecipe
               mealmaster one MealMaster text file (MMMMM framing, CRLF) of every recipe: title,
                          categories, yield, one-column ingredients with unit codes, directions
+              rezkonv    one RezKonv text file (MealMaster's German variant: ===== framing,
+                         Titel/Kategorien/Menge, unit words as written, CRLF), Windows-1252
+                         when every character fits, else UTF-8
               csv        one RFC 4180 CSV file, a row per recipe under a fixed header (title,
                          description, ingredients, instructions, servings, yield, prep time,
                          cook time, total time, categories, tags, source, notes, image)
@@ -59,7 +62,7 @@ struct ExportCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, csv, crouton, html or markdown."
+            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, rezkonv, csv, crouton, html or markdown."
     )
     var to: ExportFormat
 
