@@ -138,6 +138,7 @@ struct ModifyRecords {
                 live: live, db: db)
         }
         var fields = base
+        fields.reserveCapacity(base.count + changes.count)
         for (key, value) in changes { fields[key] = value ?? nil }
         let fieldsJSON = try session.encode(fields)
         guard fieldsJSON.utf8.count <= call.limits.maxRecordBytes else {

@@ -55,6 +55,7 @@ struct SchemaResolver {
             knownTypes.insert(recordType)
         }
         var result: [String: FieldValue?] = [:]
+        result.reserveCapacity(fields.count)
         for (name, field) in fields {
             guard CloudKitNameRules.isValidFieldName(name) else {
                 throw call.error(.badRequest, "field name '\(name)' is not valid (a letter, then letters, digits or _)")
