@@ -38,10 +38,18 @@ public struct FieldType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public var listType: FieldType { isList ? self : FieldType(rawValue: rawValue + "_LIST") }
 
     /// The tag with `ASSET` normalised to `ASSETID`, as stored.
+    ///
+    /// Compared as whole tags (no element type built): the emulator asks this of every field.
     public var canonical: FieldType {
-        elementType == .asset ? (isList ? FieldType.assetID.listType : .assetID) : self
+        switch rawValue {
+        case FieldType.asset.rawValue: .assetID
+        case FieldType.asset.listType.rawValue: FieldType.assetID.listType
+        default: self
+        }
     }
 
-    /// Whether the tag is one CloudKit defines.
-    public var isKnown: Bool { FieldType.scalars.contains(elementType) }
+    /// Whether the tag is one CloudKit defines: a scalar or its `_LIST` (one set lookup per field).
+    public var isKnown: Bool { FieldType.known.contains(self) }
+
+    private static let known = Set(scalars + scalars.map(\.listType))
 }

@@ -33,6 +33,21 @@ import Testing
         #expect(FieldType.asset.canonical == .assetID)
     }
 
+    @Test("canonical and isKnown agree with their definitions through the element type, for every tag")
+    func tagNormalisation() {
+        let tags =
+            FieldType.scalars.flatMap { [$0, $0.listType, $0.listType.listType] } + [
+                FieldType(rawValue: "BOOLEAN"), FieldType(rawValue: "BOOLEAN_LIST"), FieldType(rawValue: ""),
+                FieldType(rawValue: "_LIST"), FieldType(rawValue: "asset"),
+            ]
+        for tag in tags {
+            let element = tag.elementType
+            #expect(tag.isKnown == FieldType.scalars.contains(element), "\(tag.rawValue)")
+            let expected = element == .asset ? (tag.isList ? FieldType.assetID.listType : .assetID) : tag
+            #expect(tag.canonical == expected, "\(tag.rawValue)")
+        }
+    }
+
     @Test("rejects values that do not fit their type, naming both")
     func rejectsMismatchedValues() {
         #expect(throws: FieldValueError.self) { try FieldValue(value: "x", type: .int64) }

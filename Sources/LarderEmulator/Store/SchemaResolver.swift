@@ -56,6 +56,9 @@ struct SchemaResolver {
         }
         var result: [String: FieldValue?] = [:]
         result.reserveCapacity(fields.count)
+        // The type's fields, looked up once per record (a field added below is not asked for again:
+        // a record names each field once).
+        let schemaFields = types[recordType]
         for (name, field) in fields {
             guard CloudKitNameRules.isValidFieldName(name) else {
                 throw call.error(.badRequest, "field name '\(name)' is not valid (a letter, then letters, digits or _)")
@@ -64,7 +67,7 @@ struct SchemaResolver {
                 result[name] = .some(nil)
                 continue
             }
-            let schemaType = fieldType(recordType, name)
+            let schemaType = schemaFields?[name]
             var type: FieldType
             if let given = field.type {
                 guard given.isKnown else {
