@@ -1,3 +1,4 @@
+import Foundation
 import LarderCore
 import Testing
 
@@ -69,6 +70,28 @@ import Testing
             // 2 MiB in 4 KiB reads is 512 reads: restarting the parse after each would be quadratic.
             #expect(reader.parseRestarts <= 24, "line mode \(lineMode): \(reader.parseRestarts) restarts")
         }
+    }
+
+    @Test("escaped strings read back exactly: runs between escapes, every escape, wide characters")
+    func escapedStringsRoundTrip() throws {
+        // Each string written by Foundation's encoder (which escapes `"`, `\\`, `/` and controls) and read back.
+        let alphabet: [String] = [
+            "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\r", "\u{08}", "\u{0C}", "\u{01}", "\u{1F}", "é", "ß", "€",
+            "\u{1F372}", "{", "}", ":", ",",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<500 {
+            let text = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }.joined()
+            let json = String(decoding: try JSONEncoder().encode(["t": text]), as: UTF8.self)
+            #expect(try readAll(json) == [["t": .string(text)]], "\(json)")
+        }
+        // A raw control character is refused at its column; a quote-only string is empty.
+        #expect(throws: LarderError.self) { try readAll("[{\"t\": \"ab\u{01}c\\n\"}]") }
+        #expect(try readAll(#"[{"t": "\"\"", "u": ""}]"#) == [["t": "\"\"", "u": ""]])
     }
 
     @Test("a lone surrogate escape is refused in strict mode at its line and column")

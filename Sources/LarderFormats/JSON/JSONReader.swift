@@ -902,11 +902,22 @@ package struct JSONScanner {
     mutating func parseEscapedString() throws -> String {
         var bytes: [UInt8] = []
         var i = pos + 1
+        // Bytes between escapes are copied a run at a time (a JSON text inside a string, as
+        // CloudKit fields carry them, is mostly such runs between `\"` escapes).
+        var runStart = i
         while true {
             guard i < limit else { throw NeedMore() }
             let c = buffer[i]
+            if c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && (c >= 0x20 || lenient) {
+                i += 1
+                continue
+            }
+            if i > runStart {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: i - runStart))
+            }
             if c == UInt8(ascii: "\"") { break }
             if c == UInt8(ascii: "\\") {
+                defer { runStart = i }
                 guard i + 1 < limit else { throw NeedMore() }
                 let e = buffer[i + 1]
                 i += 2
@@ -963,12 +974,8 @@ package struct JSONScanner {
                 }
                 continue
             }
-            if c < 0x20 && !lenient {
-                throw ScanError(
-                    message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
-            }
-            bytes.append(c)
-            i += 1
+            throw ScanError(
+                message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
         }
         let text = try bytes.withUnsafeBufferPointer { pointer -> String in
             guard UTF8Text.isValid(pointer) else { throw ScanError(message: "string is not valid UTF-8", offset: pos) }
