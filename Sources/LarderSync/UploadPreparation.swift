@@ -65,6 +65,9 @@ public struct UploadPreparation {
     /// recipe before it writes one) this is nil and ``run(deadLetters:)`` prepares files.
     public func streams(deadLetters: DeadLetters) throws -> [FileMigration.Stream]? {
         guard !isDeduplicating else { return nil }
+        // The streams open their files when first read, after the server is reached: an input that
+        // cannot be opened is reported now, before any request, as the file stage reported it.
+        for input in inputs where input != "-" { _ = try FileByteSource(path: input) }
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         return inputs.map { input in
             FileMigration(

@@ -70,6 +70,15 @@ import Testing
             ], in: directory.url)
         #expect(result.status == 3)
         #expect(result.stderr.contains("run again to resume"))
+        // An input that cannot be opened is named before any request is made.
+        let missing = try await runLarder(
+            [
+                "upload", directory.path("no-such.json"), "--endpoint", "http://127.0.0.1:1",
+                "--container", "iCloud.x", "--api-token", String(repeating: "a", count: 64), "--web-auth-token", "w",
+                "--max-attempts", "2", "--journal", directory.path("j2"), "--progress", "none",
+            ], in: directory.url)
+        #expect(missing.status == 3, "\(missing.stderr)")  // 3: network or I/O
+        #expect(missing.stderr.contains("no-such.json") && !missing.stderr.contains("zones/lookup"))
     }
 
     @Test("one-character journal name: upload does not crash and writes the journal in the current directory")
