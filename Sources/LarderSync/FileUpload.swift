@@ -112,7 +112,7 @@ public struct FileUpload: Sendable {
         for stream in streams ?? [] {
             let summary = stream.summary
             report.read += summary.pipeline.read
-            report.migrated += summary.report.plans.filter { !$0.plan.isEmpty }.reduce(0) { $0 + $1.records }
+            report.migrated += summary.migratedRecords
             report.abandonedInputs += summary.pipeline.abandonedInputs
         }
         try deadLetters.close()

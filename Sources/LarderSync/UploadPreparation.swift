@@ -70,15 +70,25 @@ public struct UploadPreparation {
         for input in inputs where input != "-" { _ = try FileByteSource(path: input) }
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         return inputs.map { input in
-            FileMigration(
-                migrator: migrator, inputs: [input], inputFormat: inputFormat, recordType: recordType, keepGoing: true
-            )
-            .stream(imagesDirectory: workDirectory) { record, error in
-                try deadLetters.add(
-                    record: record, recordName: nil, recordType: nil, stage: "migrate", code: error.code.rawValue,
-                    reason: error.description, origin: input)
+            migration(of: input).stream(imagesDirectory: workDirectory) { record, error in
+                try Self.deadLetter(record, error, input: input, to: deadLetters)
             }
         }
+    }
+
+    /// The migration of one input to its types' newest versions, keeping going past bad records.
+    private func migration(of input: String) -> FileMigration {
+        FileMigration(
+            migrator: migrator, inputs: [input], inputFormat: inputFormat, recordType: recordType, keepGoing: true)
+    }
+
+    /// A record the migration refused, into the dead letters under the `migrate` stage.
+    private static func deadLetter(_ record: Value?, _ error: LarderError, input: String, to deadLetters: DeadLetters)
+        throws
+    {
+        try deadLetters.add(
+            record: record, recordName: nil, recordType: nil, stage: "migrate", code: error.code.rawValue,
+            reason: error.description, origin: input)
     }
 
     /// Runs the stages.
@@ -89,18 +99,12 @@ public struct UploadPreparation {
         var migratedFiles: [(path: String, type: RecordType?)] = []
         for (index, input) in inputs.enumerated() {
             let output = (workDirectory as NSString).appendingPathComponent("migrated-\(index).json")
-            let migration = FileMigration(
-                migrator: migrator, inputs: [input], inputFormat: inputFormat, recordType: recordType, keepGoing: true)
-            let summary = try migration.run(
+            let summary = try migration(of: input).run(
                 output: output, format: .json,
-                onReject: { record, error in
-                    try deadLetters.add(
-                        record: record, recordName: nil, recordType: nil, stage: "migrate", code: error.code.rawValue,
-                        reason: error.description, origin: input)
-                })
+                onReject: { record, error in try Self.deadLetter(record, error, input: input, to: deadLetters) })
             result.read += summary.pipeline.read
             result.rejected += summary.pipeline.rejected
-            result.migrated += summary.report.plans.filter { !$0.plan.isEmpty }.reduce(0) { $0 + $1.records }
+            result.migrated += summary.migratedRecords
             result.abandonedInputs += summary.pipeline.abandonedInputs
             migratedFiles.append((output, try Self.declaredType(of: output)))
         }

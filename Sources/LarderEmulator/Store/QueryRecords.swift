@@ -240,7 +240,7 @@ final class QueryIndexes: Sendable {
     private let known = Mutex<Set<String>>([])
     /// Fields whose index a background build (``startBuilding(for:in:)``) is making now.
     private let building = Mutex<Set<String>>([])
-    /// The last background build's failure, per field, until a build of that field succeeds.
+    /// A background build's failure, per field, until ``startBuilding(for:in:)`` reports it.
     private let failures = Mutex<[String: String]>([:])
 
     /// Where the indexes a query can use stand.
@@ -256,8 +256,13 @@ final class QueryIndexes: Sendable {
     func ensure(for query: Query, in writer: any DatabaseWriter) async throws {
         let missing = missingFields(of: query)
         guard !missing.isEmpty else { return }
-        try await writer.write { db in try Self.create(missing, db: db) }
-        known.withLock { $0.formUnion(missing) }
+        try await build(missing, in: writer)
+    }
+
+    /// Creates the indexes of `fields` in one write, and remembers them.
+    private func build(_ fields: Set<String>, in writer: any DatabaseWriter) async throws {
+        try await writer.write { db in try Self.create(fields, db: db) }
+        known.withLock { $0.formUnion(fields) }
     }
 
     /// ``ensure(for:in:)`` without suspending (the fuzz target's path).
@@ -291,9 +296,7 @@ final class QueryIndexes: Sendable {
             Task.detached { [self] in
                 defer { building.withLock { $0.subtract(start) } }
                 do {
-                    try await writer.write { db in try Self.create(start, db: db) }
-                    known.withLock { $0.formUnion(start) }
-                    failures.withLock { failures in for field in start { failures[field] = nil } }
+                    try await build(start, in: writer)
                 } catch {
                     failures.withLock { failures in for field in start { failures[field] = "\(error)" } }
                 }

@@ -85,15 +85,9 @@ public final class MealMasterExporter: RecipeExporter {
     package static func columns(_ line: String) -> (String, String, String) {
         var tokens = oneLine(line).split(separator: " ").map(String.init).map(spellFractions)
         tokens = tokens.flatMap { $0.split(separator: " ").map(String.init) }
-        var quantity = ""
-        var used = 0
-        for count in [2, 1] where count <= tokens.count {
-            if let text = MealMasterQuantity.normalized(tokens[0..<count].joined(separator: " ")), text.count <= 7 {
-                quantity = text
-                used = count
-                break
-            }
-        }
+        let leading = leadingQuantity(tokens)
+        let quantity = leading?.text ?? ""
+        var used = leading?.count ?? 0
         var unit = ""
         if used > 0, used < tokens.count {
             let word = tokens[used].lowercased()
@@ -110,6 +104,17 @@ public final class MealMasterExporter: RecipeExporter {
             }
         }
         return (quantity, unit, tokens[used...].joined(separator: " "))
+    }
+
+    /// The quantity the first one or two tokens make (`1 1/2`, `2`), normalised, when it fits the
+    /// 7-column quantity field, and how many tokens it took.
+    static func leadingQuantity(_ tokens: [String]) -> (text: String, count: Int)? {
+        for count in [2, 1] where count <= tokens.count {
+            if let text = MealMasterQuantity.normalized(tokens[0..<count].joined(separator: " ")), text.count <= 7 {
+                return (text, count)
+            }
+        }
+        return nil
     }
 
     /// `1½` → `1 1/2`, `¾` → `3/4`.

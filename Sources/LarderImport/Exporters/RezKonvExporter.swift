@@ -105,14 +105,11 @@ public final class RezKonvExporter: RecipeExporter {
     /// One ingredient: the quantity right-aligned in 7 columns, a space, then the rest as written.
     static func ingredientLine(_ line: String) -> String {
         let tokens = MealMasterExporter.oneLine(line).split(separator: " ").map(String.init)
-        for count in [2, 1] where count <= tokens.count {
-            guard let quantity = MealMasterQuantity.normalized(tokens[0..<count].joined(separator: " ")),
-                quantity.count <= 7
-            else { continue }
-            let rest = tokens[count...].joined(separator: " ")
-            return String(repeating: " ", count: 7 - quantity.count) + quantity + " " + rest
+        guard let (quantity, count) = MealMasterExporter.leadingQuantity(tokens) else {
+            // No quantity: the text starts after the quantity column.
+            return String(repeating: " ", count: 8) + tokens.joined(separator: " ")
         }
-        // No quantity: the text starts after the quantity column.
-        return String(repeating: " ", count: 8) + tokens.joined(separator: " ")
+        return String(repeating: " ", count: 7 - quantity.count) + quantity + " "
+            + tokens[count...].joined(separator: " ")
     }
 }

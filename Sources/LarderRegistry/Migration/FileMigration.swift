@@ -24,6 +24,9 @@ public struct FileMigration {
         public var report: MigrationReport
         /// Images written next to the output.
         public var imagesWritten: Int
+
+        /// Records that were at another version and went through a migration plan.
+        public var migratedRecords: Int { report.plans.filter { !$0.plan.isEmpty }.reduce(0) { $0 + $1.records } }
     }
 
     /// The migrator (registry, stages, converters).
@@ -165,16 +168,8 @@ public struct FileMigration {
         let outputFormat = try format ?? detectedInputFormat()
         let toStdout = output == nil || output == "-"
         let base = toStdout ? FileManager.default.currentDirectoryPath : PathParts.directory(of: output ?? "")
-        let searchDirectories = inputs.filter { $0 != "-" }.map { PathParts.directory(of: $0) }
-        let images = FileImageStore(baseDirectory: base.isEmpty ? "." : base, searchDirectories: searchDirectories)
-        let report = MigrationReport(collectsSamples: false)
-        let transformer = Transformer(migration: self, report: report, images: images)
-        var pipeline = ConversionPipeline(
-            inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing,
-            limits: limits,
-            progress: progress)
-        pipeline.transform = transformer.transform
-        pipeline.onRecordFailure = onRecordFailure
+        let (pipeline, report, images) = migratingPipeline(
+            imagesDirectory: base.isEmpty ? "." : base, progress: progress)
         do {
             let summary = try pipeline.run(
                 makeWriter: { header, type in
@@ -186,10 +181,7 @@ public struct FileMigration {
                         path: output, format: outputFormat, gzip: gzip,
                         options: WriterOptions(envelope: envelope, recordType: resolvedType, pretty: pretty))
                 },
-                onReject: { record, error in
-                    if error.code == .schema || error.code == .usage { throw error }
-                    try onReject(record, error)
-                })
+                onReject: { record, error in try Self.reject(record, error, to: onReject) })
             return Summary(pipeline: summary, report: report, imagesWritten: images.writtenCount)
         } catch {
             images.discardWritten()
@@ -225,19 +217,35 @@ public struct FileMigration {
     /// A plan problem (a lossy step, no path) is thrown by the cursor when the first record that
     /// needs the plan is read.
     public func stream(imagesDirectory: String, onReject: @escaping (Value?, LarderError) throws -> Void) -> Stream {
+        let (pipeline, report, images) = migratingPipeline(imagesDirectory: imagesDirectory, progress: nil)
+        let cursor = ConversionPipeline.Cursor(pipeline) { record, error in try Self.reject(record, error, to: onReject)
+        }
+        return Stream(cursor: cursor, report: report, images: images)
+    }
+
+    /// The pipeline ``run(output:format:gzip:pretty:onReject:progress:)`` and ``stream(imagesDirectory:onReject:)``
+    /// both read through: every input, each record migrated by a ``Transformer`` (no other check),
+    /// images moved under `imagesDirectory`.
+    private func migratingPipeline(
+        imagesDirectory: String, progress: ((ConversionPipeline.Summary) -> Void)?
+    ) -> (ConversionPipeline, MigrationReport, FileImageStore) {
         let searchDirectories = inputs.filter { $0 != "-" }.map { PathParts.directory(of: $0) }
         let images = FileImageStore(baseDirectory: imagesDirectory, searchDirectories: searchDirectories)
         let report = MigrationReport(collectsSamples: false)
         let transformer = Transformer(migration: self, report: report, images: images)
         var pipeline = ConversionPipeline(
             inputs: inputs, inputFormat: inputFormat, recordType: recordType, check: .none, keepGoing: keepGoing,
-            limits: limits)
+            limits: limits, progress: progress)
         pipeline.transform = transformer.transform
         pipeline.onRecordFailure = onRecordFailure
-        let cursor = ConversionPipeline.Cursor(pipeline) { record, error in
-            if error.code == .schema || error.code == .usage { throw error }
-            try onReject(record, error)
-        }
-        return Stream(cursor: cursor, report: report, images: images)
+        return (pipeline, report, images)
+    }
+
+    /// A plan problem (`schema`, `usage`) stops the migration; any other error rejects its record.
+    private static func reject(
+        _ record: Value?, _ error: LarderError, to onReject: (Value?, LarderError) throws -> Void
+    ) throws {
+        if error.code == .schema || error.code == .usage { throw error }
+        try onReject(record, error)
     }
 }
