@@ -51,6 +51,8 @@ public final class JSONReader: RecordReader {
     private var recordStartPos = 0
     private var nodeOffsets: [Int] = []
     private var recordBytesValid = false
+    /// Whether the last record's text is what ``JSONWriter`` writes for it.
+    private var lastRecordIsVerbatim = false
 
     public private(set) var header: EnvelopeHeader?
     /// Absolute offsets (in the decompressed input) of the last record's JSON text.
@@ -204,6 +206,17 @@ public final class JSONReader: RecordReader {
         return text + "\n" + String(repeating: " ", count: caretColumn) + "^"
     }
 
+    /// Calls `body` with the record the last ``next()`` returned as compact JSON, when its
+    /// text in the input is exactly what ``JSONWriter`` writes for its value (no whitespace
+    /// inside it, strings escaped and numbers spelled as the writer does: a Larder-written file
+    /// always is); `nil` otherwise, or when the reader no longer holds the bytes.
+    ///
+    /// Lets a conversion to compact JSON copy a record instead of serializing its value again.
+    public func withLastRecordAsWritten<R>(_ body: (_ json: UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard lastRecordIsVerbatim else { return nil }
+        return try withLastRecordText { text, _ in try body(text) }
+    }
+
     // MARK: Top level
 
     /// Calls `body` with the JSON text of the record the last ``next()`` returned, exactly as
@@ -228,6 +241,7 @@ public final class JSONReader: RecordReader {
 
     public func next() throws -> RecordItem? {
         lastRecordBytes = nil
+        lastRecordIsVerbatim = false
         while true {
             switch state {
             case .done:
@@ -470,10 +484,12 @@ public final class JSONReader: RecordReader {
                 }
                 let value: Value
                 var valueEnd = 0
+                var verbatim = false
                 do {
                     let checkLine = lineMode
                     value = try scan { s in
                         let value = try s.parseValue(depth: 1)
+                        verbatim = s.verbatim
                         valueEnd = s.pos
                         if checkLine { try s.finishLine() }
                         return value
@@ -498,6 +514,7 @@ public final class JSONReader: RecordReader {
                 recordBytesValid = true
                 lastRecordBytes = (nodeOffsets.first ?? startAbsolute)..<(bufferBase + valueEnd)
                 lastValue = value
+                lastRecordIsVerbatim = verbatim
                 let index = recordCount
                 recordCount += 1
                 return RecordItem(
@@ -625,6 +642,12 @@ package struct JSONScanner {
     var keyRanges: [(Int, Int)]
     /// Lenient mode: lone surrogate escapes read as U+FFFD (buffer offset, the escape's text).
     var loneSurrogates: [(Int, String)] = []
+    /// Whether the text parsed so far is byte for byte what ``JSONWriter`` writes for its value.
+    ///
+    /// That is: no whitespace between tokens, no escape the writer would spell otherwise, every
+    /// number in the writer's spelling. Cleared at the first difference; a new scanner starts
+    /// with it set.
+    var verbatim = true
 
     @inline(__always) mutating func need(_ count: Int) throws {
         if limit - pos < count { throw NeedMore() }
@@ -633,7 +656,12 @@ package struct JSONScanner {
     @inline(__always) mutating func skipWhitespace() {
         while pos < limit {
             let c = buffer[pos]
-            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                pos += 1
+                verbatim = false
+            } else {
+                return
+            }
         }
     }
 
@@ -703,6 +731,8 @@ package struct JSONScanner {
             pos += 1
             return .object(Fields(uncheckedUniqueElements: fields))
         }
+        // Records' objects mostly have a handful of members: one allocation instead of four.
+        fields.reserveCapacity(8)
         while true {
             skipWhitespace()
             try need(1)
@@ -737,6 +767,7 @@ package struct JSONScanner {
                 try need(1)
                 if buffer[pos] == UInt8(ascii: "}") {
                     pos += 1
+                    verbatim = false
                     break
                 }
             }
@@ -784,6 +815,7 @@ package struct JSONScanner {
                 try need(1)
                 if buffer[pos] == UInt8(ascii: "]") {
                     pos += 1
+                    verbatim = false
                     break
                 }
             }
@@ -848,14 +880,56 @@ package struct JSONScanner {
                 value = value &* 10 &+ Int64(buffer[j] - 0x30)
                 j += 1
             }
-            return .int(buffer[start] == UInt8(ascii: "-") ? -value : value)
+            let negative = buffer[start] == UInt8(ascii: "-")
+            // The writer spells -0 as 0.
+            if negative && value == 0 { verbatim = false }
+            return .int(negative ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: i - start), as: UTF8.self)
-        if isInteger, let exact = Int64(text) { return .int(exact) }
+        if isInteger, let exact = Int64(text) {
+            verbatim = false
+            return .int(exact)
+        }
         guard let double = Double(text), double.isFinite else {
             throw ScanError(message: "number out of range", offset: start)
         }
+        if verbatim && !JSONScanner.isShortestSpelling(buffer + start, count: i - start) {
+            verbatim = double.description == text
+        }
         return .double(double)
+    }
+
+    /// Whether the decimal number in `count` bytes at `text` (a valid JSON number, not an
+    /// integer) is how Swift's `Double.description`, and so ``JSONWriter``, spells its value,
+    /// judged from the digits alone; false means "cannot tell", not "differs".
+    ///
+    /// True for `-?D.F` without an exponent, at most 15 significant digits (so the digits are the
+    /// shortest that round-trip), no trailing zero in `F` unless `F` is `0`, a value below
+    /// 10^15 and at least 10^-4 (Swift switches to an exponent outside that), or zero.
+    static func isShortestSpelling(_ text: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = text[0] == UInt8(ascii: "-") ? 1 : 0
+        let integerStart = i
+        while i < count, text[i] != UInt8(ascii: ".") {
+            if text[i] > UInt8(ascii: "9") || text[i] < UInt8(ascii: "0") { return false }  // an exponent
+            i += 1
+        }
+        let integerDigits = i - integerStart
+        guard i < count, integerDigits <= 15 else { return false }
+        let fractionStart = i + 1
+        var j = fractionStart
+        while j < count {
+            if text[j] > UInt8(ascii: "9") || text[j] < UInt8(ascii: "0") { return false }
+            j += 1
+        }
+        let fractionDigits = count - fractionStart
+        if fractionDigits == 1 && text[fractionStart] == UInt8(ascii: "0") { return true }  // 5.0, 0.0, -0.0
+        if text[count - 1] == UInt8(ascii: "0") { return false }
+        if integerDigits == 1 && text[integerStart] == UInt8(ascii: "0") {
+            var zeros = 0
+            while zeros < fractionDigits, text[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+            return zeros <= 3 && fractionDigits - zeros <= 15
+        }
+        return integerDigits + fractionDigits <= 15
     }
 
     mutating func parseString() throws -> String {
@@ -889,7 +963,10 @@ package struct JSONScanner {
             }
             if c == UInt8(ascii: "\\") { return try parseEscapedString() }
             if c < 0x20 {
-                if lenient { return try parseEscapedString() }
+                if lenient {
+                    verbatim = false
+                    return try parseEscapedString()
+                }
                 throw ScanError(
                     message: "control character U+\(String(format: "%04X", c)) must be escaped in a string", offset: i)
             }
@@ -908,9 +985,16 @@ package struct JSONScanner {
         while true {
             guard i < limit else { throw NeedMore() }
             let c = buffer[i]
-            if c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && (c >= 0x20 || lenient) {
-                i += 1
-                continue
+            if c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                if c >= 0x20 {
+                    i += 1
+                    continue
+                }
+                if lenient {
+                    verbatim = false  // a raw control character the writer escapes
+                    i += 1
+                    continue
+                }
             }
             if i > runStart {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: i - runStart))
@@ -924,16 +1008,33 @@ package struct JSONScanner {
                 switch e {
                 case UInt8(ascii: "\""): bytes.append(0x22)
                 case UInt8(ascii: "\\"): bytes.append(0x5C)
-                case UInt8(ascii: "/"): bytes.append(0x2F)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
                 case UInt8(ascii: "n"): bytes.append(0x0A)
                 case UInt8(ascii: "r"): bytes.append(0x0D)
                 case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "'") where lenient: bytes.append(0x27)
+                // The writer spells these otherwise (`/` as itself, the others as \u escapes).
+                case UInt8(ascii: "/"):
+                    bytes.append(0x2F)
+                    verbatim = false
+                case UInt8(ascii: "b"):
+                    bytes.append(0x08)
+                    verbatim = false
+                case UInt8(ascii: "f"):
+                    bytes.append(0x0C)
+                    verbatim = false
+                case UInt8(ascii: "'") where lenient:
+                    bytes.append(0x27)
+                    verbatim = false
                 case UInt8(ascii: "u"):
                     let escapeOffset = i - 2
                     var scalar = try hex4(at: i)
+                    // The writer escapes the control characters it has no short escape for as
+                    // `\u00` and two lowercase hex digits.
+                    if scalar >= 0x20 || scalar == 0x0A || scalar == 0x0D || scalar == 0x09
+                        || buffer[i + 2] & 0xDF == buffer[i + 2] && buffer[i + 2] > UInt8(ascii: "9")
+                        || buffer[i + 3] & 0xDF == buffer[i + 3] && buffer[i + 3] > UInt8(ascii: "9")
+                    {
+                        verbatim = false
+                    }
                     i += 4
                     var isLone = false
                     if scalar >= 0xD800 && scalar < 0xDC00 {

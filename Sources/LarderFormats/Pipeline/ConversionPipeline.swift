@@ -114,6 +114,13 @@ public struct ConversionPipeline {
                     writer = try makeWriter(record.header, recordType ?? record.header?.recordType ?? record.type)
                 }
                 do {
+                    // A record whose input text is already the compact JSON the writer would
+                    // write is copied as it is: serializing it again was a fifth of a conversion.
+                    if let json = writer as? JSONWriter, !json.isPretty,
+                        try cursor.withRecordAsWritten({ try json.write(encoded: $0) }) != nil
+                    {
+                        continue
+                    }
                     try writer?.write(record.value)
                 } catch let error as LarderError where error.code == .unrepresentable {
                     try cursor.reject(record, error.locatedAt(record.location))
@@ -211,6 +218,16 @@ public struct ConversionPipeline {
                     value: output, input: item.value, type: type, header: header, index: item.index,
                     location: item.location)
             }
+        }
+
+        /// Calls `body` with the record ``next()`` last handed out as compact JSON, when its
+        /// input text is exactly what ``JSONWriter`` writes for it and no transform changed it
+        /// (``JSONReader/withLastRecordAsWritten(_:)``); `nil` otherwise.
+        ///
+        /// Valid until the following ``next()``.
+        public func withRecordAsWritten<R>(_ body: (_ json: UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+            guard pipeline.transform == nil, let json = reader as? JSONReader else { return nil }
+            return try json.withLastRecordAsWritten(body)
         }
 
         /// Rejects a record ``next()`` handed out that the caller could not write.
