@@ -268,3 +268,38 @@ extension Dictionary: WireEncodable where Key == String, Value: WireEncodable {
         encoder.endObject()
     }
 }
+
+/// Typed record fields, written like any `[String: FieldValue]` (a wire `fields` object, sorted by
+/// name) but in code specialised for them: the generic dictionary encoding looks each sorted name
+/// up again through the unspecialised lookup, a twentieth of an upload client's CPU. Every upload
+/// operation and every stored record is written through it.
+package struct TypedFields: WireEncodable {
+    /// The fields.
+    package var fields: [String: FieldValue]
+
+    /// Wraps `fields`.
+    package init(_ fields: [String: FieldValue]) { self.fields = fields }
+
+    package func encode(to encoder: inout WireEncoder) throws {
+        encoder.beginObject()
+        try fields.forEachInWritingOrder { name, value in
+            encoder.key(name)
+            try value.encode(to: &encoder)
+        }
+        encoder.endObject()
+    }
+}
+
+extension Dictionary where Key == String, Value == FieldValue {
+    /// Calls `body` with each member in the order objects are written: by name.
+    ///
+    /// Sorts positions by name, never moving or copying a value (each copy of a ``FieldValue``
+    /// goes through its outlined copy, which made sorting the pairs slower than the lookups).
+    package func forEachInWritingOrder(_ body: (String, FieldValue) throws -> Void) rethrows {
+        let names = Array(keys)
+        let values = Array(self.values)
+        for position in names.indices.sorted(by: { names[$0] < names[$1] }) {
+            try body(names[position], values[position])
+        }
+    }
+}

@@ -18,11 +18,11 @@ public enum FieldsDigest {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
         bytes.append(contentsOf: recordType.utf8)
-        for key in WireEncoder.sortedNames(Array(fields.keys)) {
+        fields.forEachInWritingOrder { key, value in
             bytes.append(0x1E)
             bytes.append(contentsOf: key.utf8)
             bytes.append(0x1F)
-            if let value = fields[key] { append(value, to: &bytes) }
+            append(value, to: &bytes)
         }
         return hex(SHA256.hash(data: bytes))
     }

@@ -17,7 +17,7 @@ public enum ModifyBody {
             type, Record(recordName: recordName, recordType: recordType, recordChangeTag: changeTag))
         var encoder = WireEncoder(capacity: 512)
         // Every value here is finite (the mapping refuses NaN), so encoding cannot fail.
-        try? operation.encode(to: &encoder, fields: fields)
+        try? operation.encode(to: &encoder, fields: fields.map(TypedFields.init))
         return encoder.bytes
     }
 

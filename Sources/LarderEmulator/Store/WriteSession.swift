@@ -26,7 +26,7 @@ final class WriteSession {
 
     /// Encodes typed fields as stored JSON: the wire `fields` map, sorted by name.
     func encode(_ fields: [String: FieldValue]) throws -> String {
-        String(decoding: try WireEncoder.encode(fields), as: UTF8.self)
+        String(decoding: try WireEncoder.encode(TypedFields(fields)), as: UTF8.self)
     }
 
     /// Encodes a share's extra state.
