@@ -269,9 +269,10 @@ extension Dictionary: WireEncodable where Key == String, Value: WireEncodable {
     }
 }
 
-/// Typed record fields, written like any `[String: FieldValue]` (a wire `fields` object, sorted by
-/// name) but in code specialised for them: the generic dictionary encoding looks each sorted name
-/// up again through the unspecialised lookup, a twentieth of an upload client's CPU. Every upload
+/// Typed record fields, written like any `[String: FieldValue]`: a wire `fields` object, sorted by name.
+///
+/// The code is specialised for them: the generic dictionary encoding looks each sorted name up
+/// again through the unspecialised lookup, a twentieth of an upload client's CPU. Every upload
 /// operation and every stored record is written through it.
 package struct TypedFields: WireEncodable {
     /// The fields.
