@@ -192,31 +192,12 @@ package struct RecipeDigest: Sendable {
             "extras": .emptyObject,
         ]
 
-        /// ``byName`` by the names' UTF-8 length, each entry with its name's first and last byte.
-        private static let byLength: [[(first: UInt8, last: UInt8, name: String, member: Member)]] = {
-            var table = Array(repeating: [(first: UInt8, last: UInt8, name: String, member: Member)](), count: 16)
-            for (name, member) in byName.sorted(by: { $0.key < $1.key }) {
-                let bytes = Array(name.utf8)
-                if bytes.count >= table.count { table += Array(repeating: [], count: bytes.count + 1 - table.count) }
-                table[bytes.count].append((bytes[0], bytes[bytes.count - 1], name, member))
-            }
-            return table
-        }()
+        /// ``byName`` as a table looked up without hashing, which was a tenth of the digest.
+        private static let table = ShortKeyTable(byName)
 
-        /// The member named `key`: the lookup of ``byName`` without hashing, which was a tenth of
-        /// the digest (the names are short, so length and end bytes leave at most one to compare).
+        /// The member named `key`.
         @inline(__always)
-        static func named(_ key: String) -> Member? {
-            let utf8 = key.utf8
-            let count = utf8.count
-            guard count > 0, count < byLength.count else { return nil }
-            let first = utf8[utf8.startIndex]
-            let last = utf8[utf8.index(before: utf8.endIndex)]
-            for entry in byLength[count] where entry.first == first && entry.last == last && entry.name == key {
-                return entry.member
-            }
-            return nil
-        }
+        static func named(_ key: String) -> Member? { table[key] }
     }
 
     /// The recipe members the fast path checks itself; any other member the model reads sends the

@@ -123,6 +123,8 @@ final class SchemaNode: Sendable {
     let items: Int?
     let prefixItems: [Int]
     let properties: [String: Int]
+    /// ``properties`` looked up without hashing (every member of every record checked goes through it).
+    let propertyTable: ShortKeyTable<Int>
     let propertyOrder: [String]
     let required: [String]
     let additional: AdditionalProperties
@@ -154,6 +156,7 @@ final class SchemaNode: Sendable {
         items = s.items
         prefixItems = s.prefixItems
         properties = s.properties
+        propertyTable = ShortKeyTable(s.properties)
         propertyOrder = s.propertyOrder
         required = s.required
         additional = s.additional
