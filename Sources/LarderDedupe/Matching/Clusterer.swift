@@ -67,9 +67,9 @@ package struct Clusterer {
     package func cluster(candidates: [MatchLink]) -> Clustering {
         var sets = DisjointSets(keys: table.key)
         var accepted: [MatchLink] = []
-        for (hashes, rule) in [(table.idHash, MatchRule.sameID), (table.recordNameHash, MatchRule.sameRecordName)] {
-            mergeSameRecord(hashes: hashes, rule: rule, into: &sets, accepted: &accepted)
-        }
+        // The id hashes are computed here rather than stored: 8 bytes a record the table need not keep.
+        mergeSameRecord(hashes: (0..<table.count).map(table.idHash), rule: .sameID, into: &sets, accepted: &accepted)
+        mergeSameRecord(hashes: table.recordNameHash, rule: .sameRecordName, into: &sets, accepted: &accepted)
         let blocked = mergeCompleteLinkage(candidates, into: &sets, accepted: &accepted)
         return collect(&sets, accepted: accepted, blocked: blocked)
     }

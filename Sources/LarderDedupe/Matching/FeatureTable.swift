@@ -28,26 +28,29 @@ package struct RecordIdentity: Sendable, Hashable {
 }
 
 /// The matching state of every record, stored column by column in flat arrays so that a
-/// million records cost a few hundred bytes each and no per-record heap objects.
+/// million records cost about two hundred bytes each and no per-record heap objects.
 ///
-/// Records are numbered 0..<count in input order (first input first). Titles, ids and
-/// ingredient tokens live in shared arenas indexed by start offsets.
+/// Records are numbered 0..<count in input order (first input first). Titles and ingredient
+/// tokens live in shared arenas indexed by 32-bit start offsets. Ids are 16 bytes each when
+/// they are canonical UUID strings (``PackedID``), which they almost always are; other ids are
+/// kept as text in an arena of their own.
 package struct FeatureTable: Sendable {
     package private(set) var count = 0
 
     private var titleBytes: [UInt8] = []
-    private var titleStart: [Int] = [0]
+    private var titleStart: [UInt32] = [0]
     private var tokenArena: [UInt32] = []
-    private var tokenStart: [Int] = [0]
-    private var idBytes: [UInt8] = []
-    private var idStart: [Int] = [0]
-    package private(set) var ingredientCount: [UInt16] = []
+    private var tokenStart: [UInt32] = [0]
+    /// A packed UUID's first 64 bits, or where an other id's text starts in `otherIDBytes`.
+    private var idHigh: [UInt64] = []
+    /// A packed UUID's last 64 bits, or the length of an other id's text.
+    private var idLow: [UInt64] = []
+    private var otherIDBytes: [UInt8] = []
     package private(set) var fingerprint: [UInt64] = []
     package private(set) var sourceURL: [UInt64] = []
     package private(set) var prepTime: [Int32] = []
     package private(set) var cookTime: [Int32] = []
     package private(set) var servings: [Int32] = []
-    package private(set) var idHash: [UInt64] = []
     package private(set) var recordNameHash: [UInt64] = []
     package private(set) var key: [StableKey] = []
     package private(set) var updatedAt: [Int64] = []
@@ -60,31 +63,50 @@ package struct FeatureTable: Sendable {
     private static let createdFlag: UInt8 = 1
     private static let savedFlag: UInt8 = 2
     private static let deletedFlag: UInt8 = 4
+    private static let hasIngredientsFlag: UInt8 = 8
+    /// The id is a packed UUID (else its text is in `otherIDBytes`).
+    private static let packedIDFlag: UInt8 = 16
+    /// The packed UUID's letters are uppercase.
+    private static let uppercaseIDFlag: UInt8 = 32
+    private static let idKindMask = packedIDFlag | uppercaseIDFlag
+
+    /// The seed of the id hash that groups records with the same id.
+    private static let idHashSeed: UInt64 = 0x6964
 
     package init() {}
 
     /// Appends one record.
-    package mutating func append(_ features: RecordFeatures, _ identity: RecordIdentity) {
+    /// - Throws: ``LarderError`` `usage-error` when the title keys or ingredient tokens of one pass
+    ///   outgrow the table's 32-bit offsets (4 GiB of title text, 4 Gi tokens).
+    package mutating func append(_ features: RecordFeatures, _ identity: RecordIdentity) throws {
         titleBytes.append(contentsOf: features.titleKey)
-        titleStart.append(titleBytes.count)
+        titleStart.append(try Self.offset(titleBytes.count, of: "title"))
         tokenArena.append(contentsOf: features.ingredientTokens)
-        tokenStart.append(tokenArena.count)
+        tokenStart.append(try Self.offset(tokenArena.count, of: "ingredient"))
         var id = identity.id
-        id.withUTF8 { idBytes.append(contentsOf: $0) }
-        idStart.append(idBytes.count)
-        ingredientCount.append(UInt16(clamping: features.ingredientCount))
+        let packed = id.withUTF8 { PackedID($0) }
+        var idFlags: UInt8 = 0
+        if let packed {
+            idHigh.append(packed.high)
+            idLow.append(packed.low)
+            idFlags = Self.packedIDFlag | (packed.isUppercase ? Self.uppercaseIDFlag : 0)
+        } else {
+            idHigh.append(UInt64(otherIDBytes.count))
+            id.withUTF8 { otherIDBytes.append(contentsOf: $0) }
+            idLow.append(UInt64(otherIDBytes.count) - idHigh[idHigh.count - 1])
+        }
         fingerprint.append(features.fingerprint)
         sourceURL.append(features.sourceURL)
         prepTime.append(features.prepTime)
         cookTime.append(features.cookTime)
         servings.append(features.servings)
-        idHash.append(StableHasher.hash(identity.id, seed: 0x6964))
         recordNameHash.append(identity.recordNameHash)
         key.append(identity.key)
         updatedAt.append(identity.updatedAt)
         flags.append(
             (identity.isCreated ? Self.createdFlag : 0) | (identity.isSaved ? Self.savedFlag : 0)
-                | (identity.isDeleted ? Self.deletedFlag : 0))
+                | (identity.isDeleted ? Self.deletedFlag : 0)
+                | (features.ingredientCount > 0 ? Self.hasIngredientsFlag : 0) | idFlags)
         input.append(UInt8(clamping: identity.input))
         inputIndex.append(UInt32(clamping: identity.inputIndex))
         spillOffset.append(identity.spillOffset)
@@ -92,38 +114,49 @@ package struct FeatureTable: Sendable {
         count += 1
     }
 
+    private static func offset(_ count: Int, of arena: String) throws -> UInt32 {
+        guard let offset = UInt32(exactly: count) else {
+            throw LarderError(
+                .usage, "too many \(arena) words for one dedupe pass (over 4 Gi); dedupe the inputs in parts")
+        }
+        return offset
+    }
+
     /// Moves every record of `other` after this table's, leaving `other` empty.
     ///
     /// Column by column: each is grown to exactly the combined size, filled, and `other`'s copy
     /// released before the next column, so the move never holds both tables whole (a million
     /// recipes: peak 464 MiB when both stayed alive until the end, the table alone being 249).
-    package mutating func absorb(_ other: inout FeatureTable) {
+    /// - Throws: ``LarderError`` `usage-error` when the combined arenas outgrow 32-bit offsets.
+    package mutating func absorb(_ other: inout FeatureTable) throws {
         func move<T>(_ into: inout [T], _ from: inout [T]) {
             into.reserveCapacity(into.count + from.count)
             into.append(contentsOf: from)
             from = []
         }
-        func moveStarts(_ into: inout [Int], _ from: inout [Int], base: Int) {
+        func moveStarts(_ into: inout [UInt32], _ from: inout [UInt32], base: UInt32) {
             into.reserveCapacity(into.count + from.count - 1)
             into.append(contentsOf: from.dropFirst().lazy.map { $0 + base })
             from = []
         }
-        let titleBase = titleBytes.count
+        let titleBase = try Self.offset(titleBytes.count, of: "title")
+        let tokenBase = try Self.offset(tokenArena.count, of: "ingredient")
+        _ = try Self.offset(titleBytes.count + other.titleBytes.count, of: "title")
+        _ = try Self.offset(tokenArena.count + other.tokenArena.count, of: "ingredient")
         move(&titleBytes, &other.titleBytes)
         moveStarts(&titleStart, &other.titleStart, base: titleBase)
-        let tokenBase = tokenArena.count
         move(&tokenArena, &other.tokenArena)
         moveStarts(&tokenStart, &other.tokenStart, base: tokenBase)
-        let idBase = idBytes.count
-        move(&idBytes, &other.idBytes)
-        moveStarts(&idStart, &other.idStart, base: idBase)
-        move(&ingredientCount, &other.ingredientCount)
+        let idBase = UInt64(otherIDBytes.count)
+        for i in 0..<other.count where other.flags[i] & Self.packedIDFlag == 0 { other.idHigh[i] += idBase }
+        move(&idHigh, &other.idHigh)
+        move(&idLow, &other.idLow)
+        move(&otherIDBytes, &other.otherIDBytes)
         move(&fingerprint, &other.fingerprint)
         move(&sourceURL, &other.sourceURL)
         move(&prepTime, &other.prepTime)
         move(&cookTime, &other.cookTime)
         move(&servings, &other.servings)
-        move(&idHash, &other.idHash)
         move(&recordNameHash, &other.recordNameHash)
         move(&key, &other.key)
         move(&updatedAt, &other.updatedAt)
@@ -140,58 +173,87 @@ package struct FeatureTable: Sendable {
     @inline(__always)
     package func withTitle<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         titleBytes.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[titleStart[i]..<titleStart[i + 1]]))
+            body(UnsafeBufferPointer(rebasing: $0[Int(titleStart[i])..<Int(titleStart[i + 1])]))
         }
     }
 
     /// The normalized title key of record `i` as text.
     package func title(_ i: Int) -> String {
-        String(decoding: titleBytes[titleStart[i]..<titleStart[i + 1]], as: UTF8.self)
+        String(decoding: titleBytes[Int(titleStart[i])..<Int(titleStart[i + 1])], as: UTF8.self)
     }
 
     /// The ingredient tokens of record `i` (sorted, unique).
     @inline(__always)
     package func withTokens<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
         tokenArena.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[tokenStart[i]..<tokenStart[i + 1]]))
+            body(UnsafeBufferPointer(rebasing: $0[Int(tokenStart[i])..<Int(tokenStart[i + 1])]))
         }
     }
 
     /// The number of ingredient tokens of record `i`.
-    package func tokenCount(_ i: Int) -> Int { tokenStart[i + 1] - tokenStart[i] }
+    package func tokenCount(_ i: Int) -> Int { Int(tokenStart[i + 1] - tokenStart[i]) }
+
+    /// Whether record `i` has ingredient lines.
+    package func hasIngredients(_ i: Int) -> Bool { flags[i] & Self.hasIngredientsFlag != 0 }
+
+    /// The UTF-8 bytes of record `i`'s id.
+    package func withID<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if flags[i] & Self.packedIDFlag != 0 {
+            let packed = PackedID(
+                high: idHigh[i], low: idLow[i], isUppercase: flags[i] & Self.uppercaseIDFlag != 0)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PackedID.textCount) { text in
+                packed.write(into: text)
+                return body(UnsafeBufferPointer(text))
+            }
+        }
+        let start = Int(idHigh[i])
+        return otherIDBytes.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[start..<(start + Int(idLow[i]))]))
+        }
+    }
 
     /// The id of record `i`.
     package func id(_ i: Int) -> String {
-        String(decoding: idBytes[idStart[i]..<idStart[i + 1]], as: UTF8.self)
+        withID(i) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The hash of record `i`'s id, which groups records with the same id.
+    package func idHash(_ i: Int) -> UInt64 {
+        withID(i) { StableHasher.hash($0, seed: Self.idHashSeed) }
     }
 
     /// Whether records `i` and `j` have the same id (compared byte for byte).
     package func hasSameID(_ i: Int, _ j: Int) -> Bool {
-        idHash[i] == idHash[j] && idBytes[idStart[i]..<idStart[i + 1]] == idBytes[idStart[j]..<idStart[j + 1]]
+        let kind = flags[i] & Self.idKindMask
+        guard kind == flags[j] & Self.idKindMask, idLow[i] == idLow[j] else { return false }
+        // A packed id's text is a function of its bits and case; other ids compare as text.
+        if kind & Self.packedIDFlag != 0 { return idHigh[i] == idHigh[j] }
+        let a = Int(idHigh[i])
+        let b = Int(idHigh[j])
+        let n = Int(idLow[i])
+        return otherIDBytes[a..<(a + n)] == otherIDBytes[b..<(b + n)]
     }
 
     /// Orders records by id bytes, then by content key: the output order.
     package func idPrecedes(_ i: Int, _ j: Int) -> Bool {
-        idBytes.withUnsafeBufferPointer { bytes in
-            let a = UnsafeBufferPointer(rebasing: bytes[idStart[i]..<idStart[i + 1]])
-            let b = UnsafeBufferPointer(rebasing: bytes[idStart[j]..<idStart[j + 1]])
-            let common = min(a.count, b.count)
-            for k in 0..<common where a[k] != b[k] { return a[k] < b[k] }
-            if a.count != b.count { return a.count < b.count }
-            return key[i] < key[j]
+        let order = withID(i) { a in
+            withID(j) { b -> Bool? in
+                let common = min(a.count, b.count)
+                for k in 0..<common where a[k] != b[k] { return a[k] < b[k] }
+                return a.count != b.count ? a.count < b.count : nil
+            }
         }
+        return order ?? (key[i] < key[j])
     }
 
     /// The first eight bytes of record `i`'s id as a big-endian integer (zero-padded), which
     /// orders like the id bytes themselves.
     package func idPrefix(_ i: Int) -> UInt64 {
-        var prefix: UInt64 = 0
-        let start = idStart[i]
-        let end = idStart[i + 1]
-        for k in 0..<8 {
-            prefix = prefix << 8 | UInt64(start + k < end ? idBytes[start + k] : 0)
+        withID(i) { id in
+            var prefix: UInt64 = 0
+            for k in 0..<8 { prefix = prefix << 8 | UInt64(k < id.count ? id[k] : 0) }
+            return prefix
         }
-        return prefix
     }
 
     /// In the created set.
@@ -211,8 +273,8 @@ package struct FeatureTable: Sendable {
 
     /// Approximate bytes held, for reporting.
     package var byteCount: Int {
-        titleBytes.capacity + tokenArena.capacity * 4 + idBytes.capacity
-            + (titleStart.capacity + tokenStart.capacity + idStart.capacity) * 8
-            + count * (2 + 8 * 4 + 4 * 3 + 16 + 8 + 1 + 1 + 4 + 8 + 4)
+        titleBytes.capacity + tokenArena.capacity * 4 + otherIDBytes.capacity
+            + (titleStart.capacity + tokenStart.capacity) * 4
+            + count * (8 * 2 + 8 * 2 + 4 * 3 + 8 + 16 + 8 + 1 + 1 + 4 + 8 + 4)
     }
 }

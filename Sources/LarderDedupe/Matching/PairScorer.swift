@@ -72,7 +72,7 @@ public struct PairScorer: Sendable, Hashable {
     package func score(_ a: Int, _ b: Int, in table: FeatureTable) -> MatchScore {
         let title = Self.titleSimilarity(a, b, in: table)
         var ingredients: Double?
-        if table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 {
+        if table.hasIngredients(a) && table.hasIngredients(b) {
             ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
         }
         var sum = 0.0
@@ -104,7 +104,7 @@ public struct PairScorer: Sendable, Hashable {
     /// overlap, and the best total it allows): lets blocking discard most candidates before the
     /// title is compared.
     package func cannotPass(_ a: Int, _ b: Int, in table: FeatureTable) -> Bool {
-        guard table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 else { return true }
+        guard table.hasIngredients(a) && table.hasIngredients(b) else { return true }
         let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
         if ingredients < ingredientGate { return true }
         // With a perfect title and agreement the total is at most this: below the threshold, no match.

@@ -64,10 +64,23 @@ struct ClusterContext: Sendable {
                 survivors.append(Int32(i))
             }
         }
-        // Sort by the first 8 id bytes as an integer; only equal prefixes compare the whole id.
-        var keyed = survivors.map { (prefix: table.idPrefix(Int($0)), record: $0) }
-        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : table.idPrecedes(Int($0.record), Int($1.record)) }
-        return keyed.map(\.record)
+        // Sort by the first 8 id bytes as an integer, in place on two columns (12 bytes a record);
+        // only runs of equal prefixes compare the whole id. Survivors' ids differ (the same id is
+        // one cluster), so the order is total.
+        var prefixes = survivors.map { table.idPrefix(Int($0)) }
+        var records = survivors.map { UInt32($0) }
+        survivors = []
+        prefixes.withUnsafeMutableBufferPointer { p in
+            records.withUnsafeMutableBufferPointer { r in KeyedSort.sort(keys: p, records: r) }
+        }
+        var start = 0
+        while start < records.count {
+            var end = start + 1
+            while end < records.count && prefixes[end] == prefixes[start] { end += 1 }
+            if end - start > 1 { records[start..<end].sort { table.idPrecedes(Int($0), Int($1)) } }
+            start = end
+        }
+        return records.map { Int32($0) }
     }
 
     /// Merges cluster `c`.
@@ -127,15 +140,18 @@ struct OutputBatch: Sendable {
     ///     JSON; `nil` to hand values over.
     ///   - withLog: whether to serialize a merge log entry for each merged cluster.
     ///   - firstNumber: the merge-log number of the first cluster in the range.
+    ///   - bytes: a buffer to serialize into (emptied first, its capacity kept).
     /// - Returns: the batch: each position's record (merged for a cluster), serialized when `pretty` is not `nil`,
     ///   with its source record, the merge log entries and the field counts for the summary.
     /// - Throws: ``LarderError`` `io-error` when a spill file cannot be read or is damaged, `unrepresentable`
     ///   when JSON cannot hold a value (NaN or infinite numbers).
     static func prepare(
         _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
-        firstNumber: Int
+        firstNumber: Int, reusing bytes: [UInt8] = []
     ) throws -> OutputBatch {
         var batch = OutputBatch()
+        batch.bytes = bytes
+        batch.bytes.removeAll(keepingCapacity: true)
         var scratch: [UInt8] = []
         var number = firstNumber
         for position in range {

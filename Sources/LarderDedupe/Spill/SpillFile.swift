@@ -100,8 +100,7 @@ package final class SpillFile: @unchecked Sendable {
     private static func key(_ bytes: UnsafeRawBufferPointer) -> StableKey {
         var high = StableHasher(seed: 0x5EED_0001)
         var low = StableHasher(seed: 0x5EED_0002)
-        high.combine(bytes: bytes)
-        low.combine(bytes: bytes)
+        StableHasher.combine(bytes: bytes, into: &high, &low)
         return StableKey(high: high.finalize(), low: low.finalize())
     }
 
