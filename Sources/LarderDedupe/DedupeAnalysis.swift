@@ -68,12 +68,12 @@ public final class DedupeAnalysis {
     }
 
     /// Output records prepared per batch, and batches in flight at once.
-    static let batchSize = 4096
+    static let batchSize = 1024
     static let batchesInFlight = 3
 
     /// Writes one record per cluster to `writer` (and finishes it), and the merge log.
     ///
-    /// Output is prepared in batches of 4,096 records by up to three tasks at once (records
+    /// Output is prepared in batches of 1,024 records by up to three tasks at once (records
     /// fetched back from the scratch files, clusters merged and serialized) and written in
     /// order by the caller's task, so memory holds a few batches. The output order is by id,
     /// then content key: the same records in any input order give byte-identical output.

@@ -75,7 +75,7 @@ public struct DedupePass: Sendable {
         let (candidates, scored) = await Self.findCandidates(table: table, blocker: blocker, scorer: scorer)
         timings.append(clock.lap("match"))
 
-        let clustering = Clusterer(table: table, scorer: scorer).cluster(candidates: candidates)
+        let clustering = Clusterer(table: table, scorer: scorer).cluster(candidates: consume candidates)
         timings.append(clock.lap("cluster"))
 
         var summary = DedupeSummary()
@@ -94,6 +94,8 @@ public struct DedupePass: Sendable {
     ///
     /// The work is split into items (each band, each exact-hash column) taken by two tasks, the
     /// costliest first; the order links are found in does not matter, as ``Clusterer`` sorts them.
+    /// A pair found in several bands is kept once: the tasks collect pairs as 8-byte numbers, and
+    /// only the distinct ones become links (a link takes 24 bytes).
     static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> (
         [MatchLink], [Int]
     ) {
@@ -102,9 +104,9 @@ public struct DedupePass: Sendable {
         // Band 0 (whole titles) yields few pairs, so it goes after the combined bands.
         let items = Array(1..<bandCount) + [0, -1, -2]
         let workers = 2
-        var links: [MatchLink] = []
+        var pairs: [UInt64] = []
         var scored = [Int](repeating: 0, count: bandCount)
-        await withTaskGroup(of: (band: Int, links: [MatchLink], count: Int).self) { group in
+        await withTaskGroup(of: (band: Int, pairs: [UInt64], count: Int).self) { group in
             var next = 0
             func submit() {
                 let item = items[next]
@@ -112,26 +114,38 @@ public struct DedupePass: Sendable {
                 group.addTask {
                     guard item >= 0 else {
                         let hashes = item == -1 ? table.sourceURL : table.fingerprint
-                        return (item, exactGroupLinks(hashes: hashes, table: table, clusterer: clusterer), 0)
+                        let links = exactGroupLinks(hashes: hashes, table: table, clusterer: clusterer)
+                        return (item, links.map(pair), 0)
                     }
-                    var found: [MatchLink] = []
+                    var found: [UInt64] = []
                     var count = 0
                     blocker.forEachPair(band: item, in: table) { x, y in
                         if table.hasSameID(x, y) || table.recordNameHash[x] == table.recordNameHash[y] { return }
                         count += 1
-                        if let link = Self.link(x, y, table: table, clusterer: clusterer) { found.append(link) }
+                        if let link = Self.link(x, y, table: table, clusterer: clusterer) { found.append(pair(link)) }
                     }
                     return (item, found, count)
                 }
             }
             while next < min(workers, items.count) { submit() }
             for await result in group {
-                links.append(contentsOf: result.links)
+                pairs.append(contentsOf: result.pairs)
                 if result.band >= 0 { scored[result.band] = result.count }
                 if next < items.count { submit() }
             }
         }
+        pairs.sort()
+        var links: [MatchLink] = []
+        for (k, pair) in pairs.enumerated() where k == 0 || pairs[k - 1] != pair {
+            let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
+            if let link = Self.link(a, b, table: table, clusterer: clusterer) { links.append(link) }
+        }
         return (links, scored)
+    }
+
+    /// A link's records as one number, `a` in the high half.
+    private static func pair(_ link: MatchLink) -> UInt64 {
+        UInt64(UInt32(bitPattern: link.a)) << 32 | UInt64(UInt32(bitPattern: link.b))
     }
 
     /// The link between two records under stages 2-4, oriented by content key, or `nil`.

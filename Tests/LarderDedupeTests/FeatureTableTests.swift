@@ -75,4 +75,46 @@ import Testing
             #expect(zip(records, keys).allSatisfy { expected[$0.0] == $0.1 })
         }
     }
+
+    /// Records with overlapping ingredient lists drawn from 40 words.
+    static func tokenRecords(_ range: Range<Int>) throws -> [(RecordFeatures, RecordIdentity)] {
+        let words = (0..<40).map { "word\(String(UnicodeScalar(UInt8(97 + $0 % 26))))\($0 / 26 == 0 ? "" : "x")" }
+        return try range.map { n in
+            let ingredients = (0..<(3 + n % 5)).map { words[(n * 7 + $0 * 3) % words.count] }
+            let recipe = try Recipe(
+                value: DedupeHarness.recipe(id: "r\(n)", title: "Dish \(n)", ingredients: ingredients))
+            return (RecordFeatures(recipe: recipe), .make(id: "r\(n)", key: UInt64(n)))
+        }
+    }
+
+    @Test(
+        "token numbers give the same overlaps and MinHash values as the token hashes, before and after widening",
+        arguments: [1 << 16, 12, 30])
+    func tokenNumbersMatchHashes(limit: Int) throws {
+        let records = try Self.tokenRecords(0..<60)
+        var wide = FeatureTable(narrowTokenLimit: 0)
+        var first = FeatureTable(narrowTokenLimit: limit)
+        var second = FeatureTable(narrowTokenLimit: limit)
+        for (n, record) in records.enumerated() {
+            try wide.append(record.0, record.1)
+            if n < 30 { try first.append(record.0, record.1) } else { try second.append(record.0, record.1) }
+        }
+        try first.absorb(&second)
+        #expect(first.count == records.count)
+        for i in records.indices {
+            #expect(first.tokens(i) == records[i].0.ingredientTokens)
+            #expect(wide.tokens(i) == records[i].0.ingredientTokens)
+            for seed: UInt64 in [0, 0x5EC0] {
+                let expected = records[i].0.ingredientTokens.map { StableHasher.scramble(UInt64($0), seed: seed) }.min()
+                #expect(first.minScrambledToken(i, seed: seed) == expected ?? .max)
+            }
+            for j in records.indices {
+                let expected = records[i].0.ingredientTokens.withUnsafeBufferPointer { x in
+                    records[j].0.ingredientTokens.withUnsafeBufferPointer { y in PairScorer.dice(x, y) }
+                }
+                #expect(first.tokenOverlap(i, j) == expected)
+                #expect(wide.tokenOverlap(i, j) == expected)
+            }
+        }
+    }
 }

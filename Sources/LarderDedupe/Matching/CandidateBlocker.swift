@@ -52,16 +52,8 @@ package struct CandidateBlocker: Sendable {
             return true
         }
         guard hasTitle else { return nil }
-        table.withTokens(i) { tokens in
-            for row in 0..<plan.ingredientRows {
-                let seed = 0x696E_6772 &+ UInt64(band * 64 + row)
-                var minimum = UInt64.max
-                for token in tokens {
-                    let h = StableHasher.scramble(UInt64(token), seed: seed)
-                    if h < minimum { minimum = h }
-                }
-                hasher.combine(minimum)
-            }
+        for row in 0..<plan.ingredientRows {
+            hasher.combine(table.minScrambledToken(i, seed: 0x696E_6772 &+ UInt64(band * 64 + row)))
         }
         return hasher.finalize()
     }
@@ -169,10 +161,6 @@ package struct CandidateBlocker: Sendable {
     /// records of large buckets.
     package func secondaryKey(_ i: Int, forTitleBand: Bool, in table: FeatureTable) -> UInt64 {
         guard forTitleBand else { return titleWordsKey(i, in: table) }
-        return table.withTokens(i) { tokens in
-            var minimum = UInt64.max
-            for token in tokens { minimum = min(minimum, StableHasher.scramble(UInt64(token), seed: 0x5EC0)) }
-            return minimum
-        }
+        return table.minScrambledToken(i, seed: 0x5EC0)
     }
 }

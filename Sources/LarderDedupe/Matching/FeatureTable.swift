@@ -31,15 +31,22 @@ package struct RecordIdentity: Sendable, Hashable {
 /// million records cost about two hundred bytes each and no per-record heap objects.
 ///
 /// Records are numbered 0..<count in input order (first input first). Titles and ingredient
-/// tokens live in shared arenas indexed by 32-bit start offsets. Ids are 16 bytes each when
-/// they are canonical UUID strings (``PackedID``), which they almost always are; other ids are
-/// kept as text in an arena of their own.
+/// tokens live in shared arenas indexed by 32-bit start offsets. Ingredient tokens are stored
+/// as 16-bit numbers into a ``TokenVocabulary`` while there are at most 65,536 distinct ones,
+/// and as the 32-bit token hashes themselves beyond that. Ids are 16 bytes each when they are
+/// canonical UUID strings (``PackedID``), which they almost always are; other ids are kept as
+/// text in an arena of their own.
 package struct FeatureTable: Sendable {
     package private(set) var count = 0
 
     private var titleBytes: [UInt8] = []
     private var titleStart: [UInt32] = [0]
-    private var tokenArena: [UInt32] = []
+    /// Each record's token numbers (sorted) while the vocabulary is narrow.
+    private var narrowTokens: [UInt16] = []
+    /// Each record's token hashes (sorted) once the vocabulary outgrew 16 bits.
+    private var wideTokens: [UInt32] = []
+    private var isWide = false
+    private var vocabulary: TokenVocabulary
     private var tokenStart: [UInt32] = [0]
     /// A packed UUID's first 64 bits, or where an other id's text starts in `otherIDBytes`.
     private var idHigh: [UInt64] = []
@@ -73,7 +80,11 @@ package struct FeatureTable: Sendable {
     /// The seed of the id hash that groups records with the same id.
     private static let idHashSeed: UInt64 = 0x6964
 
-    package init() {}
+    /// An empty table; `narrowTokenLimit` is how many distinct tokens 16-bit numbers cover
+    /// (lower in tests, to exercise the widening).
+    package init(narrowTokenLimit: Int = 1 << 16) {
+        vocabulary = TokenVocabulary(limit: min(narrowTokenLimit, 1 << 16))
+    }
 
     /// Appends one record.
     /// - Throws: ``LarderError`` `usage-error` when the title keys or ingredient tokens of one pass
@@ -81,8 +92,8 @@ package struct FeatureTable: Sendable {
     package mutating func append(_ features: RecordFeatures, _ identity: RecordIdentity) throws {
         titleBytes.append(contentsOf: features.titleKey)
         titleStart.append(try Self.offset(titleBytes.count, of: "title"))
-        tokenArena.append(contentsOf: features.ingredientTokens)
-        tokenStart.append(try Self.offset(tokenArena.count, of: "ingredient"))
+        appendTokens(features.ingredientTokens)
+        tokenStart.append(try Self.offset(isWide ? wideTokens.count : narrowTokens.count, of: "ingredient"))
         var id = identity.id
         let packed = id.withUTF8 { PackedID($0) }
         var idFlags: UInt8 = 0
@@ -114,6 +125,65 @@ package struct FeatureTable: Sendable {
         count += 1
     }
 
+    /// Appends one record's tokens (sorted hashes): as sorted numbers while they fit, widening
+    /// the table when a new token does not.
+    private mutating func appendTokens(_ tokens: [UInt32]) {
+        if !isWide {
+            let start = narrowTokens.count
+            for token in tokens {
+                guard let number = vocabulary.number(token) else {
+                    narrowTokens.removeSubrange(start...)
+                    widen()
+                    break
+                }
+                narrowTokens.append(UInt16(truncatingIfNeeded: number))
+            }
+            if !isWide {
+                narrowTokens[start...].sort()
+                return
+            }
+        }
+        wideTokens.append(contentsOf: tokens)
+    }
+
+    /// Stores tokens as their hashes from now on: every record's numbers become hashes (sorted).
+    private mutating func widen() {
+        guard !isWide else { return }
+        wideTokens.reserveCapacity(narrowTokens.count)
+        for i in 0..<count {
+            let start = wideTokens.count
+            for k in Int(tokenStart[i])..<Int(tokenStart[i + 1]) {
+                wideTokens.append(vocabulary.tokens[Int(narrowTokens[k])])
+            }
+            wideTokens[start...].sort()
+        }
+        narrowTokens = []
+        vocabulary = TokenVocabulary(limit: 0)
+        isWide = true
+    }
+
+    /// Renumbers `other`'s tokens into this table's vocabulary (widening both when they do not fit).
+    private mutating func adoptVocabulary(of other: inout FeatureTable) {
+        if !isWide && !other.isWide {
+            var numbers: [UInt16] = []
+            numbers.reserveCapacity(other.vocabulary.tokens.count)
+            for token in other.vocabulary.tokens {
+                guard let number = vocabulary.number(token) else { break }
+                numbers.append(UInt16(truncatingIfNeeded: number))
+            }
+            if numbers.count == other.vocabulary.tokens.count {
+                for i in 0..<other.count {
+                    let range = Int(other.tokenStart[i])..<Int(other.tokenStart[i + 1])
+                    for k in range { other.narrowTokens[k] = numbers[Int(other.narrowTokens[k])] }
+                    other.narrowTokens[range].sort()
+                }
+                return
+            }
+        }
+        widen()
+        other.widen()
+    }
+
     private static func offset(_ count: Int, of arena: String) throws -> UInt32 {
         guard let offset = UInt32(exactly: count) else {
             throw LarderError(
@@ -140,12 +210,16 @@ package struct FeatureTable: Sendable {
             from = []
         }
         let titleBase = try Self.offset(titleBytes.count, of: "title")
-        let tokenBase = try Self.offset(tokenArena.count, of: "ingredient")
         _ = try Self.offset(titleBytes.count + other.titleBytes.count, of: "title")
-        _ = try Self.offset(tokenArena.count + other.tokenArena.count, of: "ingredient")
+        adoptVocabulary(of: &other)
+        let tokenCount = isWide ? wideTokens.count : narrowTokens.count
+        let tokenBase = try Self.offset(tokenCount, of: "ingredient")
+        _ = try Self.offset(
+            tokenCount + (other.isWide ? other.wideTokens.count : other.narrowTokens.count), of: "ingredient")
         move(&titleBytes, &other.titleBytes)
         moveStarts(&titleStart, &other.titleStart, base: titleBase)
-        move(&tokenArena, &other.tokenArena)
+        move(&narrowTokens, &other.narrowTokens)
+        move(&wideTokens, &other.wideTokens)
         moveStarts(&tokenStart, &other.tokenStart, base: tokenBase)
         let idBase = UInt64(otherIDBytes.count)
         for i in 0..<other.count where other.flags[i] & Self.packedIDFlag == 0 { other.idHigh[i] += idBase }
@@ -166,7 +240,7 @@ package struct FeatureTable: Sendable {
         move(&spillOffset, &other.spillOffset)
         move(&spillLength, &other.spillLength)
         count += other.count
-        other = FeatureTable()
+        other = FeatureTable(narrowTokenLimit: 0)
     }
 
     /// The normalized title key of record `i`.
@@ -182,12 +256,43 @@ package struct FeatureTable: Sendable {
         String(decoding: titleBytes[Int(titleStart[i])..<Int(titleStart[i + 1])], as: UTF8.self)
     }
 
-    /// The ingredient tokens of record `i` (sorted, unique).
+    /// The Dice overlap of the ingredient tokens of records `a` and `b`.
     @inline(__always)
-    package func withTokens<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
-        tokenArena.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[Int(tokenStart[i])..<Int(tokenStart[i + 1])]))
+    package func tokenOverlap(_ a: Int, _ b: Int) -> Double {
+        let (x, y) = (Int(tokenStart[a])..<Int(tokenStart[a + 1]), Int(tokenStart[b])..<Int(tokenStart[b + 1]))
+        if isWide {
+            return wideTokens.withUnsafeBufferPointer {
+                PairScorer.dice(UnsafeBufferPointer(rebasing: $0[x]), UnsafeBufferPointer(rebasing: $0[y]))
+            }
         }
+        return narrowTokens.withUnsafeBufferPointer {
+            PairScorer.dice(UnsafeBufferPointer(rebasing: $0[x]), UnsafeBufferPointer(rebasing: $0[y]))
+        }
+    }
+
+    /// The smallest `StableHasher.scramble(token, seed:)` over record `i`'s token hashes
+    /// (`UInt64.max` when it has none): a MinHash value.
+    @inline(__always)
+    package func minScrambledToken(_ i: Int, seed: UInt64) -> UInt64 {
+        var minimum = UInt64.max
+        let range = Int(tokenStart[i])..<Int(tokenStart[i + 1])
+        if isWide {
+            for k in range { minimum = min(minimum, StableHasher.scramble(UInt64(wideTokens[k]), seed: seed)) }
+        } else {
+            vocabulary.tokens.withUnsafeBufferPointer { tokens in
+                for k in range {
+                    minimum = min(minimum, StableHasher.scramble(UInt64(tokens[Int(narrowTokens[k])]), seed: seed))
+                }
+            }
+        }
+        return minimum
+    }
+
+    /// Record `i`'s token hashes, sorted (for tests and explanations).
+    package func tokens(_ i: Int) -> [UInt32] {
+        let range = Int(tokenStart[i])..<Int(tokenStart[i + 1])
+        if isWide { return Array(wideTokens[range]) }
+        return range.map { vocabulary.tokens[Int(narrowTokens[$0])] }.sorted()
     }
 
     /// The number of ingredient tokens of record `i`.
@@ -273,7 +378,7 @@ package struct FeatureTable: Sendable {
 
     /// Approximate bytes held, for reporting.
     package var byteCount: Int {
-        titleBytes.capacity + tokenArena.capacity * 4 + otherIDBytes.capacity
+        titleBytes.capacity + narrowTokens.capacity * 2 + wideTokens.capacity * 4 + otherIDBytes.capacity
             + (titleStart.capacity + tokenStart.capacity) * 4
             + count * (8 * 2 + 8 * 2 + 4 * 3 + 8 + 16 + 8 + 1 + 1 + 4 + 8 + 4)
     }

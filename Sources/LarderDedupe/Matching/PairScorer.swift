@@ -73,7 +73,7 @@ public struct PairScorer: Sendable, Hashable {
         let title = Self.titleSimilarity(a, b, in: table)
         var ingredients: Double?
         if table.hasIngredients(a) && table.hasIngredients(b) {
-            ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
+            ingredients = table.tokenOverlap(a, b)
         }
         var sum = 0.0
         var present = 0
@@ -105,7 +105,7 @@ public struct PairScorer: Sendable, Hashable {
     /// title is compared.
     package func cannotPass(_ a: Int, _ b: Int, in table: FeatureTable) -> Bool {
         guard table.hasIngredients(a) && table.hasIngredients(b) else { return true }
-        let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
+        let ingredients = table.tokenOverlap(a, b)
         if ingredients < ingredientGate { return true }
         // With a perfect title and agreement the total is at most this: below the threshold, no match.
         let best =
@@ -116,14 +116,16 @@ public struct PairScorer: Sendable, Hashable {
 
     /// Dice overlap of two sorted, unique arrays.
     @inline(__always)
-    package static func dice(_ x: UnsafeBufferPointer<UInt32>, _ y: UnsafeBufferPointer<UInt32>) -> Double {
+    package static func dice<T: FixedWidthInteger>(_ x: UnsafeBufferPointer<T>, _ y: UnsafeBufferPointer<T>) -> Double {
         let total = x.count + y.count
         guard total > 0 else { return 1 }
         return Double(2 * intersectionCount(x, y)) / Double(total)
     }
 
     @inline(__always)
-    private static func intersectionCount(_ x: UnsafeBufferPointer<UInt32>, _ y: UnsafeBufferPointer<UInt32>) -> Int {
+    private static func intersectionCount<T: FixedWidthInteger>(
+        _ x: UnsafeBufferPointer<T>, _ y: UnsafeBufferPointer<T>
+    ) -> Int {
         var i = 0
         var j = 0
         var common = 0

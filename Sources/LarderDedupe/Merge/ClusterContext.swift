@@ -55,23 +55,24 @@ struct ClusterContext: Sendable {
 
     /// One record per cluster in output order: sorted by the survivor's id, then content key.
     func outputOrder() -> [Int32] {
-        var survivors: [Int32] = []
-        survivors.reserveCapacity(table.count - clustering.clusters.reduce(0) { $0 + $1.count - 1 })
-        for i in 0..<table.count {
-            if let c = cluster(of: i) {
-                if clustering.clusters[c][0] == Int32(i) { survivors.append(Int32(i)) }
-            } else {
-                survivors.append(Int32(i))
-            }
-        }
-        // Sort by the first 8 id bytes as an integer, in place on two columns (12 bytes a record);
+        // Sorted by the first 8 id bytes as an integer, in place on two columns (12 bytes a record);
         // only runs of equal prefixes compare the whole id. Survivors' ids differ (the same id is
         // one cluster), so the order is total.
-        var prefixes = survivors.map { table.idPrefix(Int($0)) }
-        var records = survivors.map { UInt32($0) }
-        survivors = []
+        let survivorCount = table.count - clustering.clusters.reduce(0) { $0 + $1.count - 1 }
+        var records: [Int32] = []
+        var prefixes: [UInt64] = []
+        records.reserveCapacity(survivorCount)
+        prefixes.reserveCapacity(survivorCount)
+        for i in 0..<table.count {
+            if let c = cluster(of: i), clustering.clusters[c][0] != Int32(i) { continue }
+            records.append(Int32(i))
+            prefixes.append(table.idPrefix(i))
+        }
         prefixes.withUnsafeMutableBufferPointer { p in
-            records.withUnsafeMutableBufferPointer { r in KeyedSort.sort(keys: p, records: r) }
+            records.withUnsafeMutableBufferPointer { r in
+                // The sort moves the record numbers without reading them: any 32-bit payload will do.
+                r.withMemoryRebound(to: UInt32.self) { KeyedSort.sort(keys: p, records: $0) }
+            }
         }
         var start = 0
         while start < records.count {
@@ -80,7 +81,7 @@ struct ClusterContext: Sendable {
             if end - start > 1 { records[start..<end].sort { table.idPrecedes(Int($0), Int($1)) } }
             start = end
         }
-        return records.map { Int32($0) }
+        return records
     }
 
     /// Merges cluster `c`.
