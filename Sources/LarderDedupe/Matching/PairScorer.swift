@@ -129,18 +129,13 @@ public struct PairScorer: Sendable, Hashable {
         var i = 0
         var j = 0
         var common = 0
+        // Branch-free steps: which side advances is data, not a jump the CPU must predict.
         while i < x.count && j < y.count {
             let u = x[i]
             let v = y[j]
-            if u == v {
-                common += 1
-                i += 1
-                j += 1
-            } else if u < v {
-                i += 1
-            } else {
-                j += 1
-            }
+            common &+= u == v ? 1 : 0
+            i &+= u <= v ? 1 : 0
+            j &+= v <= u ? 1 : 0
         }
         return common
     }
