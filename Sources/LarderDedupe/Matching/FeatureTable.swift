@@ -28,7 +28,7 @@ package struct RecordIdentity: Sendable, Hashable {
 }
 
 /// The matching state of every record, stored column by column in flat arrays so that a
-/// million records cost about two hundred bytes each and no per-record heap objects.
+/// million records cost about 175 bytes each and no per-record heap objects.
 ///
 /// Records are numbered 0..<count in input order (first input first). Titles and ingredient
 /// tokens live in shared arenas indexed by 32-bit start offsets. Ingredient tokens are stored
