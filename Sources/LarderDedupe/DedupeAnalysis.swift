@@ -68,12 +68,12 @@ public final class DedupeAnalysis {
     }
 
     /// Output records prepared per batch, and batches in flight at once.
-    static let batchSize = 4096
+    static let batchSize = 1024
     static let batchesInFlight = 3
 
     /// Writes one record per cluster to `writer` (and finishes it), and the merge log.
     ///
-    /// Output is prepared in batches of 4,096 records by up to three tasks at once (records
+    /// Output is prepared in batches of 1,024 records by up to three tasks at once (records
     /// fetched back from the scratch files, clusters merged and serialized) and written in
     /// order by the caller's task, so memory holds a few batches. The output order is by id,
     /// then content key: the same records in any input order give byte-identical output.
@@ -110,16 +110,20 @@ public final class DedupeAnalysis {
         let batchCount = firstNumbers.count
         try await withThrowingTaskGroup(of: (Int, OutputBatch).self) { group in
             var submitted = 0
+            // The byte buffers of written batches, filled again by later ones: a batch's bytes
+            // (megabytes, so mmapped) would otherwise be fresh pages, faulted in and zeroed every time.
+            var spare: [[UInt8]] = []
             func submit() {
                 let index = submitted
                 let range = (index * Self.batchSize)..<min(order.count, (index + 1) * Self.batchSize)
                 let first = firstNumbers[index]
+                let bytes = spare.popLast() ?? []
                 group.addTask {
                     (
                         index,
                         try OutputBatch.prepare(
                             context, order: order, range: range, encodeAs: encodeAs, withLog: withLog,
-                            firstNumber: first)
+                            firstNumber: first, reusing: bytes)
                     )
                 }
                 submitted += 1
@@ -129,8 +133,10 @@ public final class DedupeAnalysis {
             var next = 0
             while next < batchCount, let (index, batch) = try await group.next() {
                 ready[index] = batch
-                while let batch = ready.removeValue(forKey: next) {
+                while var batch = ready.removeValue(forKey: next) {
                     try self.emit(batch, to: writer, json: json, log: log, rejects: rejectsWriter, summary: &summary)
+                    batch.records = []
+                    spare.append(batch.bytes)
                     next += 1
                     if submitted < batchCount { submit() }
                 }

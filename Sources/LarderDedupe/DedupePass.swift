@@ -67,7 +67,7 @@ public struct DedupePass: Sendable {
         // Take the first input's table over (no copy) and append the others, releasing each as it goes.
         var table = scans[0].table
         scans[0].table = FeatureTable()
-        for index in scans.indices.dropFirst() { table.absorb(&scans[index].table) }
+        for index in scans.indices.dropFirst() { try table.absorb(&scans[index].table) }
         timings.append(clock.lap("merge"))
 
         let scorer = PairScorer(threshold: configuration.threshold)
@@ -75,7 +75,7 @@ public struct DedupePass: Sendable {
         let (candidates, scored) = await Self.findCandidates(table: table, blocker: blocker, scorer: scorer)
         timings.append(clock.lap("match"))
 
-        let clustering = Clusterer(table: table, scorer: scorer).cluster(candidates: candidates)
+        let clustering = Clusterer(table: table, scorer: scorer).cluster(candidates: consume candidates)
         timings.append(clock.lap("cluster"))
 
         var summary = DedupeSummary()
@@ -90,44 +90,62 @@ public struct DedupePass: Sendable {
     }
 
     /// Candidate links from every stage after the first: URL and fingerprint groups, and the
-    /// fuzzy stage over blocked pairs (bands split over two tasks).
+    /// fuzzy stage over blocked pairs.
+    ///
+    /// The work is split into items (each band, each exact-hash column) taken by two tasks, the
+    /// costliest first; the order links are found in does not matter, as ``Clusterer`` sorts them.
+    /// A pair found in several bands is kept once: the tasks collect pairs as 8-byte numbers, and
+    /// only the distinct ones become links (a link takes 24 bytes).
     static func findCandidates(table: FeatureTable, blocker: CandidateBlocker, scorer: PairScorer) async -> (
         [MatchLink], [Int]
     ) {
         let clusterer = Clusterer(table: table, scorer: scorer)
-        var links = exactGroupLinks(table: table, clusterer: clusterer)
-        let titleBandSecondary = blocker.secondaryKeys(forTitleBand: true, in: table)
-        let combinedSecondary = blocker.secondaryKeys(forTitleBand: false, in: table)
         let bandCount = blocker.plan.bandCount
+        // Band 0 (whole titles) yields few pairs, so it goes after the combined bands.
+        let items = Array(1..<bandCount) + [0, -1, -2]
         let workers = 2
-        let results = await withTaskGroup(of: ([MatchLink], [Int: Int]).self) { group in
-            for worker in 0..<workers {
+        var pairs: [UInt64] = []
+        var scored = [Int](repeating: 0, count: bandCount)
+        await withTaskGroup(of: (band: Int, pairs: [UInt64], count: Int).self) { group in
+            var next = 0
+            func submit() {
+                let item = items[next]
+                next += 1
                 group.addTask {
-                    var found: [MatchLink] = []
-                    var scored: [Int: Int] = [:]
-                    for band in stride(from: worker, to: bandCount, by: workers) {
-                        let secondary = band == 0 ? titleBandSecondary : combinedSecondary
-                        var count = 0
-                        blocker.forEachPair(band: band, in: table, secondary: secondary) { x, y in
-                            if table.hasSameID(x, y) || table.recordNameHash[x] == table.recordNameHash[y] { return }
-                            count += 1
-                            if let link = Self.link(x, y, table: table, clusterer: clusterer) { found.append(link) }
-                        }
-                        scored[band] = count
+                    guard item >= 0 else {
+                        let hashes = item == -1 ? table.sourceURL : table.fingerprint
+                        let links = exactGroupLinks(hashes: hashes, table: table, clusterer: clusterer)
+                        return (item, links.map(pair), 0)
                     }
-                    return (found, scored)
+                    var found: [UInt64] = []
+                    var count = 0
+                    blocker.forEachPair(band: item, in: table) { x, y in
+                        if table.hasSameID(x, y) || table.recordNameHash[x] == table.recordNameHash[y] { return }
+                        count += 1
+                        if let link = Self.link(x, y, table: table, clusterer: clusterer) { found.append(pair(link)) }
+                    }
+                    return (item, found, count)
                 }
             }
-            var all: [([MatchLink], [Int: Int])] = []
-            for await result in group { all.append(result) }
-            return all
+            while next < min(workers, items.count) { submit() }
+            for await result in group {
+                pairs.append(contentsOf: result.pairs)
+                if result.band >= 0 { scored[result.band] = result.count }
+                if next < items.count { submit() }
+            }
         }
-        var scored = [Int](repeating: 0, count: bandCount)
-        for (found, counts) in results {
-            links.append(contentsOf: found)
-            for (band, count) in counts { scored[band] = count }
+        pairs.sort()
+        var links: [MatchLink] = []
+        for (k, pair) in pairs.enumerated() where k == 0 || pairs[k - 1] != pair {
+            let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
+            if let link = Self.link(a, b, table: table, clusterer: clusterer) { links.append(link) }
         }
         return (links, scored)
+    }
+
+    /// A link's records as one number, `a` in the high half.
+    private static func pair(_ link: MatchLink) -> UInt64 {
+        UInt64(UInt32(bitPattern: link.a)) << 32 | UInt64(UInt32(bitPattern: link.b))
     }
 
     /// The link between two records under stages 2-4, oriented by content key, or `nil`.
@@ -141,30 +159,35 @@ public struct DedupePass: Sendable {
         return MatchLink(a: Int32(a), b: Int32(b), rule: rule, total: score.total)
     }
 
-    /// Links within groups of equal source URL or equal fingerprint: all pairs in groups up to
-    /// 48 records, consecutive pairs (by content key) in larger ones.
-    static func exactGroupLinks(table: FeatureTable, clusterer: Clusterer) -> [MatchLink] {
+    /// Links within groups of equal `hashes` (source URL or fingerprint; 0 is none): all pairs
+    /// in groups up to 48 records, consecutive pairs (by content key) in larger ones.
+    static func exactGroupLinks(hashes: [UInt64], table: FeatureTable, clusterer: Clusterer) -> [MatchLink] {
         var links: [MatchLink] = []
-        for hashes in [table.sourceURL, table.fingerprint] {
-            var order = (0..<table.count).filter { hashes[$0] != 0 }
-            order.sort { hashes[$0] != hashes[$1] ? hashes[$0] < hashes[$1] : table.key[$0] < table.key[$1] }
-            var i = 0
-            while i < order.count {
-                var j = i + 1
-                while j < order.count && hashes[order[j]] == hashes[order[i]] { j += 1 }
-                if j - i <= 48 {
-                    for x in i..<j {
-                        for y in (x + 1)..<j {
-                            if let l = link(order[x], order[y], table: table, clusterer: clusterer) { links.append(l) }
+        var order = (0..<Int32(table.count)).filter { hashes[Int($0)] != 0 }
+        order.sort {
+            let (x, y) = (Int($0), Int($1))
+            return hashes[x] != hashes[y] ? hashes[x] < hashes[y] : table.key[x] < table.key[y]
+        }
+        var i = 0
+        while i < order.count {
+            var j = i + 1
+            while j < order.count && hashes[Int(order[j])] == hashes[Int(order[i])] { j += 1 }
+            if j - i <= 48 {
+                for x in i..<j {
+                    for y in (x + 1)..<j {
+                        if let l = link(Int(order[x]), Int(order[y]), table: table, clusterer: clusterer) {
+                            links.append(l)
                         }
                     }
-                } else {
-                    for x in i..<(j - 1) {
-                        if let l = link(order[x], order[x + 1], table: table, clusterer: clusterer) { links.append(l) }
+                }
+            } else {
+                for x in i..<(j - 1) {
+                    if let l = link(Int(order[x]), Int(order[x + 1]), table: table, clusterer: clusterer) {
+                        links.append(l)
                     }
                 }
-                i = j
             }
+            i = j
         }
         return links
     }
@@ -238,6 +261,7 @@ struct InputScanner {
                     .usage, "dedupe merges recipes, but this input holds \(type.rawValue) records",
                     location: SourceLocation(file: reader.name))
             }
+            let accepted: (RecordFeatures, RecordIdentity)
             do {
                 let (value, recipe, upgraded) = try decode(item.value, declaredVersion: reader.header?.version)
                 // Spilled with its input set's membership flag set, ready to write if it merges with nothing:
@@ -268,7 +292,7 @@ struct InputScanner {
                     isSaved: input.role == .mixed ? recipe.isSaved : input.role == .saved,
                     isDeleted: recipe.isDeleted, input: index, inputIndex: recordIndex,
                     spillOffset: offset, spillLength: length)
-                table.append(RecordFeatures(digest: recipe), identity)
+                accepted = (RecordFeatures(digest: recipe), identity)
             } catch let error as LarderError where error.code != .io {
                 // The record is out of the table, so nothing else refers to the bytes it may have spilled.
                 let path = error.location?.fieldPath ?? .root
@@ -277,7 +301,9 @@ struct InputScanner {
                 location.fieldPath = path
                 if location.file == nil { location.file = reader.name }
                 try reject(item.value, error.locatedAt(location))
+                continue
             }
+            try table.append(accepted.0, accepted.1)
         }
         try spill.flush()
         return InputScan(table: table, spill: spill, rejects: rejectsSink, counts: counts, header: reader.header)

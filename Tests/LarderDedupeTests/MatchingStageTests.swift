@@ -141,7 +141,7 @@ import Testing
         var table = FeatureTable()
         for (n, v) in [a, b, c].enumerated() {
             let recipe = try Recipe(value: v)
-            table.append(RecordFeatures(recipe: recipe), .make(id: recipe.id, key: UInt64(n)))
+            try table.append(RecordFeatures(recipe: recipe), .make(id: recipe.id, key: UInt64(n)))
         }
         #expect(scorer.passes(scorer.score(0, 1, in: table)), "A~B")
         #expect(scorer.passes(scorer.score(1, 2, in: table)), "B~C")
@@ -159,11 +159,11 @@ import Testing
     }
 
     @Test("blocking pairs every duplicate kind with its original")
-    func blockingFindsDuplicates() {
+    func blockingFindsDuplicates() throws {
         let generated = LabelledSetGenerator(seed: 5, count: 600).generateAll()
         var table = FeatureTable()
         for (n, item) in generated.enumerated() {
-            table.append(RecordFeatures(recipe: item.recipe), .make(id: item.recipe.id, key: UInt64(n)))
+            try table.append(RecordFeatures(recipe: item.recipe), .make(id: item.recipe.id, key: UInt64(n)))
         }
         let blocker = CandidateBlocker(plan: BlockingPlan())
         var missed = 0

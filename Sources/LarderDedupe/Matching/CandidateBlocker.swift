@@ -52,16 +52,8 @@ package struct CandidateBlocker: Sendable {
             return true
         }
         guard hasTitle else { return nil }
-        table.withTokens(i) { tokens in
-            for row in 0..<plan.ingredientRows {
-                let seed = 0x696E_6772 &+ UInt64(band * 64 + row)
-                var minimum = UInt64.max
-                for token in tokens {
-                    let h = StableHasher.scramble(UInt64(token), seed: seed)
-                    if h < minimum { minimum = h }
-                }
-                hasher.combine(minimum)
-            }
+        for row in 0..<plan.ingredientRows {
+            hasher.combine(table.minScrambledToken(i, seed: 0x696E_6772 &+ UInt64(band * 64 + row)))
         }
         return hasher.finalize()
     }
@@ -114,55 +106,61 @@ package struct CandidateBlocker: Sendable {
 
     /// Calls `body` with every candidate pair of `band` (a pair may come again from another band).
     ///
-    /// `secondary` orders records inside large buckets.
-    package func forEachPair(band: Int, in table: FeatureTable, secondary: [UInt64], _ body: (Int, Int) -> Void) {
-        var entries: [(key: UInt64, record: UInt32)] = []
-        entries.reserveCapacity(table.count)
+    /// The band's keys and record numbers are two columns sorted in place (12 bytes a record);
+    /// the order inside a bucket does not matter for small buckets (all pairs) and large ones
+    /// are sorted by ``secondaryKey(_:forTitleBand:in:)``, then content key, then record.
+    package func forEachPair(band: Int, in table: FeatureTable, _ body: (Int, Int) -> Void) {
+        var keys: [UInt64] = []
+        var records: [UInt32] = []
+        keys.reserveCapacity(table.count)
+        records.reserveCapacity(table.count)
         for i in 0..<table.count {
-            if let k = key(i, band: band, in: table) { entries.append((k, UInt32(i))) }
+            if let k = key(i, band: band, in: table) {
+                keys.append(k)
+                records.append(UInt32(i))
+            }
         }
-        entries.sort { $0.key != $1.key ? $0.key < $1.key : table.key[Int($0.record)] < table.key[Int($1.record)] }
+        keys.withUnsafeMutableBufferPointer { k in
+            records.withUnsafeMutableBufferPointer { r in KeyedSort.sort(keys: k, records: r) }
+        }
         var start = 0
-        var bucket: [UInt32] = []
-        while start < entries.count {
+        var bucket: [(secondary: UInt64, record: UInt32)] = []
+        while start < keys.count {
             var end = start + 1
-            while end < entries.count && entries[end].key == entries[start].key { end += 1 }
+            while end < keys.count && keys[end] == keys[start] { end += 1 }
             let size = end - start
             if size > 1 && size <= plan.smallBucket {
                 for x in start..<end {
-                    for y in (x + 1)..<end { body(Int(entries[x].record), Int(entries[y].record)) }
+                    for y in (x + 1)..<end { body(Int(records[x]), Int(records[y])) }
                 }
             } else if size > plan.smallBucket {
                 bucket.removeAll(keepingCapacity: true)
-                for x in start..<end { bucket.append(entries[x].record) }
+                for x in start..<end {
+                    let i = Int(records[x])
+                    bucket.append((secondaryKey(i, forTitleBand: band == 0, in: table), records[x]))
+                }
                 bucket.sort {
-                    secondary[Int($0)] != secondary[Int($1)]
-                        ? secondary[Int($0)] < secondary[Int($1)] : table.key[Int($0)] < table.key[Int($1)]
+                    if $0.secondary != $1.secondary { return $0.secondary < $1.secondary }
+                    let (a, b) = (table.key[Int($0.record)], table.key[Int($1.record)])
+                    return a != b ? a < b : $0.record < $1.record
                 }
                 for x in 0..<bucket.count {
-                    for y in (x + 1)..<min(bucket.count, x + 1 + plan.window) { body(Int(bucket[x]), Int(bucket[y])) }
+                    for y in (x + 1)..<min(bucket.count, x + 1 + plan.window) {
+                        body(Int(bucket[x].record), Int(bucket[y].record))
+                    }
                 }
             }
             start = end
         }
     }
 
-    /// The second sort key of every record inside large buckets: for band 0 (one title) the
-    /// ingredient signature, so similar ingredient lists sit together; for the other bands the
-    /// title words, so equal titles sit together.
-    package func secondaryKeys(forTitleBand: Bool, in table: FeatureTable) -> [UInt64] {
-        var keys = [UInt64](repeating: 0, count: table.count)
-        for i in 0..<table.count {
-            if forTitleBand {
-                keys[i] = table.withTokens(i) { tokens in
-                    var minimum = UInt64.max
-                    for token in tokens { minimum = min(minimum, StableHasher.scramble(UInt64(token), seed: 0x5EC0)) }
-                    return minimum
-                }
-            } else {
-                keys[i] = titleWordsKey(i, in: table)
-            }
-        }
-        return keys
+    /// The second sort key of a record inside large buckets.
+    ///
+    /// For band 0 (one title) the ingredient signature, so similar ingredient lists sit together;
+    /// for the other bands the title words, so equal titles sit together. Computed only for the
+    /// records of large buckets.
+    package func secondaryKey(_ i: Int, forTitleBand: Bool, in table: FeatureTable) -> UInt64 {
+        guard forTitleBand else { return titleWordsKey(i, in: table) }
+        return table.minScrambledToken(i, seed: 0x5EC0)
     }
 }

@@ -64,22 +64,34 @@ package struct Clusterer {
     /// Builds the clusters from candidate links (which may repeat): the same record fetched
     /// twice first, then the links by strength with complete linkage, then the clusters with
     /// their members in precedence order.
-    package func cluster(candidates: [MatchLink]) -> Clustering {
+    package func cluster(candidates: consuming [MatchLink]) -> Clustering {
+        // The links are sorted in place first (the caller hands its array over), so their sort
+        // buffer and the sets below are not held at the same time.
+        var links = consume candidates
+        links.sort { x, y in
+            if x.rule != y.rule { return x.rule < y.rule }
+            if x.total != y.total { return x.total > y.total }
+            if table.key[Int(x.a)] != table.key[Int(y.a)] { return table.key[Int(x.a)] < table.key[Int(y.a)] }
+            return table.key[Int(x.b)] < table.key[Int(y.b)]
+        }
+        // The id hashes are computed here rather than stored (8 bytes a record the table need not
+        // keep), and the groups found before the sets are allocated, so the two are not held at once.
+        let sameID = sameRecordGroups(hashes: (0..<table.count).map(table.idHash), rule: .sameID)
         var sets = DisjointSets(keys: table.key)
         var accepted: [MatchLink] = []
-        for (hashes, rule) in [(table.idHash, MatchRule.sameID), (table.recordNameHash, MatchRule.sameRecordName)] {
-            mergeSameRecord(hashes: hashes, rule: rule, into: &sets, accepted: &accepted)
-        }
-        let blocked = mergeCompleteLinkage(candidates, into: &sets, accepted: &accepted)
+        merge(sameID, rule: .sameID, into: &sets, accepted: &accepted)
+        let sameName = sameRecordGroups(hashes: table.recordNameHash, rule: .sameRecordName)
+        merge(sameName, rule: .sameRecordName, into: &sets, accepted: &accepted)
+        let blocked = mergeCompleteLinkage(links, into: &sets, accepted: &accepted)
         return collect(&sets, accepted: accepted, blocked: blocked)
     }
 
     /// Stage 1: records whose id (or record name) is the same are one record fetched twice.
     ///
     /// Records are grouped by hash, then by the actual id, so a hash collision never merges.
-    private func mergeSameRecord(
-        hashes: [UInt64], rule: MatchRule, into sets: inout DisjointSets, accepted: inout [MatchLink]
-    ) {
+    /// - Returns: the groups of two or more, by hash, each in content-key order.
+    private func sameRecordGroups(hashes: [UInt64], rule: MatchRule) -> [[Int32]] {
+        var found: [[Int32]] = []
         let n = table.count
         var order = Array(0..<Int32(n))
         order.sort {
@@ -103,29 +115,30 @@ package struct Clusterer {
                     groups.append([x])
                 }
             }
-            for group in groups where group.count > 1 {
-                for k in 1..<group.count where sets.find(group[0]) != sets.find(group[k]) {
-                    sets.union(group[0], group[k])
-                    accepted.append(MatchLink(a: group[0], b: group[k], rule: rule, total: 1))
-                }
+            found.append(contentsOf: groups.lazy.filter { $0.count > 1 })
+        }
+        return found
+    }
+
+    /// Merges each group's first record with the others (unless they are together already).
+    private func merge(
+        _ groups: [[Int32]], rule: MatchRule, into sets: inout DisjointSets, accepted: inout [MatchLink]
+    ) {
+        for group in groups {
+            for k in 1..<group.count where sets.find(group[0]) != sets.find(group[k]) {
+                sets.union(group[0], group[k])
+                accepted.append(MatchLink(a: group[0], b: group[k], rule: rule, total: 1))
             }
         }
     }
 
-    /// Stages 2-4 by strength (stage, then score, then content keys): two clusters merge only
-    /// when every member of one matches every member of the other.
+    /// Stages 2-4 by strength (`links` sorted by stage, then score, then content keys): two
+    /// clusters merge only when every member of one matches every member of the other.
     ///
     /// - Returns: how many links were kept apart because another member did not match.
     private func mergeCompleteLinkage(
-        _ candidates: [MatchLink], into sets: inout DisjointSets, accepted: inout [MatchLink]
+        _ links: [MatchLink], into sets: inout DisjointSets, accepted: inout [MatchLink]
     ) -> Int {
-        var links = candidates
-        links.sort { x, y in
-            if x.rule != y.rule { return x.rule < y.rule }
-            if x.total != y.total { return x.total > y.total }
-            if table.key[Int(x.a)] != table.key[Int(y.a)] { return table.key[Int(x.a)] < table.key[Int(y.a)] }
-            return table.key[Int(x.b)] < table.key[Int(y.b)]
-        }
         var blocked = 0
         var previous: MatchLink?
         for link in links {

@@ -72,8 +72,8 @@ public struct PairScorer: Sendable, Hashable {
     package func score(_ a: Int, _ b: Int, in table: FeatureTable) -> MatchScore {
         let title = Self.titleSimilarity(a, b, in: table)
         var ingredients: Double?
-        if table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 {
-            ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
+        if table.hasIngredients(a) && table.hasIngredients(b) {
+            ingredients = table.tokenOverlap(a, b)
         }
         var sum = 0.0
         var present = 0
@@ -104,8 +104,8 @@ public struct PairScorer: Sendable, Hashable {
     /// overlap, and the best total it allows): lets blocking discard most candidates before the
     /// title is compared.
     package func cannotPass(_ a: Int, _ b: Int, in table: FeatureTable) -> Bool {
-        guard table.ingredientCount[a] > 0 && table.ingredientCount[b] > 0 else { return true }
-        let ingredients = table.withTokens(a) { x in table.withTokens(b) { y in Self.dice(x, y) } }
+        guard table.hasIngredients(a) && table.hasIngredients(b) else { return true }
+        let ingredients = table.tokenOverlap(a, b)
         if ingredients < ingredientGate { return true }
         // With a perfect title and agreement the total is at most this: below the threshold, no match.
         let best =
@@ -116,29 +116,26 @@ public struct PairScorer: Sendable, Hashable {
 
     /// Dice overlap of two sorted, unique arrays.
     @inline(__always)
-    package static func dice(_ x: UnsafeBufferPointer<UInt32>, _ y: UnsafeBufferPointer<UInt32>) -> Double {
+    package static func dice<T: FixedWidthInteger>(_ x: UnsafeBufferPointer<T>, _ y: UnsafeBufferPointer<T>) -> Double {
         let total = x.count + y.count
         guard total > 0 else { return 1 }
         return Double(2 * intersectionCount(x, y)) / Double(total)
     }
 
     @inline(__always)
-    private static func intersectionCount(_ x: UnsafeBufferPointer<UInt32>, _ y: UnsafeBufferPointer<UInt32>) -> Int {
+    private static func intersectionCount<T: FixedWidthInteger>(
+        _ x: UnsafeBufferPointer<T>, _ y: UnsafeBufferPointer<T>
+    ) -> Int {
         var i = 0
         var j = 0
         var common = 0
+        // Branch-free steps: which side advances is data, not a jump the CPU must predict.
         while i < x.count && j < y.count {
             let u = x[i]
             let v = y[j]
-            if u == v {
-                common += 1
-                i += 1
-                j += 1
-            } else if u < v {
-                i += 1
-            } else {
-                j += 1
-            }
+            common &+= u == v ? 1 : 0
+            i &+= u <= v ? 1 : 0
+            j &+= v <= u ? 1 : 0
         }
         return common
     }

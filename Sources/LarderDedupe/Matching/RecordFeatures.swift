@@ -81,11 +81,15 @@ package struct RecordFeatures: Sendable, Hashable {
     package static func titleKey(_ normalizedTitle: [UInt8]) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(normalizedTitle.count)
-        for word in TextNormalizer.words(normalizedTitle) {
-            let singular = TextNormalizer.singular(word)
-            if MatchVocabulary.titleFiller.contains(MatchVocabulary.tokenHash(singular)) { continue }
-            if !key.isEmpty { key.append(0x20) }
-            key.append(contentsOf: singular)
+        // Word by word in place: no array per word or per singular form.
+        normalizedTitle.withUnsafeBufferPointer { title in
+            TextNormalizer.forEachWord(title) { word in
+                TextNormalizer.withSingular(word) { singular in
+                    if MatchVocabulary.titleFiller.contains(MatchVocabulary.tokenHash(singular)) { return }
+                    if !key.isEmpty { key.append(0x20) }
+                    key.append(contentsOf: singular)
+                }
+            }
         }
         return key.isEmpty ? normalizedTitle : key
     }

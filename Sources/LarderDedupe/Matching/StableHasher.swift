@@ -38,10 +38,26 @@ package struct StableHasher: Sendable {
 
     /// Feeds bytes, 8 at a time, then the tail with its length.
     package mutating func combine(bytes: UnsafeRawBufferPointer) {
+        Self.forEachWord(of: bytes) { combine($0) }
+    }
+
+    /// Feeds the same bytes to two hashers in one pass: the same as `a.combine(bytes:)` then
+    /// `b.combine(bytes:)`, with the two multiply chains interleaved.
+    package static func combine(bytes: UnsafeRawBufferPointer, into a: inout StableHasher, _ b: inout StableHasher) {
+        forEachWord(of: bytes) { word in
+            a.combine(word)
+            b.combine(word)
+        }
+    }
+
+    /// The words `combine(bytes:)` feeds: the bytes 8 at a time (little-endian), then the tail
+    /// with its length in the top byte.
+    @inline(__always)
+    private static func forEachWord(of bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
         var i = 0
         let count = bytes.count
         while i + 8 <= count {
-            combine(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            body(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i += 8
         }
         var tail: UInt64 = UInt64(count - i) << 56
@@ -51,7 +67,7 @@ package struct StableHasher: Sendable {
             shift += 8
             i += 1
         }
-        combine(tail)
+        body(tail)
     }
 
     /// Feeds the UTF-8 of a string, with its length (so `"ab","c"` differs from `"a","bc"`).

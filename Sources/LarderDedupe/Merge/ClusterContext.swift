@@ -55,19 +55,33 @@ struct ClusterContext: Sendable {
 
     /// One record per cluster in output order: sorted by the survivor's id, then content key.
     func outputOrder() -> [Int32] {
-        var survivors: [Int32] = []
-        survivors.reserveCapacity(table.count - clustering.clusters.reduce(0) { $0 + $1.count - 1 })
+        // Sorted by the first 8 id bytes as an integer, in place on two columns (12 bytes a record);
+        // only runs of equal prefixes compare the whole id. Survivors' ids differ (the same id is
+        // one cluster), so the order is total.
+        let survivorCount = table.count - clustering.clusters.reduce(0) { $0 + $1.count - 1 }
+        var records: [Int32] = []
+        var prefixes: [UInt64] = []
+        records.reserveCapacity(survivorCount)
+        prefixes.reserveCapacity(survivorCount)
         for i in 0..<table.count {
-            if let c = cluster(of: i) {
-                if clustering.clusters[c][0] == Int32(i) { survivors.append(Int32(i)) }
-            } else {
-                survivors.append(Int32(i))
+            if let c = cluster(of: i), clustering.clusters[c][0] != Int32(i) { continue }
+            records.append(Int32(i))
+            prefixes.append(table.idPrefix(i))
+        }
+        prefixes.withUnsafeMutableBufferPointer { p in
+            records.withUnsafeMutableBufferPointer { r in
+                // The sort moves the record numbers without reading them: any 32-bit payload will do.
+                r.withMemoryRebound(to: UInt32.self) { KeyedSort.sort(keys: p, records: $0) }
             }
         }
-        // Sort by the first 8 id bytes as an integer; only equal prefixes compare the whole id.
-        var keyed = survivors.map { (prefix: table.idPrefix(Int($0)), record: $0) }
-        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : table.idPrecedes(Int($0.record), Int($1.record)) }
-        return keyed.map(\.record)
+        var start = 0
+        while start < records.count {
+            var end = start + 1
+            while end < records.count && prefixes[end] == prefixes[start] { end += 1 }
+            if end - start > 1 { records[start..<end].sort { table.idPrecedes(Int($0), Int($1)) } }
+            start = end
+        }
+        return records
     }
 
     /// Merges cluster `c`.
@@ -127,15 +141,18 @@ struct OutputBatch: Sendable {
     ///     JSON; `nil` to hand values over.
     ///   - withLog: whether to serialize a merge log entry for each merged cluster.
     ///   - firstNumber: the merge-log number of the first cluster in the range.
+    ///   - bytes: a buffer to serialize into (emptied first, its capacity kept).
     /// - Returns: the batch: each position's record (merged for a cluster), serialized when `pretty` is not `nil`,
     ///   with its source record, the merge log entries and the field counts for the summary.
     /// - Throws: ``LarderError`` `io-error` when a spill file cannot be read or is damaged, `unrepresentable`
     ///   when JSON cannot hold a value (NaN or infinite numbers).
     static func prepare(
         _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
-        firstNumber: Int
+        firstNumber: Int, reusing bytes: [UInt8] = []
     ) throws -> OutputBatch {
         var batch = OutputBatch()
+        batch.bytes = bytes
+        batch.bytes.removeAll(keepingCapacity: true)
         var scratch: [UInt8] = []
         var number = firstNumber
         for position in range {

@@ -100,8 +100,7 @@ package final class SpillFile: @unchecked Sendable {
     private static func key(_ bytes: UnsafeRawBufferPointer) -> StableKey {
         var high = StableHasher(seed: 0x5EED_0001)
         var low = StableHasher(seed: 0x5EED_0002)
-        high.combine(bytes: bytes)
-        low.combine(bytes: bytes)
+        StableHasher.combine(bytes: bytes, into: &high, &low)
         return StableKey(high: high.finalize(), low: low.finalize())
     }
 
@@ -225,11 +224,10 @@ package final class SpillFile: @unchecked Sendable {
                 try ValueBinaryCoding.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
             }
         case .json:
-            let reader = JSONReader(source: MemoryByteSource(Array(scratch[0..<count]), name: name))
-            guard let item = try reader.next() else {
-                throw LarderError(.io, "the dedupe spill file is damaged", location: SourceLocation(file: name))
+            // Parsed in place: a reader per record would copy the bytes and allocate its 1 MiB buffer.
+            return try scratch.withUnsafeBytes {
+                try JSONScanner.parseDocument(UnsafeRawBufferPointer(rebasing: $0[0..<count]), name: name)
             }
-            return item.value
         }
     }
 }
