@@ -4,8 +4,10 @@ import Testing
 
 @testable import LarderFormats
 
-/// The scanner refuses an object that repeats a key (RFC 8259 §4 leaves it undefined). It skips
-/// the comparisons for keys whose signature bit is new, so these hold it to the plain rule.
+/// A repeated key is refused in every object, the top-level one included.
+///
+/// RFC 8259 §4 leaves repeated keys undefined; the scanner skips the comparisons for keys whose
+/// signature bit is new, so these hold it to the plain rule.
 @Suite struct JSONDuplicateKeyTests {
     private func parse(_ text: String) -> Result<Value, LarderError> {
         let reader = JSONReader(source: MemoryByteSource(text, name: "d.json"))
