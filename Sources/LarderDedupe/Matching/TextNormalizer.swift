@@ -125,11 +125,6 @@ package enum TextNormalizer {
         return body(UnsafeBufferPointer(rebasing: word[0..<n]))
     }
 
-    /// The words of normalized text, as byte slices.
-    package static func words(_ normalized: [UInt8]) -> [ArraySlice<UInt8>] {
-        normalized.split(separator: 0x20)
-    }
-
     /// The singular form of a word (see ``withSingular(_:_:)``).
     package static func singular(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         Array(word).withUnsafeBufferPointer { buffer in withSingular(buffer) { Array($0)[...] } }

@@ -109,16 +109,16 @@ public struct ConversionPipeline {
         try withoutActuallyEscaping(onReject) { onReject in
             let cursor = Cursor(self, onReject: onReject)
             var writer: (any RecordWriter)?
+            // A record whose input text is already the compact JSON this writer would write is
+            // copied as it is: serializing it again was a fifth of a conversion.
+            var compactJSON: JSONWriter?
             while let record = try cursor.next() {
                 if writer == nil {
                     writer = try makeWriter(record.header, recordType ?? record.header?.recordType ?? record.type)
+                    compactJSON = (writer as? JSONWriter).flatMap { $0.isPretty ? nil : $0 }
                 }
                 do {
-                    // A record whose input text is already the compact JSON the writer would
-                    // write is copied as it is: serializing it again was a fifth of a conversion.
-                    if let json = writer as? JSONWriter, !json.isPretty,
-                        try cursor.withRecordAsWritten({ try json.write(encoded: $0) }) != nil
-                    {
+                    if let json = compactJSON, try cursor.withRecordAsWritten({ try json.write(encoded: $0) }) != nil {
                         continue
                     }
                     try writer?.write(record.value)

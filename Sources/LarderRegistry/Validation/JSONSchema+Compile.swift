@@ -122,9 +122,9 @@ final class SchemaNode: Sendable {
     let uniqueItems: Bool
     let items: Int?
     let prefixItems: [Int]
-    let properties: [String: Int]
-    /// ``properties`` looked up without hashing (every member of every record checked goes through it).
-    let propertyTable: ShortKeyTable<Int>
+    /// The declared properties' nodes, looked up without hashing (every member of every record
+    /// checked goes through it).
+    let properties: ShortKeyTable<Int>
     let propertyOrder: [String]
     let required: [String]
     let additional: AdditionalProperties
@@ -155,8 +155,7 @@ final class SchemaNode: Sendable {
         uniqueItems = s.uniqueItems
         items = s.items
         prefixItems = s.prefixItems
-        properties = s.properties
-        propertyTable = ShortKeyTable(s.properties)
+        properties = ShortKeyTable(s.properties)
         propertyOrder = s.propertyOrder
         required = s.required
         additional = s.additional

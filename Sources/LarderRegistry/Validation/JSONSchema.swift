@@ -309,7 +309,7 @@ public final class JSONSchema: Sendable {
         }
         for field in fields {
             let sub: Int?
-            if let declared = node.propertyTable[field.key] {
+            if let declared = node.properties[field.key] {
                 sub = declared
             } else {
                 switch node.additional {
