@@ -117,13 +117,16 @@ public final class DedupeAnalysis {
                 let index = submitted
                 let range = (index * Self.batchSize)..<min(order.count, (index + 1) * Self.batchSize)
                 let first = firstNumbers[index]
-                let bytes = spare.popLast() ?? []
+                // Handed over in a box the task empties: an array the task's closure captured
+                // directly would stay referenced by it, and emptying a shared array "keeping
+                // capacity" allocates a new one (fresh pages again).
+                let bytes = BufferHandoff(spare.popLast() ?? [])
                 group.addTask {
                     (
                         index,
                         try OutputBatch.prepare(
                             context, order: order, range: range, encodeAs: encodeAs, withLog: withLog,
-                            firstNumber: first, reusing: bytes)
+                            firstNumber: first, reusing: bytes.take())
                     )
                 }
                 submitted += 1
@@ -136,7 +139,7 @@ public final class DedupeAnalysis {
                 while var batch = ready.removeValue(forKey: next) {
                     try self.emit(batch, to: writer, json: json, log: log, rejects: rejectsWriter, summary: &summary)
                     batch.records = []
-                    spare.append(batch.bytes)
+                    spare.append(batch.takeBytes())
                     next += 1
                     if submitted < batchCount { submit() }
                 }

@@ -114,6 +114,21 @@ struct ClusterContext: Sendable {
     }
 }
 
+/// A byte buffer passed to one task, which takes it out (``take()``) and so holds the only reference.
+// @unchecked Sendable: made by the writing task and taken once by the task it is handed to.
+final class BufferHandoff: @unchecked Sendable {
+    private var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The buffer, once: the box is left empty.
+    func take() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+}
+
 /// A run of output records prepared off the writing thread.
 struct OutputBatch: Sendable {
     /// One output record: serialized JSON (`encoded` range) or a value to write.
@@ -132,6 +147,14 @@ struct OutputBatch: Sendable {
     var fieldsFromOthers: [String: Int] = [:]
     var alternatives: [String: Int] = [:]
 
+    /// Takes the serialized bytes out, leaving the batch without them, so the buffer can be
+    /// filled again by a later batch without being copied.
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     /// Prepares output positions `range` of `order`.
     /// - Parameters:
     ///   - context: the records, their spill files and the clusters they form.
@@ -148,10 +171,10 @@ struct OutputBatch: Sendable {
     ///   when JSON cannot hold a value (NaN or infinite numbers).
     static func prepare(
         _ context: ClusterContext, order: [Int32], range: Range<Int>, encodeAs pretty: Bool?, withLog: Bool,
-        firstNumber: Int, reusing bytes: [UInt8] = []
+        firstNumber: Int, reusing bytes: consuming [UInt8] = []
     ) throws -> OutputBatch {
         var batch = OutputBatch()
-        batch.bytes = bytes
+        batch.bytes = consume bytes
         batch.bytes.removeAll(keepingCapacity: true)
         var scratch: [UInt8] = []
         var number = firstNumber
