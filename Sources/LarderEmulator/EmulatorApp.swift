@@ -92,7 +92,11 @@ public final class Emulator: Sendable {
             router: buildRouter(services: services),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "larder-emulator"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            onServerRunning: { [services] channel in
+                let port = channel.localAddress?.port ?? 0
+                services.listeningPort.value.store(port, ordering: .relaxed)
+                await onRunning(port)
+            },
             logger: logger)
     }
 

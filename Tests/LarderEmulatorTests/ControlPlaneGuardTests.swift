@@ -166,4 +166,49 @@ import LarderTestSupport
         #expect(RequestGuard.Policy.hostName(ofAuthority: "[::1]:8787") == "::1")
         #expect(!RequestGuard.Policy.isLoopback(hostName: "127.0.0.1.nip.io"))
     }
+
+    @Test("Host reflection: the URLs an answer hands out name this emulator, never a Host of the caller's choosing")
+    func advertisedAuthority() {
+        func advertised(_ bound: String, _ authority: String?) -> String {
+            RequestGuard.Policy(host: bound, adminToken: "").advertisedAuthority(
+                requestAuthority: authority, port: 8787)
+        }
+        // A loopback name, or the configured name, is kept as the caller wrote it (with its port).
+        #expect(advertised("127.0.0.1", "localhost:8787") == "localhost:8787")
+        #expect(advertised("192.168.1.20", "192.168.1.20:8787") == "192.168.1.20:8787")
+        #expect(advertised("kitchen.local", "Kitchen.Local:8787") == "Kitchen.Local:8787")
+        // Bound to one address, a foreign name falls back to the configured address.
+        #expect(advertised("192.168.1.20", "evil.example") == "192.168.1.20:8787")
+        #expect(advertised("fd00::20", "evil.example") == "[fd00::20]:8787")
+        // Bound to every address, any well-formed name may be this machine's.
+        #expect(advertised("0.0.0.0", "kitchen.local:8787") == "kitchen.local:8787")
+        #expect(advertised("0.0.0.0", "[fd00::20]:8787") == "[fd00::20]:8787")
+        // Text that is no authority never reaches a URL.
+        for bad in [
+            "evil.example/phish?x=", "a b", "user@evil.example", "evil.example:80x", "evil.example:", "[::1", ":8787",
+            "evil\".example", String(repeating: "a", count: 300),
+        ] {
+            #expect(advertised("0.0.0.0", bad) == "0.0.0.0:8787", "\(bad)")
+        }
+        #expect(advertised("0.0.0.0", nil) == "0.0.0.0:8787")
+    }
+
+    @Test(
+        "Host reflection: a redirectURL on a wildcard bind takes a malformed Host's place with the configured address")
+    func redirectURLIgnoresAMalformedHost() async throws {
+        let server = try await TestServer.start { $0.host = "0.0.0.0" }
+        try await stopping(server) { _ in
+            let port = try Self.port(server)
+            let path = "/database/1/\(TestServer.container)/development/private/zones/list"
+            func redirect(_ host: String) async throws -> String? {
+                let reply = try await Self.raw(server, "GET", path, headers: ["Host: \(host)"])
+                #expect(reply.status == 421, "\(reply.text)")
+                let json = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
+                return json?["redirectURL"] as? String
+            }
+            #expect(try await redirect("localhost:\(port)") == "http://localhost:\(port)/_emulator/signin")
+            let malformed = try await redirect("evil.example/phish?x=")
+            #expect(malformed == "http://0.0.0.0:\(port)/_emulator/signin", "\(malformed ?? "nil")")
+        }
+    }
 }

@@ -115,6 +115,57 @@ struct RequestGuard: RouterMiddleware {
             return text
         }
 
+        /// The `host[:port]` the emulator names in the URLs it hands out (the sign-in `redirectURL`,
+        /// asset upload and download URLs, the notification URL): the request's `Host` when it names
+        /// this emulator, else the configured address.
+        ///
+        /// The `Host` names this emulator when it is a well-formed authority (a DNS name or IP
+        /// address, an optional port) and a loopback name, the configured host, or anything when the
+        /// server is bound to every address. Anything else (a foreign name on a specific address,
+        /// text that is no authority) would put a URL of the caller's choosing into the answer.
+        func advertisedAuthority(requestAuthority: String?, port: Int) -> String {
+            let configured = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            guard let authority = requestAuthority, Policy.isWellFormedAuthority(authority) else { return configured }
+            let name = Policy.hostName(ofAuthority: authority)
+            if Policy.isLoopback(hostName: name) || isWildcardBinding || name == Policy.hostName(ofAuthority: host) {
+                return authority
+            }
+            return configured
+        }
+
+        /// `name`, `name:port`, `[v6]` or `[v6]:port`, where a name has only letters, digits, `-` and
+        /// `.` (IPv4 included), and a port 1-5 digits.
+        static func isWellFormedAuthority(_ authority: String) -> Bool {
+            let bytes = Array(authority.utf8)
+            guard !bytes.isEmpty, bytes.count <= 261 else { return false }
+            var i = 0
+            if bytes[0] == UInt8(ascii: "[") {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+                for b in bytes[1..<close] {
+                    guard isHexDigit(b) || b == UInt8(ascii: ":") || b == UInt8(ascii: ".") else { return false }
+                }
+                i = close + 1
+            } else {
+                while i < bytes.count, bytes[i] != UInt8(ascii: ":") {
+                    let b = bytes[i]
+                    guard
+                        isHexDigit(b) || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+                            || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                    else { return false }
+                    i += 1
+                }
+                guard i > 0 else { return false }
+            }
+            guard i < bytes.count else { return true }
+            guard bytes[i] == UInt8(ascii: ":"), (2...6).contains(bytes.count - i) else { return false }
+            return bytes[(i + 1)...].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+
+        private static func isHexDigit(_ b: UInt8) -> Bool {
+            (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
+        }
+
         /// `localhost`, `127.x.x.x` and `::1`.
         static func isLoopback(hostName: String) -> Bool {
             let name = hostName.hasPrefix("[") ? Policy.hostName(ofAuthority: hostName) : hostName.lowercased()

@@ -102,9 +102,8 @@ struct AssetTransferController: Sendable {
             apiToken: query["ckAPIToken"], webAuthToken: query["ckWebAuthToken"],
             keyID: request.headers[.cloudKitKeyID], signatureDate: request.headers[.cloudKitRequestDate],
             signature: request.headers[.cloudKitSignature])
-        let host = request.head.authority ?? "\(services.configuration.host):\(services.configuration.port)"
         let caller = try services.authenticator.authenticate(
-            credentials, scope: .private, path: request.uri.path, body: Data(), baseURL: "http://\(host)",
+            credentials, scope: .private, path: request.uri.path, body: Data(), baseURL: services.baseURL(for: request),
             nowMilliseconds: now)
         guard let user = caller.userRecordName, user == ticket.user else {
             throw CloudKitServerError(.accessDenied, "this download URL belongs to another user's record")

@@ -6,6 +6,7 @@ import LarderCloudKit
 import LarderCore
 import Logging
 import NIOCore
+import Synchronization
 
 /// The shared services every route uses.
 struct EmulatorServices: Sendable {
@@ -18,6 +19,22 @@ struct EmulatorServices: Sendable {
     let random: RandomSource
     /// Signs download URLs (a key made at start).
     let assetTickets = AssetTickets()
+
+    /// `http://host:port` for the URLs an answer to `request` hands out: its `Host` when that
+    /// names this emulator, else the configured address (``RequestGuard/Policy/advertisedAuthority(requestAuthority:port:)``).
+    func baseURL(for request: Request) -> String {
+        let policy = RequestGuard.Policy(host: configuration.host, adminToken: "")
+        let port = configuration.port != 0 ? configuration.port : listeningPort.value.load(ordering: .relaxed)
+        return "http://" + policy.advertisedAuthority(requestAuthority: request.head.authority, port: port)
+    }
+
+    /// The port the server listens on (set once listening; the configured port may be 0, any free port).
+    let listeningPort = ListeningPort()
+}
+
+/// The port a server listens on, known once it is.
+final class ListeningPort: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// A request body with no content (GET endpoints).
@@ -60,11 +77,10 @@ struct DatabaseRequestPipeline: Sendable {
             keyID: request.headers[.cloudKitKeyID],
             signatureDate: request.headers[.cloudKitRequestDate],
             signature: request.headers[.cloudKitSignature])
-        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
+        let baseURL = services.baseURL(for: request)
         let caller = try services.authenticator.authenticate(
-            credentials, scope: database, path: request.uri.path, body: data, baseURL: "http://\(host)",
-            nowMilliseconds: now)
-        let signInURL = Authenticator.signInURL(baseURL: "http://\(host)")
+            credentials, scope: database, path: request.uri.path, body: data, baseURL: baseURL, nowMilliseconds: now)
+        let signInURL = Authenticator.signInURL(baseURL: baseURL)
         let faults = services.faults.decide(operation: operation, database: database.rawValue)
         if faults.latencyMs > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMs)) }
         if var error = faults.error {
@@ -91,7 +107,7 @@ struct DatabaseRequestPipeline: Sendable {
             endpoint: endpoint, caller: caller, configuration: configuration, nowMilliseconds: now,
             deviceID: request.headers[.larderDeviceID] ?? "larder-emulator",
             random: services.random, signInURL: signInURL)
-        call.assetLinks = AssetLinks(baseURL: "http://\(host)", tickets: services.assetTickets)
+        call.assetLinks = AssetLinks(baseURL: baseURL, tickets: services.assetTickets)
         call.numbersAsStrings = (decoded as? any NumbersAsStringsCarrying)?.wantsNumbersAsStrings ?? false
         let answer = try await perform(call, decoded, faults)
         var headers = HTTPFields()

@@ -40,11 +40,11 @@ struct SubscriptionsController: Sendable {
         let containerBase = "/database/1/:container/:environment"
         for prefix in [containerBase, base] {
             router.post("\(prefix)/tokens/create") { request, context in
-                let host = request.head.authority ?? "\(route.services.configuration.host)"
+                let baseURL = route.services.baseURL(for: request)
                 return try await route.handle("tokens/create", request, context, body: APNsTokenRequest.self) {
                     call, body, _ in
                     try await store.writer.write { db in
-                        try APNsTokenStore(call: call).create(body, baseURL: "http://\(host)", db: db)
+                        try APNsTokenStore(call: call).create(body, baseURL: baseURL, db: db)
                     }
                 }
             }
