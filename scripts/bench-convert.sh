@@ -8,7 +8,7 @@ source scripts/bench-lib.sh
 N=${BENCH_RECORDS:-100000}
 data=$BENCH_DIR/recipes-$N.json
 [ -f "$data" ] || "$LARDER" generate -n "$N" -o "$data"
-bytes=$(stat -c %s "$data")
+bytes=$(stat -L -c %s "$data")
 command -v jq >/dev/null || { apt-get install -y -qq jq >/dev/null 2>&1 || true; }
 python3 -c 'import orjson' 2>/dev/null || pip install -q orjson >/dev/null 2>&1 || true
 
@@ -32,5 +32,5 @@ if [ "${BENCH_BIG:-1}" = 1 ]; then
   [ -f "$big" ] || "$LARDER" generate -n 1000000 --to ndjson -o "$big"
   bench_header "memory on 1,000,000 recipes (NDJSON -> JSON), goal < 150 MB peak"
   bench_reset
-  bench_row "larder convert 1M" 1000000 "$(stat -c %s "$big")" "$LARDER" convert "$big" --to json -o /dev/null
+  bench_row "larder convert 1M" 1000000 "$(stat -L -c %s "$big")" "$LARDER" convert "$big" --to json -o /dev/null
 fi

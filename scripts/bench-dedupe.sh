@@ -53,7 +53,7 @@ for N in $SIZES; do
   created=$BENCH_DIR/dedupe-$N-created.ndjson
   labels=$BENCH_DIR/dedupe-$N-labels.ndjson
   [ -f "$labels" ] || "$LARDER" dedupe-generate --count "$N" --seed 42 --saved "$saved" --created "$created" --labels "$labels" 2>/dev/null
-  bytes=$(( $(stat -c %s "$saved") + $(stat -c %s "$created") ))
+  bytes=$(( $(stat -L -c %s "$saved") + $(stat -L -c %s "$created") ))
   # Measure larder, not the disk: the previous run's output (gigabytes at 1M) is removed and
   # written back first, and the inputs are read into the page cache.
   rm -f "$BENCH_DIR/dedupe-$N-out.ndjson" "$BENCH_DIR/dedupe-$N-log.json"

@@ -29,8 +29,8 @@ if [ ! -s "$cachestore" ]; then
   rm -f "$cachestore"
   "$LARDER" cache import "$cachefile" --store "$cachestore" 2>/dev/null
 fi
-store_bytes=$(stat -c %s "$store")
-cache_bytes=$(stat -c %s "$cachefile")
+store_bytes=$(stat -L -c %s "$store")
+cache_bytes=$(stat -L -c %s "$cachefile")
 
 bench_header "tombstones compact: $N tombstones, 10 devices ($((store_bytes / 1048576)) MB store)"
 bench_reset

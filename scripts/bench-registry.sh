@@ -26,7 +26,7 @@ done
 
 bench_header "migrate recipe v1 → v3, file to file (JSON envelope; 1 in 100 records moves an image out)"
 for n in $N_VAL $N_BIG; do
-  bytes=$(stat -c %s "$D/recipes-v1-$n.json")
+  bytes=$(stat -L -c %s "$D/recipes-v1-$n.json")
   rm -rf "$D/out-$n" && mkdir -p "$D/out-$n"
   bench_row "larder migrate ($n records)" "$n" "$bytes" "$LARDER" migrate "$D/recipes-v1-$n.json" --to 3 -o "$D/out-$n/recipes-v3.json"
 done
@@ -68,14 +68,14 @@ bad = sum(0 if v.is_valid(r) else 1 for r in json.load(open(sys.argv[2]))["recor
 print(bad)
 PY
 
-bytes=$(stat -c %s "$V3")
+bytes=$(stat -L -c %s "$V3")
 bench_header "JSON Schema validation, $N_VAL recipe v3 records ($((bytes / 1048576)) MB), whole process"
 bench_row "larder validate (schema + rules)" $N_VAL "$bytes" "$LARDER" validate "$V3"
 python3 -c "import jsonschema_rs" 2>/dev/null && bench_row "python jsonschema-rs" $N_VAL "$bytes" python3 "$D/validate-jsonschema-rs.py" "$D/schema-v3.json" "$V3" || echo "jsonschema-rs not installed: skipped"
 python3 -c "import jsonschema" 2>/dev/null && bench_row "python jsonschema" $N_VAL "$bytes" python3 "$D/validate-jsonschema.py" "$D/schema-v3.json" "$V3" || echo "jsonschema not installed: skipped"
 bench_reset
 
-bytes=$(stat -c %s "$D/recipes-v3.xml")
+bytes=$(stat -L -c %s "$D/recipes-v3.xml")
 bench_header "XSD validation, $N_VAL recipe v3 records as XML ($((bytes / 1048576)) MB), streaming"
 bench_row "larder validate (XSD)" $N_VAL "$bytes" "$LARDER" validate "$D/recipes-v3.xml"
 command -v xmllint >/dev/null && bench_row "xmllint --stream --schema" $N_VAL "$bytes" xmllint --stream --noout --schema Schemas/recipe/v3.xsd "$D/recipes-v3.xml" || echo "xmllint not installed: skipped"

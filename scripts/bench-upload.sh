@@ -23,7 +23,7 @@ if [ ! -f "$input" ]; then
   echo "generating $N recipes → $input"
   "$L" generate --type recipe -n "$N" --seed 11 --envelope -o "$input"
 fi
-bytes=$(stat -c %s "$input")
+bytes=$(stat -L -c %s "$input")
 
 rm -rf "$dir/server" "$dir/upload.journal" "$dir/upload.journal.work" "$dir/out.ndjson" "$dir/out.state" "$dir/dead.ndjson"
 mkdir -p "$dir/server"

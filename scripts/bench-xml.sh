@@ -91,8 +91,8 @@ gcc -O2 $(pkg-config --cflags libxml-2.0) "$BENCH_DIR/libxml2_loops.c" -o "$loop
 
 # Outputs go to files (same for every tool), not /dev/null: on some sandboxes it is a plain file.
 out=$BENCH_DIR/xml-bench-out
-json_bytes=$(stat -c %s "$json")
-xml_bytes=$(stat -c %s "$xml")
+json_bytes=$(stat -L -c %s "$json")
+xml_bytes=$(stat -L -c %s "$xml")
 has_xmltodict=0
 python3 -c 'import xmltodict' 2>/dev/null && has_xmltodict=1
 

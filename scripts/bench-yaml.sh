@@ -15,7 +15,7 @@ data=$BENCH_DIR/recipes-$N.json
 [ -f "$data" ] || "$LARDER" generate -n "$N" -o "$data"
 yaml=$BENCH_DIR/recipes-$N.yaml
 back=$BENCH_DIR/recipes-$N.yaml-back.json
-bytes=$(stat -c %s "$data")
+bytes=$(stat -L -c %s "$data")
 
 pyyaml=${BENCH_YAML_PYYAML:-1}
 if [ "$pyyaml" = 1 ] && ! python3 -c 'import yaml, sys; sys.exit(0 if yaml.__with_libyaml__ else 1)' 2>/dev/null; then
@@ -35,7 +35,7 @@ with open('$data', encoding='utf-8') as f: records = json.load(f)
 with open('/dev/null', 'w', encoding='utf-8') as f:
     yaml.dump(records, f, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False)"
 
-ybytes=$(stat -c %s "$yaml")
+ybytes=$(stat -L -c %s "$yaml")
 bench_header "convert YAML -> JSON, $N recipes ($((ybytes / 1048576)) MB YAML written by larder)"
 bench_reset
 bench_row "larder convert --to json" "$N" "$ybytes" "$LARDER" convert "$yaml" --to json -o "$back"
