@@ -120,4 +120,18 @@ import Testing
                 "\(command): \(result.stderr)")
         }
     }
+
+    @Test("a device watermark and last-seen time at Int64.max milliseconds: stats and compaction run, no crash")
+    func deviceTimesPastAnyDate() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.importedStore(in: directory)
+        try Store.executeRaw(
+            "INSERT INTO devices (id, name, watermark, last_seen) VALUES ('far', 'far', 9223372036854775807, 9223372036854775807)",
+            onFile: path)
+        let stats = try CLI.run(["store", "stats", "--store", path])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdout.contains("far: watermark 292278994-08-17T07:12:54.784Z"), "\(stats.stdout)")
+        let compact = try CLI.run(["tombstones", "compact", "--store", path])
+        #expect(compact.status == 0, "\(compact.stderr)")
+    }
 }
