@@ -34,8 +34,8 @@ let package = Package(
             name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Core ← Formats ← {Import, Registry, Dedupe, CloudKit} ← {Store, Emulator, Sync} ← larder.
-        // C libraries are imported by LarderFormats only; GRDB by LarderStore (the local store) and
-        // LarderEmulator (the server's own database).
+        // C libraries are imported by LarderFormats only; GRDB by LarderStore (the local store),
+        // LarderEmulator (the server's own database) and LarderSQLite (the row reading both share).
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
         .target(name: "LarderImport", dependencies: ["LarderCore", "LarderFormats"]),
@@ -45,16 +45,18 @@ let package = Package(
             name: "LarderCloudKit",
             dependencies: ["LarderCore", "LarderFormats", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "LarderSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "LarderStore",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderRegistry", .product(name: "GRDB", package: "GRDB.swift"),
+                "LarderCore", "LarderFormats", "LarderRegistry", "LarderSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "LarderEmulator",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderCloudKit",
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

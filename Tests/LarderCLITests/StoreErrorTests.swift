@@ -80,4 +80,58 @@ import Testing
         }
         #expect(try Store(path: path).contentDigest() == before)
     }
+
+    @Test("a blob where records.body must be text: export and dedupe exit 3 naming the table, column and record")
+    func blobInRecordsTextColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.importedStore(in: directory)
+        let id = try #require(try Store(path: path).records(type: "recipe").first?["id"]?.stringValue)
+        try Store.executeRaw("UPDATE records SET body = x'FF' WHERE type = 'recipe' AND id = '\(id)'", onFile: path)
+        for command in [
+            ["store", "export", "--store", path, "--type", "recipe", "--to", "ndjson"], ["dedupe", "--store", path],
+        ] {
+            let result = try CLI.run(command)
+            #expect(result.status == 3, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "larder.db: table records, column body (the row where type = 'recipe' and id = '\(id)'): "
+                        + "expected text, found BLOB of 1 byte; the store is damaged"),
+                "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test("text in schema_state's integer version column: every store command exits 3 naming it, none crashes")
+    func textInSchemaStateIntegerColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.importedStore(in: directory)
+        try Store.executeRaw("UPDATE schema_state SET version = 'four' WHERE type = 'recipe'", onFile: path)
+        for command in [
+            ["store", "stats", "--store", path],
+            ["store", "export", "--store", path, "--type", "recipe", "--to", "json"],
+            ["dedupe", "--store", path], ["migrate", "--store", path, "--type", "recipe"],
+        ] {
+            let result = try CLI.run(command)
+            #expect(result.status == 3, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "table schema_state, column version (the row where type = 'recipe'): "
+                        + "expected an integer or NULL, found TEXT 'four'"),
+                "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test("a device watermark and last-seen time at Int64.max milliseconds: stats and compaction run, no crash")
+    func deviceTimesPastAnyDate() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.importedStore(in: directory)
+        try Store.executeRaw(
+            "INSERT INTO devices (id, name, watermark, last_seen) VALUES ('far', 'far', 9223372036854775807, 9223372036854775807)",
+            onFile: path)
+        let stats = try CLI.run(["store", "stats", "--store", path])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdout.contains("far: watermark 292278994-08-17T07:12:54.784Z"), "\(stats.stdout)")
+        let compact = try CLI.run(["tombstones", "compact", "--store", path])
+        #expect(compact.status == 0, "\(compact.stderr)")
+    }
 }

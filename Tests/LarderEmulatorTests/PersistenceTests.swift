@@ -39,39 +39,80 @@ import FoundationNetworking
 
     @Test("a damaged stored record is an INTERNAL_ERROR naming it, not a record without fields (issue 11)")
     func damagedStoredRecord() async throws {
+        // Damage the stored fields of r1 behind the server's back.
+        let (folder, configuration) = try await Self.damagedDataFolder(
+            records: ["r1": "durable"], damage: #"UPDATE record SET fields = '{"title": [' WHERE name = 'r1'"#)
+        let second = try await TestServer.start(configuration: configuration)
+        try await stopping(second) { _ in
+            let answer = try await second.client().post(
+                "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe"), zoneID: Self.zone))
+            #expect(answer.status == 500)
+            #expect(answer.errorCode == "INTERNAL_ERROR")
+            #expect(answer.text.contains("r1"))
+        }
+        withExtendedLifetime(folder) {}
+    }
+
+    @Test("text in the record table's integer changeSeq column: INTERNAL_ERROR naming it, and the server serves on")
+    func textInRecordIntegerColumn() async throws {
+        let (folder, configuration) = try await Self.damagedDataFolder(
+            records: ["r1": "damaged", "r2": "intact"], damage: "UPDATE record SET changeSeq = 'late' WHERE name = 'r1'"
+        )
+        let second = try await TestServer.start(configuration: configuration)
+        try await stopping(second) { _ in
+            let client = second.client()
+            let damaged = try await client.post(
+                "records/lookup", LookupRecordsRequest(records: [.init(recordName: "r1")], zoneID: Self.zone))
+            #expect(damaged.status == 500)
+            #expect(damaged.errorCode == "INTERNAL_ERROR")
+            let reason = damaged.json["reason"]?.stringValue ?? ""
+            #expect(
+                reason.hasPrefix(
+                    "the emulator store is damaged: table record, column changeSeq (the row where zoneId = "))
+            #expect(reason.hasSuffix(" and name = 'r1'): expected an integer, found TEXT 'late'"), "\(reason)")
+            let modify = try await client.modify(
+                [RecordOperation(.update, .make("r1", fields: ["title": .string("again")]))], zone: Self.zone)
+            #expect(modify.first?.error?.serverErrorCode.rawValue == "INTERNAL_ERROR")
+            let intact = try await client.post(
+                "records/lookup", LookupRecordsRequest(records: [.init(recordName: "r2")], zoneID: Self.zone))
+            #expect(intact.status == 200)
+            #expect(intact.text.contains("intact"))
+        }
+        withExtendedLifetime(folder) {}
+    }
+
+    /// The zone the damaged data folders hold their records in.
+    static let zone = RecordZoneID(zoneName: "Kept")
+
+    /// A data folder whose zone ``zone`` holds `records` (name: title), with `sql` then run on its
+    /// SQLite file behind the server's back (the server stopped), and the configuration serving it.
+    private static func damagedDataFolder(records: [String: String], damage sql: String) async throws
+        -> (TemporaryDirectory, EmulatorConfiguration)
+    {
         let folder = try TemporaryDirectory()
         let configuration = TestServer.configuration {
             $0.inMemory = false
             $0.dataDirectory = folder.path("data")
         }
-        let zone = RecordZoneID(zoneName: "Kept")
         let first = try await TestServer.start(configuration: configuration)
         try await stopping(first) { _ in
             let alice = first.client()
             try await alice.createZone("Kept")
             _ = try await alice.modify(
-                [RecordOperation(.create, .make("r1", fields: ["title": .string("durable")]))], zone: zone)
+                records.sorted { $0.key < $1.key }.map {
+                    RecordOperation(.create, .make($0.key, fields: ["title": .string($0.value)]))
+                }, zone: zone)
         }
-        // Damage the stored fields of r1 behind the server's back.
         let damage = Process()
         damage.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         damage.arguments = [
-            "python3", "-c",
-            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE record SET fields='{\\\"title\\\": [' WHERE name='r1'\"); c.commit()",
-            folder.path("data/emulator.sqlite"),
+            "python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+            folder.path("data/emulator.sqlite"), sql,
         ]
         try damage.run()
         damage.waitUntilExit()
         #expect(damage.terminationStatus == 0)
-
-        let second = try await TestServer.start(configuration: configuration)
-        try await stopping(second) { _ in
-            let answer = try await second.client().post(
-                "records/query", QueryRecordsRequest(query: Query(recordType: "Recipe"), zoneID: zone))
-            #expect(answer.status == 500)
-            #expect(answer.errorCode == "INTERNAL_ERROR")
-            #expect(answer.text.contains("r1"))
-        }
+        return (folder, configuration)
     }
 
     @Test("the configuration rejects unknown keys and resolves flag over environment over file")

@@ -65,8 +65,13 @@ public enum Timestamp {
     }
 
     /// Formats a date as `2024-01-01T10:00:00Z`, or `2024-01-01T10:00:00.250Z` with milliseconds.
+    ///
+    /// A date past ±2^63 milliseconds (one read from a damaged store) is written as the last
+    /// millisecond before that bound, rather than trapping.
     public static func format(_ date: Date) -> String {
-        let totalMillis = (date.timeIntervalSince1970 * 1000).rounded()
+        let limit = 9_223_372_036_854_774_784.0  // the largest Double below 2^63
+        let raw = (date.timeIntervalSince1970 * 1000).rounded()
+        let totalMillis = raw.isNaN ? 0 : min(max(raw, -limit), limit)
         var seconds = Int((totalMillis / 1000).rounded(.down))
         let millis = Int(totalMillis) - seconds * 1000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

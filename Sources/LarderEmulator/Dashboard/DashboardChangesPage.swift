@@ -1,4 +1,5 @@
 import GRDB
+import LarderSQLite
 
 /// A zone's change feed as a timeline, newest first: creates, updates and deletes with the token
 /// after each, paged by a keyset bound on the `(zoneId, changeSeq)` index.
@@ -14,17 +15,20 @@ enum DashboardChangesPage {
                 WHERE zoneId = ? AND changeSeq < ? ORDER BY changeSeq DESC LIMIT ?
                 """, arguments: [zone.row.id, bound, pageSize + 1])
         let zoneID = String(zone.row.id)
-        let cells = rows.prefix(pageSize).map { row -> [String] in
-            let sequence: Int64 = row["changeSeq"]
-            let isDeleted: Bool = row["isDeleted"]
-            let created: Int64 = row["createdAt"]
-            let modified: Int64 = row["modifiedAt"]
-            let name: String = row["name"]
+        let cells = try rows.prefix(pageSize).map { row -> [String] in
+            let name: String = try row.decode(atIndex: 0, in: .record)
+            let type: String = try row.decode(atIndex: 1, in: .record)
+            let sequence: Int64 = try row.decode(atIndex: 2, in: .record)
+            let changeTag: String = try row.decode(atIndex: 3, in: .record)
+            let isDeleted: Bool = try row.decode(atIndex: 4, in: .record)
+            let created: Int64 = try row.decode(atIndex: 5, in: .record)
+            let modified: Int64 = try row.decode(atIndex: 6, in: .record)
+            let modifiedBy: String = try row.decode(atIndex: 7, in: .record)
             let kind = isDeleted ? "delete" : created == modified ? "create" : "update"
             return [
-                HTML.escape(String(sequence)), kind, HTML.time(modified), HTML.escape(row["modifiedBy"]),
+                HTML.escape(String(sequence)), kind, HTML.time(modified), HTML.escape(modifiedBy),
                 HTML.link(name, DashboardPage.root + "/record", [("zone", zoneID), ("name", name)]),
-                HTML.escape(isDeleted ? "" : row["type"]), HTML.escape(row["changeTag"]),
+                HTML.escape(isDeleted ? "" : type), HTML.escape(changeTag),
                 "<code>\(HTML.escape(zone.row.token(at: sequence)))</code>",
             ]
         }
@@ -34,7 +38,7 @@ enum DashboardChangesPage {
             ["Change", "Kind", "When", "By", "Record", "Type", "Change tag", "Token after"], Array(cells),
             id: "changes")
         if rows.count > pageSize, let last = rows.prefix(pageSize).last {
-            let sequence: Int64 = last["changeSeq"]
+            let sequence: Int64 = try last.decode(atIndex: 2, in: .record)
             body += HTML.link(
                 "Older changes", DashboardPage.root + "/changes", [("zone", zoneID), ("before", String(sequence))],
                 id: "older-changes")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LarderCloudKit
 import LarderCore
+import LarderSQLite
 
 /// A zone the dashboard shows, found by its row id, and the context its queries run in.
 ///
@@ -17,9 +18,10 @@ struct DashboardZone {
         guard let id,
             let row = try Row.fetchOne(
                 db, sql: "SELECT \(ZoneRow.columns), container, environment FROM zone WHERE id = ?", arguments: [id]),
-            let environment = DatabaseEndpoint.Environment(rawValue: row["environment"])
+            let environment = DatabaseEndpoint.Environment(rawValue: try row.decode(atIndex: 9, in: .zone))
         else { return nil }
-        return DashboardZone(row: ZoneRow(row: row), container: row["container"], environment: environment)
+        return DashboardZone(
+            row: try ZoneRow(row: row), container: try row.decode(atIndex: 8, in: .zone), environment: environment)
     }
 
     var title: String { "\(row.name) · \(row.database) · \(row.owner)" }
@@ -52,7 +54,10 @@ struct DashboardZone {
             db, sql: "SELECT recordType, fieldName, type FROM schemaField WHERE container = ? AND environment = ?",
             arguments: arguments)
         {
-            schema[row["recordType"], default: [:]][row["fieldName"]] = FieldType(rawValue: row["type"])
+            let recordType: String = try row.decode(atIndex: 0, in: .schemaField)
+            let fieldName: String = try row.decode(atIndex: 1, in: .schemaField)
+            schema[recordType, default: [:]][fieldName] = FieldType(
+                rawValue: try row.decode(atIndex: 2, in: .schemaField))
         }
         return schema
     }

@@ -1,4 +1,5 @@
 import GRDB
+import LarderSQLite
 
 /// The start page: containers → environments → databases → zones, with owner, change sequence
 /// and share status.
@@ -19,22 +20,24 @@ enum DashboardZonesPage {
         var groups: [String: [[String]]] = [:]
         var order: [String] = []
         for row in rows.prefix(limit) {
-            let container: String = row["container"]
-            let environment: String = row["environment"]
+            let container: String = try row.decode(atIndex: 1, in: .zone)
+            let environment: String = try row.decode(atIndex: 2, in: .zone)
             let key = container + " / " + environment
             if groups[key] == nil { order.append(key) }
-            let id: Int64 = row["id"]
-            let name: String = row["name"]
-            let isDeleted: Bool = row["isDeleted"]
-            let shared: Bool = row["shared"]
-            let members: Int = row["members"]
+            let id: Int64 = try row.decode(atIndex: 0, in: .zone)
+            let name: String = try row.decode(atIndex: 5, in: .zone)
+            let isDeleted: Bool = try row.decode(atIndex: 7, in: .zone)
+            let shared: Bool = try row.decode(atIndex: 9, in: .zone)
+            let members: Int = try row.decode(atIndex: 8, in: .zone)
+            let database: String = try row.decode(atIndex: 3, in: .zone)
+            let owner: String = try row.decode(atIndex: 4, in: .zone)
+            let changeSeq: Int64? = try row.decode(atIndex: 6, in: .zone)
             let zoneCell =
                 isDeleted
                 ? HTML.escape(name) + " <span class=\"muted\">(deleted)</span>"
                 : HTML.link(name, DashboardPage.root + "/zone", [("zone", String(id))], id: "zone-\(id)")
             groups[key, default: []].append([
-                HTML.escape(row["database"]), HTML.escape(row["owner"]), zoneCell,
-                HTML.escape("\(row["changeSeq"] ?? 0)"),
+                HTML.escape(database), HTML.escape(owner), zoneCell, HTML.escape("\(changeSeq ?? 0)"),
                 shared ? "shared, \(members) accepted participant(s)" : "not shared",
                 isDeleted ? "" : HTML.link("change feed", DashboardPage.root + "/changes", [("zone", String(id))]),
             ])

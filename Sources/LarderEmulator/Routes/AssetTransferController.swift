@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LarderCloudKit
 import LarderCore
+import LarderSQLite
 import NIOCore
 
 /// The byte endpoints behind asset URLs: `POST /_assets/upload/<token>` takes the file (the raw
@@ -72,7 +73,9 @@ struct AssetTransferController: Sendable {
         let blobs = services.store.blobs
         let found = try await services.store.writer.read { db in
             try Row.fetchOne(db, sql: "SELECT contentType FROM asset WHERE checksum = ?", arguments: [ticket.checksum])
-                .map { row -> (String, Data?) in (row["contentType"], blobs.read(ticket.checksum)) }
+                .map { row -> (String, Data?) in
+                    (try row.decode(atIndex: 0, in: .asset), blobs.read(ticket.checksum))
+                }
         }
         guard let found, let data = found.1 else {
             throw CloudKitServerError(.notFound, "the asset is no longer stored")

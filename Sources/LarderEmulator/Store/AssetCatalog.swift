@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LarderCloudKit
 import LarderCore
+import LarderSQLite
 
 /// The emulator's asset bookkeeping in the store: upload tokens and receipts, which record fields
 /// reference which bytes, and the collection of bytes nothing references any more.
@@ -39,7 +40,7 @@ enum AssetCatalog {
         guard
             let row = try Row.fetchOne(
                 db, sql: "SELECT database, expiresAt FROM assetUpload WHERE token = ?", arguments: [token]),
-            (row["expiresAt"] as Int64) > now
+            try row.decode(Int64.self, atIndex: 1, in: .assetUpload) > now
         else {
             throw CloudKitServerError(.notFound, "upload URL is unknown or has expired; ask assets/upload again")
         }
@@ -51,7 +52,8 @@ enum AssetCatalog {
                 ON CONFLICT(checksum) DO UPDATE SET keepUntil = MAX(keepUntil, excluded.keepUntil)
                 """,
             arguments: [hex, data.count, ContentSniffer.contentType(of: data), now + uploadLifetimeMs])
-        let isPrivate = (row["database"] as String) != DatabaseEndpoint.Scope.public.rawValue
+        let isPrivate =
+            try row.decode(String.self, atIndex: 0, in: .assetUpload) != DatabaseEndpoint.Scope.public.rawValue
         let key = isPrivate ? wrappingKey : nil
         try db.execute(
             sql: "UPDATE assetUpload SET checksum = ?, wrappingKey = ?, expiresAt = ? WHERE token = ?",

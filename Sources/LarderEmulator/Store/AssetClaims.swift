@@ -1,6 +1,7 @@
 import GRDB
 import LarderCloudKit
 import LarderCore
+import LarderSQLite
 
 /// Turns the `ASSETID` values of a `records/modify` operation into what the record stores.
 ///
@@ -60,7 +61,8 @@ struct AssetClaims {
                 .badRequest,
                 "field '\(field)': fileChecksum without a receipt must be an asset this record already has")
         }
-        return AssetCatalog.stored(hex: hex, size: row["size"], wrappingKey: asset.wrappingKey)
+        return AssetCatalog.stored(
+            hex: hex, size: try row.decode(forColumn: "size", in: .asset), wrappingKey: asset.wrappingKey)
     }
 
     private func redeem(_ receipt: String, asset: Asset, field: String, db: Database) throws -> Asset {
@@ -80,14 +82,15 @@ struct AssetClaims {
                 .badRequest,
                 "field '\(field)': the asset receipt is unknown, expired, not yours or its bytes were never uploaded")
         }
-        let hex: String = row["checksum"]
+        let hex: String = try row.decode(forColumn: "checksum", in: .assetUpload)
         if let given = asset.fileChecksum, AssetDigest.hex(fileChecksum: given) != hex {
             throw call.error(.badRequest, "field '\(field)': fileChecksum does not match the uploaded bytes")
         }
-        let size: Int64 = row["size"]
+        let size: Int64 = try row.decode(forColumn: "size", in: .asset)
         if let given = asset.size, given != size {
             throw call.error(.badRequest, "field '\(field)': size \(given) does not match the \(size) bytes uploaded")
         }
-        return AssetCatalog.stored(hex: hex, size: size, wrappingKey: row["wrappingKey"])
+        return AssetCatalog.stored(
+            hex: hex, size: size, wrappingKey: try row.decode(forColumn: "wrappingKey", in: .assetUpload))
     }
 }

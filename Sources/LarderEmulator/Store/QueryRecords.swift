@@ -124,7 +124,7 @@ struct QueryRecords {
         var matched: [RecordRow] = []
         var skipped = 0
         while let row = try cursor.next() {
-            let record = RecordRow(row: row)
+            let record = try RecordRow(row: row)
             guard let access = zonesByID[record.zoneID] else { continue }
             if access.filtersRecords {
                 let permission = try access.permission(

@@ -1,5 +1,6 @@
 import GRDB
 import LarderCloudKit
+import LarderSQLite
 
 /// One zone's change feed since a token: records and tombstones in change order (or, with
 /// `reverse`, each page newest first), a page at a time.
@@ -52,7 +53,7 @@ struct RecordChanges {
         var rows: [RecordRow] = []
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
         while let row = try cursor.next() {
-            let record = RecordRow(row: row)
+            let record = try RecordRow(row: row)
             if access.filtersRecords {
                 let permission = try access.permission(
                     recordName: record.name, parent: record.parent, isShare: record.isShare,
@@ -108,7 +109,7 @@ struct DatabaseChanges {
                     AND databaseSeq > ? ORDER BY databaseSeq LIMIT ?
                     """,
                 arguments: [call.container, call.environment, database, owner, since, limit + 1])
-            changed = rows.map(ZoneRow.init(row:)).map { zone in
+            changed = try rows.map(ZoneRow.init(row:)).map { zone in
                 (
                     Zone(
                         zoneID: zone.zoneID, syncToken: zone.isDeleted ? nil : zone.token(at: zone.changeSeq),
@@ -127,10 +128,10 @@ struct DatabaseChanges {
                     """,
                 arguments: [user, call.container, call.environment])
             for row in rows {
-                let zone = ZoneRow(row: row)
-                let memberSeq: Int64 = row["memberSeq"]
-                let visible: Bool = row["visible"]
-                let removed: Bool = row["removed"]
+                let zone = try ZoneRow(row: row)
+                let memberSeq: Int64 = try row.decode(atIndex: 8, in: .shareMember)
+                let visible: Bool = try row.decode(atIndex: 9, in: .shareMember)
+                let removed: Bool = try row.decode(atIndex: 10, in: .shareMember)
                 let sequence = max(zone.databaseSeq, memberSeq)
                 // Pending invitations are not visible; a zone that was visible and is no longer is reported deleted.
                 guard sequence > since, visible || removed else { continue }

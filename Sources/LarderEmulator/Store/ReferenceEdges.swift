@@ -75,7 +75,7 @@ enum ReferenceEdges {
                 ORDER BY id
                 """,
             arguments: [zoneID, targetName, action])
-        return rows.map(RecordRow.init(row:))
+        return try rows.map(RecordRow.init(row:))
     }
 
     /// Recomputes the whole index from the live records (after the migration that adds it, and an import).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LarderCloudKit
+import LarderSQLite
 
 /// A `zone` row.
 struct ZoneRow: Sendable, Hashable {
@@ -13,15 +14,17 @@ struct ZoneRow: Sendable, Hashable {
     var databaseSeq: Int64
     var isDeleted: Bool
 
-    init(row: Row) {
-        id = row["id"]
-        database = row["database"]
-        owner = row["owner"]
-        name = row["name"]
-        epoch = row["epoch"]
-        changeSeq = row["changeSeq"]
-        databaseSeq = row["databaseSeq"]
-        isDeleted = row["isDeleted"]
+    /// Reads a row whose first columns are ``columns``, in that order.
+    /// - Throws: `INTERNAL_ERROR` naming the column whose value is not what it must hold.
+    init(row: Row) throws {
+        id = try row.decode(atIndex: 0, in: .zone)
+        database = try row.decode(atIndex: 1, in: .zone)
+        owner = try row.decode(atIndex: 2, in: .zone)
+        name = try row.decode(atIndex: 3, in: .zone)
+        epoch = try row.decode(atIndex: 4, in: .zone)
+        changeSeq = try row.decode(atIndex: 5, in: .zone)
+        databaseSeq = try row.decode(atIndex: 6, in: .zone)
+        isDeleted = try row.decode(atIndex: 7, in: .zone)
     }
 
     /// The zone ID as clients see it.
@@ -73,14 +76,21 @@ struct RecordRow: Sendable {
 }
 
 extension RecordRow {
-    init(row: Row) {
+    /// Reads a row whose first columns are ``columns``, in that order.
+    /// - Throws: `INTERNAL_ERROR` naming the column whose value is not what it must hold.
+    init(row: Row) throws {
         self.init(
-            id: row["id"], zoneID: row["zoneId"], name: row["name"], type: row["type"], changeTag: row["changeTag"],
-            changeSeq: row["changeSeq"], isDeleted: row["isDeleted"], fields: row["fields"],
-            createdAt: row["createdAt"],
-            createdBy: row["createdBy"], createdDevice: row["createdDevice"], modifiedAt: row["modifiedAt"],
-            modifiedBy: row["modifiedBy"], modifiedDevice: row["modifiedDevice"], parent: row["parent"],
-            shareName: row["shareName"], shortGUID: row["shortGUID"], share: row["share"])
+            id: try row.decode(atIndex: 0, in: .record), zoneID: try row.decode(atIndex: 1, in: .record),
+            name: try row.decode(atIndex: 2, in: .record), type: try row.decode(atIndex: 3, in: .record),
+            changeTag: try row.decode(atIndex: 4, in: .record), changeSeq: try row.decode(atIndex: 5, in: .record),
+            isDeleted: try row.decode(atIndex: 6, in: .record), fields: try row.decode(atIndex: 7, in: .record),
+            createdAt: try row.decode(atIndex: 8, in: .record), createdBy: try row.decode(atIndex: 9, in: .record),
+            createdDevice: try row.decode(atIndex: 10, in: .record),
+            modifiedAt: try row.decode(atIndex: 11, in: .record),
+            modifiedBy: try row.decode(atIndex: 12, in: .record),
+            modifiedDevice: try row.decode(atIndex: 13, in: .record), parent: try row.decode(atIndex: 14, in: .record),
+            shareName: try row.decode(atIndex: 15, in: .record), shortGUID: try row.decode(atIndex: 16, in: .record),
+            share: try row.decode(atIndex: 17, in: .record))
     }
 }
 

@@ -1,6 +1,7 @@
 import GRDB
 import LarderCloudKit
 import LarderCore
+import LarderSQLite
 
 /// Types a record's fields against the schema of its container and environment.
 ///
@@ -22,13 +23,16 @@ struct SchemaResolver {
             db, sql: "SELECT recordType FROM schemaRecordType WHERE container = ? AND environment = ?",
             arguments: [container, environment])
         {
-            knownTypes.insert(row["recordType"])
+            knownTypes.insert(try row.decode(atIndex: 0, in: .schemaRecordType))
         }
         for row in try Row.fetchAll(
             db, sql: "SELECT recordType, fieldName, type FROM schemaField WHERE container = ? AND environment = ?",
             arguments: [container, environment])
         {
-            types[row["recordType"], default: [:]][row["fieldName"]] = FieldType(rawValue: row["type"])
+            let recordType: String = try row.decode(atIndex: 0, in: .schemaField)
+            let fieldName: String = try row.decode(atIndex: 1, in: .schemaField)
+            types[recordType, default: [:]][fieldName] = FieldType(
+                rawValue: try row.decode(atIndex: 2, in: .schemaField))
         }
     }
 

@@ -1,11 +1,15 @@
 import Foundation
 import GRDB
 import LarderCloudKit
+import LarderSQLite
 
 /// `records/accept` and `records/resolve`: a participant finds a share by its short GUID and,
 /// for accept, joins it; the owner's zone then appears in the participant's shared database.
 struct ShareOperations {
     let call: DatabaseOperationContext
+
+    /// The share record's id, joined onto its zone's row (no key of its own: an integer primary key).
+    private static let shareRecord = StoredTable(emulatorTable: "record", key: [])
 
     func run(_ request: ShortGUIDsRequest, accept: Bool, db: Database) throws -> ShareMetadataResponse {
         let user = try call.requireUser()
@@ -34,15 +38,15 @@ struct ShareOperations {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT r.id AS recordId, z.id, z.database, z.owner, z.name, z.epoch, z.changeSeq, z.databaseSeq, z.isDeleted
+                    SELECT z.id, z.database, z.owner, z.name, z.epoch, z.changeSeq, z.databaseSeq, z.isDeleted, r.id AS recordId
                     FROM record r JOIN zone z ON z.id = r.zoneId
                     WHERE r.shortGUID = ? AND r.type = ? AND r.isDeleted = 0 AND z.isDeleted = 0
                     AND z.container = ? AND z.environment = ?
                     """,
                 arguments: [entry.value, Record.shareRecordType, call.container, call.environment])
         else { throw notFound }
-        let zone = ZoneRow(row: row)
-        let shareID: Int64 = row["recordId"]
+        let zone = try ZoneRow(row: row)
+        let shareID: Int64 = try row.decode(atIndex: 8, in: Self.shareRecord)
         guard
             var share = try Row.fetchOne(
                 db, sql: "SELECT \(RecordRow.columns) FROM record WHERE id = ?", arguments: [shareID]

@@ -18,10 +18,19 @@ final class WriteSession {
     /// Forgets pending sequence numbers (after a rolled-back savepoint).
     func discardPending() { zoneSequences = [:] }
 
-    private func nextSequence(in zone: ZoneRow) -> Int64 {
+    /// The zone's next change sequence number.
+    /// - Throws: `INTERNAL_ERROR` when the stored sequence has no successor (a data folder edited by hand).
+    private func nextSequence(in zone: ZoneRow) throws -> Int64 {
         let current = zoneSequences[zone.id]?.sequence ?? zone.changeSeq
-        zoneSequences[zone.id] = (zone, current + 1)
-        return current + 1
+        let (next, overflows) = current.addingReportingOverflow(1)
+        if overflows {
+            throw CloudKitServerError(
+                .internalError,
+                "the emulator store is damaged: table zone, column changeSeq of zone '\(zone.name)' is \(current), the largest integer"
+            )
+        }
+        zoneSequences[zone.id] = (zone, next)
+        return next
     }
 
     /// Encodes typed fields as stored JSON: the wire `fields` map, sorted by name.
@@ -40,7 +49,7 @@ final class WriteSession {
         zone: ZoneRow, name: String, type: String, fieldsJSON: String, existing: RecordRow?, parent: String?,
         shareName: String?, shortGUID: String?, share: String?
     ) throws -> RecordRow {
-        let sequence = nextSequence(in: zone)
+        let sequence = try nextSequence(in: zone)
         let tag = CloudKitNameRules.changeTag(for: sequence)
         let user = call.caller.userRecordName ?? DatabaseOperationContext.publicOwner
         let now = call.nowMilliseconds
@@ -87,7 +96,7 @@ final class WriteSession {
 
     /// Turns a record into a tombstone (fields cleared; parent kept for share visibility).
     func delete(zone: ZoneRow, row: RecordRow) throws {
-        let sequence = nextSequence(in: zone)
+        let sequence = try nextSequence(in: zone)
         try db.cachedStatement(
             sql: """
                 UPDATE record SET isDeleted = 1, fields = '{}', changeSeq = ?, changeTag = ?, modifiedAt = ?, modifiedBy = ?,
@@ -104,7 +113,7 @@ final class WriteSession {
 
     /// Re-stamps an existing row with a new change tag (its share link changed).
     func touch(zone: ZoneRow, rowID: Int64, shareName: String?, shortGUID: String?) throws {
-        let sequence = nextSequence(in: zone)
+        let sequence = try nextSequence(in: zone)
         try db.execute(
             sql:
                 "UPDATE record SET changeSeq = ?, changeTag = ?, shareName = ?, shortGUID = ?, modifiedAt = ? WHERE id = ?",

@@ -1,5 +1,6 @@
 import GRDB
 import LarderCloudKit
+import LarderSQLite
 
 /// A resolved zone and what the caller may do in it.
 struct ZoneAccess: Sendable {
@@ -54,10 +55,10 @@ struct ZoneAccess: Sendable {
             var roots: [String: SharePermission] = [:]
             var shares: [String: SharePermission] = [:]
             for row in rows {
-                let permission = SharePermission(rawValue: row["permission"])
-                let shareName: String = row["shareName"]
+                let permission = SharePermission(rawValue: try row.decode(forColumn: "permission", in: .shareMember))
+                let shareName: String = try row.decode(forColumn: "shareName", in: .shareMember)
                 shares[shareName] = permission
-                if let root: String = row["rootRecordName"] {
+                if let root: String = try row.decode(forColumn: "rootRecordName", in: .shareMember) {
                     roots[root] = max(roots[root] ?? .none, permission)
                 } else {
                     zoneWide = max(zoneWide ?? .none, permission)

@@ -23,7 +23,7 @@ struct ZoneOperations {
                     AND owner = ? AND isDeleted = 0 ORDER BY name != '_defaultZone', name
                     """,
                 arguments: [call.container, call.environment, user])
-            return ZonesResponse(zones: rows.map { .zone(zoneDictionary(ZoneRow(row: $0))) })
+            return ZonesResponse(zones: try rows.map { .zone(zoneDictionary(try ZoneRow(row: $0))) })
         case .shared:
             let user = try call.requireUser()
             let rows = try Row.fetchAll(
@@ -35,7 +35,7 @@ struct ZoneOperations {
                     AND z.container = ? AND z.environment = ? ORDER BY z.owner, z.name
                     """,
                 arguments: [user, call.container, call.environment])
-            return ZonesResponse(zones: rows.map { .zone(zoneDictionary(ZoneRow(row: $0))) })
+            return ZonesResponse(zones: try rows.map { .zone(zoneDictionary(try ZoneRow(row: $0))) })
         }
     }
 

@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 public import LarderFormats
 public import LarderRegistry
+import LarderSQLite
 
 /// The store's migrations, with their ledger: migrate (one transaction per step, resuming after
 /// the last committed step), dry runs, imports, ledger validation, repair and baseline.
@@ -292,13 +293,16 @@ public struct Ledger {
         var lastRowID: Int64 = 0
         while true {
             let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+                db,
+                sql: "SELECT rowid, type, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
                 arguments: [type, lastRowID, batchSize])
             guard let last = rows.last else { return }
-            lastRowID = last["rowid"]
-            let values = try RecordBodies.parse(
-                batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
-            for (row, value) in zip(rows, values) { try body(row["rowid"], row["id"], value) }
+            lastRowID = try last.decode(atIndex: 0, in: .records)
+            let bodies = try rows.map(StoredBody.init(row:))
+            let values = try RecordBodies.parse(batch: bodies)
+            for (index, row) in rows.enumerated() {
+                try body(try row.decode(atIndex: 0, in: .records), bodies[index].id, values[index])
+            }
         }
     }
 

@@ -1,11 +1,23 @@
+import GRDB
 import LarderCore
 import LarderFormats
+import LarderSQLite
 
 /// A stored record's body with the names of its record, for errors that say which record is bad.
 struct StoredBody {
     var type: String
     var id: String
     var body: String
+}
+
+extension StoredBody {
+    /// Reads the `type`, `id` and `body` columns of a `records` row.
+    /// - Throws: ``StoredValueError`` naming the column whose value is not text.
+    init(row: Row) throws {
+        type = try row.decode(forColumn: "type", in: .records)
+        id = try row.decode(forColumn: "id", in: .records)
+        body = try row.decode(forColumn: "body", in: .records)
+    }
 }
 
 /// Parses stored record bodies.

@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 import LarderFormats
 import LarderRegistry
+import LarderSQLite
 
 /// What kind of run a history row records.
 ///
@@ -44,22 +45,24 @@ public struct HistoryEntry: Sendable, Hashable {
     public var isRemoved: Bool
     public var details: String?
 
-    init(row: Row) {
-        rank = row["rank"]
-        kind = HistoryKind(rawValue: row["kind"])
-        type = row["type"]
-        stepID = row["step_id"]
-        direction = row["direction"]
-        fromVersion = row["from_version"]
-        toVersion = row["to_version"]
-        checksum = row["checksum"]
-        source = row["source"]
-        appliedAt = row["applied_at"]
-        durationMilliseconds = row["duration_ms"]
-        recordsTouched = row["records_touched"]
-        isSuccess = row["success"]
-        isRemoved = row["is_removed"]
-        details = row["details"]
+    /// Reads a `SELECT * FROM history` row.
+    /// - Throws: ``StoredValueError`` naming the column whose value is not what it must hold.
+    init(row: Row) throws {
+        rank = try row.decode(forColumn: "rank", in: .history)
+        kind = HistoryKind(rawValue: try row.decode(forColumn: "kind", in: .history))
+        type = try row.decode(forColumn: "type", in: .history)
+        stepID = try row.decode(forColumn: "step_id", in: .history)
+        direction = try row.decode(forColumn: "direction", in: .history)
+        fromVersion = try row.decode(forColumn: "from_version", in: .history)
+        toVersion = try row.decode(forColumn: "to_version", in: .history)
+        checksum = try row.decode(forColumn: "checksum", in: .history)
+        source = try row.decode(forColumn: "source", in: .history)
+        appliedAt = try row.decode(forColumn: "applied_at", in: .history)
+        durationMilliseconds = try row.decode(forColumn: "duration_ms", in: .history)
+        recordsTouched = try row.decode(forColumn: "records_touched", in: .history)
+        isSuccess = try row.decode(forColumn: "success", in: .history)
+        isRemoved = try row.decode(forColumn: "is_removed", in: .history)
+        details = try row.decode(forColumn: "details", in: .history)
     }
 }
 
@@ -173,6 +176,12 @@ public final class Store: Sendable {
     /// A database error as a `store-error` naming the file, in plain words; the SQLite message
     /// stays as the ``LarderError/underlying`` error.
     static func storeError(path: String, _ error: any Error, doing action: String) -> LarderError {
+        if let problem = error as? StoredValueError {
+            return LarderError(
+                .store,
+                "\(path): \(problem); the store is damaged or was edited by hand: restore it from a backup, or correct the value",
+                underlying: error)
+        }
         guard let database = error as? DatabaseError else {
             return LarderError(.store, "\(path): \(action): \(error)", underlying: error)
         }
@@ -243,8 +252,11 @@ public final class Store: Sendable {
     static func states(_ db: Database) throws -> [SchemaState] {
         try Row.fetchAll(db, sql: "SELECT * FROM schema_state ORDER BY type").map {
             SchemaState(
-                type: $0["type"], version: $0["version"], pendingFrom: $0["pending_from"], pendingTo: $0["pending_to"],
-                stepsDone: $0["steps_done"])
+                type: try $0.decode(forColumn: "type", in: .schemaState),
+                version: try $0.decode(forColumn: "version", in: .schemaState),
+                pendingFrom: try $0.decode(forColumn: "pending_from", in: .schemaState),
+                pendingTo: try $0.decode(forColumn: "pending_to", in: .schemaState),
+                stepsDone: try $0.decode(forColumn: "steps_done", in: .schemaState))
         }
     }
 
@@ -351,8 +363,8 @@ public final class Store: Sendable {
     public func records(type: String) throws -> [Value] {
         try readDatabase { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT id, body FROM records WHERE type = ? ORDER BY id", arguments: [type])
-            return try RecordBodies.parse(batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
+                db, sql: "SELECT type, id, body FROM records WHERE type = ? ORDER BY id", arguments: [type])
+            return try RecordBodies.parse(batch: rows.map(StoredBody.init(row:)))
         }
     }
 
@@ -373,7 +385,7 @@ public final class Store: Sendable {
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE ? IS NULL OR type = ? ORDER BY type, id",
                 arguments: [type, type])
-            while let row = try cursor.next() { try body(StoredRecord(row: row)) }
+            while let row = try cursor.next() { try body(try StoredRecord(row: row)) }
         }
     }
 }

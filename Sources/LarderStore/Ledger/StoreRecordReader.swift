@@ -1,6 +1,7 @@
 import GRDB
 public import LarderCore
 public import LarderFormats
+import LarderSQLite
 
 /// Reads a store's records of one type, tombstones included, in rowid (insertion) order, as a
 /// ``RecordReader``: a store can be the input of anything that reads files (dedupe, conversion).
@@ -62,15 +63,18 @@ public final class StoreRecordReader: RecordReader {
 
     /// Reads the next page; returns whether it held any row.
     private func readPage() throws -> Bool {
-        let rows = try store.readDatabase { db in
-            try Row.fetchAll(
-                db, sql: "SELECT rowid, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+        // The rows are decoded inside the read, so a bad value is a store error naming the file.
+        let (bodies, pageLastRowID) = try store.readDatabase { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT rowid, type, id, body FROM records WHERE type = ? AND rowid > ? ORDER BY rowid LIMIT ?",
                 arguments: [type, lastRowID, pageSize])
+            return (try rows.map(StoredBody.init(row:)), try rows.last?.decode(Int64.self, atIndex: 0, in: .records))
         }
-        isExhausted = rows.count < pageSize
-        guard let last = rows.last else { return false }
-        lastRowID = last[0]
-        page = RecordBodies.results(batch: rows.map { StoredBody(type: type, id: $0[1], body: $0[2]) })
+        isExhausted = bodies.count < pageSize
+        guard let pageLastRowID else { return false }
+        lastRowID = pageLastRowID
+        page = RecordBodies.results(batch: bodies)
         position = 0
         return true
     }

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 import LarderCore
+import LarderSQLite
 
 /// One transaction on a store: the operations that must commit (or roll back) together, such as
 /// a dedupe merge writing every cluster and its history row at once.
@@ -33,7 +34,10 @@ public struct StoreTransaction {
         let row = try Row.fetchOne(
             db, sql: "SELECT count(*), coalesce(max(rowid), 0), total(length(body)) FROM records WHERE type = ?",
             arguments: [type])
-        return RecordsSnapshot(count: row?[0] ?? 0, lastRowID: row?[1] ?? 0, bodyLength: Int64(row?[2] ?? 0.0))
+        return RecordsSnapshot(
+            count: try row?.decode(atIndex: 0, in: .records) ?? 0,
+            lastRowID: try row?.decode(atIndex: 1, in: .records) ?? 0,
+            bodyLength: Int64(try row?.decode(Double.self, atIndex: 2, in: .records) ?? 0))
     }
 
     /// Appends a row to the store's history.

@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 import LarderFormats
 import LarderRegistry
+import LarderSQLite
 
 /// The recipe cache as tables of the store: `recipe_cache` (one row per entry: the recipe body,
 /// fetch and access times, hits, size, pinned), `recipe_cache_pins` (the user's saved and created
@@ -77,7 +78,10 @@ public struct RecipeCacheTable: Sendable {
     static func header(_ db: Database) throws -> RecipeCacheFile.Header {
         let meta = Dictionary(
             try Row.fetchAll(db, sql: "SELECT key, value FROM recipe_cache_meta").map {
-                ($0["key"] as String, $0["value"] as String)
+                (
+                    try $0.decode(String.self, atIndex: 0, in: .recipeCacheMeta),
+                    try $0.decode(String.self, atIndex: 1, in: .recipeCacheMeta)
+                )
             },
             uniquingKeysWith: { a, _ in a })
         var header = RecipeCacheFile.Header()
@@ -105,8 +109,13 @@ public struct RecipeCacheTable: Sendable {
         while let row = try cursor.next() {
             entries.append(
                 CacheEntryInfo(
-                    id: row[0], fetchedAt: row[1], lastAccess: row[2], bytes: row[3], hits: row[4], isPinned: row[5],
-                    title: row[6]))
+                    id: try row.decode(atIndex: 0, in: .recipeCache),
+                    fetchedAt: try row.decode(atIndex: 1, in: .recipeCache),
+                    lastAccess: try row.decode(atIndex: 2, in: .recipeCache),
+                    bytes: try row.decode(atIndex: 3, in: .recipeCache),
+                    hits: try row.decode(atIndex: 4, in: .recipeCache),
+                    isPinned: try row.decode(atIndex: 5, in: .recipeCache),
+                    title: try row.decode(atIndex: 6, in: .recipeCache)))
         }
         return entries
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LarderSQLite
 
 extension Store {
     /// A fingerprint of every row of every table (in table-name and rowid order), to tell whether
@@ -20,8 +21,10 @@ extension Store {
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             for table in tables where !excluding.contains(table) {
                 text.append(contentsOf: "table \(table)\n".utf8)
+                let rows = StoredTable(table)
+                let info = StoredTable("table_info(\(table))")
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))").map {
-                    $0["name"] as String
+                    try $0.decode(String.self, forColumn: "name", in: info)
                 }
                 // SQLite renders each row (quote() is exact for every value type), one string per row.
                 let rendered = columns.map { "quote(\($0.quotedDatabaseIdentifier))" }.joined(separator: " || ',' || ")
@@ -34,8 +37,8 @@ extension Store {
                 )
                 while let row = try cursor.next() {
                     // The autoincrement counter of an excluded table is part of that table.
-                    if let owner: String = row["owner"], skip.contains(owner) { continue }
-                    let line: String = row["line"]
+                    if let owner: String = try row.decode(atIndex: 1, in: rows), skip.contains(owner) { continue }
+                    let line: String = try row.decode(atIndex: 0, in: rows)
                     text.append(contentsOf: line.utf8)
                     text.append(0x0A)
                 }

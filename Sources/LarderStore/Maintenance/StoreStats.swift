@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 public import LarderFormats
 import LarderRegistry
+import LarderSQLite
 
 /// Counts that describe a store: records per type (live, local-only, tombstones and how many
 /// still carry data), pending changes, devices, the recipe cache and the history.
@@ -64,18 +65,20 @@ public struct StoreStats: Sendable, Hashable, Codable {
                     FROM records GROUP BY type ORDER BY type
                     """)
             {
-                var counts = TypeCounts(type: row["type"], version: versions[row["type"]] ?? nil)
-                counts.records = row["records"]
-                counts.live = row["live"]
-                counts.localOnly = row["localOnly"]
-                counts.tombstones = row["tombstones"]
-                counts.acknowledgedTombstones = row["acked"]
-                counts.bytes = row["bytes"]
-                counts.fatTombstones = row["fat"]
+                let type: String = try row.decode(forColumn: "type", in: .recordCounts)
+                var counts = TypeCounts(type: type, version: versions[type] ?? nil)
+                counts.records = try row.decode(forColumn: "records", in: .recordCounts)
+                counts.live = try row.decode(forColumn: "live", in: .recordCounts)
+                counts.localOnly = try row.decode(forColumn: "localOnly", in: .recordCounts)
+                counts.tombstones = try row.decode(forColumn: "tombstones", in: .recordCounts)
+                counts.acknowledgedTombstones = try row.decode(forColumn: "acked", in: .recordCounts)
+                counts.bytes = try row.decode(forColumn: "bytes", in: .recordCounts)
+                counts.fatTombstones = try row.decode(forColumn: "fat", in: .recordCounts)
                 stats.types.append(counts)
             }
             for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM pending_changes GROUP BY kind") {
-                stats.pending[row["kind"]] = row["n"]
+                stats.pending[try row.decode(forColumn: "kind", in: .pendingCounts)] = try row.decode(
+                    forColumn: "n", in: .pendingCounts)
             }
             stats.devices = try SyncState.devices(db)
             let header = try RecipeCacheTable.header(db)
@@ -90,8 +93,9 @@ public struct StoreStats: Sendable, Hashable, Codable {
             for row in try Row.fetchAll(
                 db, sql: "SELECT kind, count(*) AS n, max(applied_at) AS last FROM history GROUP BY kind")
             {
-                stats.history[row["kind"]] = row["n"]
-                stats.lastRun[row["kind"]] = row["last"]
+                let kind: String = try row.decode(forColumn: "kind", in: .historyCounts)
+                stats.history[kind] = try row.decode(forColumn: "n", in: .historyCounts)
+                stats.lastRun[kind] = try row.decode(forColumn: "last", in: .historyCounts)
             }
         }
         self = stats
@@ -121,15 +125,13 @@ public enum StoreExport {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT id, body FROM records WHERE type = ? AND (? IS NULL OR id > ?) \(includeTombstones ? "" : "AND isDeleted = 0")
+                        SELECT type, id, body FROM records WHERE type = ? AND (? IS NULL OR id > ?) \(includeTombstones ? "" : "AND isDeleted = 0")
                         ORDER BY id LIMIT 500
                         """,
                     arguments: [type, lastID, lastID])
                 guard let last = rows.last else { break }
-                lastID = last["id"]
-                for value in try RecordBodies.parse(
-                    batch: rows.map { StoredBody(type: type, id: $0["id"], body: $0["body"]) })
-                {
+                lastID = try last.decode(forColumn: "id", in: .records)
+                for value in try RecordBodies.parse(batch: rows.map(StoredBody.init(row:))) {
                     try writer.write(value)
                     count += 1
                 }
@@ -144,4 +146,11 @@ public enum StoreExport {
     public static func types(store: Store) throws -> [String] {
         try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records ORDER BY type") }
     }
+}
+
+/// The counting queries of ``StoreStats``: a row per group, named by the group's key.
+extension StoredTable {
+    fileprivate static let recordCounts = StoredTable("records (counted by type)", key: ["type"])
+    fileprivate static let pendingCounts = StoredTable("pending_changes (counted by kind)", key: ["kind"])
+    fileprivate static let historyCounts = StoredTable("history (counted by kind)", key: ["kind"])
 }

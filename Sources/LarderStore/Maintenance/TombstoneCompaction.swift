@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 public import LarderCore
 import LarderRegistry
+import LarderSQLite
 
 /// Drops the tombstones no device can still need, in one transaction (seed 003 + CouchDB's
 /// clustered purge).
@@ -193,21 +194,25 @@ public struct TombstoneCompaction: Sendable {
         var pendingKind: String?
 
         /// A candidate from a row of the compaction's select (its columns in order).
-        init(row: Row) {
-            let type: String = row[1]
-            let id: String = row[2]
-            let ackAt: Int64? = row[7]
-            rowID = row[0]
+        /// - Throws: ``StoredValueError`` naming the column whose value is not what it must hold.
+        init(row: Row) throws {
+            let type: String = try row.decode(atIndex: 1, in: .records)
+            let id: String = try row.decode(atIndex: 2, in: .records)
+            let ackAt: Int64? = try row.decode(atIndex: 7, in: .records)
+            rowID = try row.decode(atIndex: 0, in: .records)
             reference = TombstoneReference(
-                type: type, id: id, recordName: Tombstone.recordName(type: type, id: id, explicit: row[3]),
-                deletedAt: row[4], acknowledgedAt: ackAt.map(Date.init(milliseconds:)))
-            updatedAt = row[5]
-            tag = row[6]
+                type: type, id: id,
+                recordName: Tombstone.recordName(
+                    type: type, id: id, explicit: try row.decode(atIndex: 3, in: .records)),
+                deletedAt: try row.decode(atIndex: 4, in: .records), acknowledgedAt: ackAt.map(Date.init(milliseconds:))
+            )
+            updatedAt = try row.decode(atIndex: 5, in: .records)
+            tag = try row.decode(atIndex: 6, in: .records)
             self.ackAt = ackAt
-            bodyBytes = row[8]
-            isFat = row[9]
-            pendingSeq = row[10]
-            pendingKind = row[11]
+            bodyBytes = try row.decode(atIndex: 8, in: .records)
+            isFat = try row.decode(atIndex: 9, in: .records)
+            pendingSeq = try row.decode(atIndex: 10, in: .pendingChanges)
+            pendingKind = try row.decode(atIndex: 11, in: .pendingChanges)
         }
     }
 
@@ -272,7 +277,7 @@ public struct TombstoneCompaction: Sendable {
         while true {
             batch.removeAll(keepingCapacity: true)
             let cursor = try Row.fetchCursor(select, arguments: [lastRowID, Self.batchSize])
-            while let row = try cursor.next() { batch.append(Candidate(row: row)) }
+            while let row = try cursor.next() { batch.append(try Candidate(row: row)) }
             guard let last = batch.last else { break }
             lastRowID = last.rowID
             var dropped: [Int64] = []

@@ -45,4 +45,25 @@ import Testing
         #expect(sink.rejects.first?.0.location?.fieldPath?.description == "title")
         try ImportFixtures.expectReRunAddsNothing(ImportFixtures.sample("openeats-dump.json"), imports: 2, in: dir)
     }
+
+    @Test("a prep_time of 1e300 rejects its recipe at prep_time; an ingredient amount of 1e300 prints; no crash")
+    func numbersPastAnyCount() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write(
+            "dump.json",
+            #"[{"model":"recipe.recipe","pk":1,"fields":{"title":"Soup","directions":"x","prep_time":1e300}},"#
+                + #"{"model":"recipe.recipe","pk":2,"fields":{"title":"Tea","directions":"Brew.","servings":2}},"#
+                + #"{"model":"ingredient.ingredientgroup","pk":5,"fields":{"recipe":2,"title":""}},"#
+                + #"{"model":"ingredient.ingredient","pk":9,"fields":{"ingredient_group":5,"title":"salt","#
+                + #""numerator":1e300,"denominator":1}}]"#)
+        let sink = ImportCollector()
+        try OpenEatsImporter().importItems(at: path, into: sink)
+        #expect(sink.titles == ["Tea"])
+        #expect(sink.recipes.first?.0.ingredients == ["1e+300 salt"])
+        #expect(sink.recipes.first?.0.servings == 2)
+        let reject = try #require(sink.rejects.first)
+        #expect(reject.1.index == 0)
+        #expect(reject.0.location?.fieldPath?.description == "prep_time")
+        #expect(reject.0.message == "expected a number up to 2147483647, found 1e+300")
+    }
 }

@@ -46,11 +46,13 @@ enum CroutonQuantity {
     /// (after a whole part: `1½`), else up to three decimals.
     static func number(_ value: Double) -> String {
         let whole = value.rounded(.down)
+        // A number past Int's range (`1e300` in a file), or not finite, has no whole part to print.
+        guard let wholeNumber = Int(exactly: whole) else { return String(value) }
         let fraction = value - whole
         let glyphs: [(Double, String)] = [(0.5, "½"), (0.25, "¼"), (0.75, "¾"), (1.0 / 3, "⅓"), (2.0 / 3, "⅔")]
-        if abs(fraction) < 0.0005 { return String(Int(whole)) }
+        if abs(fraction) < 0.0005 { return String(wholeNumber) }
         if let glyph = glyphs.first(where: { abs($0.0 - fraction) < 0.002 })?.1 {
-            return whole == 0 ? glyph : "\(Int(whole))\(glyph)"
+            return whole == 0 ? glyph : "\(wholeNumber)\(glyph)"
         }
         var text = String(format: "%.3f", value)
         while text.hasSuffix("0") { text.removeLast() }

@@ -127,7 +127,8 @@ struct MealieDatabaseJoin {
     private static func position(_ row: Value) -> Int? {
         switch row["position"] {
         case .int(let i)?: Int(i)
-        case .double(let d)?: Int(d)
+        // Without its fraction, as `Int(_:)` would, but nil (no position) past Int's range, where it traps.
+        case .double(let d)?: Int(exactly: d.rounded(.towardZero))
         default: nil
         }
     }

@@ -297,7 +297,7 @@ public struct MealieImporter: RecipeImporter {
     private static func int(_ value: Value) -> Int? {
         switch value {
         case .int(let i): Int(i)
-        case .double(let d): Int(d)
+        case .double(let d): Int(exactly: d.rounded(.towardZero))
         default: nil
         }
     }

@@ -73,10 +73,24 @@ public struct OpenEatsImporter: RecipeImporter {
         }
     }
 
+    /// The largest count (minutes, servings) a row may hold: past it, a number is not one.
+    static let maximumCount = Double(Int32.max)
+
     /// The recipe a `recipe.recipe` row describes, joined with its ingredients, names and ratings.
-    /// - Throws: ``LarderError`` `malformed-record` at `title` when the recipe has no title.
+    /// - Throws: ``LarderError`` `malformed-record` at `title` when the recipe has no title, and at
+    ///   `prep_time`, `cook_time` or `servings` when it holds a number past ``maximumCount``.
     static func recipe(pk: String, fields: Fields, dump: Dump) throws -> ImportedRecipe {
         func text(_ key: String) -> String? { fields[key]?.stringValue.flatMap(PaprikaImporter.nonEmpty) }
+        /// A positive count, without its fraction; nil for none, zero or less.
+        func count(_ key: String) throws -> Int? {
+            guard let number = CroutonImporter.number(fields[key]), number > 0 else { return nil }
+            guard number <= maximumCount else {
+                throw LarderError(
+                    .malformedRecord, "expected a number up to \(Int32.max), found \(number)",
+                    location: SourceLocation(fieldPath: FieldPath(parsing: key)))
+            }
+            return Int(number)
+        }
         func name(_ model: String, _ value: Value?) -> String? { dump.names[model]?[Self.key(value)] }
         guard let title = text("title") else {
             throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title"))
@@ -88,9 +102,9 @@ public struct OpenEatsImporter: RecipeImporter {
         if let source = text("source") {
             if source.contains("://") { recipe.sourceURL = source } else { recipe.sourceName = source }
         }
-        recipe.prepMinutes = CroutonImporter.number(fields["prep_time"]).flatMap { $0 > 0 ? Int($0) : nil }
-        recipe.cookMinutes = CroutonImporter.number(fields["cook_time"]).flatMap { $0 > 0 ? Int($0) : nil }
-        recipe.servings = CroutonImporter.number(fields["servings"]).flatMap { $0 > 0 ? Int($0) : nil }
+        recipe.prepMinutes = try count("prep_time")
+        recipe.cookMinutes = try count("cook_time")
+        recipe.servings = try count("servings")
         recipe.cuisine = name("recipe_groups.cuisine", fields["cuisine"])
         recipe.categories = name("recipe_groups.course", fields["course"]).map { [$0] } ?? []
         recipe.keywords = (fields["tags"]?.arrayValue ?? []).compactMap { name("recipe_groups.tag", $0) }

@@ -182,7 +182,7 @@ public struct TandoorImporter: RecipeImporter {
     private static func int(_ value: Value) -> Int? {
         switch value {
         case .int(let i): Int(i)
-        case .double(let d): Int(d)
+        case .double(let d): Int(exactly: d.rounded(.towardZero))
         default: nil
         }
     }

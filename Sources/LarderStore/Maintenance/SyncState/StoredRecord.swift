@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 import LarderFormats
 import LarderRegistry
+import LarderSQLite
 
 /// One record as the store holds it: its identity, schema version and sync columns, with the
 /// body parsed on demand (``value()``).
@@ -38,20 +39,22 @@ public struct StoredRecord: Sendable, Hashable {
     static let columns =
         "rowid, type, id, version, body, recordName, isCloudEnabled, isDeleted, deletedAt, updatedAt, changeTag, cloudAckTag, cloudAckAt"
 
-    init(row: Row) {
-        rowID = row["rowid"]
-        type = row["type"]
-        id = row["id"]
-        version = row["version"]
-        body = row["body"]
-        recordName = Tombstone.recordName(type: type, id: id, explicit: row["recordName"])
-        isCloudEnabled = row["isCloudEnabled"]
-        isDeleted = row["isDeleted"]
-        deletedAt = row["deletedAt"]
-        updatedAt = row["updatedAt"]
-        changeTag = row["changeTag"]
-        cloudAckTag = row["cloudAckTag"]
-        cloudAckAt = row["cloudAckAt"]
+    /// Reads a row of `SELECT \(columns)` (the columns in that order).
+    /// - Throws: ``StoredValueError`` naming the column whose value is not what it must hold.
+    init(row: Row) throws {
+        rowID = try row.decode(atIndex: 0, in: .records)
+        type = try row.decode(atIndex: 1, in: .records)
+        id = try row.decode(atIndex: 2, in: .records)
+        version = try row.decode(atIndex: 3, in: .records)
+        body = try row.decode(atIndex: 4, in: .records)
+        recordName = Tombstone.recordName(type: type, id: id, explicit: try row.decode(atIndex: 5, in: .records))
+        isCloudEnabled = try row.decode(atIndex: 6, in: .records)
+        isDeleted = try row.decode(atIndex: 7, in: .records)
+        deletedAt = try row.decode(atIndex: 8, in: .records)
+        updatedAt = try row.decode(atIndex: 9, in: .records)
+        changeTag = try row.decode(atIndex: 10, in: .records)
+        cloudAckTag = try row.decode(atIndex: 11, in: .records)
+        cloudAckAt = try row.decode(atIndex: 12, in: .records)
     }
 
     static func fetch(_ db: Database, type: String, id: String) throws -> StoredRecord? {
@@ -75,14 +78,21 @@ public struct StoredRecord: Sendable, Hashable {
 }
 
 extension PendingChange {
+    /// Reads a `SELECT * FROM pending_changes` row.
+    /// - Throws: ``StoredValueError`` naming the column whose value is not what it must hold;
+    ///   ``LarderError`` naming the record when the payload is not a JSON object.
     init(row: Row) throws {
-        let payload: String? = row["payload"]
+        let type: String = try row.decode(forColumn: "type", in: .pendingChanges)
+        let id: String = try row.decode(forColumn: "id", in: .pendingChanges)
+        let payload: String? = try row.decode(forColumn: "payload", in: .pendingChanges)
         self.init(
-            seq: row["seq"], type: row["type"], id: row["id"], recordName: row["record_name"],
-            kind: Kind(rawValue: row["kind"]),
-            payload: try payload.map { try RecordBodies.parse($0, type: row["type"], id: row["id"]) },
-            baseTag: row["base_tag"], registryTag: row["registry_tag"],
-            createdAt: Date(milliseconds: row["created_at"]))
+            seq: try row.decode(forColumn: "seq", in: .pendingChanges), type: type, id: id,
+            recordName: try row.decode(forColumn: "record_name", in: .pendingChanges),
+            kind: Kind(rawValue: try row.decode(forColumn: "kind", in: .pendingChanges)),
+            payload: try payload.map { try RecordBodies.parse($0, type: type, id: id) },
+            baseTag: try row.decode(forColumn: "base_tag", in: .pendingChanges),
+            registryTag: try row.decode(forColumn: "registry_tag", in: .pendingChanges),
+            createdAt: Date(milliseconds: try row.decode(forColumn: "created_at", in: .pendingChanges)))
     }
 
     static func fetch(_ db: Database, type: String, id: String) throws -> PendingChange? {

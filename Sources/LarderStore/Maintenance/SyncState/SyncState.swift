@@ -3,6 +3,7 @@ import GRDB
 public import LarderCore
 import LarderFormats
 import LarderRegistry
+import LarderSQLite
 
 /// The primitive sync operations on a store (seed 003, option A: persistent minimal tombstones).
 ///
@@ -393,14 +394,18 @@ public struct SyncState: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE id = ?", arguments: [id]).map(Self.device(row:))
     }
 
-    static func device(row: Row) -> Device {
-        let watermark: Int64? = row["watermark"]
-        let expiredAt: Int64? = row["expired_at"]
+    /// Reads a `SELECT * FROM devices` row.
+    /// - Throws: ``StoredValueError`` naming the column whose value is not what it must hold.
+    static func device(row: Row) throws -> Device {
+        let watermark: Int64? = try row.decode(forColumn: "watermark", in: .devices)
+        let expiredAt: Int64? = try row.decode(forColumn: "expired_at", in: .devices)
         return Device(
-            id: row["id"], name: row["name"], watermark: watermark.map(Date.init(milliseconds:)),
-            lastSeen: Date(milliseconds: row["last_seen"]),
-            isExpired: row["is_expired"], expiredAt: expiredAt.map(Date.init(milliseconds:)), epoch: row["epoch"],
-            isSelf: row["is_self"])
+            id: try row.decode(forColumn: "id", in: .devices), name: try row.decode(forColumn: "name", in: .devices),
+            watermark: watermark.map(Date.init(milliseconds:)),
+            lastSeen: Date(milliseconds: try row.decode(forColumn: "last_seen", in: .devices)),
+            isExpired: try row.decode(forColumn: "is_expired", in: .devices),
+            expiredAt: expiredAt.map(Date.init(milliseconds:)), epoch: try row.decode(forColumn: "epoch", in: .devices),
+            isSelf: try row.decode(forColumn: "is_self", in: .devices))
     }
 
     /// The tag of the device registry the devices table reflects (sync sets it when it fetches
@@ -490,13 +495,20 @@ public struct SyncState: Sendable {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE isCloudEnabled = 0 AND isDeleted = 0")
                 ?? 0
             let epoch = try Int.fetchOne(db, sql: "SELECT epoch FROM devices WHERE id = ?", arguments: [deviceID]) ?? 0
+            let (nextEpoch, overflows) = epoch.addingReportingOverflow(1)
+            if overflows {
+                throw LarderError(
+                    .store,
+                    "\(store.path): table devices, column epoch of device \(deviceID) is \(epoch), the largest integer; the store is damaged or was edited by hand"
+                )
+            }
             try db.execute(
                 sql: """
                     INSERT INTO devices (id, name, watermark, last_seen, epoch, is_self) VALUES (?, ?, NULL, ?, ?, 1)
                     ON CONFLICT(id) DO UPDATE SET watermark = NULL, last_seen = excluded.last_seen, epoch = excluded.epoch,
                     is_expired = 0, expired_at = NULL, is_self = 1
                     """,
-                arguments: [deviceID, deviceID, date.milliseconds, epoch + 1])
+                arguments: [deviceID, deviceID, date.milliseconds, nextEpoch])
             return report
         }
     }
@@ -516,7 +528,7 @@ public struct SyncState: Sendable {
                 db, sql: "SELECT \(StoredRecord.columns) FROM records WHERE recordName = ? LIMIT 1",
                 arguments: [recordName])
             {
-                return StoredRecord(row: row)
+                return try StoredRecord(row: row)
             }
             for type in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM records")
             where recordName.hasPrefix(type + "-") {

@@ -69,8 +69,12 @@ public enum Tombstone {
 }
 
 extension Date {
-    /// Milliseconds since 1970, as the maintenance tables store times.
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Milliseconds since 1970, as the maintenance tables store times; `Int64.max` (`.min`) for a
+    /// date past them, as one read from a store edited by hand can be (`Int64(_:)` would trap).
+    var milliseconds: Int64 {
+        let value = (timeIntervalSince1970 * 1000).rounded()
+        return Int64(exactly: value) ?? (value > 0 ? .max : .min)
+    }
 
     /// The date `milliseconds` after 1970.
     init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
