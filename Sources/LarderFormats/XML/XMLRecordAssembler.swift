@@ -341,14 +341,15 @@ struct XMLRecordAssembler {
             guard let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4]
             else { continue }
             if let uri = attributes[i * 5 + 2] {
-                let value = UnsafeBufferPointer(start: start, count: end - start)
-                let isTrue = XMLRecordTree.typedScalar(value, .boolean) == .bool(true)
-                if strcmp(uri, XMLRecordAssembler.xsiNamespace) == 0, strcmp(local, "nil") == 0 {
-                    if isTrue { tree.setMark(.null, of: node) }
-                    continue
-                }
-                if strcmp(uri, XMLRecordAssembler.larderNamespace) == 0, strcmp(local, "empty") == 0 {
-                    if isTrue { tree.setMark(.emptyList, of: node) }
+                // The local name first: a short literal, where the namespace is a long string.
+                let mark: XMLRecordTree.Mark =
+                    Self.spells(local, "nil") && Self.spells(uri, XMLRecordAssembler.xsiNamespace)
+                    ? .null
+                    : Self.spells(local, "empty") && Self.spells(uri, XMLRecordAssembler.larderNamespace)
+                        ? .emptyList : .none
+                if mark != .none {
+                    let value = UnsafeBufferPointer(start: start, count: end - start)
+                    if XMLRecordTree.spellsTrue(value) { tree.setMark(mark, of: node) }
                     continue
                 }
             }
@@ -362,9 +363,17 @@ struct XMLRecordAssembler {
     }
 
     /// The XML Schema instance namespace, whose `nil` attribute marks a null field.
-    static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
+    static let xsiNamespace: StaticString = "http://www.w3.org/2001/XMLSchema-instance"
     /// Larder's namespace, whose `empty` attribute marks an empty list.
-    static let larderNamespace = "urn:larder:xml"
+    static let larderNamespace: StaticString = "urn:larder:xml"
+
+    /// Whether the NUL-terminated `name` from libxml2 is `text`.
+    private static func spells(_ name: UnsafePointer<xmlChar>, _ text: StaticString) -> Bool {
+        text.withUTF8Buffer { expected in
+            for i in 0..<expected.count where name[i] != expected[i] { return false }
+            return name[expected.count] == 0
+        }
+    }
 
     /// Hands over an attribute value in runs of bytes, with `&#38;` turned back into `&`.
     ///

@@ -109,7 +109,7 @@ struct XMLRecordTree {
 
     /// Drops text appended since `start` (layout whitespace before a child element).
     mutating func truncateText(to start: Int) {
-        text.removeSubrange(start...)
+        if text.count > start { text.removeLast(text.count - start) }
     }
 
     /// Makes `node` a leaf whose text is `text[start...]`.
@@ -267,12 +267,19 @@ struct XMLRecordTree {
         case .number:
             return number(trimmed)
         case .boolean:
-            if equals(trimmed, "true") || equals(trimmed, "1") { return .bool(true) }
+            if spellsTrue(trimmed: trimmed) { return .bool(true) }
             if equals(trimmed, "false") || equals(trimmed, "0") { return .bool(false) }
             return nil
         case .string, .list, .object, .any:
             return nil
         }
+    }
+
+    /// Whether the text, without its surrounding whitespace, is `true` or `1` (a `.boolean` true).
+    static func spellsTrue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { spellsTrue(trimmed: trimmed(bytes)) }
+
+    private static func spellsTrue(trimmed: UnsafeBufferPointer<UInt8>) -> Bool {
+        equals(trimmed, "true") || equals(trimmed, "1")
     }
 
     /// A decimal integer (optional sign, digits) that fits 64 bits.
