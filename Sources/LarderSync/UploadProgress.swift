@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// Renders upload progress: a bar for a terminal, or plain periodic lines for logs.
 ///
@@ -38,7 +39,7 @@ public struct UploadProgress: Sendable {
         let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
         let counts = total > 0 ? "\(Self.grouped(done))/\(Self.grouped(total))" : Self.grouped(done)
         let eta = self.eta.map { "  ETA \(Self.clock($0))" } ?? ""
-        return "[\(bar)] \(percent) \(counts) records  \(Self.grouped(Int(rate.rounded()))) rec/s\(eta)"
+        return "[\(bar)] \(percent) \(counts) records  \(Self.grouped(Int(saturating: rate))) rec/s\(eta)"
     }
 
     /// The plain line for non-terminals.
@@ -49,8 +50,9 @@ public struct UploadProgress: Sendable {
         } else {
             text += " records"
         }
-        text += ", \(Int(rate.rounded())) records/s"
-        if let eta { text += ", ETA \(Int(eta.rounded(.up))) s" }
+        // A rate over an elapsed time near 0 can be infinite: shown at Int's bound, never trapping.
+        text += ", \(Int(saturating: rate)) records/s"
+        if let eta { text += ", ETA \(Int(saturating: eta, .up)) s" }
         return text
     }
 
@@ -65,7 +67,7 @@ public struct UploadProgress: Sendable {
     }
 
     static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.up))
+        let total = Int(saturating: seconds, .up)
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
             : String(format: "%d:%02d", total / 60, total % 60)

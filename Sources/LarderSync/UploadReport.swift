@@ -105,7 +105,7 @@ public struct UploadReport: Sendable, Hashable, Codable {
         for input in abandonedInputs { lines.append("  abandoned     \(input) (a syntax error stopped reading it)") }
         lines.append("  requests      \(number(requests)), \(Self.bytes(bytesSent)) sent")
         var time = String(
-            format: "  time          %.2f s (%@ records/s", seconds, number(Int(recordsPerSecond.rounded())))
+            format: "  time          %.2f s (%@ records/s", seconds, number(Int(saturating: recordsPerSecond)))
         if preparationSeconds > 0 {
             time += String(
                 format: "; preparing %.2f s, uploading %.2f s", preparationSeconds, seconds - preparationSeconds)

@@ -97,7 +97,7 @@ enum ReportFormat {
 
     /// `90d`, `30m`, `1h30m`.
     static func duration(_ seconds: TimeInterval) -> String {
-        var rest = Int(seconds.rounded())
+        var rest = Int(saturating: seconds)
         var parts: [String] = []
         for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= size {
             parts.append("\(rest / size)\(unit)")

@@ -91,6 +91,18 @@ enum TestRegistry {
         #expect(down["ingredients"] == ["1 onion", "2 carrots"])
     }
 
+    @Test(
+        "a number of minutes or seconds past Int64's range fails its converter instead of trapping",
+        arguments: [
+            ("minutes-to-seconds", Value.double(1e300)), ("seconds-to-minutes", .double(-1e300)),
+            ("minutes-to-seconds", .string("inf")), ("seconds-to-minutes", .string("nan")),
+            ("minutes-to-seconds", .int(.max)),
+        ])
+    func timeConverterPastRange(converter id: String, value: Value) throws {
+        let converter = try #require(Converter.builtIn[id])
+        #expect(throws: ConversionFailure.self) { try converter.convert(value) }
+    }
+
     @Test("going down through a step without an inverse is refused, naming the step")
     func lossyDownMigration() throws {
         let directory = try TemporaryDirectory()

@@ -49,7 +49,8 @@ public struct LarderClock: Sendable {
             },
             sleep: { seconds in
                 guard seconds > 0 else { return }
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                // A server's `retryAfter` of 1e300 (or Int.max) seconds is past UInt64 nanoseconds: held there.
+                try await Task.sleep(nanoseconds: UInt64(saturating: seconds * 1e9))
             })
     }()
 

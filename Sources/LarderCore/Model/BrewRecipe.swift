@@ -160,7 +160,7 @@ public struct BrewRecipe: LarderRecord, CarriesBrewDetails {
     }
 
     private static func grams(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
+        Int(exactly: value).map { String($0) } ?? String(value)
     }
 
     /// BrewGuide's V60 starter recipe as seeded on first launch (PRD 3.5): 15 g, 250 g, 94 °C,

@@ -66,7 +66,9 @@ enum ExportText {
     static func totalMinutes(_ recipe: Recipe) -> Int? {
         if let total = recipe.totalTime { return total }
         guard let prep = recipe.prepTime, let cook = recipe.cookTime else { return nil }
-        return prep + cook
+        // Times of Int.max minutes (a record edited by hand) have no total rather than overflow.
+        let (sum, overflow) = prep.addingReportingOverflow(cook)
+        return overflow ? nil : sum
     }
 
     /// What the recipe yields as one text: the yield as written, else `4 servings`.
@@ -91,10 +93,11 @@ enum ExportText {
         return notes.map { note in note.title.map { "\($0)\n\(note.text)" } ?? note.text }.joined(separator: "\n\n")
     }
 
-    /// The rating on a five-star scale, rounded to whole stars.
+    /// The rating on a five-star scale, rounded to whole stars; `nil` when that is not a number Int
+    /// holds (a score of 1e300, or a scale so small the quotient is infinite).
     static func stars(_ rating: RecipeRating?) -> Int? {
         guard let rating, rating.scale > 0 else { return nil }
-        return Int((rating.score / rating.scale * 5).rounded())
+        return Int(rounding: rating.score / rating.scale * 5)
     }
 
     /// The URLs (or local references) of the recipe's images, the primary one first.

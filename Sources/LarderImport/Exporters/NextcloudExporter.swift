@@ -76,7 +76,7 @@ public final class NextcloudExporter: RecipeExporter {
         f["recipeCategory"] = .string(category ?? "")
         let keywords = recipe.tags.filter { $0.lowercased() != category?.lowercased() }
         f["keywords"] = .string(keywords.map { $0.replacingAll(",", with: " ") }.joined(separator: ","))
-        let yield = recipe.servings ?? recipe.yield?.quantity.map { Int($0.rounded()) }
+        let yield = recipe.servings ?? recipe.yield?.quantity.flatMap { Int(rounding: $0) }
         f["recipeYield"] = yield.map { .int(Int64($0)) } ?? .null
         // schema.org names it `tool`; the app's FixToolsFilter keeps `tools`: both, so either reader finds them.
         f["tool"] = .array(recipe.tools.map(Value.string))

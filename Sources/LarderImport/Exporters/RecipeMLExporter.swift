@@ -144,6 +144,6 @@ public final class RecipeMLExporter: RecipeExporter {
     }
 
     private static func number(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
+        Int(exactly: value).map { String($0) } ?? String(value)
     }
 }

@@ -77,7 +77,8 @@ public final class TandoorExporter: RecipeExporter {
         f["waiting_time"] = .int(Int64(waiting ?? 0))
         f["internal"] = true
         f["nutrition"] = nutrition(recipe)
-        f["servings"] = .int(Int64(recipe.servings ?? Int(recipe.yield?.quantity ?? 1)))
+        // A yield of 1e300 is past Tandoor's integer servings: held at Int64's bound rather than trapping.
+        f["servings"] = .int(Int64(recipe.servings ?? Int(saturating: recipe.yield?.quantity ?? 1, .towardZero)))
         f["servings_text"] = .string(recipe.yield?.unit ?? (recipe.servings == nil ? recipe.yield?.text : nil) ?? "")
         f["source_url"] = recipe.sourceURL.map(Value.string) ?? .null
         ExtrasRestore.merge(recipe, format: .tandoor, into: &f, owned: ownedKeys)
@@ -103,6 +104,13 @@ public final class TandoorExporter: RecipeExporter {
         return found ? .object(n) : .null
     }
 
+    /// Whole minutes, rounded, from a step's timer seconds; a timer near Int.max (a stored record edited
+    /// by hand) is its last whole minute rather than an overflow.
+    private static func minutes(_ seconds: Int) -> Int {
+        let (sum, overflow) = seconds.addingReportingOverflow(30)
+        return (overflow ? seconds : sum) / 60
+    }
+
     private static func steps(_ recipe: Recipe) -> [Value] {
         var out: [Value] = []
         func add(name: String?, text: String, timer: Int?) {
@@ -110,7 +118,7 @@ public final class TandoorExporter: RecipeExporter {
             out.append([
                 "name": .string(name ?? ""), "instruction": .string(text),
                 "ingredients": .array(isFirst ? ingredients(recipe) : []),
-                "time": .int(Int64(((timer ?? 0) + 30) / 60)), "order": .int(Int64(out.count)),
+                "time": .int(Int64(minutes(timer ?? 0))), "order": .int(Int64(out.count)),
                 "show_as_header": false, "show_ingredients_table": true,
             ])
         }

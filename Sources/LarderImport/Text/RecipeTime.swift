@@ -1,16 +1,19 @@
+import LarderCore
 import LarderFormats
 
 /// Durations as recipe formats write them: ISO 8601 (`PT1H30M`, `P0DT0H45M`), broken ISO
 /// (`PTundefinedM`, `PT-5M`), and text (`1 hour 30 mins`, `12-15 minutes`, `1½ hrs`).
 public enum RecipeTime {
-    /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration or a zero one.
+    /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration, a zero one,
+    /// or one past Int's range.
     ///
     /// Negative durations count as their magnitude; ranges take their upper end.
     public static func minutes(from text: String) -> Int? {
         let trimmed = text.trimmingWhitespace
         if let whole = Int(trimmed) { return whole > 0 ? whole : nil }
         if let seconds = iso8601Seconds(trimmed) {
-            let minutes = Int((seconds / 60).rounded(.up))
+            // `PT99999999999999999999H` is more minutes than Int holds: no duration Larder can keep.
+            guard let minutes = Int(rounding: seconds / 60, .up) else { return nil }
             return minutes == 0 ? nil : minutes
         }
         return textMinutes(trimmed)
@@ -122,8 +125,7 @@ public enum RecipeTime {
             }
             found = true
         }
-        guard found else { return nil }
-        let minutes = Int(total.rounded())
+        guard found, let minutes = Int(rounding: total) else { return nil }
         return minutes > 0 ? minutes : nil
     }
 

@@ -71,11 +71,19 @@ public struct Converter: Sendable {
             },
             Converter(id: "minutes-to-seconds", summary: "minutes × 60") { value in
                 guard let value, !value.isNull else { return nil }
-                return .int(Int64(try ReaderNumber.double(value) * 60))
+                let minutes = try ReaderNumber.double(value)
+                guard let seconds = Int64(rounding: minutes * 60, .towardZero) else {
+                    throw ConversionFailure("\(minutes) minutes is more seconds than an integer holds")
+                }
+                return .int(seconds)
             },
             Converter(id: "seconds-to-minutes", summary: "seconds ÷ 60, rounded") { value in
                 guard let value, !value.isNull else { return nil }
-                return .int(Int64((try ReaderNumber.double(value) / 60).rounded()))
+                let seconds = try ReaderNumber.double(value)
+                guard let minutes = Int64(rounding: seconds / 60) else {
+                    throw ConversionFailure("\(seconds) seconds is more minutes than an integer holds")
+                }
+                return .int(minutes)
             },
             Converter(
                 id: "duration-seconds",
@@ -171,7 +179,8 @@ enum DurationText {
                 i += 1
             }
         }
-        return found && total > 0 ? Int(total.rounded()) : nil
+        // A duration past Int's range ("bake for 99999999999999999999 hours") is none; the text stays.
+        return found && total > 0 ? Int(rounding: total) : nil
     }
 
     /// Words, numbers (digits, `.`, `/`), `-` for ranges and the vulgar fractions ½ ¼ ¾, from

@@ -124,7 +124,8 @@ public enum CachePruning {
         var plan = PrunePlan()
         plan.ttl = policy.ttl ?? cacheTTL ?? CachePolicy.defaultTTL
         let now = policy.now.milliseconds
-        let ttl = Int64((plan.ttl * 1000).rounded())
+        // A TTL past Int64 milliseconds (`ttlSeconds: 1e300` in a cache file) never expires anything.
+        let ttl = Int64(saturating: plan.ttl * 1000)
         var candidates: [Int] = []
         var count = 0
         var bytes = 0
@@ -132,7 +133,12 @@ public enum CachePruning {
             plan.entriesBefore += 1
             plan.bytesBefore += entry.bytes
             let fetched = entry.fetchedAt ?? defaultFetchedAt
-            let isExpired = fetched.map { now - $0 >= ttl } ?? true
+            // A fetch time edited far past now's range: the age overflows, and its sign is now's side.
+            let isExpired =
+                fetched.map { fetched in
+                    let (age, overflow) = now.subtractingReportingOverflow(fetched)
+                    return overflow ? now > fetched : age >= ttl
+                } ?? true
             if entry.isPinned {
                 plan.pinned += 1
                 plan.pinnedBytes += entry.bytes

@@ -137,12 +137,14 @@ public struct TombstoneCompaction: Sendable {
         let now = clock.now()
         let started = clock.monotonicSeconds()
         let body: (Database) throws -> Summary = { db in
-            var summary = Summary(now: Timestamp.format(now), horizonSeconds: Int(horizon), isDryRun: isDryRun)
+            var summary = Summary(
+                now: Timestamp.format(now), horizonSeconds: Int(saturating: horizon), isDryRun: isDryRun)
             let live = try expireDevices(db, now: now, summary: &summary, onEvent: onEvent)
             try compactTombstones(db, now: now, live: live, summary: &summary, onEvent: onEvent)
             if !isDryRun {
                 try Store.recordHistory(
-                    db, kind: .compaction, source: "tombstones compact --horizon \(Int(horizon))s", appliedAt: now,
+                    db, kind: .compaction, source: "tombstones compact --horizon \(Int(saturating: horizon))s",
+                    appliedAt: now,
                     duration: clock.monotonicSeconds() - started, recordsTouched: summary.changes, success: true,
                     details: try summary.jsonText())
                 CrashSwitch.step()

@@ -120,7 +120,8 @@ public struct StoreSync: Sendable {
         _ = try syncState.recordDeviceSync(
             id: device, name: deviceName, watermark: watermark, seenAt: now, isSelf: true)
         let current = try syncState.devices().first { $0.id == device }
-        report.watermark = (current?.watermark ?? previous).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        // A watermark edited to Int64.max milliseconds is 2^63 once a Double: held at the bound, not trapping.
+        report.watermark = (current?.watermark ?? previous).map { Int64(saturating: $0.timeIntervalSince1970 * 1000) }
         try await publishDevice(current ?? Device(id: device, name: deviceName ?? device, lastSeen: now, isSelf: true))
         report.devicesSeen = try syncState.devices().count
         report.requests = client.requestCount

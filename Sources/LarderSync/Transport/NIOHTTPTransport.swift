@@ -1,4 +1,5 @@
 public import Foundation
+import LarderCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -81,7 +82,8 @@ public final class NIOHTTPTransport: Transport {
 
     private func send(_ exchange: HTTPExchange, on channel: any Channel) async throws -> ExchangeHandler.Answer {
         let promise = channel.eventLoop.makePromise(of: ExchangeHandler.Answer.self)
-        let timeout = TimeAmount.milliseconds(Int64(timeout * 1000))
+        // At most a year: a timeout of 1e300 s or infinity waits as long as NIO can schedule, not trap.
+        let timeout = TimeAmount.milliseconds(Int64(saturating: min(timeout, 31_536_000) * 1000, .towardZero))
         let timer = channel.eventLoop.scheduleTask(in: timeout) {
             promise.fail(URLError(.timedOut))
             channel.close(promise: nil)

@@ -54,11 +54,16 @@ struct CloudKitOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds before a request without an answer is retried.")
     var timeout: Double = 60
 
+    /// The longest `--timeout`: a year, in seconds (past it, or infinity, is a usage error).
+    static let maximumTimeout = 31_536_000.0
+
     func validate() throws {
         if keyID != nil, key == nil { throw ValidationError("--key-id needs --key PEM") }
         if key != nil, keyID == nil { throw ValidationError("--key needs --key-id") }
         if keyID != nil, apiToken != nil { throw ValidationError("use either --api-token or --key-id/--key, not both") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0, timeout <= Self.maximumTimeout else {
+            throw ValidationError("--timeout must be positive and at most \(Int(Self.maximumTimeout)) seconds (a year)")
+        }
     }
 
     /// The resolved target and credentials.

@@ -22,7 +22,10 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
             number = lowered.dropLast(suffix.count)
             break
         }
-        guard let value = Double(number), value > 0, value.isFinite else { return nil }
+        // A duration must be a count of milliseconds (`--ttl 1e300` is refused as a usage error).
+        guard let value = Double(number), value > 0, Int64(rounding: value * multiplier * 1000) != nil else {
+            return nil
+        }
         seconds = value * multiplier
         text = argument
     }

@@ -182,15 +182,23 @@ public struct BeanconquerorImporter: RecipeImporter {
                 .invalidRecord, "the brew is unrated (rating 0); Larder brew logs need a rating of 1-5",
                 location: SourceLocation(fieldPath: "rating"))
         }
-        let rating = min(5, max(1, Int((rawRating * 5 / context.ratingScale).rounded())))
+        // A rating past the scale counts as its top; one past Int's range (`1e300`, or any over a
+        // scale so small the quotient is infinite) is no rating at all.
+        guard let scaled = Int(rounding: rawRating * 5 / context.ratingScale) else {
+            throw LarderError(
+                .invalidRecord, "expected a rating up to \(context.ratingScale), found \(rawRating)",
+                location: SourceLocation(fieldPath: "rating"))
+        }
+        let rating = min(5, max(1, scaled))
         let seconds = Self.number(brew["config"]?["unix_timestamp"]) ?? 0
         let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
-        let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        // Seconds past Int's range are no time: the census keeps the field as written in extras.
+        let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty)
         let beanID = try r.optionalString("bean")
         let millName = try r.optionalString("mill").flatMap { context.mills[$0] }
         let grindSetting = try r.optionalString("grind_size").flatMap(PaprikaImporter.nonEmpty)
-        let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         // A percentage; anything else is left in extras rather than failing the brew's validation.
         let tds = Self.number(r.fields["tds"]).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil }
         let photos = (r.fields["attachments"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter { !$0.isEmpty }
@@ -277,8 +285,10 @@ public struct BeanconquerorImporter: RecipeImporter {
                 let water =
                     Self.number(brew["brew_quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? Self.number(
                         brew["brew_beverage_quantity"]) ?? 0
-                let bloom = Int(Self.number(brew["coffee_blooming_time"]) ?? 0)
-                let total = Int(Self.number(brew["brew_time"]) ?? 0)
+                // Seconds past Int's range are no time (the brew's own log keeps them in extras); none
+                // below 0, so `total - bloom` cannot overflow.
+                let bloom = Self.number(brew["coffee_blooming_time"]).flatMap { Int(rounding: $0, .towardZero) } ?? 0
+                let total = max(0, Self.number(brew["brew_time"]).flatMap { Int(rounding: $0, .towardZero) } ?? 0)
                 var steps: [BrewStep] = []
                 if bloom > 0 {
                     let bloomWater = min(water, (dose * 2).rounded())
@@ -356,6 +366,6 @@ public struct BeanconquerorImporter: RecipeImporter {
     }
 
     private static func grams(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
+        Int(exactly: value).map { String($0) } ?? String(value)
     }
 }

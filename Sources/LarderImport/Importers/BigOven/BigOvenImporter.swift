@@ -71,7 +71,10 @@ public struct BigOvenImporter: RecipeImporter {
         recipe.keywords = text("PrimaryIngredient").map { [$0] } ?? []
         recipe.rating = number("StarRating").flatMap { $0 > 0 ? $0 : nil }
         if number("StarRating") == 0 { fates["StarRating"] = .dropped("0: not rated") }
-        if recipe.rating != nil, let count = number("ReviewCount"), count > 0 { recipe.ratingCount = Int(count) }
+        // A number past Int's range (`1e300`) is none; the census keeps the field as written in extras.
+        if recipe.rating != nil, let count = number("ReviewCount"), count > 0 {
+            recipe.ratingCount = Int(rounding: count, .towardZero)
+        }
         recipe.sourceURL = text("WebURL")
         let imageKeys = ["ImageURL", "HeroPhotoUrl", "PhotoUrl", "BookmarkImageURL"].filter { text($0) != nil }
         if let key = imageKeys.first, let url = text(key) { recipe.images = [.url(url)] }
@@ -80,8 +83,8 @@ public struct BigOvenImporter: RecipeImporter {
         if let count = number("YieldNumber"), count > 0 {
             recipe.readYield([Self.text(count), text("YieldUnit")].compactMap { $0 }.joined(separator: " "))
         }
-        recipe.totalMinutes = number("TotalMinutes").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
-        recipe.prepMinutes = number("ActiveMinutes").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        recipe.totalMinutes = number("TotalMinutes").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
+        recipe.prepMinutes = number("ActiveMinutes").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         recipe.createdAt = text("CreationDate").flatMap(RecipeDate.parse)
         recipe.updatedAt = text("LastModified").flatMap(RecipeDate.parse)
         if let poster = fields["Poster"]?.objectValue {

@@ -9,7 +9,7 @@ extension ChowdownImporter {
         case .null: return nil
         case .string(let text): return text.trimmingWhitespace.isEmpty ? nil : text.trimmingWhitespace
         case .int(let number): return String(number)
-        case .double(let number): return number == number.rounded() ? String(Int64(number)) : String(number)
+        case .double(let number): return Int64(exactly: number).map { String($0) } ?? String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .array, .object:
             throw LarderError(

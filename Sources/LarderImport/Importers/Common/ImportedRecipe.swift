@@ -178,7 +178,10 @@ extension ImportedRecipe {
         if let p = prep, p < 0 { prep = nil }
         if let c = cook, c < 0 { cook = nil }
         var total = totalMinutes.flatMap { $0 >= 0 ? $0 : nil }
-        if let t = total, let p = prep, let c = cook, t == p + c { total = nil }
+        // Minutes read from a file can be as large as Int (`9223372036854775807`): a sum past it is no total.
+        if let t = total, let p = prep, let c = cook, case (let sum, false) = p.addingReportingOverflow(c), t == sum {
+            total = nil
+        }
         let positiveServings = servings.flatMap { $0 > 0 ? $0 : nil }
         var recipe = Recipe(
             id: id, title: title,
@@ -351,8 +354,9 @@ extension ImportedRecipe {
         cookMinutes = recipe.cookTime
         if let total = recipe.totalTime {
             totalMinutes = total
-        } else if let p = recipe.prepTime, let c = recipe.cookTime {
-            totalMinutes = p + c
+        } else if let p = recipe.prepTime, let c = recipe.cookTime, case (let sum, false) = p.addingReportingOverflow(c)
+        {
+            totalMinutes = sum
         }
         if !recipe.images.isEmpty {
             images = recipe.images.compactMap { image in (image.url ?? image.ref).map(Image.url) }

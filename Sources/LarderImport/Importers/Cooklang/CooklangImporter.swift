@@ -162,11 +162,13 @@ public struct CooklangImporter: RecipeImporter {
         return HTMLText.collapseWhitespace(out)
     }
 
-    private static func seconds(_ value: Double, units: String) -> Int {
+    /// The seconds a timer's quantity stands for; `nil` past Int's range (a quantity of 400 digits),
+    /// where the step's text still says it as written.
+    private static func seconds(_ value: Double, units: String) -> Int? {
         let u = units.lowercased()
-        if u.hasPrefix("h") { return Int((value * 3600).rounded()) }
-        if u.hasPrefix("s") { return Int(value.rounded()) }
-        if u.hasPrefix("d") { return Int((value * 86_400).rounded()) }
-        return Int((value * 60).rounded())
+        if u.hasPrefix("h") { return Int(rounding: value * 3600) }
+        if u.hasPrefix("s") { return Int(rounding: value) }
+        if u.hasPrefix("d") { return Int(rounding: value * 86_400) }
+        return Int(rounding: value * 60)
     }
 }

@@ -55,9 +55,10 @@ public struct CroutonImporter: RecipeImporter {
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = try r.optionalString("uuid")
         recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
-        recipe.servings = try r.optionalDouble("serves").map { Int($0.rounded()) }
-        recipe.prepMinutes = try r.optionalDouble("duration").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
-        recipe.cookMinutes = try r.optionalDouble("cookingDuration").flatMap { $0 > 0 ? Int($0.rounded()) : nil }
+        // A number past Int's range (`1e300`) is none; the census keeps the field as written in extras.
+        recipe.servings = try r.optionalDouble("serves").flatMap { Int(rounding: $0) }
+        recipe.prepMinutes = try r.optionalDouble("duration").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
+        recipe.cookMinutes = try r.optionalDouble("cookingDuration").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         recipe.sourceURL = try r.optionalString("webLink").flatMap(PaprikaImporter.nonEmpty)
         recipe.sourceName = try r.optionalString("sourceName").flatMap(PaprikaImporter.nonEmpty)
         recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// MealMaster quantities: whole numbers, decimals and fractions (`1 1/2`, `3/4`, `.5`, `1-2`),
 /// read to a number and written back as MealMaster writes them (fractions of 2, 3, 4, 8 and 16).
@@ -39,14 +40,16 @@ enum MealMasterQuantity {
 
     /// A number as a whole and a fraction (`1 1/2`, `3/4`, `2`), else a decimal with up to 3 places.
     static func format(_ number: Double) -> String {
+        // A quantity past Int's range (`1e300`), or not finite, has no whole part to print.
+        guard let wholeNumber = Int(rounding: number, .down) else { return String(number) }
         let whole = number.rounded(.down)
         let rest = number - whole
-        if rest < 0.0005 { return String(Int(whole)) }
+        if rest < 0.0005 { return String(wholeNumber) }
         for denominator in [2, 3, 4, 8, 16] {
             let top = rest * Double(denominator)
             if abs(top - top.rounded()) < 0.01, top.rounded() >= 1 {
                 let fraction = "\(Int(top.rounded()))/\(denominator)"
-                return whole == 0 ? fraction : "\(Int(whole)) \(fraction)"
+                return whole == 0 ? fraction : "\(wholeNumber) \(fraction)"
             }
         }
         var text = String(format: "%.3f", number)

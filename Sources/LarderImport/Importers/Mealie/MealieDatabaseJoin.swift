@@ -128,7 +128,7 @@ struct MealieDatabaseJoin {
         switch row["position"] {
         case .int(let i)?: Int(i)
         // Without its fraction, as `Int(_:)` would, but nil (no position) past Int's range, where it traps.
-        case .double(let d)?: Int(exactly: d.rounded(.towardZero))
+        case .double(let d)?: Int(rounding: d, .towardZero)
         default: nil
         }
     }

@@ -138,10 +138,10 @@ public struct MealieImporter: RecipeImporter {
             recipe.yieldText = Self.format(yieldQuantity)
         }
         if let (name, servings) = field("recipeServings", "recipe_servings") {
-            if let d = number(servings), d > 0 {
-                recipe.servings = recipe.servings ?? Int(d.rounded())
+            if let d = number(servings), d > 0, let count = Int(rounding: d) {
+                recipe.servings = recipe.servings ?? count
             } else {
-                overrides[name] = .extras  // 0: Mealie's "not set"; kept as written
+                overrides[name] = .extras  // 0: Mealie's "not set", or past Int's range (1e300); kept as written
             }
         }
         recipe.totalMinutes = field("totalTime", "total_time").flatMap { text.text($0.1) }.flatMap(RecipeTime.minutes)
@@ -297,7 +297,7 @@ public struct MealieImporter: RecipeImporter {
     private static func int(_ value: Value) -> Int? {
         switch value {
         case .int(let i): Int(i)
-        case .double(let d): Int(exactly: d.rounded(.towardZero))
+        case .double(let d): Int(rounding: d, .towardZero)
         default: nil
         }
     }

@@ -46,7 +46,7 @@ public struct ORFImporter: RecipeImporter {
             switch value {
             case .string(let s): t = s
             case .int(let i): t = String(i)
-            case .double(let d): t = d.rounded() == d ? String(Int(d)) : String(d)
+            case .double(let d): t = Int(exactly: d).map { String($0) } ?? String(d)
             default: t = nil
             }
             guard let t = t?.trimmingWhitespace, !t.isEmpty, t.lowercased() != "none" else { return nil }

@@ -305,7 +305,16 @@ extension PlainRecipe.Reader {
                 } else if name == "timerseconds" {
                     timer = try PlainRecipe.text(field.value, at: fieldPath, expected: "seconds").flatMap { Int($0) }
                 } else if Self.timerKeys.contains(name), timer == nil {
-                    timer = try minutes(field.value, at: fieldPath).map { $0 * 60 }
+                    let count = try minutes(field.value, at: fieldPath)
+                    // Minutes read as Int.max are more seconds than Int holds: kept as written, no timer.
+                    if let (seconds, overflow) = count.map({ $0.multipliedReportingOverflow(by: 60) }) {
+                        if overflow {
+                            unmapped.append(
+                                PlainRecipe.UnmappedField(path: fieldPath, value: field.value, reason: Self.tooLong))
+                        } else {
+                            timer = seconds
+                        }
+                    }
                 } else {
                     unmapped.append(PlainRecipe.UnmappedField(path: fieldPath, value: field.value))
                 }

@@ -173,11 +173,18 @@ extension PlainRecipe {
 
         // MARK: Times, yields, dates
 
+        /// Why a duration that is a number is not carried: NaN, infinite, or more minutes than Larder keeps.
+        static let tooLong = "not a duration Larder can hold"
+
         /// Minutes from a number (minutes), an ISO 8601 duration or text; an object `{hours, minutes}`.
         mutating func minutes(_ value: Value, at path: FieldPath) throws -> Int? {
             switch value {
             case .int(let i): return i > 0 ? Int(clamping: i) : nil
-            case .double(let d): return d > 0 && d < 1e9 ? Int(d.rounded(.up)) : nil
+            case .double(let d):
+                if d > 0 && d < 1e9 { return Int(d.rounded(.up)) }
+                // NaN, infinity or a number too large to be minutes: kept as written, not dropped.
+                if !(d <= 0) { unmapped.append(UnmappedField(path: path, value: value, reason: Self.tooLong)) }
+                return nil
             case .object(let fields):
                 var total = 0.0
                 for field in fields {
@@ -197,7 +204,12 @@ extension PlainRecipe {
                     default: unmapped.append(UnmappedField(path: path.appending(field.key), value: field.value))
                     }
                 }
-                return total > 0 ? Int(total.rounded(.up)) : nil
+                if total <= 0 { return nil }
+                guard let minutes = Int(rounding: total, .up) else {  // NaN, infinite, or past Int's range
+                    unmapped.append(UnmappedField(path: path, value: value, reason: Self.tooLong))
+                    return nil
+                }
+                return minutes
             default:
                 guard let text = try PlainRecipe.text(value, at: path, expected: "a duration") else { return nil }
                 if let minutes = RecipeTime.minutes(from: text) { return minutes }

@@ -122,7 +122,7 @@ public struct RecipeMLImporter: RecipeImporter {
         let minutes =
             unit.hasPrefix("h")
             ? value * 60 : unit.hasPrefix("d") ? value * 1440 : unit.hasPrefix("s") ? value / 60 : value
-        return minutes > 0 ? Int(minutes.rounded()) : nil
+        return minutes > 0 ? Int(rounding: minutes) : nil  // past Int's range: none, kept in extras
     }
 
     private static func collectIngredients(_ node: XMLElementNode, into recipe: inout ImportedRecipe) {

@@ -153,7 +153,9 @@ public struct SchemaOrgRecipeParser: Sendable {
             let count = yield.arrayValue?.lazy.compactMap { self.text($0) }.first { Double($0) != nil }
             recipe.yieldText =
                 count.map { RecipeYield.normalized(yieldText, count: $0) } ?? RecipeYield.normalized(yieldText)
-            recipe.servings = count.flatMap { Double($0) }.map { Int($0.rounded()) } ?? RecipeYield.servings(yieldText)
+            // A count past Int's range (`1e300`) is no servings; the yield keeps it as written.
+            recipe.servings =
+                count.flatMap { Double($0) }.flatMap { Int(rounding: $0) } ?? RecipeYield.servings(yieldText)
             recipe.yieldAsWritten = yieldText
         }
         recipe.prepMinutes = minutes(node["prepTime"])
@@ -446,7 +448,7 @@ public struct SchemaOrgRecipeParser: Sendable {
 
     func stepSeconds(_ value: Value) -> Int? {
         guard let s = value.stringValue, let seconds = RecipeTime.iso8601Seconds(s) else { return nil }
-        return Int(seconds.rounded())
+        return Int(rounding: seconds)
     }
 
     // MARK: Yields, times, images
@@ -477,7 +479,7 @@ public struct SchemaOrgRecipeParser: Sendable {
         switch value {
         case .string(let s): return RecipeTime.minutes(from: s)
         case .int(let i): return i > 0 ? Int(i) : nil
-        case .double(let d): return d > 0 ? Int(d.rounded()) : nil
+        case .double(let d): return d > 0 ? Int(rounding: d) : nil
         case .object(let fields): return minutes(fields["maxValue"] ?? fields["value"] ?? fields["@value"])
         case .array(let elements): return elements.lazy.compactMap { self.minutes($0) }.first
         default: return nil

@@ -80,13 +80,21 @@ public struct TandoorImporter: RecipeImporter {
         recipe.sourceURL = try r.optionalString("source_url").flatMap(PaprikaImporter.nonEmpty)
         recipe.prepMinutes = try r.optionalInt("working_time").flatMap { $0 > 0 ? $0 : nil }
         recipe.cookMinutes = try r.optionalInt("waiting_time").flatMap { $0 > 0 ? $0 : nil }
-        if let p = recipe.prepMinutes ?? recipe.cookMinutes {
-            recipe.totalMinutes = (recipe.prepMinutes == nil ? 0 : p) + (recipe.cookMinutes ?? 0)
+        // Two times of Int.max minutes add up to no total rather than overflow.
+        if recipe.prepMinutes != nil || recipe.cookMinutes != nil,
+            case (let sum, false) = (recipe.prepMinutes ?? 0).addingReportingOverflow(recipe.cookMinutes ?? 0)
+        {
+            recipe.totalMinutes = sum
         }
         if let servings = try r.optionalDouble("servings"), servings > 0 {
-            recipe.servings = Int(servings.rounded())
+            guard let number = Int(rounding: servings) else {
+                throw LarderError(
+                    .malformedRecord, "expected a number of servings up to \(Int.max), found \(servings)",
+                    location: SourceLocation(fieldPath: "servings"))
+            }
+            recipe.servings = number
             let text = try r.optionalString("servings_text").flatMap(PaprikaImporter.nonEmpty)
-            let count = String(Int(servings.rounded()))
+            let count = String(number)
             recipe.yieldText = RecipeYield.normalized("\(count) \(text ?? "servings")", count: count)
         }
         recipe.keywords = try r.list("keywords") { element, path in
@@ -163,7 +171,7 @@ public struct TandoorImporter: RecipeImporter {
         }
         var parts: [String] = []
         if !(try r.bool("no_amount", default: false)), let amount = try r.optionalDouble("amount"), amount > 0 {
-            parts.append(amount.rounded() == amount ? String(Int(amount)) : String(amount))
+            parts.append(Int(exactly: amount).map { String($0) } ?? String(amount))
         }
         if let unit = r.fields["unit"]?["name"]?.stringValue, !unit.isEmpty { parts.append(unit) }
         if !food.isEmpty { parts.append(food) }
@@ -182,7 +190,7 @@ public struct TandoorImporter: RecipeImporter {
     private static func int(_ value: Value) -> Int? {
         switch value {
         case .int(let i): Int(i)
-        case .double(let d): Int(exactly: d.rounded(.towardZero))
+        case .double(let d): Int(rounding: d, .towardZero)
         default: nil
         }
     }
