@@ -18,6 +18,8 @@ import Testing
         var status: Int32
         /// Texts stderr (with `--report`, the field census) must contain.
         var stderr: [String]
+        /// Text the output's extras must contain (compact JSON), when the record is imported.
+        var extras: String? = nil
 
         var testDescription: String { name }
     }
@@ -79,6 +81,17 @@ import Testing
         Attack(
             name: "Cooklang: a timer of 400 digits of hours", format: "cooklang", file: "r.cook",
             content: ">> title: Huge\n\nAdd @egg{1} and wait ~{\(digits400)%hours}.\n", status: 0, stderr: []),
+        Attack(
+            name: "plain YAML: .inf and .nan durations and an unknown .inf field are kept in extras as that text",
+            format: "plain", file: "r.yaml",
+            content: "title: Soup\nprepTime: .inf\ncookTime: .nan\nweird: -.inf\nsteps: [Cook it.]\n",
+            status: 0, stderr: ["prepTime: 1 kept in extras", "cookTime: 1 kept in extras", "weird: 1 kept in extras"],
+            extras: #""plain":{"prepTime":".inf","cookTime":".nan","weird":"-.inf"}"#),
+        Attack(
+            name: "ORF: an unknown .inf field is kept in extras as that text", format: "orf", file: "r.yaml",
+            content: "recipe_name: Soup\nweird_number: .inf\ningredients:\n  - onion:\n      amounts:\n"
+                + "        - amount: 1\n          unit: each\nsteps:\n  - step: Cook it.\n",
+            status: 0, stderr: ["weird_number: 1 kept in extras"], extras: #""orf":{"weird_number":".inf"}"#),
     ]
 
     @Test(
@@ -92,6 +105,11 @@ import Testing
         ])
         #expect(result.status == attack.status, "\(result.stderr)")
         for text in attack.stderr { #expect(result.stderr.contains(text), "\(result.stderr)") }
+        if let extras = attack.extras {
+            let output = try String(contentsOfFile: dir.path("out.json"), encoding: .utf8)
+            let compact = output.filter { !$0.isWhitespace }
+            #expect(compact.contains(extras.filter { !$0.isWhitespace }), "\(output)")
+        }
     }
 
     @Test(

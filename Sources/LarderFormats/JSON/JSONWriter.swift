@@ -51,7 +51,7 @@ public final class JSONWriter: RecordWriter {
             try JSONWriter.serialize(record, into: &out, pretty: options.pretty, indent: 0)
         } catch {
             out.truncate(to: mark)
-            throw error
+            throw JSONWriter.locating(error, in: record)
         }
         if lineMode { out.append(0x0A) }
         count += 1
@@ -100,8 +100,42 @@ public final class JSONWriter: RecordWriter {
     /// - Throws: ``LarderError`` `unrepresentable` for NaN or infinite numbers.
     public static func append(_ value: Value, to bytes: inout [UInt8], pretty: Bool = false) throws {
         var buffer = OutputBuffer(capacity: 1024)
-        try serialize(value, into: &buffer, pretty: pretty, indent: 0)
+        do {
+            try serialize(value, into: &buffer, pretty: pretty, indent: 0)
+        } catch {
+            throw locating(error, in: value)
+        }
         bytes.append(contentsOf: buffer.bytes)
+    }
+
+    /// `error` with the field path of the number JSON cannot hold, when it is that error: found
+    /// only once writing failed, so the writing itself keeps no path.
+    static func locating(_ error: any Error, in value: Value) -> any Error {
+        guard var error = error as? LarderError, error.code == .unrepresentable,
+            error.location?.fieldPath == nil, let path = firstNonFiniteNumber(in: value, at: .root)
+        else { return error }
+        var location = error.location ?? SourceLocation()
+        location.fieldPath = path
+        error.location = location
+        return error
+    }
+
+    /// The path of the first NaN or infinite number in `value`, in writing order.
+    private static func firstNonFiniteNumber(in value: Value, at path: FieldPath) -> FieldPath? {
+        switch value {
+        case .double(let d): return d.isFinite ? nil : path
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstNonFiniteNumber(in: element, at: path.appending(index: index)) { return found }
+            }
+            return nil
+        case .object(let fields):
+            for field in fields {
+                if let found = firstNonFiniteNumber(in: field.value, at: path.appending(field.key)) { return found }
+            }
+            return nil
+        case .null, .bool, .int, .string: return nil
+        }
     }
 
     /// Appends `text` as a quoted, escaped JSON string onto `bytes`.

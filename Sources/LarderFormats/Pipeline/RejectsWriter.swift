@@ -51,8 +51,9 @@ public final class RejectsWriter {
 }
 
 extension Value {
-    /// The value with infinite and NaN doubles replaced by the strings `.inf`, `-.inf`, `.nan`.
-    fileprivate func replacingNonFiniteNumbers() -> Value {
+    /// The value with infinite and NaN doubles replaced by the strings `.inf`, `-.inf`, `.nan` (their
+    /// YAML spellings), which JSON and every store can hold.
+    public func replacingNonFiniteNumbers() -> Value {
         switch self {
         case .double(let d) where !d.isFinite: return .string(d.isNaN ? ".nan" : d < 0 ? "-.inf" : ".inf")
         case .array(let elements): return .array(elements.map { $0.replacingNonFiniteNumbers() })

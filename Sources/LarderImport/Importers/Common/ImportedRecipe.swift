@@ -222,7 +222,9 @@ extension ImportedRecipe {
             !$0.isEmpty && seenCategories.insert($0.lowercased()).inserted
         }
         recipe.images = makeImages(imageRefs: imageRefs)
-        recipe.extras = extras
+        // A YAML `.inf` or `.nan`, or XML `inf`, kept from the source is kept as that text: no JSON
+        // output or store holds the number, and the whole record would fail to write.
+        recipe.extras = Value.object(extras).replacingNonFiniteNumbers().objectValue ?? extras
         return recipe
     }
 

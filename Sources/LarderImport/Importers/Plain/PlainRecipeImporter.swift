@@ -140,7 +140,8 @@ public struct PlainRecipeImporter: RecipeImporter {
                 continue
             }
             let key = field.path.description
-            if !kept.contains(key: key) { kept.append(key: key, value: field.value) }
+            // A YAML `.inf` or `.nan` is kept as that text: no JSON output or store holds the number.
+            if !kept.contains(key: key) { kept.append(key: key, value: field.value.replacingNonFiniteNumbers()) }
             if isTopLevel, let topKey { overrides[topKey] = .extras }
             if let reason = field.reason {
                 sink.warn(
@@ -172,7 +173,9 @@ public struct PlainRecipeImporter: RecipeImporter {
         let (census, unread) = FieldCensus.take(of: fields, table: FieldTable(.plain, table), overrides: overrides) {
             [recipe] in recipe.holds($0)
         }
-        for field in unread where !kept.contains(key: field.key) { kept.append(key: field.key, value: field.value) }
+        for field in unread where !kept.contains(key: field.key) {
+            kept.append(key: field.key, value: field.value.replacingNonFiniteNumbers())
+        }
         recipe.fieldCensus = census
         guard !kept.isEmpty else { return }
         var entry = recipe.extras["plain"]?.objectValue ?? Fields()
