@@ -92,6 +92,11 @@ import Testing
             content: "recipe_name: Soup\nweird_number: .inf\ningredients:\n  - onion:\n      amounts:\n"
                 + "        - amount: 1\n          unit: each\nsteps:\n  - step: Cook it.\n",
             status: 0, stderr: ["weird_number: 1 kept in extras"], extras: #""orf":{"weird_number":".inf"}"#),
+        Attack(
+            name: "ORF: yields of .inf servings are kept in extras, not read as 0 servings", format: "orf",
+            file: "r.yaml",
+            content: "recipe_name: Soup\nyields:\n  - servings: .inf\nsteps:\n  - step: Cook it.\n",
+            status: 0, stderr: ["yields: 1 kept in extras"], extras: #""orf":{"yields":[{"servings":".inf"}]}"#),
     ]
 
     @Test(

@@ -46,6 +46,9 @@ public struct ORFImporter: RecipeImporter {
             switch value {
             case .string(let s): t = s
             case .int(let i): t = String(i)
+            // A YAML `.inf` or `.nan` is no text Larder can use (`inf servings` would read as 0):
+            // absent here, so the field census keeps it in extras as written.
+            case .double(let d) where !d.isFinite: t = nil
             case .double(let d): t = Int(exactly: d).map { String($0) } ?? String(d)
             default: t = nil
             }
