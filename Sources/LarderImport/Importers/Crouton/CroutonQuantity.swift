@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// Crouton's ingredient quantities: an amount (and an optional upper amount) with a
 /// `quantityType` code, and the ingredient line they make with the ingredient's name.
@@ -47,7 +48,7 @@ enum CroutonQuantity {
     static func number(_ value: Double) -> String {
         let whole = value.rounded(.down)
         // A number past Int's range (`1e300` in a file), or not finite, has no whole part to print.
-        guard let wholeNumber = Int(exactly: whole) else { return String(value) }
+        guard let wholeNumber = Int(rounding: value, .down) else { return String(value) }
         let fraction = value - whole
         let glyphs: [(Double, String)] = [(0.5, "½"), (0.25, "¼"), (0.75, "¾"), (1.0 / 3, "⅓"), (2.0 / 3, "⅔")]
         if abs(fraction) < 0.0005 { return String(wholeNumber) }

@@ -140,8 +140,7 @@ public struct PlainRecipeImporter: RecipeImporter {
                 continue
             }
             let key = field.path.description
-            // A YAML `.inf` or `.nan` is kept as that text: no JSON output or store holds the number.
-            if !kept.contains(key: key) { kept.append(key: key, value: field.value.replacingNonFiniteNumbers()) }
+            if !kept.contains(key: key) { kept.append(key: key, value: field.value) }
             if isTopLevel, let topKey { overrides[topKey] = .extras }
             if let reason = field.reason {
                 sink.warn(
@@ -173,9 +172,7 @@ public struct PlainRecipeImporter: RecipeImporter {
         let (census, unread) = FieldCensus.take(of: fields, table: FieldTable(.plain, table), overrides: overrides) {
             [recipe] in recipe.holds($0)
         }
-        for field in unread where !kept.contains(key: field.key) {
-            kept.append(key: field.key, value: field.value.replacingNonFiniteNumbers())
-        }
+        for field in unread where !kept.contains(key: field.key) { kept.append(key: field.key, value: field.value) }
         recipe.fieldCensus = census
         guard !kept.isEmpty else { return }
         var entry = recipe.extras["plain"]?.objectValue ?? Fields()
