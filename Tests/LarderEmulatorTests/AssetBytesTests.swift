@@ -42,9 +42,37 @@ import Testing
     func multipartFirstPart() throws {
         let body = Data(
             "--XyZ\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nBYTES\r\nmore\r\n--XyZ--\r\n".utf8)
-        let boundary = try #require(MultipartBody.boundary(of: "multipart/form-data; boundary=\"XyZ\""))
+        let boundary = try #require(try MultipartBody.boundary(of: "multipart/form-data; boundary=\"XyZ\""))
         #expect(MultipartBody.firstPart(of: body, boundary: boundary) == Data("BYTES\r\nmore".utf8))
-        #expect(MultipartBody.boundary(of: "application/octet-stream") == nil)
+        #expect(try MultipartBody.boundary(of: "application/octet-stream") == nil)
+        #expect(MultipartBody.firstPart(of: Data("--XyZ\r\n\r\nno end".utf8), boundary: "XyZ") == nil)
+        #expect(MultipartBody.firstPart(of: Data(), boundary: "XyZ") == nil)
+    }
+
+    @Test("multipart boundary attack: a boundary past RFC 2046's 70 characters is refused before any search")
+    func longBoundaryIsRefused() throws {
+        let seventy = String(repeating: "a", count: 70)
+        #expect(try MultipartBody.boundary(of: "multipart/form-data; boundary=\(seventy)") == seventy)
+        for bad in [String(repeating: "a", count: 71), String(repeating: "-", count: 4000), "\"\""] {
+            #expect(throws: CloudKitServerError.self) {
+                try MultipartBody.boundary(of: "multipart/form-data; boundary=\(bad)")
+            }
+        }
+        #expect(throws: CloudKitServerError.self) { try MultipartBody.boundary(of: "multipart/form-data") }
+    }
+
+    @Test("multipart boundary attack: a body of near-matches is searched in one pass")
+    func nearMatchesAreLinear() throws {
+        // 8 MB of the boundary less its last byte, over and over: a naive search compares ~70 bytes at
+        // every offset (560 M compares); Knuth-Morris-Pratt reads each byte a bounded number of times.
+        let boundary = String(repeating: "x", count: 69) + "y"
+        var body = Data("--\(boundary)\r\n\r\n".utf8)
+        let nearly = Data(("\r\n--" + String(repeating: "x", count: 69) + "z").utf8)
+        while body.count < 8 << 20 { body.append(nearly) }
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        let part = try #require(MultipartBody.firstPart(of: body, boundary: boundary))
+        #expect(part.count == body.count - boundary.utf8.count * 2 - 14)
+        #expect(part.suffix(nearly.count) == nearly)
     }
 
     @Test("a download ticket verifies only with its own key and unaltered")

@@ -149,6 +149,64 @@ import LarderTestSupport
         }
     }
 
+    /// Spellings of a control-plane path that the router resolves to its handler, or might.
+    static let controlPlaneSpellings = [
+        "//_emulator/", "///_emulator/", "/./_emulator/", "/_emulator//", "/_emulator/./", "/x/../_emulator/",
+        "/%2F_emulator/", "/%2f_emulator/", "/%5Femulator/", "/%255Femulator/", "/_EMULATOR/", "/\\_emulator/",
+    ]
+
+    @Test("path spelling: '//_emulator/reset' and every other spelling meet the control plane's rules")
+    func controlPlaneSpellingsAreGuarded() async throws {
+        let server = try await Self.seeded()
+        try await stopping(server) { _ in
+            let host = "Host: 127.0.0.1:\(try Self.port(server))"
+            for prefix in Self.controlPlaneSpellings {
+                // The attack: a page on another site posts text/plain (no preflight) with its Origin.
+                let reply = try await Self.raw(
+                    server, "POST", prefix + "reset",
+                    headers: [host, "Content-Type: text/plain", "Origin: https://evil.example"], body: "{}")
+                #expect(!(200..<300).contains(reply.status ?? 0), "\(prefix)reset: \(reply.text)")
+                #expect(try await Self.dataIsThere(server), "\(prefix)reset wiped the data")
+            }
+        }
+    }
+
+    @Test("path spelling: bound off loopback, no spelling of the control plane answers without the admin token")
+    func controlPlaneSpellingsNeedTheToken() async throws {
+        let server = try await TestServer.start { $0.host = "0.0.0.0" }
+        try await stopping(server) { _ in
+            _ = try await server.client().modify([
+                RecordOperation(.create, .make("keep", fields: ["title": .string("me")]))
+            ])
+            let host = "Host: 127.0.0.1:\(try Self.port(server))"
+            for prefix in Self.controlPlaneSpellings {
+                for target in ["export", "signin?user=alice", "ui/admin"] {
+                    let reply = try await Self.raw(server, "GET", prefix + target, headers: [host])
+                    #expect(reply.status != 200, "\(prefix)\(target): \(reply.status)")
+                    #expect(!reply.body.contains("keep") && !reply.body.contains(server.emulator.adminToken), "\(prefix)\(target)")
+                }
+                for target in ["reset", "import"] {
+                    let reply = try await Self.raw(
+                        server, "POST", prefix + target, headers: [host, "Content-Type: application/json"], body: "{}")
+                    #expect(reply.status != 200, "\(prefix)\(target): \(reply.status)")
+                }
+            }
+            #expect(try await Self.dataIsThere(server))
+        }
+    }
+
+    @Test("the guard decides on one spelling of the path")
+    func canonicalPath() {
+        for prefix in Self.controlPlaneSpellings {
+            #expect(RequestGuard.Policy.canonicalPath(prefix + "reset") == "/_emulator/reset", "\(prefix)")
+        }
+        #expect(RequestGuard.Policy.canonicalPath("/database/1/c/development/private/records/query")
+            == "/database/1/c/development/private/records/query")
+        #expect(RequestGuard.Policy.canonicalPath("/../../_emulator") == "/_emulator")
+        #expect(RequestGuard.Policy.canonicalPath("/%zz/_emulator/x") == "/%zz/_emulator/x")
+        #expect(RequestGuard.Policy.canonicalPath("") == "/")
+    }
+
     @Test("a peer off loopback needs the admin token even with a loopback Host")
     func remotePeerNeedsTheToken() {
         let policy = RequestGuard.Policy(host: "127.0.0.1", adminToken: String(repeating: "ab", count: 32))

@@ -184,6 +184,123 @@ import Glibc
         }
     }
 
+    /// Uploads the three recipes of ``writeInput(in:seed:)`` into `zone`, then, as a malicious server
+    /// or a share participant with write access would, points each record's `imageRef` at `refs[i]`.
+    static func uploadAndRename(
+        _ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String, refs: [String]
+    ) async throws {
+        let (preparation, _) = try prepare(in: directory)
+        var upload = FileUpload(
+            client: server.client(zone: zone), journalPath: directory.path("upload.journal"),
+            deadLetterPath: directory.path("dead.ndjson"))
+        upload.clock = TestClock().clock
+        #expect(try await upload.run(preparation: preparation).uploaded == 3)
+        let client = server.client(zone: zone)
+        let records = try await client.zoneChanges(syncToken: nil).records.compactMap(\.record)
+            .filter { $0.fields?[ImageFiles.field] != nil }
+            .sorted { ($0.recordName ?? "") < ($1.recordName ?? "") }
+        #expect(records.count == refs.count)
+        let operations = zip(records, refs).map { record, ref in
+            RecordOperation(
+                .update,
+                Record(
+                    recordName: record.recordName, recordType: record.recordType,
+                    recordChangeTag: record.recordChangeTag, fields: ["imageRef": RecordField(value: .string(ref))]))
+        }
+        let body = try WireEncoder.encode(
+            ModifyRecordsRequest(operations: operations, zoneID: RecordZoneID(zoneName: zone)))
+        let results = try await client.modify(body: Data(body))
+        #expect(results.allSatisfy { $0.record != nil }, "\(results)")
+    }
+
+    @Test("image path attack: a record naming .bashrc or .ssh/authorized_keys never writes there on download")
+    func downloadKeepsServerNamedPathsInImages() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            try await Self.uploadAndRename(
+                server, directory, zone: "attack", refs: [".bashrc", ".ssh/authorized_keys", "../../escape.jpg"])
+            try FileManager.default.createDirectory(
+                atPath: directory.path("out/.ssh"), withIntermediateDirectories: true)
+            try Data("export PS1=me\n".utf8).write(to: URL(fileURLWithPath: directory.path("out/.bashrc")))
+            try Data("ssh-ed25519 AAAA me\n".utf8).write(
+                to: URL(fileURLWithPath: directory.path("out/.ssh/authorized_keys")))
+            var downloader = ZoneDownloader(
+                client: server.client(zone: "attack"), outputPath: directory.path("out/recipes.json"))
+            downloader.clock = TestClock().clock
+            let report = try await downloader.run()
+            #expect(report.imagesWritten == 3)
+            #expect(FileManager.default.contents(atPath: directory.path("out/.bashrc")) == Data("export PS1=me\n".utf8))
+            #expect(
+                FileManager.default.contents(atPath: directory.path("out/.ssh/authorized_keys"))
+                    == Data("ssh-ed25519 AAAA me\n".utf8))
+            #expect(!FileManager.default.fileExists(atPath: directory.path("escape.jpg")))
+            let landed = try FileManager.default.contentsOfDirectory(atPath: directory.path("out/images")).sorted()
+            #expect(landed == ["authorized_keys.png", "bashrc.png", "escape.jpg"])
+            #expect(FileManager.default.contents(atPath: directory.path("out/images/bashrc.png")) == Self.png)
+            #expect(FileManager.default.contents(atPath: directory.path("out/images/escape.jpg")) == Self.jpeg)
+            // Each record points at the file written for it.
+            let reader = try RecordIO.openReader(path: directory.path("out/recipes.json"))
+            var refs: [String] = []
+            while let item = try reader.next() { refs.append(item.value["imageRef"]?.stringValue ?? "") }
+            #expect(refs.sorted() == ["images/authorized_keys.png", "images/bashrc.png", "images/escape.jpg"])
+            // A second download finds the same files and writes nothing.
+            let again = try await downloader.run()
+            #expect(again.imagesWritten == 0)
+        }
+    }
+
+    @Test("image path attack: sync never writes an image over its own store or a dot-file beside it")
+    func syncKeepsServerNamedPathsInImages() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            try await Self.uploadAndRename(
+                server, directory, zone: "attack-sync", refs: ["store.db", ".bashrc", "store.db-wal"])
+            try FileManager.default.createDirectory(atPath: directory.path("dev"), withIntermediateDirectories: true)
+            let store = try Store(path: directory.path("dev/store.db"), create: true)
+            try SyncState(store: store).save(
+                [
+                    "id": "mine", "title": "Mine", "ingredients": [], "instructions": [],
+                    "createdAt": "2024-01-01T10:00:00Z",
+                ], type: "recipe", at: Date())
+            var sync = StoreSync(store: store, client: server.client(zone: "attack-sync"))
+            sync.deviceID = "dev"
+            sync.clock = TestClock().clock
+            let report = try await sync.run()
+            #expect(report.imagesWritten == 3)
+            #expect(!FileManager.default.fileExists(atPath: directory.path("dev/.bashrc")))
+            let reopened = try Store(path: directory.path("dev/store.db"))
+            let recipes = try reopened.records(type: "recipe")
+            #expect(recipes.count == 4)
+            #expect(recipes.contains { $0["id"] == "mine" })
+            let landed = try FileManager.default.contentsOfDirectory(atPath: directory.path("dev/images")).sorted()
+            #expect(landed == ["bashrc.png", "store.db", "store.db-wal.jpg"] || landed.count == 3, "\(landed)")
+            for recipe in recipes where recipe["id"] != "mine" {
+                let ref = recipe["imageRef"]?.stringValue ?? ""
+                #expect(ref.hasPrefix("images/"), "\(ref)")
+            }
+        }
+    }
+
+    @Test("image names: a server's path or record name becomes one bounded, dot-less component")
+    func imageNamesAreMadeSafe() {
+        func name(_ path: String?, _ record: String = "r", _ index: Int = 0) -> String {
+            let parts = ImageDownload.nameParts(path, recordName: record, index: index)
+            return parts.stem + (parts.fileExtension.map { "." + $0 } ?? "")
+        }
+        #expect(name(".bashrc") == "bashrc")
+        #expect(name(".ssh/authorized_keys") == "authorized_keys")
+        #expect(name("../../escape.JPG") == "escape.jpg")
+        #expect(name("/etc/passwd") == "passwd")
+        #expect(name("images/a.png") == "a.png")
+        #expect(name("..").hasPrefix("file-"))
+        let long = name(nil, String(repeating: "n", count: 255), 1)
+        #expect(long.utf8.count <= 100 && long.hasSuffix("-2"))
+        let longPath = name(String(repeating: "p", count: 300) + ".png")
+        #expect(longPath.utf8.count <= 100 && longPath.hasSuffix(".png"))
+    }
+
     @Test("downloaded image paths that would leave the output folder are renamed inside it")
     func unsafePathsAreRenamed() {
         #expect(ImageFiles.isSafeRelativePath("images/a.png"))

@@ -44,6 +44,9 @@ struct RequestGuard: RouterMiddleware {
             path: String, authority: String?, origin: String?, contentType: String?, hasBody: Bool,
             authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool, cookieToken: String? = nil
         ) -> Refusal? {
+            // One spelling for the decision: `//_emulator/reset` reaches the reset handler (the router
+            // drops empty segments), so it must meet the control plane's rules too.
+            let path = Policy.canonicalPath(path)
             let isControlPlane = path == "/_emulator" || path.hasPrefix("/_emulator/")
             let hostName = authority.map(Policy.hostName(ofAuthority:))
             let isLoopbackHost = hostName.map(Policy.isLoopback(hostName:)) ?? false
@@ -88,6 +91,30 @@ struct RequestGuard: RouterMiddleware {
                 }
             }
             return nil
+        }
+
+        /// `path` in the one spelling the guard decides on: percent-escapes decoded (until none is left),
+        /// empty and `.` segments dropped, `..` taking the previous segment away, ASCII letters lowercased.
+        ///
+        /// The router drops empty segments (`//_emulator/reset` reaches the reset handler) and matches
+        /// case-sensitively; this spelling maps every path the router could send to a control-plane
+        /// handler, and some it would not (those answer 404 behind the guard), onto `/_emulator/…`.
+        static func canonicalPath(_ path: String) -> String {
+            var text = path
+            // Each round decodes one layer (`%252F` → `%2F` → `/`); a path has few layers.
+            for _ in 0..<8 {
+                guard text.contains("%"), let decoded = text.removingPercentEncoding, decoded != text else { break }
+                text = decoded
+            }
+            var segments: [Substring] = []
+            for segment in text.split(whereSeparator: { $0 == "/" || $0 == "\\" }) {
+                switch segment {
+                case ".": continue
+                case "..": _ = segments.popLast()
+                default: segments.append(segment)
+                }
+            }
+            return "/" + segments.joined(separator: "/").lowercased()
         }
 
         /// JSON bodies only, and form posts on the dashboard's own paths (which carry a CSRF token).

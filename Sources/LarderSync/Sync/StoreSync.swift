@@ -154,10 +154,10 @@ public struct StoreSync: Sendable {
         report.fullFetch = token == nil
         var maxModified: Int64?
         let selfDevice = try resolvedDeviceID()
-        // Images land beside the store, at the paths the records name (unsafe ones are skipped).
-        var images = ImageDownload(
+        // Images land in the `images` folder beside the store, under names Larder makes; a record
+        // naming another path is stored pointing at the file written.
+        let images = ImageDownload(
             client: client, folder: PathParts.directory(of: store.path), retry: configuration.retry, clock: clock)
-        images.renamesUnsafePaths = false
         while true {
             let page: ZoneChanges
             do {
@@ -177,12 +177,15 @@ public struct StoreSync: Sendable {
                 guard let record = result.record, let name = record.recordName else { continue }
                 report.remoteChanges += 1
                 if let modified = record.modified?.timestamp { maxModified = max(maxModified ?? modified, modified) }
+                var saved: Value?
                 if record.deleted != true, let field = record.fields?[ImageFiles.field],
                     let value = try? mapping.value(of: record)
                 {
-                    report.imagesWritten += try await images.save(value, recordName: name, assets: field).1
+                    let (value, written) = try await images.save(value, recordName: name, assets: field)
+                    saved = value
+                    report.imagesWritten += written
                 }
-                let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice)
+                let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice, value: saved)
                 report.applied[outcome, default: 0] += 1
             }
             token = page.syncToken
@@ -194,9 +197,10 @@ public struct StoreSync: Sendable {
     }
 
     /// Applies one remote change; returns its outcome's name for the report.
-    func apply(_ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String) throws
-        -> String
-    {
+    /// - Parameter value: the record already mapped (with its image paths pointing at the files written).
+    func apply(
+        _ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String, value: Value? = nil
+    ) throws -> String {
         let modified = Date(
             timeIntervalSince1970: Double(record.modified?.timestamp ?? clock.milliseconds) / 1000)
         if record.deleted == true {
@@ -217,7 +221,8 @@ public struct StoreSync: Sendable {
             return "device"
         }
         guard let tag = record.recordChangeTag else { return "ignored" }
-        return try syncState.applyRemote(try mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified)
+        return try syncState.applyRemote(
+            try value ?? mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified)
             .rawValue
     }
 
