@@ -96,7 +96,8 @@ struct ImageDownload {
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw LarderError(
-                    .io, "refusing to write images: \(path) is not a folder (a symlink or a file is never written through)",
+                    .io,
+                    "refusing to write images: \(path) is not a folder (a symlink or a file is never written through)",
                     location: SourceLocation(file: path))
             }
             return path
@@ -139,7 +140,9 @@ struct ImageDownload {
                 var info = stat()
                 guard lstat(path, &info) == 0 else { continue }
                 taken = true
-                if info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path), matches(data) {
+                if info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path),
+                    matches(data)
+                {
                     return name
                 }
             }

@@ -183,7 +183,9 @@ import LarderTestSupport
                 for target in ["export", "signin?user=alice", "ui/admin"] {
                     let reply = try await Self.raw(server, "GET", prefix + target, headers: [host])
                     #expect(reply.status != 200, "\(prefix)\(target): \(reply.status)")
-                    #expect(!reply.body.contains("keep") && !reply.body.contains(server.emulator.adminToken), "\(prefix)\(target)")
+                    #expect(
+                        !reply.body.contains("keep") && !reply.body.contains(server.emulator.adminToken),
+                        "\(prefix)\(target)")
                 }
                 for target in ["reset", "import"] {
                     let reply = try await Self.raw(
@@ -200,8 +202,9 @@ import LarderTestSupport
         for prefix in Self.controlPlaneSpellings {
             #expect(RequestGuard.Policy.canonicalPath(prefix + "reset") == "/_emulator/reset", "\(prefix)")
         }
-        #expect(RequestGuard.Policy.canonicalPath("/database/1/c/development/private/records/query")
-            == "/database/1/c/development/private/records/query")
+        #expect(
+            RequestGuard.Policy.canonicalPath("/database/1/c/development/private/records/query")
+                == "/database/1/c/development/private/records/query")
         #expect(RequestGuard.Policy.canonicalPath("/../../_emulator") == "/_emulator")
         #expect(RequestGuard.Policy.canonicalPath("/%zz/_emulator/x") == "/%zz/_emulator/x")
         #expect(RequestGuard.Policy.canonicalPath("") == "/")

@@ -21,6 +21,26 @@ import Testing
         }
     }
 
+    @Test(
+        "many members attack: an object of 300,000 keys is read in linear time; a repeat at its end is found",
+        .timeLimit(.minutes(1)))
+    func manyMembers() throws {
+        let count = 300_000
+        var text = "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        guard case .success(let value) = parse(text + "}") else {
+            Issue.record("300,000 distinct keys were refused")
+            return
+        }
+        #expect(value.objectValue?.count == count)
+        #expect(value["k299999"] == .int(299_999))
+        text += ",\"k17\":0}"
+        guard case .failure(let error) = parse(text) else {
+            Issue.record("a repeated key among 300,000 was accepted")
+            return
+        }
+        #expect(error.description.contains("duplicate key \"k17\""), "\(error.description)")
+    }
+
     @Test("names a repeated key with its line and column")
     func namesTheKey() throws {
         guard case .failure(let error) = parse("{\"title\":\"a\",\n \"id\":\"x\",\n \"title\":\"b\"}") else {
@@ -39,7 +59,7 @@ import Testing
         var refused = 0
         for _ in 0..<3_000 {
             var keys: [String] = []
-            for _ in 0..<Int.random(in: 0...70, using: &generator) {
+            for _ in 0..<Int.random(in: 0...120, using: &generator) {
                 keys.append(
                     String(
                         (0..<Int.random(in: 0...4, using: &generator)).map { _ in

@@ -1,4 +1,5 @@
 import GRDB
+
 extension EmulatorServices {
     /// Empties the store, re-creates the default zones and the declared schema, and clears the
     /// request log and the fault rules (`POST /_emulator/reset` and the dashboard's reset).

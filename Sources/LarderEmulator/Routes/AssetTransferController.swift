@@ -120,8 +120,10 @@ struct AssetTransferController: Sendable {
 /// The boundary is what RFC 2046 (§5.1.1) allows: 1 to 70 characters, so a body is searched in time
 /// linear in its length (Knuth-Morris-Pratt), whatever the caller sends.
 enum MultipartBody {
-    /// RFC 2046: "Boundary delimiters must not appear within the encapsulated material, and must be no
-    /// longer than 70 characters, not counting the two leading hyphens."
+    /// The longest boundary RFC 2046 allows.
+    ///
+    /// RFC 2046 §5.1.1: "Boundary delimiters must not appear within the encapsulated material, and
+    /// must be no longer than 70 characters, not counting the two leading hyphens."
     static let maxBoundaryLength = 70
 
     /// The `boundary` parameter of a `multipart/form-data` type, or nil for another type.

@@ -129,6 +129,18 @@ struct ModifyRecords {
         let (recordType, base) = try typeAndBase(
             of: operation, name: name, index: index, live: live, isShare: isShare, renderer: renderer)
 
+        // Each field takes at least its name and `"":0,` when stored: a record that cannot fit is
+        // refused before its fields reach the schema (100,000 new fields were 100,000 schema rows).
+        if let incomingFields = incoming.fields {
+            var lowerBound = 0
+            for name in incomingFields.keys { lowerBound += name.utf8.count + 4 }
+            guard lowerBound <= call.limits.maxRecordBytes else {
+                throw call.error(
+                    .badRequest,
+                    "record '\(name)' is at least \(lowerBound) bytes; the limit is \(call.limits.maxRecordBytes) bytes per record"
+                )
+            }
+        }
         let changes: [String: FieldValue?]
         if isShare {
             changes = try typeShareFields(incoming.fields ?? [:])

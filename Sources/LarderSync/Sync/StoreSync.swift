@@ -196,8 +196,15 @@ public struct StoreSync: Sendable {
         return maxModified
     }
 
-    /// Applies one remote change; returns its outcome's name for the report.
-    /// - Parameter value: the record already mapped (with its image paths pointing at the files written).
+    /// Applies one remote change.
+    /// - Parameters:
+    ///   - record: the change as the server sent it.
+    ///   - name: its record name.
+    ///   - mapping: how CloudKit fields map to a Larder record.
+    ///   - selfDevice: this device's id (its own device record is skipped).
+    ///   - value: the record already mapped (with its image paths pointing at the files written).
+    /// - Returns: the outcome's name, for the report.
+    /// - Throws: ``LarderError`` when the record does not map or the store cannot be written.
     func apply(
         _ record: LarderCloudKit.Record, name: String, mapping: RecordMapping, selfDevice: String, value: Value? = nil
     ) throws -> String {
@@ -222,8 +229,9 @@ public struct StoreSync: Sendable {
         }
         guard let tag = record.recordChangeTag else { return "ignored" }
         return try syncState.applyRemote(
-            try value ?? mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified)
-            .rawValue
+            try value ?? mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified
+        )
+        .rawValue
     }
 
     private func mapped(_ record: LarderCloudKit.Record, mapping: RecordMapping) throws -> Value {
