@@ -50,7 +50,7 @@ struct ImageDownload {
                 let client = self.client
                 let label = named ?? "\(Self.landing)/\(stem)"
                 let data = try await retry.perform("image \(label) of \(recordName)", clock: clock) {
-                    () async throws(CloudKitFailure) in try await client.downloadAsset(url)
+                    () async throws(CloudKitFailure) in try await client.downloadAsset(url, expectedSize: asset.size)
                 }
                 if let size = asset.size, Int64(data.count) != size {
                     throw LarderError(.network, "image \(label) of \(recordName): got \(data.count) bytes of \(size)")

@@ -187,11 +187,22 @@ public struct ZoneDownloader: Sendable {
                 latest[name] = line
                 line += 1
             }
+            if page.moreComing, page.syncToken == token {
+                throw Self.noProgress(token: token)
+            }
             token = page.syncToken
             if !page.moreComing { break }
         }
         try spill.finish()
         return (latest, token)
+    }
+
+    /// A server answering `moreComing` with the token it was sent would be asked the same forever.
+    static func noProgress(token: String?) -> LarderError {
+        LarderError(
+            .network,
+            "changes/zone answered moreComing: true with the sync token it was sent (\(token ?? "none")): "
+                + "the feed makes no progress, so Larder stops here; the server is at fault")
     }
 
     /// The spill line for one change; nil for a record this download does not keep (another

@@ -5,7 +5,7 @@ import Testing
 /// Security round 3: one record of very many members costs time linear in its size.
 ///
 /// Before: `convert` of 50,000 members 76 s, `import --from plain` 110 s, a CSV
-/// of 200,000 columns 233 s). Each runs under a one-minute limit, which the quadratic code missed
+/// of 200,000 columns 233 s. Each runs under a one-minute limit, which the quadratic code missed
 /// by far at these sizes.
 @Suite struct ManyMembersCLITests {
     static let count = 100_000

@@ -197,6 +197,37 @@ import LarderTestSupport
         }
     }
 
+    @Test("no-cors reset: a page on another loopback port cannot change the emulator, with or without a body")
+    func otherLoopbackOriginCannotReset() async throws {
+        let server = try await Self.seeded()
+        try await stopping(server) { _ in
+            let port = try Self.port(server)
+            let host = "Host: 127.0.0.1:\(port)"
+            // What `fetch('http://127.0.0.1:PORT/_emulator/reset', {method: 'POST', mode: 'no-cors'})` sends.
+            for origin in ["http://127.0.0.1:\(port + 1)", "http://localhost:3000", "https://127.0.0.1:\(port)"] {
+                let bodiless = try await Self.raw(
+                    server, "POST", "/_emulator/reset", headers: [host, "Origin: \(origin)"])
+                #expect(bodiless.status == 403, "\(origin): \(bodiless.text)")
+                let json = try await Self.raw(
+                    server, "POST", "/_emulator/reset",
+                    headers: [host, "Origin: \(origin)", "Content-Type: application/json"], body: "{}")
+                #expect(json.status == 403, "\(origin): \(json.text)")
+            }
+            // Without an Origin, a bodiless POST with no type is what a no-cors request of an old
+            // browser looks like: it needs the JSON type (a preflight) or the admin token.
+            let plain = try await Self.raw(server, "POST", "/_emulator/reset", headers: [host])
+            #expect(plain.status == 415, "\(plain.text)")
+            #expect(try await Self.dataIsThere(server))
+            let token = try await Self.raw(
+                server, "POST", "/_emulator/reset",
+                headers: [
+                    host, "Origin: http://127.0.0.1:\(port)", "X-Larder-Admin-Token: \(server.emulator.adminToken)",
+                ])
+            #expect(token.status == 200, "\(token.text)")
+            #expect(try await !Self.dataIsThere(server))
+        }
+    }
+
     @Test("the guard decides on one spelling of the path")
     func canonicalPath() {
         for prefix in Self.controlPlaneSpellings {

@@ -141,3 +141,9 @@ private final class KeyIndex: @unchecked Sendable {
         }
     }
 }
+
+extension Fields: CustomReflectable {
+    /// The members alone, as before the key table existed: `String(describing:)` of a value (which
+    /// some digests journals keep were made of) must not change with a cache.
+    public var customMirror: Mirror { Mirror(self, children: ["elements": elements], displayStyle: .struct) }
+}

@@ -42,7 +42,8 @@ struct RequestGuard: RouterMiddleware {
         /// Why a request must be refused, or nil.
         func refusal(
             path: String, authority: String?, origin: String?, contentType: String?, hasBody: Bool,
-            authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool, cookieToken: String? = nil
+            authorization: String?, adminTokenHeader: String?, isLoopbackPeer: Bool, cookieToken: String? = nil,
+            method: String = "GET"
         ) -> Refusal? {
             // One spelling for the decision: `//_emulator/reset` reaches the reset handler (the router
             // drops empty segments), so it must meet the control plane's rules too.
@@ -72,17 +73,37 @@ struct RequestGuard: RouterMiddleware {
                     status: 403, code: .accessDenied,
                     reason: "cross-origin requests to the control plane are refused (Origin '\(origin)')")
             }
+            var given = adminTokenHeader
+            if given == nil, let authorization, authorization.lowercased().hasPrefix("bearer ") {
+                given = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            }
+            let hasToken = (given ?? cookieToken).map { Policy.constantTimeEquals($0, adminToken) } ?? false
+            let changesState = !["GET", "HEAD", "OPTIONS"].contains(method.uppercased())
+            // A page on another loopback port is another origin: it may not change the emulator.
+            if changesState, let origin, !Policy.isSameOrigin(origin, authority: authority) {
+                return Refusal(
+                    status: 403, code: .accessDenied,
+                    reason:
+                        "the control plane takes changes only from the emulator's own pages (Origin '\(origin)' is another origin)"
+                )
+            }
             if let refusal = Policy.mediaTypeRefusal(path: path, contentType: contentType, hasBody: hasBody) {
                 return refusal
+            }
+            // A POST is the one change a page can send without a CORS preflight (a bodiless no-cors
+            // form post has no Content-Type): it needs `application/json`, which forces the
+            // preflight, or the admin token. The dashboard's own form posts carry a CSRF token.
+            if method.uppercased() == "POST", !hasToken, !path.hasPrefix(DashboardPage.root + "/"),
+                !Policy.isJSON(contentType)
+            {
+                return Refusal(
+                    status: 415, code: .badRequest,
+                    reason: "a control-plane POST needs Content-Type: application/json (or the admin token)")
             }
             // The dashboard's sign-in form checks the token itself.
             let exempt = (isLoopbackBinding && isLoopbackPeer && isLoopbackHost) || path == DashboardLogin.path
             if !exempt {
-                var given = adminTokenHeader
-                if given == nil, let authorization, authorization.lowercased().hasPrefix("bearer ") {
-                    given = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-                }
-                guard let given = given ?? cookieToken, Policy.constantTimeEquals(given, adminToken) else {
+                guard hasToken else {
                     return Refusal(
                         status: 401, code: .authenticationFailed,
                         reason:
@@ -115,6 +136,31 @@ struct RequestGuard: RouterMiddleware {
                 }
             }
             return "/" + segments.joined(separator: "/").lowercased()
+        }
+
+        /// Whether `contentType` names `application/json`.
+        static func isJSON(_ contentType: String?) -> Bool {
+            contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                == "application/json"
+        }
+
+        /// Whether `origin` (`scheme://host[:port]`) names the same host and port as the request's `Host`.
+        static func isSameOrigin(_ origin: String, authority: String?) -> Bool {
+            guard let authority else { return false }
+            let lowered = origin.lowercased()
+            // The emulator serves plain http: an https origin is another origin, whatever its host.
+            for (scheme, port) in [("http://", "80")] where lowered.hasPrefix(scheme) {
+                var originAuthority = String(lowered.dropFirst(scheme.count).prefix { $0 != "/" })
+                var hostAuthority = authority.lowercased()
+                if hostName(ofAuthority: originAuthority) == originAuthority.trimmingCharacters(in: ["[", "]"]) {
+                    originAuthority += ":" + port
+                }
+                if hostName(ofAuthority: hostAuthority) == hostAuthority.trimmingCharacters(in: ["[", "]"]) {
+                    hostAuthority += ":" + port
+                }
+                return originAuthority == hostAuthority
+            }
+            return false
         }
 
         /// JSON bodies only, and form posts on the dashboard's own paths (which carry a CSRF token).
@@ -230,7 +276,7 @@ struct RequestGuard: RouterMiddleware {
             path: request.uri.path, authority: request.head.authority, origin: headers[.origin],
             contentType: headers[.contentType], hasBody: hasBody, authorization: headers[.authorization],
             adminTokenHeader: headers[Policy.adminTokenField], isLoopbackPeer: context.isLoopbackPeer,
-            cookieToken: DashboardLogin.token(inCookie: headers[.cookie]))
+            cookieToken: DashboardLogin.token(inCookie: headers[.cookie]), method: request.method.rawValue)
         guard let refusal else { return try await next(request, context) }
         // Read the refused body to its end so a `Connection: close` client gets the answer and the close.
         if hasBody { for try await _ in request.body {} }

@@ -50,7 +50,13 @@ public final class CSVExporter: RecipeExporter {
     }
 
     /// A cell, quoted when it must be.
+    ///
+    /// A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return, and is not a plain number) gets a leading `'` (OWASP, "CSV Injection"):
+    /// `=cmd|' /C calc'!A0` is written `'=cmd|' /C calc'!A0` and shows as text.
     static func quoted(_ cell: String) -> String {
+        var cell = cell
+        if let first = cell.first, "=+-@\t\r".contains(first), Double(cell) == nil { cell = "'" + cell }
         let needsQuotes =
             cell.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || cell.first == " " || cell.last == " "

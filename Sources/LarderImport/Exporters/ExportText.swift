@@ -172,6 +172,17 @@ enum ExportText {
         return Double(digits)
     }
 
+    /// `url` when it is an `http` or `https` address (after surrounding space), else nil: what an
+    /// export may put in a link.
+    static func webURL(_ url: String) -> String? {
+        let trimmed = url.trimmingWhitespace
+        let lower = trimmed.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+            !trimmed.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        else { return nil }
+        return trimmed
+    }
+
     /// Text for XML or HTML: `&`, `<`, `>` and `"` (and `'` with `apostrophe`) as references, and
     /// the control characters XML 1.0 cannot hold (all below U+0020 but tab, line feed and carriage
     /// return) dropped.

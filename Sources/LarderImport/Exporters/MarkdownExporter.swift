@@ -67,7 +67,8 @@ public final class MarkdownExporter: RecipeExporter {
         front.add("tags", list: recipe.tags.filter { !known.contains($0.lowercased()) })
         front.add("categories", list: categories)
         front.add("author", recipe.author?.name)
-        front.add("url", recipe.sourceURL)
+        // Only a web address: a `javascript:` or `data:` URL would run in the site's link.
+        front.add("url", recipe.sourceURL.flatMap(ExportText.webURL))
         front.add("preptime", FrontMatter.duration(recipe.prepTime))
         front.add("cooktime", FrontMatter.duration(recipe.cookTime))
         front.add("totaltime", FrontMatter.duration(recipe.totalTime))
@@ -84,17 +85,24 @@ public final class MarkdownExporter: RecipeExporter {
         front.add("directions", list: directions)
         front.gap()
         var text = "---\n\n" + front.text + "---\n"
+        // The body is Markdown, which passes HTML through: text goes in with `&`, `<` and `>` as
+        // references, so a `<script>` in a description shows as text (the import reads them back).
         if let description = recipe.description?.trimmingWhitespace, !description.isEmpty {
-            text += "\n" + description + "\n"
+            text += "\n" + Self.bodyText(description) + "\n"
         }
         if !recipe.notes.isEmpty {
             text += "\n## Notes\n"
             for note in recipe.notes {
-                if let title = note.title { text += "\n### \(title)\n" }
-                text += "\n" + note.text.trimmingWhitespace + "\n"
+                if let title = note.title { text += "\n### \(Self.bodyText(title))\n" }
+                text += "\n" + Self.bodyText(note.text.trimmingWhitespace) + "\n"
             }
         }
         return text
+    }
+
+    /// Text for the Markdown body: `&`, `<` and `>` as references.
+    static func bodyText(_ text: String) -> String {
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
     /// The nutrition facts as front-matter pairs: the number alone when the value is in Chowdown's unit.

@@ -88,9 +88,20 @@ public enum HTMLText {
         guard text.contains("<") else { return text }
         var out = ""
         var index = text.startIndex
+        // The first `>` at or after the last search's start, or none left: each `<` reuses it while it
+        // lies ahead, so a title of 100,000 `<` and no `>` is one scan, not 100,000 (473 s before).
+        var knownClose: String.Index?
+        var noCloseLeft = false
+        func close(after index: String.Index) -> String.Index? {
+            if noCloseLeft { return nil }
+            if let knownClose, knownClose > index { return knownClose }
+            knownClose = text[index...].firstIndex(of: ">")
+            noCloseLeft = knownClose == nil
+            return knownClose
+        }
         while index < text.endIndex {
             let c = text[index]
-            if c == "<", let close = text[index...].firstIndex(of: ">") {
+            if c == "<", let close = close(after: index) {
                 let next = text.index(after: index)
                 if next < text.endIndex, text[next].isLetter || text[next] == "/" || text[next] == "!" {
                     // Block-level breaks become spaces so that words do not run together.

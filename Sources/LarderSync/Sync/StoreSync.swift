@@ -188,6 +188,7 @@ public struct StoreSync: Sendable {
                 let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice, value: saved)
                 report.applied[outcome, default: 0] += 1
             }
+            if page.moreComing, page.syncToken == token { throw ZoneDownloader.noProgress(token: token) }
             token = page.syncToken
             try saveToken(token)
             if !page.moreComing { break }

@@ -26,19 +26,39 @@ extension CloudKitClient {
         return try decode(AssetUploadReceipt.self, from: data, operation: "asset upload").singleFile
     }
 
-    /// GETs an asset's `downloadURL`, with this client's API and web-auth tokens appended (the
-    /// emulator asks for them on private-database assets; a CDN ignores them).
+    /// GETs an asset's `downloadURL`, with this client's API and web-auth tokens appended when the
+    /// URL is on the endpoint's own origin (the emulator asks for them on private-database assets);
+    /// a URL on any other host gets no credentials.
+    /// - Parameters:
+    ///   - url: the asset's download URL.
+    ///   - expectedSize: the size the record declares: a longer answer is not read past it.
+    /// - Returns: the asset's bytes.
     /// - Throws: ``CloudKitFailure``.
-    public func downloadAsset(_ url: String) async throws(CloudKitFailure) -> Data {
+    public func downloadAsset(_ url: String, expectedSize: Int64? = nil) async throws(CloudKitFailure) -> Data {
         var text = url
-        if case .apiToken(let apiToken, _) = credentials {
+        if case .apiToken(let apiToken, _) = credentials, Self.sameOrigin(URL(string: url), target.baseURL) {
             text += (text.contains("?") ? "&" : "?") + "ckAPIToken=" + Self.percentEncode(apiToken)
             if let token = webAuthToken.withLock({ $0 }) { text += "&ckWebAuthToken=" + Self.percentEncode(token) }
         }
         guard let target = URL(string: text) else {
             throw CloudKitFailure(code: .badRequest, reason: "bad download URL")
         }
-        return try await exchange(TransportRequest(method: "GET", url: target), operation: "asset download")
+        var request = TransportRequest(method: "GET", url: target)
+        if let expectedSize, expectedSize >= 0, expectedSize < Int64(TransportRequest.defaultMaxResponseBytes) {
+            request.maxResponseBytes = Int(expectedSize)
+        }
+        return try await exchange(request, operation: "asset download")
+    }
+
+    /// Whether two URLs share scheme, host and port (the port a scheme implies when none is given).
+    static func sameOrigin(_ a: URL?, _ b: URL) -> Bool {
+        guard let a, let schemeA = a.scheme?.lowercased(), let schemeB = b.scheme?.lowercased(),
+            let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased()
+        else { return false }
+        func port(_ url: URL, _ scheme: String) -> Int? {
+            url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        }
+        return schemeA == schemeB && hostA == hostB && port(a, schemeA) == port(b, schemeB)
     }
 
     /// Sends a request, keeps a rotated web-auth token, and returns the body of a 200 answer.
@@ -47,6 +67,9 @@ extension CloudKitClient {
         let response: TransportResponse
         do {
             response = try await transport.send(request)
+        } catch let tooLarge as ResponseTooLarge {
+            // Not a network failure: asking again brings the same answer.
+            throw CloudKitFailure(code: .badRequest, reason: "\(operation): \(tooLarge.description)")
         } catch {
             throw .transport("\(operation): \(Self.describe(error))")
         }

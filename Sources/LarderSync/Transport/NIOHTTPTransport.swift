@@ -98,6 +98,8 @@ public final class NIOHTTPTransport: Transport {
 struct HTTPExchange: Sendable {
     var head: HTTPRequestHead
     var body: ByteBuffer
+    /// The most bytes of answer body to take.
+    var maxResponseBytes = TransportRequest.defaultMaxResponseBytes
     /// `host:port`, the pool's key.
     var key: String
 
@@ -115,7 +117,9 @@ struct HTTPExchange: Sendable {
         }
         let head = HTTPRequestHead(
             version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target, headers: headers)
-        return HTTPExchange(head: head, body: ByteBuffer(bytes: request.body), key: "\(host):\(port)")
+        return HTTPExchange(
+            head: head, body: ByteBuffer(bytes: request.body), maxResponseBytes: request.maxResponseBytes,
+            key: "\(host):\(port)")
     }
 }
 
@@ -149,6 +153,7 @@ final class ExchangeHandler: ChannelDuplexHandler {
     private var promise: EventLoopPromise<Answer>?
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
+    private var maxResponseBytes = TransportRequest.defaultMaxResponseBytes
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise writePromise: EventLoopPromise<Void>?) {
         let outbound = unwrapOutboundIn(data)
@@ -159,6 +164,7 @@ final class ExchangeHandler: ChannelDuplexHandler {
         promise = outbound.promise
         head = nil
         body.clear()
+        maxResponseBytes = outbound.exchange.maxResponseBytes
         context.write(wrapOutboundOut(.head(outbound.exchange.head)), promise: nil)
         if outbound.exchange.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(outbound.exchange.body))), promise: nil)
@@ -171,6 +177,12 @@ final class ExchangeHandler: ChannelDuplexHandler {
         case .head(let received):
             head = received
         case .body(var chunk):
+            guard chunk.readableBytes <= maxResponseBytes - body.readableBytes else {
+                // Stop reading: the rest of the answer is never taken in.
+                fail(ResponseTooLarge(limit: maxResponseBytes))
+                context.close(promise: nil)
+                return
+            }
             body.writeBuffer(&chunk)
         case .end:
             guard let promise, let head else { return }

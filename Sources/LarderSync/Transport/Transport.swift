@@ -10,14 +10,31 @@ public struct TransportRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The body (empty for `GET`).
     public var body: Data
+    /// The most bytes of answer body to take: a longer answer fails with ``ResponseTooLarge``
+    /// instead of filling memory (a server answering 1.5 GB took the client to 4.65 GB).
+    public var maxResponseBytes: Int
+
+    /// Answers of the API: 200 records of at most 1 MB each, and their envelope.
+    public static let defaultMaxResponseBytes = 256 << 20
 
     /// Creates a request.
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data = Data()) {
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: Data = Data(),
+        maxResponseBytes: Int = TransportRequest.defaultMaxResponseBytes
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.maxResponseBytes = maxResponseBytes
     }
+}
+
+/// An answer longer than the request allowed (``TransportRequest/maxResponseBytes``); never retried.
+public struct ResponseTooLarge: Error, CustomStringConvertible {
+    /// The limit that was passed.
+    public var limit: Int
+    public var description: String { "the server's answer is longer than \(limit) bytes" }
 }
 
 /// What came back: a status, headers (names lowercased) and the body.

@@ -31,6 +31,8 @@ public final class URLSessionTransport: Transport {
         if !request.body.isEmpty || request.method == "POST" { urlRequest.httpBody = request.body }
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: urlRequest)
+        // URLSession has taken the whole answer by now; the NIO transport (plain http) stops reading.
+        guard data.count <= request.maxResponseBytes else { throw ResponseTooLarge(limit: request.maxResponseBytes) }
         guard let http = response as? HTTPURLResponse else {
             throw URLError(.badServerResponse)
         }

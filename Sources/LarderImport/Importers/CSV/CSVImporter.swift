@@ -143,7 +143,7 @@ public struct CSVImporter: RecipeImporter {
         var fields = Fields()
         for (position, value) in row.cells.enumerated() where position < header.count {
             fields.append(key: header[position], value: .string(value))
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Self.unneutralised(value.trimmingCharacters(in: .whitespacesAndNewlines))
             if let role = roles[position], !trimmed.isEmpty { cells[role] = trimmed }
         }
         guard let title = cells[.field(.title)] else {
@@ -159,6 +159,13 @@ public struct CSVImporter: RecipeImporter {
         for (position, role) in roles { fates[header[position]] = .carried(role.larderField) }
         recipe.takeCensus(of: fields, table: FieldTable(format, fates))
         return recipe
+    }
+
+    /// A cell as written before a spreadsheet-safe export (``CSVExporter``, OWASP "CSV Injection")
+    /// put a `'` before its leading `=`, `+`, `-`, `@`, tab or carriage return.
+    static func unneutralised(_ cell: String) -> String {
+        guard cell.hasPrefix("'"), let second = cell.dropFirst().first, "=+-@\t\r".contains(second) else { return cell }
+        return String(cell.dropFirst())
     }
 
     /// The generic fields: text, ingredients, steps, yield, times, categories, tags, source and image.

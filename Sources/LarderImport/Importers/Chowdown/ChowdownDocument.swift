@@ -28,7 +28,10 @@ struct ChowdownDocument: Sendable, Hashable {
                 location: SourceLocation(line: 1, column: 1))
         }
         let yaml = lines[1..<end].joined(separator: "\n")
+        // The body is Markdown, which is HTML: the references Larder's export writes for `<`, `>` and
+        // `&` (and any site's own) read back as the characters.
         let body = lines[(end + 1)...].joined(separator: "\n").trimmingWhitespace
+            .replacingAll("&lt;", with: "<").replacingAll("&gt;", with: ">").replacingAll("&amp;", with: "&")
         return ChowdownDocument(frontMatter: try mapping(yaml, limits: limits), body: body)
     }
 

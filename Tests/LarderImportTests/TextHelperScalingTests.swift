@@ -1,0 +1,123 @@
+import Foundation
+import LarderCore
+import LarderFormats
+import Testing
+
+@testable import LarderImport
+
+/// Security round 3: the importers' text helpers are linear, and answer as the rescanning versions
+/// they replace did (those are kept here as the reference).
+@Suite struct TextHelperScalingTests {
+    /// The version of ``HTMLText/stripTags(_:)`` before, searching for `>` from every `<`.
+    static func referenceStripTags(_ text: String) -> String {
+        guard text.contains("<") else { return text }
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let c = text[index]
+            if c == "<", let close = text[index...].firstIndex(of: ">") {
+                let next = text.index(after: index)
+                if next < text.endIndex, text[next].isLetter || text[next] == "/" || text[next] == "!" {
+                    out.append(" ")
+                    index = text.index(after: close)
+                    continue
+                }
+            }
+            out.append(c)
+            index = text.index(after: index)
+        }
+        return out
+    }
+
+    /// The version of ``TextRepair/ingredientLine(_:)`` before, rescanning after every change.
+    static func referenceIngredientLine(_ line: String) -> String {
+        var text = line
+        var searchStart = text.startIndex
+        while let open = text[searchStart...].firstRange(of: "(("),
+            let close = text[open.upperBound...].firstRange(of: "))")
+        {
+            let inner = text[open.upperBound..<close.lowerBound]
+            guard !inner.contains("(") && !inner.contains(")") else {
+                searchStart = open.upperBound
+                continue
+            }
+            let prefix = String(text[..<open.lowerBound]) + "(" + inner + ")"
+            text = prefix + String(text[close.upperBound...])
+            searchStart = text.index(text.startIndex, offsetBy: prefix.count)
+        }
+        var chars = Array(text)
+        var i = 0
+        while i + 1 < chars.count {
+            guard chars[i] == "(", chars[i + 1] == "(" else {
+                i += 1
+                continue
+            }
+            var depth = 0
+            var close: Int?
+            for j in i..<chars.count {
+                if chars[j] == "(" {
+                    depth += 1
+                } else if chars[j] == ")" {
+                    depth -= 1
+                    if depth == 0 {
+                        close = j
+                        break
+                    }
+                }
+            }
+            if let close, chars[close - 1] == ")" {
+                chars.remove(at: close)
+                chars.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+        return String(chars).replacingAll(" ,", with: ",")
+    }
+
+    static func random(_ pieces: [String], count: Int, using generator: inout SeededGenerator) -> String {
+        (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+    }
+
+    @Test("seeded lines: ingredientLine answers as the rescanning version did")
+    func ingredientLineAgrees() {
+        var generator = SeededGenerator(seed: 27)
+        let pieces = ["(", ")", "((", "))", "a", "b ", " ,", ",", "é"]
+        for _ in 0..<20_000 {
+            let line = Self.random(pieces, count: Int.random(in: 0...24, using: &generator), using: &generator)
+            #expect(TextRepair.ingredientLine(line) == Self.referenceIngredientLine(line), "\(line)")
+        }
+        #expect(TextRepair.ingredientLine("2 eggs ((softened))") == "2 eggs (softened)")
+        #expect(TextRepair.ingredientLine("((a), b (c))") == "(a), b (c)")
+        #expect(TextRepair.ingredientLine("onion , chopped") == "onion, chopped")
+    }
+
+    @Test("seeded texts: stripTags answers as the rescanning version did")
+    func stripTagsAgrees() {
+        var generator = SeededGenerator(seed: 28)
+        let pieces = ["<", ">", "<b>", "</p>", "<!--", "a", " ", "<<", "1 < 2"]
+        for _ in 0..<20_000 {
+            let text = Self.random(pieces, count: Int.random(in: 0...16, using: &generator), using: &generator)
+            #expect(HTMLText.stripTags(text) == Self.referenceStripTags(text), "\(text)")
+        }
+    }
+
+    @Test("quadratic text attack: stripTags of 1 MB of '<' takes linear time", .timeLimit(.minutes(1)))
+    func stripTagsOfAMegabyte() {
+        let text = String(repeating: "<a", count: 512 * 1024)
+        #expect(HTMLText.stripTags(text) == text)
+        let closed = String(repeating: "<b", count: 512 * 1024) + ">"
+        #expect(HTMLText.stripTags(closed) == " ")
+    }
+
+    @Test(
+        "quadratic text attack: ingredientLine of 1 MB of nested parentheses takes linear time",
+        .timeLimit(.minutes(1)))
+    func ingredientLineOfAMegabyte() {
+        let depth = 256 * 1024
+        let nested = String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth)
+        #expect(TextRepair.ingredientLine(nested) == "(x)")
+        let open = String(repeating: "((a", count: 350_000)
+        #expect(TextRepair.ingredientLine(open) == open)
+    }
+}
