@@ -22,7 +22,12 @@ struct RecordsController: Sendable {
         }
         router.post("\(base)/records/query") { request, context in
             try await route.handle("records/query", request, context, body: QueryRecordsRequest.self) { call, body, _ in
-                try await store.queryIndexes.ensure(for: body.query, in: store.writer)
+                // Indexes only for a query the caller may run, on fields the schema has (a refused
+                // query left a lasting index on the shared record table before).
+                let fields = try await store.writer.read { db in
+                    try QueryRecords(call: call, request: body).indexableFields(db: db)
+                }
+                try await store.queryIndexes.ensure(fields: fields, in: store.writer)
                 return try await store.writer.read { db in try QueryRecords(call: call, request: body).run(db: db) }
             }
         }
