@@ -1,9 +1,10 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
-import LarderEmulator
 import LarderTestSupport
 import Testing
+
+@testable import LarderEmulator
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -154,7 +155,9 @@ extension Record {
         }
     }
 
-    @Test("the same bytes are stored once; deleting one record keeps them for the other, deleting both releases them")
+    @Test(
+        "the same bytes are stored once; deleting one record keeps them for the other, deleting both releases them once their receipts expire"
+    )
     func refcountedRelease() async throws {
         let folder = try TemporaryDirectory()
         let server = try await TestServer.start {
@@ -171,12 +174,36 @@ extension Record {
             _ = try await alice.modify([RecordOperation(.forceDelete, .make("a"))])
             #expect(try await alice.download(try #require(second.photo?.downloadURL)).data == pngBytes)
             _ = try await alice.modify([RecordOperation(.forceDelete, .make("b"))])
+            // The two receipts are still within their 15 minutes: they keep the bytes.
+            #expect(FileManager.default.fileExists(atPath: file))
+            let later = Int64(Date().timeIntervalSince1970 * 1000) + AssetCatalog.uploadLifetimeMs + 60_000
+            let released = try server.emulator.store.collectAssets(now: later)
+            #expect(released == [hex])
             #expect(!FileManager.default.fileExists(atPath: file))
             #expect(try await alice.download(try #require(first.photo?.downloadURL)).status == 404)
         }
     }
 
-    @Test("deleting a zone releases the assets of its records")
+    @Test("receipt attack: another user's delete of the same bytes keeps them for an unexpired receipt")
+    func receiptKeepsItsBytes() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let alice = server.client()
+            let bob = server.client(TestServer.bob)
+            // Bob uploads, but has not saved his record yet.
+            let receipt = try await bob.uploadAsset(pngBytes, record: "bobs")
+            // Alice saves the same bytes and deletes her record: the bytes are Bob's too.
+            _ = try await alice.createWithAsset("alices", bytes: pngBytes)
+            _ = try await alice.modify([RecordOperation(.forceDelete, .make("alices"))])
+            let results = try await bob.modify([
+                RecordOperation(.create, .make("bobs", fields: ["photo": .asset(receipt.jsonValue)]))
+            ])
+            let saved = try #require(results.records.first, "\(results)")
+            #expect(try await bob.download(try #require(saved.photo?.downloadURL)).data == pngBytes)
+        }
+    }
+
+    @Test("deleting a zone releases the assets of its records once their receipts expire")
     func zoneDeleteReleases() async throws {
         let server = try await TestServer.start()
         try await stopping(server) { _ in
@@ -187,6 +214,8 @@ extension Record {
             let answer = try await alice.post(
                 "zones/modify", ZonesModifyRequest(operations: [.init(operationType: "delete", zoneID: zone)]))
             #expect(answer.status == 200)
+            let later = Int64(Date().timeIntervalSince1970 * 1000) + AssetCatalog.uploadLifetimeMs + 60_000
+            #expect(try server.emulator.store.collectAssets(now: later) == [AssetDigest.sha256Hex(pngBytes)])
             #expect(try await alice.download(url).status == 404)
         }
     }

@@ -120,6 +120,10 @@ enum AssetCatalog {
     }
 
     /// Drops expired upload tokens and the assets nothing references and nothing protects, with their bytes.
+    ///
+    /// A receipt within its lifetime protects its bytes: content is stored once, so another user's
+    /// upload of the same bytes (or an `assets/rereference` receipt) must not lose them when the
+    /// record that claimed them first is deleted.
     /// - Returns: The hex addresses released.
     @discardableResult
     static func collect(db: Database, blobs: AssetBlobs, now: Int64) throws -> [String] {
@@ -129,12 +133,23 @@ enum AssetCatalog {
             sql: """
                 SELECT checksum FROM asset WHERE keepUntil <= ?
                     AND NOT EXISTS (SELECT 1 FROM assetRef WHERE assetRef.checksum = asset.checksum)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM assetUpload WHERE assetUpload.checksum = asset.checksum AND assetUpload.expiresAt > ?)
                 """,
-            arguments: [now])
+            arguments: [now, now])
         for hex in released {
             try db.execute(sql: "DELETE FROM asset WHERE checksum = ?", arguments: [hex])
             blobs.remove(hex)
         }
         return released
+    }
+}
+
+extension EmulatorStore {
+    /// ``AssetCatalog/collect(db:blobs:now:)`` in its own write, at `now` (tests move past a receipt's life).
+    /// - Returns: The hex addresses released.
+    /// - Throws: The store's error.
+    func collectAssets(now: Int64) throws -> [String] {
+        try writer.write { db in try AssetCatalog.collect(db: db, blobs: blobs, now: now) }
     }
 }
