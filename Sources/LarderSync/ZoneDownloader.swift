@@ -67,6 +67,8 @@ public struct ZoneDownloader: Sendable {
         public var problems: [String] = []
         /// Image files written next to the output (asset fields; unchanged files are not counted).
         public var imagesWritten = 0
+        /// Records of types that are no Larder record (a `cloudkit.share`, an app's own types), by type.
+        public var otherTypes: [String: Int] = [:]
         public var seconds = 0.0
 
         public func text() -> String {
@@ -79,6 +81,10 @@ public struct ZoneDownloader: Sendable {
             lines.append("  output      \(records) records (\(kept) kept from the previous output)")
             if imagesWritten > 0 { lines.append("  images      \(imagesWritten) written next to the output") }
             if unreadable > 0 { lines.append("  unreadable  \(unreadable): " + problems.joined(separator: "; ")) }
+            if !otherTypes.isEmpty {
+                let counts = otherTypes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                lines.append("  left out    " + counts.joined(separator: ", ") + " (not Larder record types)")
+            }
             lines.append(String(format: "  requests    %d in %.2f s", requests, seconds))
             return lines.joined(separator: "\n")
         }
@@ -217,6 +223,12 @@ public struct ZoneDownloader: Sendable {
         }
         if record.recordType == StoreSync.deviceRecordType { return nil }
         if let recordType, record.recordType != recordType.rawValue { return nil }
+        // A share (`cloudkit.share`) or another app's type maps to no Larder record: it is counted,
+        // not written as `{}`.
+        guard let type = record.recordType, RecordType(rawValue: type) != nil else {
+            report.otherTypes[record.recordType ?? "(none)", default: 0] += 1
+            return nil
+        }
         do throws(MappingError) {
             let value = try mapping.value(of: record)
             report.changedRecords += 1

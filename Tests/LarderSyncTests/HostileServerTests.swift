@@ -1,6 +1,7 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderStore
 import LarderTestSupport
 import Synchronization
 import Testing
@@ -98,5 +99,63 @@ import Testing
         let transport = ScriptedTransport(claimedExtraBytes: 1_500_000_000) { _ in Self.json("{}") }
         await #expect(throws: CloudKitFailure.self) { _ = try await Self.client(transport).lookup(["a"]) }
         #expect(transport.sent.withLock(\.count) == 1)
+    }
+}
+
+/// A zone holding a share (`cloudkit.share`, as any app that shares a record has) downloads and syncs.
+@Suite struct ShareInZoneTests {
+    /// Uploads the three recipes of ``ImageSyncTests/writeInput(in:seed:)`` into `zone` and shares the first.
+    static func uploadAndShare(_ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String) async throws {
+        let (preparation, _) = try ImageSyncTests.prepare(in: directory)
+        var upload = FileUpload(
+            client: server.client(zone: zone), journalPath: directory.path("upload.journal"),
+            deadLetterPath: directory.path("dead.ndjson"))
+        upload.clock = TestClock().clock
+        #expect(try await upload.run(preparation: preparation).uploaded == 3)
+        let client = server.client(zone: zone)
+        let root = try #require(
+            try await client.zoneChanges(syncToken: nil).records.compactMap(\.record).first {
+                $0.recordType == "recipe"
+            })
+        var share = Record(recordName: "Share-1", recordType: "cloudkit.share", fields: [:])
+        share.forRecord = ForRecord(recordName: root.recordName ?? "", recordChangeTag: root.recordChangeTag)
+        share.publicPermission = SharePermission.readOnly
+        let body = try WireEncoder.encode(
+            ModifyRecordsRequest(operations: [RecordOperation(.create, share)], zoneID: RecordZoneID(zoneName: zone)))
+        let results = try await client.modify(body: Data(body))
+        #expect(results.first?.record?.recordType == "cloudkit.share", "\(results)")
+    }
+
+    @Test("download of a zone with a share writes the recipes and counts the share, never '{}'")
+    func downloadLeavesTheShareOut() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            try await Self.uploadAndShare(server, directory, zone: "shared")
+            var downloader = ZoneDownloader(
+                client: server.client(zone: "shared"), outputPath: directory.path("out/recipes.json"))
+            downloader.clock = TestClock().clock
+            let report = try await downloader.run()
+            #expect(report.records == 3)
+            #expect(report.otherTypes == ["cloudkit.share": 1])
+            let text = try String(contentsOfFile: directory.path("out/recipes.json"), encoding: .utf8)
+            #expect(!text.contains("{}"))
+        }
+    }
+
+    @Test("sync of a zone with a share applies the recipes and leaves the share")
+    func syncLeavesTheShareOut() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            try await Self.uploadAndShare(server, directory, zone: "shared-sync")
+            try FileManager.default.createDirectory(atPath: directory.path("dev"), withIntermediateDirectories: true)
+            let store = try Store(path: directory.path("dev/store.db"), create: true)
+            var sync = StoreSync(store: store, client: server.client(zone: "shared-sync"))
+            sync.deviceID = "dev"
+            sync.clock = TestClock().clock
+            _ = try await sync.run()
+            #expect(try store.records(type: "recipe").count == 3)
+        }
     }
 }

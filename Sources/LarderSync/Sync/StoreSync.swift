@@ -229,6 +229,8 @@ public struct StoreSync: Sendable {
             return "device"
         }
         guard let tag = record.recordChangeTag else { return "ignored" }
+        // A share (`cloudkit.share`) or another app's type is no Larder record: the store leaves it.
+        guard RecordType(rawValue: type) != nil else { return "otherType" }
         return try syncState.applyRemote(
             try value ?? mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified
         )
