@@ -289,6 +289,24 @@ extension Record {
         }
     }
 
+    @Test("asset attack: an uploaded HTML file is served as data, never as a page of the emulator's origin")
+    func uploadedPageDoesNotRun() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let alice = server.client(database: .public)
+            let page = Data("<html><script>fetch('/_emulator/reset',{method:'POST'})</script></html>".utf8)
+            let url = try #require(try await alice.createWithAsset("page", bytes: page).photo?.downloadURL)
+            let answer = try await alice.download(url, signedIn: false)
+            #expect(answer.status == 200)
+            #expect(answer.headers["content-type"] == "application/octet-stream")
+            #expect(answer.headers["x-content-type-options"] == "nosniff")
+            #expect(answer.headers["content-security-policy"]?.contains("sandbox") == true)
+            #expect(answer.headers["content-disposition"] == "attachment")
+            let image = try #require(try await alice.createWithAsset("img", bytes: pngBytes).photo?.downloadURL)
+            #expect(try await alice.download(image, signedIn: false).headers["content-disposition"] == "inline")
+        }
+    }
+
     @Test("saving a fetched record back keeps its asset without a new upload")
     func saveBackFetchedAsset() async throws {
         let server = try await TestServer.start()

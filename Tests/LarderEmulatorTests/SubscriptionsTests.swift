@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import LarderCloudKit
 import LarderCore
-import LarderEmulator
 import Testing
+
+@testable import LarderEmulator
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -152,6 +154,27 @@ import LarderTestSupport
             #expect(noToken.status == 400 && noToken.json["reason"]?.stringValue?.contains("apnsToken") == true)
             let badEnvironment = try await alice.post("tokens/create", json: #"{"apnsEnvironment":"staging"}"#)
             #expect(badEnvironment.status == 400 && badEnvironment.text.contains("staging"))
+        }
+    }
+
+    @Test("token attack: a 1 MB token is refused, and a caller keeps at most 64 tokens")
+    func apnsTokensAreBounded() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let alice = server.client(database: .public)
+            let huge = try await alice.post(
+                "tokens/register",
+                APNsTokenRequest(apnsEnvironment: "production", apnsToken: String(repeating: "a", count: 1 << 20)))
+            #expect(huge.status == 400, "\(huge.text.prefix(200))")
+            for index in 0..<100 {
+                let answer = try await alice.post(
+                    "tokens/register", APNsTokenRequest(apnsEnvironment: "production", apnsToken: "token-\(index)"))
+                #expect(answer.status == 200)
+            }
+            let stored = try await server.emulator.store.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM apnsToken") ?? 0
+            }
+            #expect(stored == APNsTokenStore.maxTokensPerOwner)
         }
     }
 }

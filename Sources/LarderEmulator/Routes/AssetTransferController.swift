@@ -82,6 +82,12 @@ struct AssetTransferController: Sendable {
         }
         headers[.contentType] = found.0
         headers[.acceptRanges] = "bytes"
+        // An uploaded file is data, never a page of the emulator's origin: no sniffing into HTML, a
+        // sandbox with nothing allowed if a browser renders it anyway, and anything but an image
+        // saved rather than shown.
+        headers[.contentTypeOptions] = "nosniff"
+        headers[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; sandbox"
+        headers[.contentDisposition] = found.0.hasPrefix("image/") ? "inline" : "attachment"
         switch ByteRange(header: request.headers[.range], size: data.count) {
         case .whole:
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -19,6 +19,8 @@ extension HTTPField.Name {
     static let cloudKitRequestDate = constant(RequestSigner.dateHeader)
     /// A signed request's signature.
     static let cloudKitSignature = constant(RequestSigner.signatureHeader)
+    /// `nosniff`: the answer's type is what it says.
+    static let contentTypeOptions = constant("X-Content-Type-Options")
     /// The rotated web-auth token of every answer to a signed-in user.
     static let webAuthToken = constant(Authenticator.webAuthTokenHeader)
 

@@ -26,6 +26,11 @@ struct APNsTokenStore {
         guard let token = request.apnsToken, !token.isEmpty else {
             throw call.error(.badRequest, "apnsToken is required")
         }
+        // An APNs device token is 32 bytes (64 hex digits); a 1 MB one is no token.
+        guard token.utf8.count <= Self.maxTokenBytes else {
+            throw call.error(
+                .badRequest, "apnsToken is \(token.utf8.count) bytes; the emulator takes at most \(Self.maxTokenBytes)")
+        }
         try save(token, environment: environment, isRegistered: true, db: db)
         return APNsTokenResponse(apnsEnvironment: environment, apnsToken: token)
     }
@@ -40,6 +45,12 @@ struct APNsTokenStore {
         return environment
     }
 
+    /// The longest token `tokens/register` takes.
+    static let maxTokenBytes = 256
+    /// Tokens kept per caller (or per API token alone) in a container and environment: the oldest
+    /// go first (unlimited rows before).
+    static let maxTokensPerOwner = 64
+
     private func save(_ token: String, environment: String, isRegistered: Bool, db: Database) throws {
         try db.execute(
             sql: """
@@ -51,6 +62,15 @@ struct APNsTokenStore {
             arguments: [
                 call.container, call.environment, token, environment, call.caller.userRecordName ?? "", isRegistered,
                 call.nowMilliseconds,
+            ])
+        try db.execute(
+            sql: """
+                DELETE FROM apnsToken WHERE rowid IN (
+                    SELECT rowid FROM apnsToken WHERE container = ? AND environment = ? AND owner = ?
+                    ORDER BY createdAt DESC, rowid DESC LIMIT -1 OFFSET ?)
+                """,
+            arguments: [
+                call.container, call.environment, call.caller.userRecordName ?? "", Self.maxTokensPerOwner,
             ])
     }
 }
