@@ -17,9 +17,10 @@ struct QueryRecords {
     /// A sort the SQL cannot do: by distance from a location.
     typealias DistanceSort = (field: String, from: Location, ascending: Bool)
 
-    /// The fields an index may be made for, once the query has been checked as ``run(db:)`` checks it
-    /// (zones the caller may read, the record type, every filter and sort): the system fields and the
-    /// fields the record type's schema has. A refused query (an error thrown here) indexes nothing.
+    /// The fields an index may be made for: the system fields and the fields the schema has.
+    ///
+    /// The query is checked first as ``run(db:)`` checks it (zones the caller may read, the record
+    /// type, every filter and sort): a refused query (an error thrown here) indexes nothing.
     func indexableFields(db: Database) throws -> Set<String> {
         _ = try call.pageSize(request.resultsLimit)
         _ = try resolveZones(db: db)
@@ -270,8 +271,10 @@ final class QueryIndexes: Sendable {
         var failed: [String: String] = [:]
     }
 
-    /// Field indexes made at most: each costs every write to the record table (2,001 of them took
-    /// a write from 2.4 ms to 84 ms). Fields past it are queried without an index.
+    /// Field indexes made at most.
+    ///
+    /// Each costs every write to the record table (2,001 of them took a write from 2.4 ms to 84 ms).
+    /// Fields past it are queried without an index.
     static let maxFieldIndexes = 64
 
     /// Creates the indexes of `fields` (checked by ``QueryRecords/indexableFields(db:)``) that do not
