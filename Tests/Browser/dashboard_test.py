@@ -8,7 +8,7 @@ a fault rule seen failing the next request in the live log, CSRF refusal, stored
 text, reset with confirmation. Prints `PASS name` / `FAIL name: why` per check, writes a screenshot
 of each view to --out, and exits 1 when any check failed.
 
-Usage: dashboard_test.py --base URL --container C --api-token T --web-auth-token W --owner _user
+Usage: dashboard_test.py --base URL --container C --api-token T --web-auth-token W --owner _user --admin-token A
                          --samples samples/recipes.json --out DIR
 """
 import argparse
@@ -250,6 +250,18 @@ def stored_markup_is_text(session, zone_url):
     session.shot("08-xss-as-text")
 
 
+def admin_needs_sign_in(session, admin_token):
+    session.open("/_emulator/ui/admin")
+    check("the admin page (every token) sends an unsigned browser to the sign-in form, even on loopback",
+          session.driver.current_url.endswith("/_emulator/ui/login") and not session.finds("#reset-form"),
+          session.driver.current_url)
+    session.find("#token").send_keys(admin_token)
+    session.follow(session.find("#login-button"))
+    session.open("/_emulator/ui/admin")
+    check("signed in with the admin token, the admin page opens", bool(session.finds("#reset-form")),
+          session.driver.page_source[:300])
+
+
 def csrf_refused(session):
     session.open("/_emulator/ui/admin")
     status = session.driver.execute_script("""
@@ -303,7 +315,8 @@ def step(function, *args):
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("--base", "--container", "--api-token", "--web-auth-token", "--owner", "--samples", "--out"):
+    for name in ("--base", "--container", "--api-token", "--web-auth-token", "--owner", "--samples", "--out",
+                 "--admin-token"):
         parser.add_argument(name, required=True)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -318,6 +331,7 @@ def main():
             step(filter_and_page, session, zone_url)
             step(stored_markup_is_text, session, zone_url)
         step(fault_in_live_log, session, emulator)
+        step(admin_needs_sign_in, session, args.admin_token)
         step(csrf_refused, session)
         step(reset_with_confirmation, session, emulator)
     except Exception as error:  # a crash in a step is a failure, reported with its type

@@ -268,6 +268,26 @@ import Testing
         }
     }
 
+    @Test("admin page attack: on loopback too, the page of every token needs the admin token or the sign-in")
+    func adminPageNeedsSignIn() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let token = server.emulator.adminToken
+            let anonymous = try await Self.get(server, "/_emulator/ui/admin")
+            #expect(anonymous.status == 303 && anonymous.text.contains("/_emulator/ui/login"))
+            #expect(!anonymous.text.contains(token) && !anonymous.text.contains(TestServer.apiToken))
+            let spelled = try await Self.get(server, "//_emulator/ui/./admin")
+            #expect(spelled.status != 200 && !spelled.text.contains(token))
+            let signedIn = try await Self.get(server, "/_emulator/ui/admin", headers: ["Cookie: larder_admin=\(token)"])
+            #expect(signedIn.status == 200 && signedIn.body.contains("reset-form"))
+            let byHeader = try await Self.get(
+                server, "/_emulator/ui/admin", headers: ["X-Larder-Admin-Token: \(token)"])
+            #expect(byHeader.status == 200)
+            // The rest of the dashboard stays open on loopback.
+            #expect(try await Self.get(server, "/_emulator/ui/").status == 200)
+        }
+    }
+
     @Test("off loopback the dashboard needs the admin token; the sign-in form turns it into a cookie")
     func offLoopbackSignIn() async throws {
         let token = String(repeating: "cd", count: 32)
@@ -290,7 +310,7 @@ import Testing
         let server = try await TestServer.start { $0.host = "0.0.0.0" }
         try await stopping(server) { _ in
             let page = try await Self.get(server, "/_emulator/ui/")
-            #expect(page.status == 401 && page.body.contains("/_emulator/ui/login"))
+            #expect(page.status == 303 && page.text.contains("/_emulator/ui/login"), "\(page.text)")
             let rejected = try await Self.postForm(server, "/_emulator/ui/login", body: "token=nope")
             #expect(rejected.status == 401)
             let signedIn = try await Self.postForm(

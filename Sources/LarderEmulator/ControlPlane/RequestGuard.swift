@@ -100,8 +100,12 @@ struct RequestGuard: RouterMiddleware {
                     status: 415, code: .badRequest,
                     reason: "a control-plane POST needs Content-Type: application/json (or the admin token)")
             }
-            // The dashboard's sign-in form checks the token itself.
-            let exempt = (isLoopbackBinding && isLoopbackPeer && isLoopbackHost) || path == DashboardLogin.path
+            // The dashboard's sign-in form checks the token itself. The admin page shows every token
+            // of the emulator: on loopback too it needs the token or the dashboard's sign-in (any
+            // local account could read it before).
+            let exempt =
+                (isLoopbackBinding && isLoopbackPeer && isLoopbackHost && !Policy.isAdminPage(path))
+                || path == DashboardLogin.path
             if !exempt {
                 guard hasToken else {
                     return Refusal(
@@ -137,6 +141,9 @@ struct RequestGuard: RouterMiddleware {
             }
             return "/" + segments.joined(separator: "/").lowercased()
         }
+
+        /// Whether `path` (canonical) is the dashboard's admin page, which lists every token.
+        static func isAdminPage(_ path: String) -> Bool { path == DashboardPage.root + "/admin" }
 
         /// Whether `contentType` names `application/json`.
         static func isJSON(_ contentType: String?) -> Bool {
@@ -278,6 +285,13 @@ struct RequestGuard: RouterMiddleware {
             adminTokenHeader: headers[Policy.adminTokenField], isLoopbackPeer: context.isLoopbackPeer,
             cookieToken: DashboardLogin.token(inCookie: headers[.cookie]), method: request.method.rawValue)
         guard let refusal else { return try await next(request, context) }
+        // A browser sent to a page it may not see yet gets the sign-in form, not a JSON error.
+        let canonical = Policy.canonicalPath(request.uri.path)
+        if refusal.status == 401, request.method == .get,
+            canonical == DashboardPage.root || canonical.hasPrefix(DashboardPage.root + "/")
+        {
+            return DashboardPage.redirect(DashboardLogin.path)
+        }
         // Read the refused body to its end so a `Connection: close` client gets the answer and the close.
         if hasBody { for try await _ in request.body {} }
         var response = try CloudKitServerError(refusal.code, refusal.reason).response(from: request, context: context)

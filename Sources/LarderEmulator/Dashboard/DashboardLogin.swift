@@ -5,8 +5,9 @@ import Hummingbird
 /// Signing a browser in off loopback: the admin token, typed once into a form, becomes an
 /// `HttpOnly`, `SameSite=Strict` cookie that ``RequestGuard`` accepts in place of the header.
 ///
-/// On loopback (the default) no sign-in is needed. `/_emulator/ui/login` is the one control-plane
-/// path the guard lets through without the token (its `Host` and `Origin` checks still apply).
+/// On loopback (the default) no sign-in is needed but for the admin page, which lists every token.
+/// `/_emulator/ui/login` is the one control-plane path the guard lets through without the token (its
+/// `Host` and `Origin` checks still apply).
 struct DashboardLogin: Sendable {
     let adminToken: String
 
@@ -15,8 +16,8 @@ struct DashboardLogin: Sendable {
 
     func register(on group: RouterGroup<EmulatorRequestContext>) {
         group.get("login") { _, _ in
-            var body = "<p>This emulator listens beyond loopback, so the dashboard needs the admin token that "
-            body += "<code>larder serve</code> printed.</p>"
+            var body = "<p>This page (the admin page, which lists every token, or any page of an emulator that "
+            body += "listens beyond loopback) needs the admin token that <code>larder serve</code> printed.</p>"
             body +=
                 "<form method=\"post\" action=\"\(Self.path)\"><input type=\"password\" name=\"token\" id=\"token\">"
             body += " <button type=\"submit\" id=\"login-button\">Sign in</button></form>"
