@@ -54,7 +54,8 @@ let browserAvailable: Bool = {
         let output = CLI.packageRoot.appendingPathComponent(".build/test-output/dashboard")
         let (status, transcript) = try Self.runScript([
             "--base", url.absoluteString, "--container", Self.container, "--api-token", Self.apiToken,
-            "--web-auth-token", Self.webAuthToken, "--owner", Self.owner, "--admin-token", String(repeating: "ad", count: 32),
+            "--web-auth-token", Self.webAuthToken, "--owner", Self.owner, "--admin-token",
+            String(repeating: "ad", count: 32),
             "--samples", CLI.packageRoot.appendingPathComponent("samples/recipes.json").path, "--out", output.path,
         ])
         let failures = transcript.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }

@@ -161,7 +161,7 @@ import LarderTestSupport
         }
     }
 
-    @Test("shares cannot live in the default zone, and unknown participants are refused")
+    @Test("shares cannot live in the default zone; an unknown participant's record name is refused")
     func shareValidation() async throws {
         let server = try await TestServer.start()
         try await stopping(server) { _ in
@@ -172,11 +172,40 @@ import LarderTestSupport
             #expect(try await alice.modify([RecordOperation(.create, share)]).errorCodes == ["BAD_REQUEST"])
             try await alice.createZone("Z")
             _ = try await alice.modify([RecordOperation(.create, .make("root"))], zone: RecordZoneID(zoneName: "Z"))
-            share.participants = [
-                ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: "nobody@example.com")))
-            ]
+            share.participants = [ShareParticipant(userIdentity: UserIdentity(userRecordName: "_nobody"))]
             let refused = try await alice.modify([RecordOperation(.create, share)], zone: RecordZoneID(zoneName: "Z"))
             #expect(refused.errorCodes == ["BAD_REQUEST"])
+        }
+    }
+
+    @Test("discoverability attack: an invitation by email reveals nothing before acceptance, known or unknown")
+    func invitationRevealsNothing() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let alice = server.client()
+            func invite(_ email: String, zone: String) async throws -> [ShareParticipant] {
+                try await alice.createZone(zone)
+                let zoneID = RecordZoneID(zoneName: zone)
+                let root = try await alice.modify([RecordOperation(.create, .make("root"))], zone: zoneID)
+                var share = Record(recordName: "S", recordType: "cloudkit.share")
+                share.forRecord = ForRecord(recordName: "root", recordChangeTag: root.records.first?.recordChangeTag)
+                share.participants = [
+                    ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: email)))
+                ]
+                let saved = try await alice.modify([RecordOperation(.create, share)], zone: zoneID)
+                return try #require(saved.records.first, "\(saved)").participants ?? []
+            }
+            // Bob exists (and is not discoverable); nobody@ does not. The owner sees the same for both.
+            let known = try await invite("bob@example.com", zone: "Known")
+            let unknown = try await invite("nobody@example.com", zone: "Unknown")
+            let invited = try #require(known.first { $0.type != "OWNER" })
+            let stranger = try #require(unknown.first { $0.type != "OWNER" })
+            #expect(invited.userIdentity?.userRecordName == nil && invited.userIdentity?.nameComponents == nil)
+            #expect(invited.userIdentity?.lookupInfo?.emailAddress == "bob@example.com")
+            #expect(invited.acceptanceStatus == stranger.acceptanceStatus && invited.permission == stranger.permission)
+            #expect(stranger.userIdentity?.userRecordName == nil && stranger.userIdentity?.nameComponents == nil)
+            let shown = try JSONEncoder().encode(known)
+            #expect(!String(decoding: shown, as: UTF8.self).contains(TestServer.bob.userRecordName))
         }
     }
 }

@@ -491,6 +491,37 @@ struct ModifyRecords {
             let identityIn = participant.userIdentity
             let recordName = identityIn?.userRecordName ?? identityIn?.lookupInfo?.userRecordName
             let email = identityIn?.lookupInfo?.emailAddress?.lowercased()
+            let permission = participant.permission ?? .readOnly
+            // Invited by email: until the invitee accepts, the share shows only the address the owner
+            // typed, whether a user has it, is not discoverable, or does not exist (before, a
+            // non-discoverable user's record name, email and full name came back, and an unknown
+            // address answered an error: the owner could probe who uses the app).
+            if recordName == nil, let email {
+                let user = users.first { $0.emailAddress?.lowercased() == email }
+                if user?.userRecordName == owner { continue }
+                let earlier = previous.first {
+                    $0.userIdentity?.lookupInfo?.emailAddress?.lowercased() == email
+                        || ($0.userIdentity?.userRecordName != nil
+                            && $0.userIdentity?.userRecordName == user?.userRecordName)
+                }
+                guard permission == .readOnly || permission == .readWrite else {
+                    throw call.error(.badRequest, "participants[\(index)].permission must be READ_ONLY or READ_WRITE")
+                }
+                if let earlier, let user, earlier.acceptanceStatus == "ACCEPTED" {
+                    // Accepted already: the invitee's identity is the owner's to see.
+                    var kept = earlier
+                    kept.userIdentity = identity(of: user)
+                    kept.permission = permission
+                    kept.type = participant.type ?? "USER"
+                    result.append(kept)
+                    continue
+                }
+                result.append(
+                    ShareParticipant(
+                        userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: email)),
+                        type: participant.type ?? "USER", permission: permission, acceptanceStatus: "PENDING"))
+                continue
+            }
             guard
                 let user = users.first(where: {
                     ($0.userRecordName == recordName && recordName != nil)
@@ -503,7 +534,6 @@ struct ModifyRecords {
                 )
             }
             if user.userRecordName == owner { continue }
-            let permission = participant.permission ?? .readOnly
             guard permission == .readOnly || permission == .readWrite else {
                 throw call.error(.badRequest, "participants[\(index)].permission must be READ_ONLY or READ_WRITE")
             }

@@ -55,12 +55,19 @@ struct ShareOperations {
             let text = share.share, var stored = StoredShare(json: text)
         else { throw notFound }
         let isOwner = zone.owner == user
+        let configured = call.configuration.users.first { $0.userRecordName == user }
         var index = stored.participants.firstIndex { $0.userIdentity?.userRecordName == user }
+        // An invitation by email names only the address until the invitee, holding it, accepts.
+        if index == nil, let email = configured?.emailAddress?.lowercased() {
+            index = stored.participants.firstIndex {
+                $0.userIdentity?.userRecordName == nil
+                    && $0.userIdentity?.lookupInfo?.emailAddress?.lowercased() == email
+            }
+        }
         if index == nil, !isOwner {
             guard stored.publicPermission == .readOnly || stored.publicPermission == .readWrite else {
                 throw call.error(.accessDenied, "you are not a participant of this share")
             }
-            let configured = call.configuration.users.first { $0.userRecordName == user }
             stored.participants.append(
                 ShareParticipant(
                     userIdentity: UserIdentity(
@@ -72,6 +79,9 @@ struct ShareOperations {
         }
         if accept, !isOwner, let index, stored.participants[index].acceptanceStatus != "ACCEPTED" {
             stored.participants[index].acceptanceStatus = "ACCEPTED"
+            stored.participants[index].userIdentity = UserIdentity(
+                userRecordName: user, lookupInfo: LookupInfo(emailAddress: configured?.emailAddress),
+                nameComponents: NameComponents(givenName: configured?.firstName, familyName: configured?.lastName))
             share = try session.write(
                 zone: zone, name: share.name, type: share.type, fieldsJSON: share.fields,
                 existing: share, parent: nil, shareName: nil, shortGUID: share.shortGUID,
