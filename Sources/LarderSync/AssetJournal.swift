@@ -34,13 +34,27 @@ public actor AssetJournal {
     private let descriptor: Int32
 
     /// Opens (or creates) the journal and loads its receipts.
-    /// - Throws: ``LarderError`` `io-error` when the file cannot be read or opened.
+    ///
+    /// As the upload journal does: a torn last line (a crash inside the last write) is left out, and
+    /// any other line that does not read is an error naming it, never a receipt silently forgotten.
+    /// - Throws: ``LarderError`` `io-error` when the file cannot be read or opened; `usage-error`
+    ///   naming the line when it is damaged before its last line.
     public init(path: String) throws {
         self.path = path
         var loaded: [String: Line] = [:]
         if let data = FileManager.default.contents(atPath: path) {
-            for line in data.split(separator: UInt8(ascii: "\n")) {
-                if let entry = try? JSONDecoder().decode(Line.self, from: Data(line)) { loaded[entry.sha256] = entry }
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let lastNonEmpty = lines.lastIndex { !$0.isEmpty } ?? -1
+            let decoder = JSONDecoder()
+            for (number, line) in lines.enumerated() where !line.isEmpty {
+                guard let entry = try? decoder.decode(Line.self, from: Data(line)) else {
+                    if number == lastNonEmpty { continue }
+                    throw LarderError(
+                        .usage,
+                        "the asset journal is damaged at line \(number + 1); move it away to start over (images are uploaded again, once)",
+                        location: SourceLocation(file: path, line: number + 1))
+                }
+                loaded[entry.sha256] = entry
             }
         }
         receipts = loaded

@@ -118,6 +118,7 @@ public struct FileUpload: Sendable {
         try deadLetters.close()
         report.add(statistics)
         report.imagesUploaded = resolver.uploaded
+        report.warnings += images.unreadableWarnings
         report.skippedByJournal = source.skipped
         report.unchanged += source.skipped
         report.deadLetters = deadLetters.count

@@ -22,6 +22,8 @@ final class ImageTable: Sendable {
         var hashed: [String: File?] = [:]
         var needed: [String: URL] = [:]
         var failures: [String: CloudKitFailure] = [:]
+        /// Paths found but not readable, with the reason (their records go up without them).
+        var unreadable: [String: String] = [:]
         /// The entry names of each folder looked in (empty when it cannot be listed).
         var listings: [String: Set<String>] = [:]
     }
@@ -40,9 +42,15 @@ final class ImageTable: Sendable {
     private func file(for path: String) -> File? {
         if let known = state.withLock({ $0.hashed[path] }) { return known }
         var found: File?
-        if let url = locate(path), let data = try? Data(contentsOf: url) {
-            found = File(
-                path: path, url: url, sha256: AssetDigest.sha256Hex(data), checksum: AssetDigest.fileChecksum(data))
+        if let url = locate(path) {
+            do {
+                let data = try Data(contentsOf: url)
+                found = File(
+                    path: path, url: url, sha256: AssetDigest.sha256Hex(data), checksum: AssetDigest.fileChecksum(data))
+            } catch {
+                let reason = "\(url.path): \(error.localizedDescription)"
+                state.withLock { $0.unreadable[path] = reason }
+            }
         }
         state.withLock { $0.hashed[path] = .some(found) }
         return found
@@ -68,6 +76,15 @@ final class ImageTable: Sendable {
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
         state.withLock { $0.listings[directory] = names }
         return names
+    }
+
+    /// One warning per image file that exists but could not be read (left out of its records).
+    var unreadableWarnings: [String] {
+        state.withLock { state in
+            state.unreadable.sorted { $0.key < $1.key }.map {
+                "image \($0.key) could not be read and was left out of its records (\($0.value))"
+            }
+        }
     }
 
     /// Notes that these files' records are to be written (their bytes must be uploaded).

@@ -47,6 +47,9 @@ public struct UploadReport: Sendable, Hashable, Codable {
     public var abandonedInputs: [String] = []
     /// Image files uploaded as assets in this run (bytes the asset journal already had are not counted).
     public var imagesUploaded = 0
+    /// What went up other than asked, with why (an image file that exists but cannot be read is
+    /// left out of its records): never silent.
+    public var warnings: [String] = []
 
     /// Creates an empty report for `target`.
     public init(target: String) { self.target = target }
@@ -103,6 +106,7 @@ public struct UploadReport: Sendable, Hashable, Codable {
         }
         lines.append(deadText)
         for input in abandonedInputs { lines.append("  abandoned     \(input) (a syntax error stopped reading it)") }
+        for warning in warnings { lines.append("  warning       \(warning)") }
         lines.append("  requests      \(number(requests)), \(Self.bytes(bytesSent)) sent")
         var time = String(
             format: "  time          %.2f s (%@ records/s", seconds, number(Int(saturating: recordsPerSecond)))

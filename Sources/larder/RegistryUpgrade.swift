@@ -14,6 +14,8 @@ import LarderRegistry
 final class RegistryUpgrade: @unchecked Sendable {
     private let migrator: Migrator
     private let plans: [Int: MigrationPlan]
+    /// Why a version has no plan (the planner's own error), for the record that needs it.
+    private let planErrors: [Int: String]
     private let current: Int
     private let images: FileImageStore
     private let lock = NSLock()
@@ -23,11 +25,18 @@ final class RegistryUpgrade: @unchecked Sendable {
         self.migrator = migrator
         current = RecordType.recipe.currentVersion
         var plans: [Int: MigrationPlan] = [:]
+        var planErrors: [Int: String] = [:]
         for version in try migrator.registry.type(RecordType.recipe.rawValue).versions.map(\.version)
         where version != current {
-            plans[version] = try? migrator.plan(type: RecordType.recipe.rawValue, from: version, to: current)
+            do {
+                plans[version] = try migrator.plan(type: RecordType.recipe.rawValue, from: version, to: current)
+            } catch {
+                // Kept, not swallowed: a record of this version is refused with this cause.
+                planErrors[version] = (error as? LarderError)?.message ?? "\(error)"
+            }
         }
         self.plans = plans
+        self.planErrors = planErrors
         images = FileImageStore(baseDirectory: outputDirectory)
     }
 
@@ -43,7 +52,9 @@ final class RegistryUpgrade: @unchecked Sendable {
         guard version != current else { return record }
         guard let plan = plans[version] else {
             throw LarderError(
-                .schema, "the schema registry has no way to migrate recipe v\(version) records to v\(current)")
+                .schema,
+                "the schema registry has no way to migrate recipe v\(version) records to v\(current)"
+                    + (planErrors[version].map { ": \($0)" } ?? ""))
         }
         lock.lock()
         defer { lock.unlock() }

@@ -13,7 +13,7 @@ import Testing
 @Suite struct ManyMembersTests {
     @Test(
         "many members attack: a request of 200,000 members is answered and the server serves on",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))
     func manyMembersRequest() async throws {
         let server = try await TestServer.start()
         try await stopping(server) { _ in
@@ -26,7 +26,7 @@ import Testing
             // Refused or stored, the answer comes, and a CloudKit error body names why.
             #expect(answer.status == 200 || answer.errorCode != nil, "\(answer.status) \(answer.text.prefix(300))")
             // As many new fields as fit in one record reach the schema, each added once.
-            let fitting = (0..<60_000).map { "\"g\($0)\":{\"value\":1}" }.joined(separator: ",")
+            let fitting = (0..<5_000).map { "\"g\($0)\":{\"value\":1}" }.joined(separator: ",")
             let fits =
                 "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"fits\","
                 + "\"recordType\":\"Note\",\"fields\":{\(fitting)}}}]}"

@@ -154,6 +154,25 @@ import Glibc
         }
     }
 
+    @Test("an image file that exists but cannot be read is a warning in the report, never silently left out")
+    func unreadableImageIsAWarning() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            let (preparation, _) = try Self.prepare(in: directory)
+            // images/a.png is listed in its folder but reading it fails (a folder by that name).
+            try FileManager.default.removeItem(atPath: directory.path("in/images/a.png"))
+            try FileManager.default.createDirectory(
+                atPath: directory.path("in/images/a.png"), withIntermediateDirectories: false)
+            let report = try await makeUpload(server, directory, zone: "unreadable").run(preparation: preparation)
+            #expect(report.uploaded == 3)
+            #expect(report.imagesUploaded == 1)
+            #expect(report.warnings.count == 1)
+            #expect(report.warnings.first?.contains("images/a.png could not be read") == true, "\(report.warnings)")
+            #expect(report.text().contains("warning"))
+        }
+    }
+
     @Test("an image the server refuses dead-letters only the records that need it")
     func refusedImageDeadLetters() async throws {
         // b.jpg (16 bytes) fits, a.png (19) does not.

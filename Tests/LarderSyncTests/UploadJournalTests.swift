@@ -1,4 +1,5 @@
 import Foundation
+import LarderCloudKit
 import LarderCore
 import LarderTestSupport
 import Testing
@@ -65,5 +66,30 @@ import Testing
         #expect(lines.count == 2)  // the run header and one acknowledgement line
         let final = try UploadJournal(path: path, target: "t", nowMilliseconds: 10)
         #expect(final.entries["r7"]?.digest == "d2")
+    }
+}
+
+/// The asset journal reads as the upload journal does: a damaged line is an error, not a forgotten receipt.
+@Suite struct AssetJournalTests {
+    @Test("a damaged line before the last is an error naming it; a torn last line is left out")
+    func damagedLines() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("upload.journal.assets")
+        let journal = try AssetJournal(path: path)
+        try await journal.record(sha256: "aa", asset: Asset(fileChecksum: "qg=="), now: 1)
+        try await journal.record(sha256: "bb", asset: Asset(fileChecksum: "uw=="), now: 1)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        // A torn last write: the receipt before it is still there.
+        try Data((lines[0] + "\n" + lines[1].prefix(10)).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(await (try AssetJournal(path: path)).receipt(sha256: "aa", now: 2) != nil)
+        // Damage in the middle is named.
+        try Data((lines[0] + "\n{not json\n" + lines[1] + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AssetJournal(path: path)
+        } throws: { error in
+            (error as? LarderError)?.description.contains("damaged at line 2") == true
+        }
     }
 }

@@ -24,6 +24,9 @@ struct DashboardRecordPage {
             return [HTML.escape(name), HTML.escape(field?.type?.rawValue ?? ""), Self.valueHTML(field)]
         }
         body += HTML.table(["Field", "Type", "Value"], fieldRows, id: "record-fields")
+        if row.isShare, let text = row.share, StoredShare(json: text) == nil {
+            body += "<h2>Share participants</h2><p class=\"error\">The stored state of this share is damaged.</p>"
+        }
         if row.isShare, let text = row.share, let share = StoredShare(json: text) {
             body += "<h2>Share participants</h2>"
             body += HTML.table(

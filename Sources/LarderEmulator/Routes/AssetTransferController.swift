@@ -74,7 +74,7 @@ struct AssetTransferController: Sendable {
         let found = try await services.store.writer.read { db in
             try Row.fetchOne(db, sql: "SELECT contentType FROM asset WHERE checksum = ?", arguments: [ticket.checksum])
                 .map { row -> (String, Data?) in
-                    (try row.decode(atIndex: 0, in: .asset), blobs.read(ticket.checksum))
+                    (try row.decode(atIndex: 0, in: .asset), try blobs.read(ticket.checksum))
                 }
         }
         guard let found, let data = found.1 else {

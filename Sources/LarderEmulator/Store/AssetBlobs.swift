@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import Synchronization
 
 /// Asset bytes, content-addressed by their hex SHA-256: files `assets/<2 hex>/<64 hex>` under the
@@ -35,10 +36,19 @@ final class AssetBlobs: Sendable {
     }
 
     /// The bytes under `hex`, or nil when they are gone.
-    func read(_ hex: String) -> Data? {
+    /// - Throws: ``LarderError`` `io-error` when the file is there but cannot be read (an I/O error
+    ///   is not "gone": the answer says the store failed, and the bytes stay referenced).
+    func read(_ hex: String) throws -> Data? {
         guard folder != nil else { return memory.withLock { $0[hex] } }
         guard let file = file(hex) else { return nil }
-        return try? Data(contentsOf: file, options: .mappedIfSafe)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try Data(contentsOf: file, options: .mappedIfSafe)
+        } catch {
+            throw LarderError(
+                .io, "cannot read the asset \(hex): \(error.localizedDescription)",
+                location: SourceLocation(file: file.path))
+        }
     }
 
     /// Forgets the bytes under `hex`.

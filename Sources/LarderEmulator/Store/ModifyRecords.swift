@@ -396,9 +396,7 @@ struct ModifyRecords {
     }
 
     private func rootRow(of share: RecordRow, zone: ZoneRow, db: Database) throws -> RecordRow? {
-        guard let text = share.share,
-            let stored = StoredShare(json: text),
-            let root = stored.rootRecordName
+        guard let text = share.share, let root = try StoredShare.decode(text, share: share.name).rootRecordName
         else { return nil }
         return try RecordRow.fetch(zoneID: zone.id, name: root, in: db)
     }

@@ -60,9 +60,7 @@ struct RecordRenderer {
         if let shareName = row.shareName { record.share = RecordParent(recordName: shareName, zoneID: zone.zoneID) }
         record.shortGUID = row.shortGUID
         if row.isShare, let text = row.share {
-            guard let share = StoredShare(json: text) else {
-                throw CloudKitServerError(.internalError, "the stored state of share \(row.name) is damaged")
-            }
+            let share = try StoredShare.decode(text, share: row.name)
             record.publicPermission = share.publicPermission
             record.participants = share.participants
             record.owner = share.participants.first { $0.type == "OWNER" }

@@ -104,6 +104,15 @@ struct StoredShare: Sendable, Codable, Hashable {
 
 extension StoredShare: WireEncodable {
     /// Reads the stored state of a share row (nil when `json` is not one), in place with the wire decoder.
+    /// The share `name` stores, or `INTERNAL_ERROR` naming it when the stored state does not read:
+    /// a damaged share is an error everywhere, never "not found" or "no root".
+    static func decode(_ json: String, share name: String) throws(CloudKitServerError) -> StoredShare {
+        guard let share = StoredShare(json: json) else {
+            throw CloudKitServerError(.internalError, "the stored state of share \(name) is damaged")
+        }
+        return share
+    }
+
     init?(json: String) {
         var text = json
         guard

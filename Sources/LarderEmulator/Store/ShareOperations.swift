@@ -52,8 +52,9 @@ struct ShareOperations {
                 db, sql: "SELECT \(RecordRow.columns) FROM record WHERE id = ?", arguments: [shareID]
             )
             .map(RecordRow.init(row:)),
-            let text = share.share, var stored = StoredShare(json: text)
+            let text = share.share
         else { throw notFound }
+        var stored = try StoredShare.decode(text, share: share.name)
         let isOwner = zone.owner == user
         let configured = call.configuration.users.first { $0.userRecordName == user }
         var index = stored.participants.firstIndex { $0.userIdentity?.userRecordName == user }

@@ -109,7 +109,7 @@ package enum StateArchive {
     private static func exportAssets(_ store: EmulatorStore, db: Database) throws -> Value {
         var assets = Fields()
         for hex in try String.fetchAll(db, sql: "SELECT checksum FROM asset ORDER BY checksum") {
-            guard let bytes = store.blobs.read(hex) else {
+            guard let bytes = try store.blobs.read(hex) else {
                 throw LarderError(.store, "emulator state: the bytes of asset \(hex) are missing from the data folder")
             }
             assets.append(key: hex, value: .string(bytes.base64EncodedString()))

@@ -98,9 +98,12 @@ package enum ContainedFile {
         case missing
         case outside(String)
         case notRegularFile
+        /// The file is there but could not be read, or is too large to carry (the reason).
+        case unreadable(String)
 
         package var description: String {
             switch self {
+            case .unreadable(let reason): "a file that could not be read (\(reason))"
             case .absolute: "an absolute path; only files inside the records file's folder are read"
             case .parentComponent: "a path with '..'; only files inside the records file's folder are read"
             case .missing: "no such file"

@@ -84,8 +84,16 @@ public enum TextEncoding: String, Sendable, Hashable {
             MemoryByteSource(bytes), encoding: declared ?? sniff(Array(bytes.prefix(4096))))
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while let n = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 {
-            out.append(contentsOf: chunk[0..<n])
+        do {
+            while case let n = try chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 {
+                out.append(contentsOf: chunk[0..<n])
+            }
+        } catch {
+            // A memory source does not fail; were it to, the text is every byte read as
+            // windows-1252, never the part before the failure.
+            var text = String.UnicodeScalarView()
+            for byte in bytes { text.append(windows1252Scalar(byte)) }
+            return (String(text), true)
         }
         return (String(decoding: out, as: UTF8.self), source.usedFallback)
     }

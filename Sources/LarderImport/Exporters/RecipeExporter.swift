@@ -199,15 +199,21 @@ public struct ExportSession {
     ///
     /// Only a relative path without `..` that resolves (after symlinks) to a file inside the
     /// records file's folder `base` is read; any other local reference is refused. A URL, or a
-    /// file that does not exist, is no image.
+    /// file that does not exist, is no image; one that cannot be read is refused with why.
     static func localImage(_ ref: String?, base: String) -> Result<[UInt8]?, ContainedFile.RefusalReason> {
         guard let ref, !ref.isEmpty, !ref.contains("://") else { return .success(nil) }
         switch ContainedFile.resolveInside(ref, base: base, folder: ".") {
         case .failure(.missing), .failure(.notRegularFile): return .success(nil)
         case .failure(let reason): return .failure(reason)
         case .success(let path):
-            guard let source = try? FileByteSource(path: path) else { return .success(nil) }
-            return .success(try? source.readAll(limit: 64 << 20))
+            // A file that is there but cannot be read (or passes 64 MB) is said, never "no image".
+            do {
+                return .success(try FileByteSource(path: path).readAll(limit: 64 << 20))
+            } catch let error as LarderError {
+                return .failure(.unreadable(error.message))
+            } catch {
+                return .failure(.unreadable("\(error)"))
+            }
         }
     }
 
