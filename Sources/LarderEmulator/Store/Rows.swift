@@ -103,9 +103,10 @@ struct StoredShare: Sendable, Codable, Hashable {
 }
 
 extension StoredShare: WireEncodable {
-    /// Reads the stored state of a share row (nil when `json` is not one), in place with the wire decoder.
-    /// The share `name` stores, or `INTERNAL_ERROR` naming it when the stored state does not read:
-    /// a damaged share is an error everywhere, never "not found" or "no root".
+    /// The share `name` stores.
+    ///
+    /// A damaged share is an error everywhere, never "not found" or "no root".
+    /// - Throws: `INTERNAL_ERROR` naming the share when its stored state does not read.
     static func decode(_ json: String, share name: String) throws(CloudKitServerError) -> StoredShare {
         guard let share = StoredShare(json: json) else {
             throw CloudKitServerError(.internalError, "the stored state of share \(name) is damaged")
@@ -113,6 +114,7 @@ extension StoredShare: WireEncodable {
         return share
     }
 
+    /// Reads the stored state of a share row (nil when `json` is not one), in place with the wire decoder.
     init?(json: String) {
         var text = json
         guard
