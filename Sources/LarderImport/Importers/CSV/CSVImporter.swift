@@ -46,9 +46,30 @@ public struct CSVImporter: RecipeImporter {
     }
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
-        let head = try FileByteSource(path: path).readPrefix(64 * 1024)
+        guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
+            return try importCSV(at: path, named: path, into: sink)
+        }
+        // An export zipped (Plan to Eat's is one `plantoeat.csv` inside a zip): each `.csv` entry.
+        let archive = try ZipArchive(path: path)
+        var found = false
+        while let entry = try archive.nextEntry() {
+            guard !entry.isIgnorable, entry.fileName.lowercased().hasSuffix(".csv") else { continue }
+            found = true
+            try archive.withExtracted(entry, archive: path) { extracted in
+                try importCSV(at: extracted, named: "\(path):\(entry.path)", into: sink)
+            }
+        }
+        guard found else {
+            throw LarderError(
+                .malformedRecord, "the zip archive holds no .csv file", location: SourceLocation(file: path))
+        }
+    }
+
+    /// Imports the CSV file at `path`, naming it `name` in origins and errors.
+    private func importCSV(at file: String, named path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: file).readPrefix(64 * 1024)
         let delimiter = CSVRowReader.sniffDelimiter(head)
-        let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
+        let decoded = TranscodingByteSource(try FileByteSource(path: file), encoding: nil)
         let rows = CSVRowReader(decoded, delimiter: delimiter, maxRowBytes: sink.readerLimits.maxRecordSize)
         let fileOrigin = ImportOrigin(file: path)
         guard var header = try rows.next() else { return }

@@ -146,35 +146,60 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             throw LarderError(.io, "no such file or folder", location: SourceLocation(file: path))
         }
         if isDirectory.boolValue {
-            // A Nextcloud Cookbook folder holds recipe.json files; a Cooklang folder, .cook files.
-            let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
-            if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
-            if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
-            if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
-            if files.contains(where: { $0.lowercased().hasSuffix(".crumb") }) { return .crouton }
-            if path.split(separator: "/").last.map({ ChefTapImporter.isInExportFolder(String($0)) }) == true
-                || files.contains(where: ChefTapImporter.isInExportFolder)
-            {
-                return .cheftap
-            }
-            let pageName = { (file: String) in (file.split(separator: "/").last.map(String.init) ?? file).lowercased() }
-            if let page = files.sorted().first(where: { GourmetImporter.isRecipePage(pageName($0)) }),
-                detectHTMLExport(try FileByteSource(path: path + "/" + page).readPrefix(sniffLength)) == .gourmet
-            {
-                return .gourmet
-            }
-            if let text = files.sorted().first(where: TextExportFiles.isText),
-                let format = detectTextExport(try FileByteSource(path: path + "/" + text).readPrefix(sniffLength))
-            {
-                return format
-            }
+            if let format = try detectFolder(path: path) { return format }
             throw LarderError(
                 .usage,
                 "a folder with no recipe.json, .cook, .crumb, _recipes/*.md, cheftap_export/*.txt, Pepperplate or Saffron "
-                    + ".txt files or Gourmet .htm pages; pass --from",
+                    + ".txt files, Gourmet .htm pages or OpenEats dump; `larder import` reads each file in it instead",
                 location: SourceLocation(file: path)
             )
         }
+        return try detectFile(path: path)
+    }
+
+    /// The formats whose importer reads a whole folder as one export (the others read files, and a
+    /// folder given to them is read file by file).
+    public static let readsFolders: Set<ImportFormat> = [
+        .nextcloud, .cooklang, .chowdown, .crouton, .cheftap, .gourmet, .pepperplate, .saffron, .openeats,
+    ]
+
+    /// The format that reads the folder at `path` as one export (an app's export spread over its
+    /// files), or nil when none does and each file is to be read alone.
+    /// - Throws: ``LarderError`` `io-error` when a file detection opens cannot be read.
+    public static func detectFolder(path: String) throws -> ImportFormat? {
+        // A Nextcloud Cookbook folder holds recipe.json files; a Cooklang folder, .cook files.
+        let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
+        if files.contains(where: { $0.lowercased().hasSuffix("recipe.json") }) { return .nextcloud }
+        if files.contains(where: { $0.lowercased().hasSuffix(".cook") }) { return .cooklang }
+        if files.contains(where: ChowdownImporter.isSiteRecipe) { return .chowdown }
+        if files.contains(where: { $0.lowercased().hasSuffix(".crumb") }) { return .crouton }
+        if path.split(separator: "/").last.map({ ChefTapImporter.isInExportFolder(String($0)) }) == true
+            || files.contains(where: ChefTapImporter.isInExportFolder)
+        {
+            return .cheftap
+        }
+        let pageName = { (file: String) in (file.split(separator: "/").last.map(String.init) ?? file).lowercased() }
+        if let page = files.sorted().first(where: { GourmetImporter.isRecipePage(pageName($0)) }),
+            detectHTMLExport(try FileByteSource(path: path + "/" + page).readPrefix(sniffLength)) == .gourmet
+        {
+            return .gourmet
+        }
+        if let text = files.sorted().first(where: TextExportFiles.isText),
+            let format = detectTextExport(try FileByteSource(path: path + "/" + text).readPrefix(sniffLength))
+        {
+            return format
+        }
+        // An OpenEats dump split into recipe, ingredient, course and cuisine files (Django's
+        // dumpdata per app): the files are read together, as one dump.
+        if OpenEatsImporter.dumpFiles(in: path).contains(where: { OpenEatsImporter.holdsRecipes($0) }) {
+            return .openeats
+        }
+        return nil
+    }
+
+    /// The format of one file, from its name, magic bytes and content.
+    /// - Throws: as ``detect(path:)``.
+    static func detectFile(path: String) throws -> ImportFormat {
         let lower = path.lowercased()
         if lower.hasSuffix(".html") || lower.hasSuffix(".htm"),
             let format = detectHTMLExport(try FileByteSource(path: path).readPrefix(sniffLength))
@@ -301,9 +326,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     /// `recipe-details` cards with its own item properties, CopyMeThat's `recipe` cards with ids,
     /// Gourmet's `recipe` div with its `header` div).
     static func detectHTMLExport(_ head: [UInt8]) -> ImportFormat? {
+        // Attributes as HTML allows them: space around `=` (a real CopyMeThat export writes
+        // `class = "recipe"`) and single quotes read as the compact double-quoted form.
         let text = String(decoding: head, as: UTF8.self)
-        if text.contains("recipe-details") && text.contains("itemprop=\"recipeIngredients\"") { return .recipekeeper }
-        if text.contains("id=\"recipeIngredients\"") && text.contains("class=\"recipe\"") { return .copymethat }
+            .replacingOccurrences(of: #"\s*=\s*(["'])"#, with: "=$1", options: .regularExpression)
+        func attribute(_ name: String, _ value: String) -> Bool {
+            text.contains("\(name)=\"\(value)\"") || text.contains("\(name)='\(value)'")
+        }
+        if text.contains("recipe-details") && attribute("itemprop", "recipeIngredients") { return .recipekeeper }
+        if attribute("id", "recipeIngredients") && attribute("class", "recipe") { return .copymethat }
         if text.contains("<div class=\"recipe\"") && text.contains("<div class='header'>") { return .gourmet }
         return nil
     }
@@ -329,6 +360,9 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         // The Cookbook app's pages are web pages and its YAML files plain-looking recipes: it is
         // claimed only after the loop, when no format with a stronger sign has.
         var cookbookApp = false
+        // A zip holding CSV files and nothing else a format claims (Plan to Eat's export: one
+        // `plantoeat.csv`): the first CSV's content decides.
+        var firstCSV: ZipEntry?
         // Only the central directory is read here (and the start of one page or text file): cheap,
         // whatever the number of entries.
         while let entry = try archive.nextEntry() {
@@ -362,6 +396,7 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
                 return .mealie
             }
             if name.hasSuffix(".zip"), firstZip == nil { firstZip = entry }
+            if name.hasSuffix(".csv"), firstCSV == nil { firstCSV = entry }
             if name == "recipe.json" { sawRecipeJSON += 1 }
             if name.hasSuffix(".cook") { return .cooklang }
             if ChowdownImporter.isSiteRecipe(entry.path) { return .chowdown }
@@ -398,6 +433,12 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         }
         if sawRecipeJSON > 0 { return .nextcloud }
         if cookbookApp { return .cookbookapp }
+        if let firstCSV {
+            let head = try archive.open(firstCSV).readPrefix(sniffLength)
+            let text = String(decoding: head, as: UTF8.self)
+            if let profile = CSVImporter.profile(claiming: text) { return profile.format }
+            if CSVImporter.claims(text, name: firstCSV.fileName.lowercased()) { return .csv }
+        }
         throw LarderError(
             .usage,
             "a zip archive of no recipe format Larder knows: its entries match none of \(names(archiveChecked)); pass --from",

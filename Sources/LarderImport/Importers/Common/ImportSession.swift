@@ -122,11 +122,74 @@ public final class ImportSession: ImportSink {
 
     private var itemCount: Int { report.imported.count + report.rejected.count + report.duplicates.count }
 
+    /// What to import for one input, with which format.
+    ///
+    /// A file: the given format, else the detected one. A folder: as one export when a format reads
+    /// it whole (the given one, or the one detection finds), else each file below it (hidden ones
+    /// and images left out) with the given format, or the format detected for it; a file no format
+    /// claims is a warning naming the formats it was checked against.
+    /// - Throws: ``LarderError`` `usage-error` when nothing in a folder is a recipe file, or a
+    ///   single file's format cannot be told; `io-error` when a path cannot be read.
+    private func plan(_ input: (path: String, format: ImportFormat?)) throws -> [(String, ImportFormat)] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return [(input.path, try input.format ?? ImportFormat.detect(path: input.path))] }
+        if let forced = input.format, ImportFormat.readsFolders.contains(forced) { return [(input.path, forced)] }
+        if input.format == nil, let format = try ImportFormat.detectFolder(path: input.path) {
+            return [(input.path, format)]
+        }
+        let files = (FileManager.default.enumerator(atPath: input.path)?.allObjects as? [String] ?? [])
+            .filter { relative in
+                !relative.split(separator: "/").contains { $0.hasPrefix(".") } && !Self.isImageFile(relative)
+            }
+            .sorted()
+        var planned: [(String, ImportFormat)] = []
+        var unclaimed: [String] = []
+        for relative in files {
+            let path = input.path + "/" + relative
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
+            if let forced = input.format {
+                planned.append((path, forced))
+                continue
+            }
+            do {
+                planned.append((path, try ImportFormat.detect(path: path)))
+            } catch let error as LarderError where error.code == .usage {
+                unclaimed.append(relative)
+            }
+        }
+        if planned.isEmpty {
+            throw LarderError(
+                .usage,
+                "no file in this folder is a recipe export Larder reads: \(unclaimed.count) file\(unclaimed.count == 1 ? "" : "s") checked against "
+                    + ImportFormat.contentChecked.map(\.displayName).joined(separator: ", ")
+                    + "; pass --from to read them as one format",
+                location: SourceLocation(file: input.path))
+        }
+        for relative in unclaimed {
+            warn(
+                "no recipe format claims this file (checked against "
+                    + ImportFormat.contentChecked.map(\.displayName).joined(separator: ", ") + "); not imported",
+                origin: ImportOrigin(file: input.path, entry: relative))
+        }
+        return planned
+    }
+
+    /// Whether a file in a folder is a picture (the recipes' images, not a recipe).
+    static func isImageFile(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return [".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".avif", ".bmp", ".tif", ".tiff", ".svg"]
+            .contains { lower.hasSuffix($0) }
+    }
+
     private func runInputs(_ inputs: [(path: String, format: ImportFormat?)]) throws -> Report {
         var formats: [(String, ImportFormat)] = []
         for input in inputs {
             do {
-                formats.append((input.path, try input.format ?? ImportFormat.detect(path: input.path)))
+                formats.append(contentsOf: try plan(input))
             } catch let error as LarderError where options.keepGoing && error.code != .usage {
                 try reject(error, origin: ImportOrigin(file: input.path), raw: nil)
             }

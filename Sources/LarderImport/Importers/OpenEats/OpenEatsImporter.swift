@@ -1,3 +1,4 @@
+import Foundation
 public import LarderCore
 import LarderFormats
 
@@ -28,8 +29,10 @@ public struct OpenEatsImporter: RecipeImporter {
         var ratings: [String: [Fields]] = [:]
 
         init(_ rows: [Value]) {
+            // Django's model labels are case-insensitive: older dumps write `ingredient.IngredientGroup`.
             for row in rows {
-                guard let model = row["model"]?.stringValue, let fields = row["fields"]?.objectValue else { continue }
+                guard let model = row["model"]?.stringValue?.lowercased(), let fields = row["fields"]?.objectValue
+                else { continue }
                 let pk = OpenEatsImporter.key(row["pk"])
                 switch model {
                 case "recipe.recipe": recipes.append((pk, fields))
@@ -41,7 +44,7 @@ public struct OpenEatsImporter: RecipeImporter {
                 default: break
                 }
             }
-            for row in rows where row["model"]?.stringValue == "ingredient.ingredient" {
+            for row in rows where row["model"]?.stringValue?.lowercased() == "ingredient.ingredient" {
                 guard let fields = row["fields"]?.objectValue else { continue }
                 let group = OpenEatsImporter.key(fields["ingredient_group"])
                 guard let recipe = groups[group]?.recipe else { continue }
@@ -51,10 +54,25 @@ public struct OpenEatsImporter: RecipeImporter {
     }
 
     public func importItems(at path: String, into sink: any ImportSink) throws {
-        let origin = ImportOrigin(file: path)
-        guard let rows = try sink.readJSON(try FileByteSource(path: path), origin: origin).arrayValue else {
-            throw LarderError(.malformedRecord, "an OpenEats dump is a JSON list of {model, pk, fields} rows")
+        var isDirectory: ObjCBool = false
+        let files =
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? Self.dumpFiles(in: path) : [path]
+        // A dump split over several files (Django's dumpdata per app: recipes, ingredients,
+        // courses, cuisines) is one dump: its rows reference each other across the files.
+        var rows: [Value] = []
+        for file in files {
+            guard
+                let part = try sink.readJSON(try FileByteSource(path: file), origin: ImportOrigin(file: file))
+                    .arrayValue
+            else {
+                throw LarderError(
+                    .malformedRecord, "an OpenEats dump is a JSON list of {model, pk, fields} rows",
+                    location: SourceLocation(file: file))
+            }
+            rows.append(contentsOf: part)
         }
+        let origin = ImportOrigin(file: files.count == 1 ? files[0] : path)
         let dump = Dump(rows)
         for (index, row) in dump.recipes.enumerated() {
             let itemOrigin = origin.item(index)
@@ -62,6 +80,29 @@ public struct OpenEatsImporter: RecipeImporter {
                 try sink.recipe(try Self.recipe(pk: row.pk, fields: row.fields, dump: dump), origin: itemOrigin)
             }
         }
+    }
+
+    /// The `.json` files directly in `folder` that are Django dumpdata (a list of `{model, pk,
+    /// fields}` rows, by their first bytes), in name order.
+    static func dumpFiles(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            .map { folder + "/" + $0 }
+            .filter { file in
+                guard let head = try? FileByteSource(path: file).readPrefix(ImportFormat.sniffLength) else {
+                    return false
+                }
+                let keys = ContentKeys(json: String(decoding: head, as: UTF8.self))
+                return head.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }).first
+                    == UInt8(ascii: "[")
+                    && keys.has("model") && keys.has("pk") && keys.has("fields")
+            }
+    }
+
+    /// Whether a dump file holds `recipe.recipe` rows (the part the others join to).
+    static func holdsRecipes(_ file: String) -> Bool {
+        guard let head = try? FileByteSource(path: file).readPrefix(ImportFormat.sniffLength) else { return false }
+        return String(decoding: head, as: UTF8.self).contains("\"recipe.recipe\"")
     }
 
     /// A primary key as text (Django writes integers).
