@@ -22,6 +22,25 @@ public struct Subscription: Sendable, Hashable, Codable {
         self.subscriptionID = subscriptionID
         self.subscriptionType = subscriptionType
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case subscriptionID, subscriptionType, query, zoneID, zoneWide, firesOn, firesOnce, notificationInfo
+    }
+
+    /// Reads a subscription dictionary; `subscriptionType` may be absent (CloudKit JS's
+    /// `deleteSubscriptions(id)` sends `{subscriptionID}` alone): it is then empty, which a delete
+    /// does not need and a create or update refuses by name.
+    public init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        subscriptionID = try keyed.decodeIfPresent(String.self, forKey: .subscriptionID)
+        subscriptionType = try keyed.decodeIfPresent(String.self, forKey: .subscriptionType) ?? ""
+        query = try keyed.decodeIfPresent(Value.self, forKey: .query)
+        zoneID = try keyed.decodeIfPresent(RecordZoneID.self, forKey: .zoneID)
+        zoneWide = try keyed.decodeIfPresent(Bool.self, forKey: .zoneWide)
+        firesOn = try keyed.decodeIfPresent([String].self, forKey: .firesOn)
+        firesOnce = try keyed.decodeIfPresent(Bool.self, forKey: .firesOnce)
+        notificationInfo = try keyed.decodeIfPresent(Value.self, forKey: .notificationInfo)
+    }
 }
 
 /// A per-subscription error: `{subscriptionID, reason, serverErrorCode, retryAfter?, uuid, redirectURL?}`.

@@ -11,6 +11,36 @@ public struct UserIdentitiesResponse: Sendable, Hashable, Codable {
     public init(users: [UserIdentity]) { self.users = users }
 }
 
+/// `users/caller`: the caller's identity in the shape both public clients read.
+///
+/// CloudKit JS 2.6.4's `fetchCurrentUserIdentity()` (and `setUpAuth()`) resolves to the answer's
+/// top-level `userRecordName`, `lookupInfo` and `nameComponents`: a UserIdentity. MistKit reads
+/// `{users: [identity]}` (../shared/cloudkit-client-requests.txt). The answer carries both.
+public struct CallerIdentityResponse: Sendable, Hashable, Codable {
+    public var userRecordName: String?
+    public var lookupInfo: LookupInfo?
+    public var nameComponents: NameComponents?
+    public var users: [UserIdentity]
+
+    public init(_ identity: UserIdentity) {
+        userRecordName = identity.userRecordName
+        lookupInfo = identity.lookupInfo
+        nameComponents = identity.nameComponents
+        users = [identity]
+    }
+}
+
+extension CallerIdentityResponse: WireEncodable {
+    package func encode(to encoder: inout WireEncoder) throws {
+        encoder.beginObject()
+        try encoder.member("userRecordName", userRecordName)
+        try encoder.member("lookupInfo", lookupInfo)
+        try encoder.member("nameComponents", nameComponents)
+        try encoder.member("users", users)
+        encoder.endObject()
+    }
+}
+
 /// `users/lookup/email` and `users/lookup/id`: `{users: [{emailAddress}]}` or `{users: [{userRecordName}]}`.
 public struct LookupUsersRequest: Sendable, Hashable, Codable {
     public var users: [LookupInfo]

@@ -48,7 +48,7 @@ struct EmulatorMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let path = request.uri.path
         let parts = path.split(separator: "/")
-        let isDatabase = parts.first == "database" && parts.count >= 6
+        let isDatabase = (parts.first == "database" || parts.first == "device") && parts.count >= 6
         // `tokens/…` has no database segment: /database/1/{container}/{environment}/tokens/create.
         let hasScope = isDatabase && parts[4] != "tokens"
         let code = response.status.code >= 400 ? response.headers[.larderErrorCode] : nil

@@ -91,6 +91,10 @@ import LarderTestSupport
             #expect(users.count == 1 && users.first?.userRecordName == "_b0b")
             #expect(users.first?.lookupInfo?.emailAddress == "bob@example.com")
             #expect(users.first?.nameComponents?.givenName == "Bob")
+            // CloudKit JS's fetchCurrentUserIdentity() resolves to the top level: a UserIdentity.
+            let identity = try answer.decode(UserIdentity.self)
+            #expect(identity.userRecordName == "_b0b" && identity.nameComponents?.givenName == "Bob")
+            #expect(identity.lookupInfo?.emailAddress == "bob@example.com")
         }
     }
 

@@ -78,8 +78,12 @@ struct DatabaseRequestPipeline: Sendable {
             signatureDate: request.headers[.cloudKitRequestDate],
             signature: request.headers[.cloudKitSignature])
         let baseURL = services.baseURL(for: request)
+        // A server-to-server signature covers the path with its query string, as Apple's servers
+        // check it: CloudKit JS 2.6.4 sends `?ckjsBuildVersion=…&ckjsVersion=…&clientId=…` and signs
+        // `date:bodyHash:path?query`; MistKit and Larder send no query, so for them it is the path.
+        let signedPath = request.uri.path + (request.uri.query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
         let caller = try services.authenticator.authenticate(
-            credentials, scope: database, path: request.uri.path, body: data, baseURL: baseURL, nowMilliseconds: now)
+            credentials, scope: database, path: signedPath, body: data, baseURL: baseURL, nowMilliseconds: now)
         let signInURL = Authenticator.signInURL(baseURL: baseURL)
         let faults = services.faults.decide(operation: operation, database: database.rawValue)
         if faults.latencyMs > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMs)) }

@@ -36,9 +36,10 @@ struct SubscriptionsController: Sendable {
                 return try await store.writer.write { db in try subscriptions.modify(body.operations, db: db) }
             }
         }
-        // Apple's paths have no database segment: `/database/1/{container}/{environment}/tokens/…`.
+        // Apple's paths have no database segment: `/database/1/{container}/{environment}/tokens/…`;
+        // CloudKit JS's `container.registerForNotifications()` posts under `/device/1/…` instead.
         let containerBase = "/database/1/:container/:environment"
-        for prefix in [containerBase, base] {
+        for prefix in [containerBase, "/device/1/:container/:environment", base] {
             router.post("\(prefix)/tokens/create") { request, context in
                 let baseURL = route.services.baseURL(for: request)
                 return try await route.handle("tokens/create", request, context, body: APNsTokenRequest.self) {

@@ -28,7 +28,7 @@ struct UsersController: Sendable {
         router.post("\(base)/users/current", use: current)
         let caller: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             try await route.handle("users/caller", request, context, body: EmptyBody.self) { call, _, _ in
-                UserIdentitiesResponse(users: [directory.caller(try call.requireUser())])
+                CallerIdentityResponse(directory.caller(try call.requireUser()))
             }
         }
         router.get("\(base)/users/caller", use: caller)

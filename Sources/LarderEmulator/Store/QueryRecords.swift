@@ -211,6 +211,12 @@ struct QueryRecords {
         var copy = request
         copy.continuationMarker = nil
         copy.resultsLimit = nil
+        // An absent key and its default are the same query: CloudKit JS's performQuery(previous)
+        // sends `numbersAsStrings: false, zoneWide: false` where the first page had neither, and the
+        // number format is only how the answer is written.
+        copy.numbersAsStrings = nil
+        if copy.zoneWide == false { copy.zoneWide = nil }
+        if copy.zoneID == nil { copy.zoneID = RecordZoneID(zoneName: RecordZoneID.defaultZoneName) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(copy)) ?? Data()

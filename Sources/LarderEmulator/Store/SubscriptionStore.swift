@@ -126,9 +126,16 @@ struct SubscriptionStore {
             guard call.scope != .public else {
                 throw error(.badRequest, "zone subscriptions need a custom zone; the public database has none", id: id)
             }
+        case "database":
+            // CloudKit JS's SubscriptionType has DATABASE (CKDatabaseSubscription natively): every
+            // change in the private or shared database.
+            guard call.scope != .public else {
+                throw error(.badRequest, "database subscriptions watch the private or shared database", id: id)
+            }
         default:
             throw error(
-                .badRequest, "subscriptionType '\(subscription.subscriptionType)' is not query or zone", id: id)
+                .badRequest, "subscriptionType '\(subscription.subscriptionType)' is not query, zone or database",
+                id: id)
         }
         for event in subscription.firesOn ?? [] where !["create", "update", "delete"].contains(event) {
             throw error(.badRequest, "firesOn: '\(event)' is not create, update or delete", id: id)
