@@ -2,6 +2,8 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderTestSupport
+import Logging
+import Synchronization
 import Testing
 
 @testable import LarderEmulator
@@ -98,7 +100,7 @@ extension Record {
         }
     }
 
-    @Test("a private record's downloadURL is refused to another user and to a caller without credentials")
+    @Test("a private record's downloadURL works as handed out (an <img src>), never with another user's credentials")
     func crossUserDenial() async throws {
         let server = try await TestServer.start()
         try await stopping(server) { _ in
@@ -108,12 +110,31 @@ extension Record {
             #expect(bob.status == 403)
             #expect(bob.errorCode == "ACCESS_DENIED")
             #expect(!bob.data.starts(with: pngBytes.prefix(8)))
-            let anonymous = try await server.client().download(url, signedIn: false)
-            #expect(anonymous.status == 421)
-            #expect(anonymous.errorCode == "AUTHENTICATION_REQUIRED")
+            // CloudKit JS puts the URL into an <img src>: no token is sent, and the URL is enough.
+            let asHandedOut = try await server.client().download(url, signedIn: false)
+            #expect(asHandedOut.status == 200 && asHandedOut.data == pngBytes)
             let forged = try await server.client().download(
                 url.replacingOccurrences(of: "/download/", with: "/download/A"))
             #expect(forged.status == 404)
+        }
+    }
+
+    @Test("a downloadURL past its hour is refused, even as the credential it is")
+    func expiredDownloadURL() async throws {
+        let offset = Mutex<Double>(0)
+        let clock = LarderClock(
+            now: { Date().addingTimeInterval(offset.withLock { $0 }) }, monotonicSeconds: { 0 }, sleep: { _ in })
+        var logger = Logger(label: "larder.emulator.tests")
+        logger.logLevel = .critical
+        let emulator = try Emulator(configuration: TestServer.configuration(), logger: logger, clock: clock)
+        let server = TestServer(emulator: emulator, baseURL: try await emulator.start())
+        try await stopping(server) { _ in
+            let url = try #require(
+                try await server.client().createWithAsset("mine", bytes: pngBytes).photo?.downloadURL)
+            #expect(try await server.client().download(url, signedIn: false).status == 200)
+            offset.withLock { $0 = 2 * 3600 }
+            let late = try await server.client().download(url, signedIn: false)
+            #expect(late.status == 403 && late.errorCode == "ACCESS_DENIED", "\(late.text)")
         }
     }
 

@@ -118,7 +118,13 @@ final class Authenticator: Sendable {
             return entry.user
         }
         guard let user else {
-            throw CloudKitServerError(.authenticationFailed, "Authentication failed: unknown or expired web-auth token")
+            // A session that ended is one to start again: AUTHENTICATION_REQUIRED with the sign-in
+            // URL, the one answer on which CloudKit JS shows its sign-in button again (an
+            // AUTHENTICATION_FAILED left a web app signed out with no way back in). See
+            // docs/emulator.md, "Where CloudKit JS and the reference disagree".
+            throw CloudKitServerError(
+                .authenticationRequired, "the web-auth token is unknown or has expired; sign in again",
+                redirectURL: redirect)
         }
         return Caller(userRecordName: user)
     }

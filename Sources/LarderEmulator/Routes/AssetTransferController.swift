@@ -11,10 +11,10 @@ import NIOCore
 /// body, or the first part of a `multipart/form-data` body) and answers `{singleFile: {…}}`;
 /// `GET /_assets/download/<ticket>` serves it, with its sniffed content type and `Range` support.
 ///
-/// Upload URLs are capabilities, as Apple's are: whoever has one may upload, for the user it was
-/// made for. A download URL of the public database works for anyone holding it; one of the private
-/// or shared database must be fetched with the credentials (`ckAPIToken` + `ckWebAuthToken`) of the
-/// user it was answered to (ACCESS_DENIED for anyone else).
+/// Upload and download URLs are capabilities, as Apple's are: whoever has one may use it, for the
+/// user it was made for, until it expires. A download URL is signed for one asset of one user's
+/// record (a tampered one is NOT_FOUND, an expired one ACCESS_DENIED); sent with credentials, they
+/// must be that user's (ACCESS_DENIED for anyone else).
 struct AssetTransferController: Sendable {
     let services: EmulatorServices
 
@@ -66,7 +66,10 @@ struct AssetTransferController: Sendable {
             throw CloudKitServerError(.accessDenied, "download URL has expired; fetch the record again for a new one")
         }
         var headers = HTTPFields()
-        if ticket.database != DatabaseEndpoint.Scope.public.rawValue {
+        // The URL is the credential, as Apple's are: signed, for one asset of one user's record,
+        // expiring. An `<img src>` in a web app sends nothing else. A caller who does send
+        // credentials must be that user (another user's are refused).
+        if ticket.database != DatabaseEndpoint.Scope.public.rawValue, Self.sendsCredentials(request) {
             let user = try authenticate(request, ticket: ticket, services: services, now: now)
             headers[.webAuthToken] = services.authenticator.mint(for: user, nowMilliseconds: now)
         }
@@ -100,6 +103,13 @@ struct AssetTransferController: Sendable {
             headers[.contentRange] = "bytes */\(data.count)"
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
+    }
+
+    /// Whether a download request carries credentials of its own (tokens or a signature).
+    private static func sendsCredentials(_ request: Request) -> Bool {
+        let query = QueryString.parse(request.uri.query)
+        return query["ckAPIToken"] != nil || query["ckWebAuthToken"] != nil || request.headers[.cloudKitKeyID] != nil
+            || request.headers[.cloudKitSignature] != nil
     }
 
     /// The caller of a private or shared download, who must be the ticket's user.
