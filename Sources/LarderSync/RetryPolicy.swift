@@ -94,7 +94,7 @@ public struct RetryPolicy: Sendable {
             return .createZone
         case .notFound:
             return isWholeRequest ? .stop : .recreate
-        case .authenticationFailed, .authenticationRequired, .quotaExceeded:
+        case .authenticationFailed, .authenticationRequired, .quotaExceeded, .connectionRefused:
             return .stop
         case .accessDenied:
             return isWholeRequest ? .stop : .reject

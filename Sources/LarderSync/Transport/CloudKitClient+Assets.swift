@@ -50,6 +50,13 @@ extension CloudKitClient {
         return try await exchange(request, operation: "asset download")
     }
 
+    /// Whether a transport error is a refused connection (nothing listens at the address): NIO's
+    /// `connection refused (errno: 111)`, URLSession's `cannotConnectToHost`.
+    static func isConnectionRefused(_ error: any Error, description: String) -> Bool {
+        if let error = error as? URLError, error.code == .cannotConnectToHost { return true }
+        return description.contains("Connection refused") || description.contains("errno: 111")
+    }
+
     /// Whether two URLs share scheme, host and port (the port a scheme implies when none is given).
     static func sameOrigin(_ a: URL?, _ b: URL) -> Bool {
         guard let a, let schemeA = a.scheme?.lowercased(), let schemeB = b.scheme?.lowercased(),
@@ -71,7 +78,16 @@ extension CloudKitClient {
             // Not a network failure: asking again brings the same answer.
             throw CloudKitFailure(code: .badRequest, reason: "\(operation): \(tooLarge.description)")
         } catch {
-            throw .transport("\(operation): \(Self.describe(error))")
+            let text = Self.describe(error)
+            if Self.isConnectionRefused(error, description: text) {
+                let address = request.url.host.map { "\($0)\(request.url.port.map { ":\($0)" } ?? "")" } ?? "the endpoint"
+                throw CloudKitFailure(
+                    code: .connectionRefused,
+                    reason:
+                        "nothing is listening at \(request.url.scheme ?? "http")://\(address) (connection refused). "
+                        + "Start the emulator with `larder serve` (it prints its URL), or check --endpoint")
+            }
+            throw .transport("\(operation): \(text)")
         }
         if let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty {
             webAuthToken.withLock { $0 = rotated }
