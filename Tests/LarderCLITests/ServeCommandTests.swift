@@ -79,6 +79,12 @@ import FoundationNetworking
         let encoded = web.addingPercentEncoding(withAllowedCharacters: allowed) ?? web
         #expect(log.contains("web-auth token \(web)\n") && !log.contains("ckWebAuthToken=\(web)"))
         #expect(log.contains("&ckWebAuthToken=\(encoded)'"))
+        // Next to the curl example, the larder upload a user runs next, with the config that has the tokens.
+        #expect(
+            log.contains(
+                "try: larder upload recipes.json --endpoint \(url.absoluteString) --emulator-config \(data)/config.json"
+            ),
+            "\(log)")
         #expect(FileManager.default.fileExists(atPath: folder.path("state.json")))
 
         let (second, url2, _) = try Self.start(["--data", data])

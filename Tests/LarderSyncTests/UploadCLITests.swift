@@ -70,6 +70,10 @@ import Testing
             ], in: directory.url)
         #expect(result.status == 3)
         #expect(result.stderr.contains("run again to resume"))
+        // Nothing listens at port 1: said at once, in plain words, with what starts a server.
+        #expect(result.stderr.contains("nothing is listening at http://127.0.0.1:1"), "\(result.stderr)")
+        #expect(result.stderr.contains("larder serve"))
+        #expect(!result.stderr.contains("SingleConnectionFailure"))
         // An input that cannot be opened is named before any request is made.
         let missing = try await runLarder(
             [
@@ -79,6 +83,24 @@ import Testing
             ], in: directory.url)
         #expect(missing.status == 3, "\(missing.stderr)")  // 3: network or I/O
         #expect(missing.stderr.contains("no-such.json") && !missing.stderr.contains("zones/lookup"))
+    }
+
+    @Test("nothing listening: upload with the default retries stops at once instead of retrying for a minute")
+    func refusedConnectionIsNotRetried() async throws {
+        guard requireBinary() else { return }
+        let directory = try TemporaryDirectory()
+        let started = ContinuousClock.now
+        let result = try await runLarder(
+            [
+                "upload", CLI.packageRoot.appendingPathComponent("samples/recipes.json").path, "--endpoint",
+                "http://127.0.0.1:1", "--container", "iCloud.x", "--api-token", String(repeating: "a", count: 64),
+                "--web-auth-token", "w", "--journal", directory.path("j"), "--progress", "none",
+            ], in: directory.url)
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("nothing is listening"), "\(result.stderr)")
+        // One attempt, not ten with backoff (61 s before): the figure in the note, not a timing assertion.
+        print("refused connection: larder upload exited \(result.status) after \(elapsed)")
     }
 
     @Test("one-character journal name: upload does not crash and writes the journal in the current directory")

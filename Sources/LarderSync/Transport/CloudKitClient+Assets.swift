@@ -80,7 +80,8 @@ extension CloudKitClient {
         } catch {
             let text = Self.describe(error)
             if Self.isConnectionRefused(error, description: text) {
-                let address = request.url.host.map { "\($0)\(request.url.port.map { ":\($0)" } ?? "")" } ?? "the endpoint"
+                let address =
+                    request.url.host.map { "\($0)\(request.url.port.map { ":\($0)" } ?? "")" } ?? "the endpoint"
                 throw CloudKitFailure(
                     code: .connectionRefused,
                     reason:

@@ -204,8 +204,14 @@ struct ServeCommand: AsyncParsableCommand {
     {
         let container = configuration.containers.first ?? ""
         let token = configuration.apiTokens.first ?? "<api token>"
+        // The upload a user runs next: the config file carries the tokens, else they are spelled out.
+        let credentials =
+            file.map { "--emulator-config \($0.path)" }
+            ?? "--container \(container) --api-token \(token) --web-auth-token '\(configuration.users.first?.webAuthToken ?? "")'"
+        let upload = "  try: larder upload recipes.json --endpoint BASE \(credentials)"
         if brief {
-            return "larder: config \(file?.path ?? "(in memory)"); `larder emulator users` lists the web-auth tokens"
+            return "larder: config \(file?.path ?? "(in memory)"); `larder emulator users` lists the web-auth tokens\n"
+                + upload
         }
         var lines = [
             file.map { "larder: wrote a development config to \($0.path)" }
@@ -223,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
         lines.append(
             "  try: curl 'BASE/database/1/\(container)/development/private/zones/list?ckAPIToken=\(token)&ckWebAuthToken=\(percentEncode(configuration.users.first?.webAuthToken ?? ""))'"
         )
+        lines.append(upload)
         return lines.joined(separator: "\n")
     }
 
