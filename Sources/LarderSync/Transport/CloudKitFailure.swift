@@ -51,7 +51,8 @@ extension ServerErrorCode {
     static let limitExceeded = ServerErrorCode(rawValue: "LIMIT_EXCEEDED")
     /// `REQUEST_TOO_LARGE`, spelled by some proxies and gateways for an oversized body.
     static let requestTooLarge = ServerErrorCode(rawValue: "REQUEST_TOO_LARGE")
-    /// Larder's own: nothing listens at the endpoint (the connection was refused). Asking again
-    /// cannot succeed until something is started there, so it is not retried.
+    /// Larder's own: nothing listens at the endpoint (the connection was refused).
+    ///
+    /// Asking again cannot succeed until something is started there, so it is not retried.
     static let connectionRefused = ServerErrorCode(rawValue: "CONNECTION_REFUSED")
 }
