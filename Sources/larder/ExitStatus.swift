@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderFormats
 import LarderSync
 
 #if canImport(Glibc)
@@ -43,6 +44,7 @@ enum ExitStatus {
         default:
             let code = command.exitCode(for: error)
             let message = command.fullMessage(for: error)
+            if code != .success, let hint = optionHint(for: command) { Stderr.print(hint) }
             if code == .success {
                 if !message.isEmpty { print(message) }
                 Glibc.exit(success)
@@ -51,6 +53,53 @@ enum ExitStatus {
             // argument-parser uses 64 (EX_USAGE) for usage and validation errors: Larder documents 2.
             Glibc.exit(code == .validationFailure ? usage : (code.rawValue == 1 ? dataError : usage))
         }
+    }
+}
+
+extension ExitStatus {
+    /// A hint naming the option the user meant, for the subcommand the command line names.
+    static func optionHint(for root: any ParsableCommand.Type) -> String? {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand.Type = root
+        var rest = arguments[...]
+        // Walk down the subcommands the arguments name (`store export …`).
+        while let next = rest.first, !next.hasPrefix("-"),
+            let sub = command.configuration.subcommands.first(where: { $0._commandName == next })
+        {
+            command = sub
+            rest = rest.dropFirst()
+        }
+        let subcommands = command.configuration.subcommands.map { $0._commandName }
+        if !subcommands.isEmpty, let hint = UsageHints.unknownCommand(Array(rest), commands: subcommands) {
+            return hint
+        }
+        // `import --to html`, `convert --to csv`: a format only `export` writes.
+        if ["import", "convert"].contains(command._commandName),
+            let index = rest.firstIndex(where: { $0 == "--to" || $0.hasPrefix("--to=") })
+        {
+            let value =
+                rest[index].hasPrefix("--to=")
+                ? String(rest[index].dropFirst(5)) : rest.dropFirst(index - rest.startIndex + 1).first ?? ""
+            if DataFormat(argument: value) == nil, !value.isEmpty {
+                return
+                    "larder: error: \(command._commandName) writes Larder's record formats (json, ndjson, yaml, xml); "
+                    + "other apps' formats and cookbooks come from `larder export --to \(value)` (see `larder export --help`)"
+            }
+        }
+        let known = optionNames(of: command)
+        return UsageHints.unknownOption(Array(rest), known: known)
+    }
+
+    /// The option names (`--to`, `-o`, …) a command takes, from its help.
+    static func optionNames(of command: any ParsableCommand.Type) -> [String] {
+        var names: [String] = []
+        for line in command.helpMessage(columns: 1000).split(separator: "\n") {
+            for word in line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" })
+            where word.hasPrefix("-") && word.count > 1 {
+                names.append(String(word.prefix { $0 != "=" && $0 != "<" }))
+            }
+        }
+        return names
     }
 }
 

@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `larder` command: a thin root that only lists subcommands.
 @main
 struct LarderCommand: AsyncParsableCommand {
@@ -33,6 +37,12 @@ struct LarderCommand: AsyncParsableCommand {
     )
 
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName }
+        if let hint = UsageHints.unknownCommand(arguments, commands: commands) {
+            Stderr.print(hint)
+            Glibc.exit(ExitStatus.usage)
+        }
         do {
             var command = try parseAsRoot()
             // `serve` shuts down gracefully on SIGINT/SIGTERM through its service group.

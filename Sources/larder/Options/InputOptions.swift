@@ -27,4 +27,13 @@ enum InputFormatChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension RecordType: ExpressibleByArgument {}
-extension DataFormat: ExpressibleByArgument {}
+extension DataFormat: ExpressibleByArgument {
+    /// The format names, in any case, and the spellings other tools use: `yml` (as yq takes it),
+    /// `jsonl` and `jsonlines` for NDJSON.
+    init?(argument: String) {
+        let name = argument.lowercased()
+        let aliases: [String: DataFormat] = ["yml": .yaml, "jsonl": .ndjson, "jsonlines": .ndjson]
+        guard let format = DataFormat(rawValue: name) ?? aliases[name] else { return nil }
+        self = format
+    }
+}
