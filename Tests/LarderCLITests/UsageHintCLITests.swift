@@ -41,3 +41,29 @@ import Testing
         #expect(try String(contentsOfFile: directory.path("out.yml"), encoding: .utf8).hasPrefix("schema: recipe"))
     }
 }
+
+/// Thousands of records refused for one reason print it once, with a count and the first numbers.
+@Suite struct GroupedRejectionCLITests {
+    @Test(
+        "2,000 brews rejected for one reason: one line and a count, not 600 KB of the same line",
+        .enabled(
+            if: Corpus.has("exports/beanconqueror/BeanconquerorTestData-2024.json"),
+            "needs ../shared/corpus/exports/beanconqueror"))
+    func groupedReasons() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(
+            [
+                "import", Corpus.path("exports/beanconqueror/BeanconquerorTestData-2024.json"), "-o",
+                directory.path("out.json"), "--keep-going", "--rejects", directory.path("rejects.ndjson"),
+            ], in: directory.url)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("rejected:") }
+        // Every rejection is still kept in full in the rejects file.
+        let kept = try String(contentsOfFile: directory.path("rejects.ndjson"), encoding: .utf8)
+            .split(separator: "\n").count
+        #expect(lines.count <= 10, "\(lines.count) rejection lines")
+        #expect(result.stderr.utf8.count < 20_000, "\(result.stderr.utf8.count) bytes of stderr")
+        if kept > 3 {
+            #expect(result.stderr.contains("more for the same reason"), "\(result.stderr.prefix(2000))")
+        }
+    }
+}
