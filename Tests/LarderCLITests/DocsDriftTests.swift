@@ -2,18 +2,19 @@ import Foundation
 import LarderTestSupport
 import Testing
 
-/// README and docs say what the tool does: the schema versions they state are the registry's, and
-/// the commands they name exist (issue 31, part 5). They drifted once (README said recipe 3,
+/// README and docs say what the tool does (issue 31, part 5).
+///
+/// The schema versions they state are the registry's, and the commands they name exist. They drifted once (README said recipe 3,
 /// brewRecipe 1, brewLog 2 while the registry was at 4, 2, 3).
 @Suite struct DocsDriftTests {
     /// `type → newest version`, from `larder schema list`.
     static func registryVersions() throws -> [String: Int] {
         let list = try CLI.run(["schema", "list"])
         var versions: [String: Int] = [:]
-        for line in list.stdout.split(separator: "\n") where line.contains("newest v") {
+        for line in list.stdout.split(separator: "\n") {
+            guard let marker = line.range(of: "newest v") else { continue }
             let type = String(line.prefix { $0 != " " })
-            let tail = line[line.range(of: "newest v")!.upperBound...].prefix { $0.isNumber }
-            versions[type] = Int(tail)
+            versions[type] = Int(line[marker.upperBound...].prefix { $0.isNumber })
         }
         return versions
     }
