@@ -42,6 +42,22 @@ import Testing
     }
 }
 
+/// A YAML file indented with a tab says so, with the caret (libyaml said "found character that
+/// cannot start any token").
+@Suite struct YAMLTabCLITests {
+    @Test("a YAML file indented with a tab: 'YAML forbids tabs for indentation; indent with spaces'")
+    func tabIndentation() throws {
+        let directory = try TemporaryDirectory()
+        try Data("- title: Soup\n  ingredients:\n\t- water\n".utf8).write(
+            to: URL(fileURLWithPath: directory.path("tab.yaml")))
+        let result = try CLI.run(["convert", directory.path("tab.yaml"), "--to", "json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("tab.yaml:3:1"), "\(result.stderr)")
+        #expect(result.stderr.contains("YAML forbids tabs for indentation; indent with spaces"), "\(result.stderr)")
+        #expect(result.stderr.contains("\t- water\n^"))
+    }
+}
+
 /// Thousands of records refused for one reason print it once, with a count and the first numbers.
 @Suite struct GroupedRejectionCLITests {
     @Test(

@@ -534,6 +534,15 @@ public final class YAMLReader: RecordReader {
             if location.line == nil { message += " at byte offset \(p.problem_offset)" }
             return LarderError(.syntax, message, location: location)
         default:
+            let problemMark = Mark(p.problem_mark)
+            // libyaml says "found character that cannot start any token" at a tab: name the rule.
+            if let line = input.snippet(line: Int(problemMark.line), column: Int(problemMark.column))?
+                .split(separator: "\n", omittingEmptySubsequences: false).first,
+                problemMark.column >= 1, line.utf8.count >= problemMark.column,
+                Array(line.utf8)[Int(problemMark.column) - 1] == UInt8(ascii: "\t")
+            {
+                return syntaxError("YAML forbids tabs for indentation; indent with spaces", at: problemMark)
+            }
             if let context = p.context {
                 let contextMark = Mark(p.context_mark)
                 message +=
