@@ -58,6 +58,21 @@ import Testing
     }
 }
 
+/// Another app's export given to convert says which app, and that `larder import` reads it.
+@Suite struct AppExportHintCLITests {
+    @Test("a Cookmate backup or a Rezeptsuite XML given to convert points to larder import")
+    func appExportToConvert() throws {
+        for (sample, app) in [("cookmate-backup.mcb", "Cookmate"), ("rezeptsuite-export.xml", "Rezeptsuite.de")] {
+            let path = CLI.packageRoot.appendingPathComponent("samples/import/\(sample)").path
+            let result = try CLI.run(["convert", path, "--to", "json"])
+            #expect(result.status != 0)
+            #expect(
+                result.stderr.contains("looks like a \(app) export") && result.stderr.contains("larder import"),
+                "\(result.stderr)")
+        }
+    }
+}
+
 /// Thousands of records refused for one reason print it once, with a count and the first numbers.
 @Suite struct GroupedRejectionCLITests {
     @Test(
