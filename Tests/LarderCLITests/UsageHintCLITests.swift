@@ -60,6 +60,20 @@ import Testing
 
 /// Another app's export given to convert says which app, and that `larder import` reads it.
 @Suite struct AppExportHintCLITests {
+    @Test("a Gourmet XML (.grmt) given to import says what it is and what Larder reads of Gourmet")
+    func gourmetXML() throws {
+        let directory = try TemporaryDirectory()
+        let grmt =
+            #"<?xml version="1.0"?><gourmetDoc><recipe id="1"><title>Soup</title>"#
+            + #"<ingredient-list><ingredient><amount>1</amount><item>water</item></ingredient></ingredient-list>"#
+            + "</recipe></gourmetDoc>\n"
+        try Data(grmt.utf8).write(to: URL(fileURLWithPath: directory.path("soup.grmt")))
+        let result = try CLI.run(["import", directory.path("soup.grmt"), "-o", directory.path("out.json")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Gourmet Recipe Manager's XML export"), "\(result.stderr)")
+        #expect(!result.stderr.contains("expected an ingredient line"))
+    }
+
     @Test("a Cookmate backup or a Rezeptsuite XML given to convert points to larder import")
     func appExportToConvert() throws {
         for (sample, app) in [("cookmate-backup.mcb", "Cookmate"), ("rezeptsuite-export.xml", "Rezeptsuite.de")] {

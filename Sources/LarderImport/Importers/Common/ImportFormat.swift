@@ -231,6 +231,15 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             head = try GzipReader(FileByteSource(path: path)).readPrefix(sniffLength)
         }
         if ZipArchive.isZip(head) { return try detectArchive(path: path) }
+        // Gourmet's own XML (`.grmt`) would read as a plain recipe file and fail on its ingredient
+        // elements: say what it is and what Larder reads of Gourmet instead.
+        if String(decoding: head.prefix(4096), as: UTF8.self).lowercased().contains("<gourmetdoc") {
+            throw LarderError(
+                .usage,
+                "this is Gourmet Recipe Manager's XML export (.grmt), which Larder does not read; export from "
+                    + "Gourmet as web pages (File → Export → HTML) and import that folder or zip",
+                location: SourceLocation(file: path))
+        }
         if let format = detectContent(head, name: name) { return format }
         throw LarderError(
             .usage,
