@@ -106,7 +106,7 @@ test: embed-schemas
 migrate:
 	@test -n "$(IN)$(STORE)" || { echo "usage: make migrate IN=file... [TO=version] [OUT=path] [DRY=1]  |  make migrate STORE=larder.db [TYPE=recipe] [TO=version]"; exit 2; }
 	@$(MAKE) --no-print-directory build
-	$(RELEASE_BIN) migrate $(IN) $(if $(STORE),--store $(STORE),) $(if $(TYPE),--type $(TYPE),) $(if $(TO),--to $(TO),) $(if $(OUT),-o $(OUT),) $(if $(DRY),--dry-run,)
+	$(RELEASE_BIN) migrate $(IN) $(if $(STORE),--store $(STORE),) $(if $(TYPE),--type $(TYPE),) $(if $(TO),--to-version $(TO),) $(if $(OUT),-o $(OUT),) $(if $(DRY),--dry-run,)
 
 schema-check: build
 	$(RELEASE_BIN) schema check

@@ -15,7 +15,7 @@ tikka=41c790c3-1c71-4ddf-894d-27c8cd53d281
 
 step "a store of the sample recipes, plus two fat tombstones an older app version left (recipe v3, migrated to v4 first)"
 "$L" store import samples/recipes.json --store "$store"
-"$L" migrate samples/store/fat-tombstones.json --to 4 -o "$(dirname "$store")/fat-tombstones-v4.json"
+"$L" migrate samples/store/fat-tombstones.json --to-version 4 -o "$(dirname "$store")/fat-tombstones-v4.json"
 "$L" store import "$(dirname "$store")/fat-tombstones-v4.json" --store "$store"
 
 step "on this Mac: delete two recipes, set one local-only (its cloud copy becomes a tombstone); the cloud confirms"

@@ -25,7 +25,7 @@ echo; echo "== down again: v4 → v2 works while v4's new fields are empty; brew
 "$L" migrate "$out/recipes-v4.json" --to 2 -o "$out/recipes-v2-again.json"
 "$L" migrate "$out/brew-logs-v3.ndjson" --type brewLog --to 1 -o "$out/x.json" || echo "(refused, as it should be)"
 echo "   samples/recipes.json (v4, with notes, nutrition, sections) cannot go down to v3:"
-"$L" migrate samples/recipes.json --to 3 -o "$out/y.json" 2> "$out/refused.txt" || head -1 "$out/refused.txt"
+"$L" migrate samples/recipes.json --to-version 3 -o "$out/y.json" 2> "$out/refused.txt" || head -1 "$out/refused.txt"
 
 echo; echo "== a store: import v1 data, dry run, migrate (one transaction per step), check the history"
 "$L" store import samples/v1/recipes-v1.json samples/v1/brew-logs-v1.json --store "$out/larder.db"

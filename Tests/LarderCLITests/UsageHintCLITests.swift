@@ -87,6 +87,29 @@ import Testing
     }
 }
 
+/// One vocabulary (issue 31, part 3): formats are --from/--to everywhere, versions --to-version.
+@Suite struct FlagVocabularyCLITests {
+    static let v1 = CLI.packageRoot.appendingPathComponent("samples/v1/recipes-v1.json").path
+
+    @Test("migrate --to-version N --to FORMAT; the old --to N and --format still work and warn")
+    func migrateVocabulary() throws {
+        let directory = try TemporaryDirectory()
+        let new = try CLI.run(["migrate", Self.v1, "--to-version", "3", "--to", "yaml", "-o", directory.path("a.yaml")])
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(!new.stderr.contains("warning"))
+        #expect(try String(contentsOfFile: directory.path("a.yaml"), encoding: .utf8).contains("version: 3"))
+        let old = try CLI.run(["migrate", Self.v1, "--to", "3", "--format", "yaml", "-o", directory.path("b.yaml")])
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(old.stderr.contains("--to 3 names a version; it is --to-version 3 now"))
+        #expect(old.stderr.contains("--format is --to now"))
+        #expect(
+            try String(contentsOfFile: directory.path("a.yaml"), encoding: .utf8)
+                == String(contentsOfFile: directory.path("b.yaml"), encoding: .utf8))
+        let wrong = try CLI.run(["migrate", Self.v1, "--to", "v3"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("--to-version"), "\(wrong.stderr)")
+    }
+}
+
 /// Thousands of records refused for one reason print it once, with a count and the first numbers.
 @Suite struct GroupedRejectionCLITests {
     @Test(

@@ -31,6 +31,10 @@ struct DownloadCommand: AsyncParsableCommand {
     var output: String
 
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: from the name, else json).")
+    var to: DataFormat?
+
+    /// The old spelling of `--to` (formats are `--from`/`--to` in every command).
+    @Option(name: .long, help: .hidden)
     var format: DataFormat?
 
     @Option(
@@ -59,7 +63,8 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         var downloader = ZoneDownloader(client: try cloudKit.makeClient(), outputPath: output)
-        downloader.format = format
+        if format != nil { Stderr.print("larder: warning: --format is --to now, as in convert and import") }
+        downloader.format = to ?? format
         downloader.statePath = state
         downloader.recordType = type
         downloader.keepsTombstones = keepTombstones

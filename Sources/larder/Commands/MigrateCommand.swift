@@ -15,7 +15,7 @@ struct MigrateCommand: ParsableCommand {
             version attribute), else --source-version, else the newest version whose schema accepts \
             it. The plan runs the manifest's steps (up, or down through their inverses) and every \
             migrated record is validated against the target schema. Output is in the input's format \
-            unless --format; images moved out of v1 recipes go to images/ next to the output. \
+            unless --to; images moved out of v1 recipes go to images/ next to the output. \
             Streams record by record; the output is written atomically.
 
             Store (--store): one transaction per step, each recorded in the store's history with its \
@@ -25,16 +25,16 @@ struct MigrateCommand: ParsableCommand {
             writes nothing.
 
             Examples:
-              larder migrate samples/v1/recipes-v1.json --to 3 --dry-run
-              larder migrate samples/v1/recipes-v1.json --to 3 -o recipes-v3.json
-              larder migrate --store larder.db --type recipe --to 3
+              larder migrate samples/v1/recipes-v1.json --to-version 3 --dry-run
+              larder migrate samples/v1/recipes-v1.json --to-version 3 -o recipes-v3.json
+              larder migrate --store larder.db --type recipe --to-version 3
             """
     )
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .long, help: "Target schema version (default: the newest).")
-    var to: Int?
+    @Option(name: .customLong("to-version"), help: "Target schema version (default: the newest).")
+    var toVersion: Int?
 
     @Option(name: .long, help: "Version of records whose file declares none (default: detect per record).")
     var sourceVersion: Int?
@@ -43,8 +43,20 @@ struct MigrateCommand: ParsableCommand {
         name: [.customShort("o"), .long], help: "Output file ('-' or none: standard output). A .gz name compresses.")
     var output: String?
 
-    @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: the input's).")
+    @Option(
+        name: .long,
+        help: "Output format: json, ndjson, yaml or xml (default: the input's). A number is read as --to-version.")
+    var to: String?
+
+    /// The old spelling of `--to` (formats are `--from`/`--to` in every command).
+    @Option(name: .long, help: .hidden)
     var format: DataFormat?
+
+    /// The target version: `--to-version`, or `--to N` as it was spelled before (with a warning).
+    var targetVersion: Int? { toVersion ?? to.flatMap { Int($0) } }
+
+    /// The output format: `--to FORMAT`, or the old `--format`.
+    var outputFormat: DataFormat? { to.flatMap(DataFormat.init(argument:)) ?? format }
 
     @Flag(name: .long, help: "Print the plan and what it would do; write nothing.")
     var dryRun = false
@@ -60,15 +72,26 @@ struct MigrateCommand: ParsableCommand {
     @OptionGroup var recordLimits: RecordLimitOptions
 
     func validate() throws {
+        if let to, Int(to) == nil, DataFormat(argument: to) == nil {
+            throw ValidationError("--to takes a format (json, ndjson, yaml, xml); the schema version is --to-version")
+        }
+        if let to, Int(to) != nil, toVersion != nil {
+            throw ValidationError("--to \(to) and --to-version both name a version; give --to-version only")
+        }
         if store != nil && !input.inputs.isEmpty {
             throw ValidationError("give either input files or --store, not both")
         }
-        if store != nil && (output != nil || format != nil) {
-            throw ValidationError("-o and --format apply to files, not to --store")
+        if store != nil && (output != nil || outputFormat != nil) {
+            throw ValidationError("-o and --to FORMAT apply to files, not to --store")
         }
     }
 
     func run() throws {
+        if let to, Int(to) != nil {
+            Stderr.print(
+                "larder: warning: --to \(to) names a version; it is --to-version \(to) now (--to is the output format)")
+        }
+        if format != nil { Stderr.print("larder: warning: --format is --to now, as in convert and import") }
         let migrator = try schemaOptions.migrator()
         if let store {
             try runStore(path: store, migrator: migrator)
@@ -76,13 +99,13 @@ struct MigrateCommand: ParsableCommand {
         }
         var migration = FileMigration(
             migrator: migrator, inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
-            fromVersion: sourceVersion, targetVersion: to, keepGoing: rejects.keepGoing)
+            fromVersion: sourceVersion, targetVersion: targetVersion, keepGoing: rejects.keepGoing)
         migration.limits = recordLimits.limits
         let hint = PlainFileHint()
         migration.onRecordFailure = hint.observe
         if dryRun {
             let report = try migration.dryRun()
-            let target = to.map { "v\($0)" } ?? "the newest version"
+            let target = targetVersion.map { "v\($0)" } ?? "the newest version"
             print(
                 TerminalText.escaped(
                     report.renderPlan(
@@ -94,7 +117,7 @@ struct MigrateCommand: ParsableCommand {
         let summary: FileMigration.Summary
         do {
             summary = try migration.run(
-                output: output, format: format, pretty: pretty,
+                output: output, format: outputFormat, pretty: pretty,
                 onReject: { record, error in try rejectsWriter?.reject(record, error.diagnostic) })
         } catch {
             try hint.fail(with: error)
@@ -119,14 +142,14 @@ struct MigrateCommand: ParsableCommand {
     private func runStore(path: String, migrator: Migrator) throws {
         let ledger = Ledger(store: try Store(path: path), migrator: migrator)
         let types = try input.type.map { [$0.rawValue] } ?? ledger.types()
-        if to != nil && types.count > 1 {
+        if targetVersion != nil && types.count > 1 {
             throw ValidationError(
-                "--to needs --type when the store holds several types (\(types.joined(separator: ", ")))")
+                "--to-version needs --type when the store holds several types (\(types.joined(separator: ", ")))")
         }
         if types.isEmpty { Stderr.print("larder: \(path) holds no records") }
         for type in types {
             if dryRun {
-                let (report, plan, skip) = try ledger.dryRun(type: type, to: to)
+                let (report, plan, skip) = try ledger.dryRun(type: type, to: targetVersion)
                 let resumed = skip > 0 ? " (resuming after step \(skip) of an interrupted transition)" : ""
                 if plan.isEmpty {
                     print("\(type): already at v\(plan.to)\(resumed)")
@@ -140,7 +163,8 @@ struct MigrateCommand: ParsableCommand {
                 continue
             }
             let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-            let outcome = try ledger.migrate(type: type, to: to, keepGoing: rejects.keepGoing) { record, error in
+            let outcome = try ledger.migrate(type: type, to: targetVersion, keepGoing: rejects.keepGoing) {
+                record, error in
                 try rejectsWriter?.reject(record, error.diagnostic)
             }
             try rejectsWriter?.finish()
