@@ -106,13 +106,7 @@ import Testing
 @Suite struct ShareInZoneTests {
     /// Uploads the three recipes of ``ImageSyncTests/writeInput(in:seed:)`` into `zone` and shares the first.
     static func uploadAndShare(_ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String) async throws {
-        let (preparation, _) = try ImageSyncTests.prepare(in: directory)
-        var upload = FileUpload(
-            client: server.client(zone: zone), journalPath: directory.path("upload.journal"),
-            deadLetterPath: directory.path("dead.ndjson"))
-        upload.clock = TestClock().clock
-        #expect(try await upload.run(preparation: preparation).uploaded == 3)
-        let client = server.client(zone: zone)
+        let client = try await ImageSyncTests.uploadInput(server, directory, zone: zone)
         let root = try #require(
             try await client.zoneChanges(syncToken: nil).records.compactMap(\.record).first {
                 $0.recordType == "recipe"

@@ -203,18 +203,25 @@ import Glibc
         }
     }
 
-    /// Uploads the three recipes of ``writeInput(in:seed:)`` into `zone`, then, as a malicious server
-    /// or a share participant with write access would, points each record's `imageRef` at `refs[i]`.
-    static func uploadAndRename(
-        _ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String, refs: [String]
-    ) async throws {
+    /// Uploads the three recipes of ``writeInput(in:seed:)`` into `zone`; returns a client of it.
+    static func uploadInput(_ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String) async throws
+        -> CloudKitClient
+    {
         let (preparation, _) = try prepare(in: directory)
         var upload = FileUpload(
             client: server.client(zone: zone), journalPath: directory.path("upload.journal"),
             deadLetterPath: directory.path("dead.ndjson"))
         upload.clock = TestClock().clock
         #expect(try await upload.run(preparation: preparation).uploaded == 3)
-        let client = server.client(zone: zone)
+        return server.client(zone: zone)
+    }
+
+    /// Uploads the three recipes of ``writeInput(in:seed:)`` into `zone`, then, as a malicious server
+    /// or a share participant with write access would, points each record's `imageRef` at `refs[i]`.
+    static func uploadAndRename(
+        _ server: UploadTestServer, _ directory: TemporaryDirectory, zone: String, refs: [String]
+    ) async throws {
+        let client = try await uploadInput(server, directory, zone: zone)
         let records = try await client.zoneChanges(syncToken: nil).records.compactMap(\.record)
             .filter { $0.fields?[ImageFiles.field] != nil }
             .sorted { ($0.recordName ?? "") < ($1.recordName ?? "") }
