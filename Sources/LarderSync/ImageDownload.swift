@@ -12,7 +12,7 @@ import Glibc
 /// What a record (or the server) says is never a file name: asset *i* goes to
 /// `images/<name>` under ``folder``, where `<name>` is the last component of the record's *i*th
 /// local image path (``ImageFiles/paths(in:)``) made one safe component (no leading dot, no
-/// separator, at most 100 bytes: ``ContainedFile/safeComponent(_:maxLength:)``), or
+/// separator, at most 90 bytes before the extension: ``ContainedFile/safeComponent(_:maxLength:)``), or
 /// `<record name>-<i>` when the record names no path. A file is created new (`O_EXCL | O_NOFOLLOW`):
 /// nothing already there is written through or replaced, whoever wrote it. A name taken by other
 /// bytes gets `-2`, `-3`, …; one holding the same bytes is used as it is. The record is pointed at

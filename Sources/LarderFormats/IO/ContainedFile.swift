@@ -40,6 +40,10 @@ package enum ContainedFile {
     /// Creates a new file `stem.ext` in `directory` holding `bytes`; when that name is taken (by any
     /// file, directory or symlink) tries `stem-2.ext`, `stem-3.ext`, … Never follows a symlink at the
     /// target and never replaces anything.
+    ///
+    /// Atomic: the bytes go to a temporary file in `directory` first, which is then hard-linked to
+    /// the name (`link` fails on any existing name, a symlink included, and never follows it), so a
+    /// crash leaves either no file or the whole file under the name, never a part of it.
     /// - Returns: the file name used.
     /// - Throws: ``LarderError`` `io-error` naming the path when the file cannot be created or written.
     package static func createNew(in directory: String, stem: String, fileExtension: String, bytes: [UInt8]) throws
@@ -47,28 +51,46 @@ package enum ContainedFile {
     {
         let safeStem = safeComponent(stem)
         let ext = safeComponent(fileExtension, maxLength: 10)
+        let first = directory + "/" + "\(safeStem).\(ext)"
+        let temporary = try writeTemporary(in: directory, bytes: bytes, for: first)
+        defer { unlink(temporary) }
         for attempt in 1...1000 {
             let name = attempt == 1 ? "\(safeStem).\(ext)" : "\(safeStem)-\(attempt).\(ext)"
             let path = directory + "/" + name
+            if link(temporary, path) == 0 { return name }
+            if errno == EEXIST { continue }
+            throw LarderError(
+                .io, "cannot create the file: \(String(cString: strerror(errno)))", location: SourceLocation(file: path)
+            )
+        }
+        throw LarderError(
+            .io, "no free file name for \(safeStem).\(ext) after 1000 tries", location: SourceLocation(file: directory))
+    }
+
+    /// Writes `bytes` to a new hidden temporary file in `directory` (for the file `destination`,
+    /// which fault rules and errors name) and returns its path.
+    private static func writeTemporary(in directory: String, bytes: [UInt8], for destination: String) throws -> String {
+        for _ in 0..<100 {
+            let path = directory + "/.larder-new-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd < 0 {
                 if errno == EEXIST { continue }
                 throw LarderError(
                     .io, "cannot create the file: \(String(cString: strerror(errno)))",
-                    location: SourceLocation(file: path))
+                    location: SourceLocation(file: destination))
             }
-            var failure = bytes.withUnsafeBytes { FileSystemCalls.writeAll(fd, $0, path: path) }
+            var failure = bytes.withUnsafeBytes { FileSystemCalls.writeAll(fd, $0, path: destination) }
+            if failure == 0, FileSystemCalls.fsync(fd, path: destination) != 0 { failure = errno }
             if close(fd) != 0 && failure == 0 { failure = errno }
             if failure != 0 {
                 unlink(path)
                 throw LarderError(
                     .io, "cannot write the file: \(String(cString: strerror(failure)))",
-                    location: SourceLocation(file: path))
+                    location: SourceLocation(file: destination))
             }
-            return name
+            return path
         }
-        throw LarderError(
-            .io, "no free file name for \(safeStem).\(ext) after 1000 tries", location: SourceLocation(file: directory))
+        throw LarderError(.io, "no free temporary name", location: SourceLocation(file: directory))
     }
 
     /// The real path of `reference` (relative to `base`) when it is relative, has no `..`
