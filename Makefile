@@ -191,11 +191,13 @@ demo-pipeline: build
 bench-upload: deps
 	bash scripts/bench-upload.sh
 
-## fuzz: libFuzzer (ASan) over every parser, FUZZ_SECONDS per target (TARGETS="json xml" for a few).
-# Findings land in Fuzz/regressions/<target>/, which make test replays (FuzzRegressionTests).
+## fuzz: libFuzzer (ASan) over every parser (TARGETS="json xml" for a few): a total budget of FUZZ_SECONDS
+# fuzzing seconds (default 1200; wall time about half), split by weight, two targets at a time, each from
+# its corpus in Fuzz/corpus/<target>/ (merged back, capped) and appending its figures to Fuzz/STATUS.md.
+# Findings land in Fuzz/regressions/<target>/, which make test replays (FuzzRegressionTests). Fuzz/README.md.
 .PHONY: fuzz
 fuzz: deps
-	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) TARGETS="$(TARGETS)" bash scripts/fuzz.sh
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),1200) TARGETS="$(TARGETS)" bash scripts/fuzz.sh
 
 ## soak: the emulator soak at the issue's full size, 16 clients × OPS operations each (10,000 by
 # default; `make test` runs 300). SEED=n replays another operation mix.

@@ -19,6 +19,15 @@ enum Selected {
 public func initialize(
     _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 ) -> Int32 {
+    // `LARDER_FUZZ_TARGET=seeds`: each target's name and seed file suffixes, one target a line
+    // (scripts/fuzz.sh seeds each target as FuzzRegressionTests does).
+    if let name = getenv("LARDER_FUZZ_TARGET"), String(cString: name) == "seeds" {
+        for target in FuzzTargets.all {
+            let line = ([target.name] + target.seedSuffixes).joined(separator: " ") + "\n"
+            _ = line.withCString { write(1, $0, strlen($0)) }
+        }
+        exit(0)
+    }
     if Selected.target == nil {
         let names = FuzzTargets.all.map(\.name).joined(separator: " ")
         let message = "larder-fuzz: set LARDER_FUZZ_TARGET to one of: \(names)\n"

@@ -154,7 +154,7 @@ public final class ZipArchive {
                 cdSize = Self.u64(record, 40)
                 cdOffset = Self.u64(record, 48)
             }
-            guard cdOffset + cdSize <= size else {
+            guard cdOffset <= size, cdSize <= size - cdOffset else {
                 throw LarderError(
                     .syntax, "the zip central directory lies past the end of the file (truncated archive?)",
                     location: SourceLocation(file: path))
@@ -242,12 +242,13 @@ public final class ZipArchive {
     // MARK: Bytes
 
     static func read(fd: Int32, at offset: UInt64, count: Int, name: String) throws -> [UInt8] {
+        let start = try fileOffset(offset, count: count, name: name)
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
             let n = bytes.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
-                return pread(fd, base + done, count - done, off_t(offset) + off_t(done))
+                return pread(fd, base + done, count - done, start + off_t(done))
             }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -264,6 +265,16 @@ public final class ZipArchive {
 
     static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
     static func u32(_ b: [UInt8], _ i: Int) -> UInt32 { UInt32(u16(b, i)) | UInt32(u16(b, i + 2)) << 16 }
+    /// `offset` as a file offset, when `count` bytes from it can lie in a file: a zip64 offset or size
+    /// is any 64-bit number, and one past `off_t` is past the end of any file.
+    /// - Throws: ``LarderError`` `syntax-error` (the archive is truncated) otherwise.
+    static func fileOffset(_ offset: UInt64, count: Int, name: String) throws -> off_t {
+        guard offset <= UInt64(off_t.max) - UInt64(count) else {
+            throw LarderError(.syntax, "the zip archive is truncated", location: SourceLocation(file: name))
+        }
+        return off_t(offset)
+    }
+
     static func u64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(u32(b, i)) | UInt64(u32(b, i + 4)) << 32 }
 }
 
@@ -311,9 +322,10 @@ final class ZipEntrySource: ByteSource {
 
     /// Reads up to `count` compressed bytes into `input`.
     private func fillInput(_ count: Int) throws {
+        let start = try ZipArchive.fileOffset(inputOffset, count: count, name: name)
         var done = 0
         while done < count {
-            let n = pread(fd, input + done, count - done, off_t(inputOffset) + off_t(done))
+            let n = pread(fd, input + done, count - done, start + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LarderError(
@@ -336,7 +348,8 @@ final class ZipEntrySource: ByteSource {
         if produced > limits.maxEntrySize {
             throw refused("the entry inflates past \(limits.maxEntrySize) bytes; refused as a zip bomb")
         }
-        if produced > limits.ratioGrace, produced > max(entry.compressedSize, 1) * limits.maxExpansionRatio {
+        let (allowed, overflow) = max(entry.compressedSize, 1).multipliedReportingOverflow(by: limits.maxExpansionRatio)
+        if produced > limits.ratioGrace, !overflow, produced > allowed {
             throw refused(
                 "the entry expands more than \(limits.maxExpansionRatio):1 (\(entry.compressedSize) compressed bytes); refused as a zip bomb"
             )

@@ -49,9 +49,18 @@ public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
 
     /// The field a header name maps to automatically, if any.
     static func automatic(_ header: String) -> CSVColumn? {
-        let folded = fold(header)
-        return allCases.first { $0.headerNames.contains(folded) }
+        byHeaderName[fold(header)]
     }
+
+    /// Every folded header name and its field (the first field in `allCases` order that lists it),
+    /// made once: building each field's set for every column made a file of many columns slow.
+    private static let byHeaderName: [String: CSVColumn] = {
+        var table: [String: CSVColumn] = [:]
+        for column in allCases {
+            for name in column.headerNames where table[name] == nil { table[name] = column }
+        }
+        return table
+    }()
 
     /// Reads `--map` text: `field=Header` pairs separated by commas (`title=Name,ingredients=Zutaten`).
     ///
