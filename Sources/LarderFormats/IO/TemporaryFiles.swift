@@ -58,8 +58,10 @@ package enum TemporaryFiles {
         defer { closedir(handle) }
         let ownPID = getpid()
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            // Read the name in place, up to its NUL: `d_name` is declared as 256 bytes, but readdir's
+            // record can end sooner, and copying the whole array read past it (ASan, make fuzz).
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
             }
             guard let (output, pid) = parse(name), pid != ownPID, matches(output) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
