@@ -158,8 +158,8 @@ capped_selection() { # control-file
       }
       {
         i = $3
-        if (count >= capf) exit
-        if (bytes + $2 > capb || !(i in ft)) next
+        # (no early exit: sort would die of SIGPIPE, and pipefail would end the job)
+        if (count >= capf || bytes + $2 > capb || !(i in ft)) next
         m = split(ft[i], f, " ")
         new = 0
         for (k = 3; k <= m; k++) if (!(f[k] in seen)) { new = 1; break }
