@@ -15,9 +15,10 @@ echo "== the same import again: same ids, nothing duplicated"
 "$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json"
 "$L" validate "$out/recipes.json"
 
-echo "== a Beanconqueror backup: brew logs and brew recipes (the unrated brew goes to the rejects file)"
-"$L" import samples/import/Beanconqueror.zip --keep-going --rejects "$out/rejects.ndjson" -o "$out/coffee.json" || true
+echo "== a Beanconqueror backup: brew logs and brew recipes (the unrated brew too: brewLog v4), then what BrewGuide would refuse"
+"$L" import samples/import/Beanconqueror.zip --keep-going --rejects "$out/rejects.ndjson" -o "$out/coffee.json"
 "$L" validate "$out/coffee.brewLog.json" "$out/coffee.brewRecipe.json"
+"$L" validate "$out/coffee.brewLog.json" --rules brewguide && exit 1 || echo "   (exit 1 expected: BrewGuide keeps rated brews only)"
 
 echo "== plain recipes written by hand (YAML): detected as the plain format"
 "$L" import samples/import/plain-recipes.yaml -o "$out/plain.json"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes samples/{recipes,brew-recipes,brew-logs}.json: realistic records of the current
-schema versions (recipe v4, brewRecipe v2, brewLog v3). The YAML and XML samples are made
+schema versions (recipe v4, brewRecipe v2, brewLog v4). The YAML and XML samples are made
 from these by `larder convert` (scripts/make-samples.sh), so all three formats hold the same records."""
 import json, hashlib, os, datetime
 
@@ -228,4 +228,4 @@ def write(name, schema, version, records):
 
 write("recipes.json", "recipe", 4, recipes())
 write("brew-recipes.json", "brewRecipe", 2, brew_recipes())
-write("brew-logs.json", "brewLog", 3, brew_logs())
+write("brew-logs.json", "brewLog", 4, brew_logs())

@@ -1290,6 +1290,624 @@ enum EmbeddedSchemas {
 </xs:schema>
 
 """#,
+        "brewLog/v4.schema.json": ##"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:larder:schema:brewLog:4",
+  "title": "brewLog v4",
+  "description": "BrewGuide's BrewLog: a snapshot of the brew parameters at brew time. v4: what people's logs really hold: rating, dose and target yield optional (absent means unrated or not weighed), a note of any length. BrewGuide's own rules (rating 1-5, dose and yield > 0, note at most 280 characters) are an explicit check: larder validate --rules brewguide.",
+  "type": "object",
+  "anyOf": [
+    {
+      "required": [
+        "id",
+        "recipeNameAtBrew",
+        "createdAt"
+      ]
+    },
+    {
+      "$ref": "#/$defs/tombstone"
+    }
+  ],
+  "properties": {
+    "id": {
+      "type": "string",
+      "minLength": 1
+    },
+    "method": {
+      "enum": [
+        "v60",
+        "chemex",
+        "kalitaWave",
+        "aeropress",
+        "frenchPress",
+        "origami",
+        "clever",
+        "mokaPot",
+        "espresso",
+        "coldBrew",
+        "other"
+      ],
+      "default": "v60"
+    },
+    "recipeNameAtBrew": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "pattern": "^\\s*$"
+      },
+      "description": "snapshot of the recipe name"
+    },
+    "doseGrams": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "exclusiveMinimum": 0,
+      "maximum": 10000,
+      "description": "absent or null: not weighed"
+    },
+    "targetYieldGrams": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "exclusiveMinimum": 0,
+      "maximum": 10000,
+      "description": "absent or null: not weighed"
+    },
+    "waterTemperatureCelsius": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100
+    },
+    "grindLabel": {
+      "oneOf": [
+        {
+          "enum": [
+            "extraFine",
+            "fine",
+            "mediumFine",
+            "medium",
+            "mediumCoarse",
+            "coarse",
+            "extraCoarse"
+          ]
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "rating": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 1,
+      "maximum": 5,
+      "description": "1-5; absent or null: unrated"
+    },
+    "tasteTags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "enum": [
+          "tooBitter",
+          "tooSour",
+          "tooWeak",
+          "tooStrong",
+          "balanced",
+          "sweet",
+          "astringent",
+          "flat"
+        ]
+      },
+      "description": "taste tags (was one tasteTag)"
+    },
+    "brewTimeSeconds": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 86400
+    },
+    "note": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "any length (BrewGuide itself keeps at most 280 characters)"
+    },
+    "createdAt": {
+      "$ref": "#/$defs/timestamp"
+    },
+    "recipeID": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "minLength": 1,
+      "description": "the recipe brewed, for navigation only"
+    },
+    "bean": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bean"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "grinder": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/grinder"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "bloom": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/bloom"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "water": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/water"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "tds": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "total dissolved solids, percent"
+    },
+    "extractionYield": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0,
+      "maximum": 100,
+      "description": "extraction yield, percent"
+    },
+    "photos": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "description": "photo references or URLs"
+    },
+    "extras": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "additionalProperties": {
+        "type": "object"
+      },
+      "description": "every source field Larder has no field for, verbatim, under the source format's name"
+    },
+    "recordName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,254}$",
+      "description": "CloudKit record name; derived from the type and id when absent"
+    },
+    "changeTag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "server change tag of the version last synced"
+    },
+    "isCloudEnabled": {
+      "type": "boolean",
+      "default": true,
+      "description": "false for a local-only record (seed 003)"
+    },
+    "isDeleted": {
+      "type": "boolean",
+      "default": false,
+      "description": "tombstone flag (seed 003)"
+    },
+    "deletedAt": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/timestamp"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "when the record was deleted"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "timestamp": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "tombstone": {
+      "description": "a minimal tombstone: identity, isDeleted = true and when",
+      "properties": {
+        "isDeleted": {
+          "const": true
+        }
+      },
+      "required": [
+        "id",
+        "isDeleted",
+        "deletedAt"
+      ]
+    },
+    "bean": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roaster": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "origin": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "variety": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "process": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastLevel": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "roastDate": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the roast date as written (ISO 8601 preferred)"
+        }
+      },
+      "additionalProperties": false
+    },
+    "grinder": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "setting": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the setting as written: 18 clicks, 2.5"
+        }
+      },
+      "additionalProperties": false
+    },
+    "bloom": {
+      "type": "object",
+      "properties": {
+        "waterGrams": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "seconds": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "additionalProperties": false
+    },
+    "water": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "hardness": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "as written: 68 ppm, 4 dGH"
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+}
+
+"""##,
+        "brewLog/v4.xsd": #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- brewLog v4 for XML data. Generated from v4.schema.json by scripts/gen-xsd.py: edit the JSON Schema, then rerun. -->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+  <xs:element name="records">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="brewLog" type="brewLog" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="schema" type="xs:string" fixed="brewLog"/>
+      <xs:attribute name="version" type="xs:integer" fixed="4"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:simpleType name="timestamp">
+    <xs:restriction base="xs:dateTime">
+      <xs:pattern value=".+T.+(Z|[+\-][0-9]{2}:[0-9]{2})"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="larderEmpty">
+    <xs:restriction base="xs:string">
+      <xs:length value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="brewLog">
+    <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="id" type="brewLogIdValue" nillable="true"/>
+      <xs:element name="method" type="brewLogMethodValue" nillable="true"/>
+      <xs:element name="recipeNameAtBrew" type="brewLogRecipeNameAtBrewValue" nillable="true"/>
+      <xs:element name="doseGrams" type="brewLogDoseGramsValue" nillable="true"/>
+      <xs:element name="targetYieldGrams" type="brewLogTargetYieldGramsValue" nillable="true"/>
+      <xs:element name="waterTemperatureCelsius" type="brewLogWaterTemperatureCelsiusValue" nillable="true"/>
+      <xs:element name="grindLabel" type="brewLogGrindLabelValue" nillable="true"/>
+      <xs:element name="rating" type="brewLogRatingValue" nillable="true"/>
+      <xs:element name="tasteTags" type="brewLogTasteTagsItem" nillable="true"/>
+      <xs:element name="brewTimeSeconds" type="brewLogBrewTimeSecondsValue" nillable="true"/>
+      <xs:element name="note" type="xs:string" nillable="true"/>
+      <xs:element name="createdAt" type="timestamp" nillable="true"/>
+      <xs:element name="recipeID" type="brewLogRecipeIDValue" nillable="true"/>
+      <xs:element name="bean" type="brewLogBean" nillable="true"/>
+      <xs:element name="grinder" type="brewLogGrinder" nillable="true"/>
+      <xs:element name="bloom" type="brewLogBloom" nillable="true"/>
+      <xs:element name="water" type="brewLogWater" nillable="true"/>
+      <xs:element name="tds" type="brewLogTdsValue" nillable="true"/>
+      <xs:element name="extractionYield" type="brewLogExtractionYieldValue" nillable="true"/>
+      <xs:element name="photos" type="brewLogPhotosItem" nillable="true"/>
+      <xs:element name="extras" type="brewLogExtras" nillable="true"/>
+      <xs:element name="recordName" type="brewLogRecordNameValue" nillable="true"/>
+      <xs:element name="changeTag" type="xs:string" nillable="true"/>
+      <xs:element name="isCloudEnabled" type="xs:boolean" nillable="true"/>
+      <xs:element name="isDeleted" type="xs:boolean" nillable="true"/>
+      <xs:element name="deletedAt" type="timestamp" nillable="true"/>
+    </xs:choice>
+  </xs:complexType>
+  <xs:complexType name="brewLogBean">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roaster" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="origin" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="variety" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="process" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastLevel" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="roastDate" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogBloom">
+    <xs:all>
+      <xs:element name="waterGrams" type="brewLogBloomWaterGramsValue" minOccurs="0" nillable="true"/>
+      <xs:element name="seconds" type="brewLogBloomSecondsValue" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogExtras">
+    <xs:sequence>
+      <xs:any minOccurs="0" maxOccurs="unbounded" processContents="skip"/>
+    </xs:sequence>
+    <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+  </xs:complexType>
+  <xs:complexType name="brewLogGrinder">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="setting" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:complexType name="brewLogPhotosItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogPhotosItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="brewLogTasteTagsItem">
+    <xs:simpleContent>
+      <xs:extension base="brewLogTasteTagsItemOrEmpty">
+        <xs:anyAttribute namespace="urn:larder:xml" processContents="skip"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="brewLogWater">
+    <xs:all>
+      <xs:element name="name" type="xs:string" minOccurs="0" nillable="true"/>
+      <xs:element name="hardness" type="xs:string" minOccurs="0" nillable="true"/>
+    </xs:all>
+  </xs:complexType>
+  <xs:simpleType name="brewLogBloomSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogBloomWaterGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogBrewTimeSecondsValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="86400"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogDoseGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogExtractionYieldValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogGrindLabelValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="extraFine"/>
+      <xs:enumeration value="fine"/>
+      <xs:enumeration value="mediumFine"/>
+      <xs:enumeration value="medium"/>
+      <xs:enumeration value="mediumCoarse"/>
+      <xs:enumeration value="coarse"/>
+      <xs:enumeration value="extraCoarse"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogIdValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogMethodValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="v60"/>
+      <xs:enumeration value="chemex"/>
+      <xs:enumeration value="kalitaWave"/>
+      <xs:enumeration value="aeropress"/>
+      <xs:enumeration value="frenchPress"/>
+      <xs:enumeration value="origami"/>
+      <xs:enumeration value="clever"/>
+      <xs:enumeration value="mokaPot"/>
+      <xs:enumeration value="espresso"/>
+      <xs:enumeration value="coldBrew"/>
+      <xs:enumeration value="other"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogPhotosItemOrEmpty">
+    <xs:union memberTypes="brewLogPhotosValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogPhotosValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRatingValue">
+    <xs:restriction base="xs:long">
+      <xs:minInclusive value="1"/>
+      <xs:maxInclusive value="5"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeIDValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecipeNameAtBrewValue">
+    <xs:restriction base="xs:string">
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogRecordNameValue">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[A-Za-z0-9][A-Za-z0-9._:-]{0,254}"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTargetYieldGramsValue">
+    <xs:restriction base="xs:double">
+      <xs:maxInclusive value="10000"/>
+      <xs:minExclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsItemOrEmpty">
+    <xs:union memberTypes="brewLogTasteTagsValue larderEmpty"/>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTasteTagsValue">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="tooBitter"/>
+      <xs:enumeration value="tooSour"/>
+      <xs:enumeration value="tooWeak"/>
+      <xs:enumeration value="tooStrong"/>
+      <xs:enumeration value="balanced"/>
+      <xs:enumeration value="sweet"/>
+      <xs:enumeration value="astringent"/>
+      <xs:enumeration value="flat"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogTdsValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="brewLogWaterTemperatureCelsiusValue">
+    <xs:restriction base="xs:double">
+      <xs:minInclusive value="0"/>
+      <xs:maxInclusive value="100"/>
+    </xs:restriction>
+  </xs:simpleType>
+</xs:schema>
+
+"""#,
         "brewRecipe/v1.schema.json": ##"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4742,6 +5360,10 @@ types:
       jsonSchema: brewLog/v3.schema.json
       xsd: brewLog/v3.xsd
       description: bean, grinder, bloom, water, TDS and extraction yield, photos, extras
+    - version: 4
+      jsonSchema: brewLog/v4.schema.json
+      xsd: brewLog/v4.xsd
+      description: 'what real logs hold: rating, dose and target yield optional, a note of any length'
     migrations:
     - from: 1
       to: 2
@@ -4780,6 +5402,29 @@ types:
       - id: brewLog-2-3-extras
         add:
           field: extras
+    - from: 3
+      to: 4
+      steps:
+      - id: brewLog-3-4-rating
+        description: people rate a minority of their brews; absent means unrated (going down, an unrated log is refused)
+        relax:
+          field: rating
+          required: true
+      - id: brewLog-3-4-dose
+        description: a brew that was not weighed has no dose (going down, such a log is refused)
+        relax:
+          field: doseGrams
+          required: true
+      - id: brewLog-3-4-target-yield
+        description: a brew that was not weighed has no target yield (going down, such a log is refused)
+        relax:
+          field: targetYieldGrams
+          required: true
+      - id: brewLog-3-4-note
+        description: a note of any length (going down, a note over 280 characters is refused, never cut)
+        relax:
+          field: note
+          maxLength: 280
 
 """#,
     ]

@@ -27,6 +27,10 @@ public struct FileUpload: Sendable {
     public var clock: LarderClock = .system
     /// Called with progress snapshots (after each settled batch, and at the end).
     public var progress: (@Sendable (UploadProgress) -> Void)?
+    /// The app's own rules the records must meet (``RecordRules/brewGuide`` for BrewGuide's
+    /// container, ``RecordRules/implied(byContainer:)``): a record the app would refuse is not
+    /// uploaded but goes to the dead letters, stage `rules`, with every reason.
+    public var rules: RecordRules?
     /// Records read ahead at a time; their images are uploaded just before them.
     var imageWindow = 400
 
@@ -78,6 +82,7 @@ public struct FileUpload: Sendable {
         let images = ImageTable(folders: preparation.inputs.map { $0 == "-" ? "." : PathParts.directory(of: $0) })
         let source = try PreparedSource(
             inputs: inputs, journal: journal.entries, deadLetters: deadLetters, images: images)
+        source.rules = rules
         if let streams {
             source.onExhausted = { total.add(streams.reduce(0) { $0 + $1.summary.pipeline.written }) }
         }
@@ -157,6 +162,8 @@ final class PreparedSource {
     let images: ImageTable
     /// Called once, when the last input has been read.
     var onExhausted: (() -> Void)?
+    /// An app's rules: a record breaking them goes to the dead letters instead of the server.
+    var rules: RecordRules?
 
     init(
         inputs: [Input], journal: [String: UploadJournal.Entry], deadLetters: DeadLetters,
@@ -181,6 +188,16 @@ final class PreparedSource {
         }
     }
 
+    /// What the app would refuse in a record: its rules' refusal, or the reason the record could
+    /// not be read as the model to check it (it was validated on the way in, so this is rare).
+    private static func refusal(of record: Value, type: RecordType, by rules: RecordRules) throws -> LarderError? {
+        do {
+            return rules.refusal(of: try type.decode(record))
+        } catch let error as LarderError {
+            return error
+        }
+    }
+
     /// The next item to write, with the local image files it names (its image field holds
     /// their checksums only, until ``ImageResolvingSource`` gives it their receipts).
     func next() throws -> (item: UploadItem, images: [ImageTable.File])? {
@@ -201,6 +218,14 @@ final class PreparedSource {
             let type = entry.type
             let origin =
                 entry.value["id"]?.stringValue.map { "\(type.rawValue) \($0)" } ?? "\(type.rawValue) #\(entry.index)"
+            if let rules, rules.applies(to: type),
+                let refusal = try Self.refusal(of: entry.value, type: type, by: rules)
+            {
+                try deadLetters.add(
+                    record: entry.value, recordName: nil, recordType: type.rawValue, stage: "rules",
+                    code: refusal.code.rawValue, reason: refusal.description, origin: origin)
+                continue
+            }
             let name: String
             let fields: [String: FieldValue]
             do throws(MappingError) {

@@ -70,7 +70,7 @@ import Testing
         let stop = try CLI.run(["migrate", input, "-o", directory.path("out.json")])
         #expect(stop.status == 1)
         #expect(
-            stop.stderr.contains("record 1: rating: 9 is greater than the maximum 5 (brewLog v3 at /rating)"),
+            stop.stderr.contains("record 1: rating: 9 is greater than the maximum 5 (brewLog v4 at /rating)"),
             "\(stop.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.json")))
         let going = try CLI.run([
@@ -99,10 +99,10 @@ import Testing
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(
             migrated.stderr.contains("recipe in \(store) is at v4")
-                && migrated.stderr.contains("brewLog in \(store) is at v3"))
+                && migrated.stderr.contains("brewLog in \(store) is at v4"))
         let validated = try CLI.run(["schema", "validate", "--store", store])
         #expect(
-            validated.status == 0 && validated.stdout.contains("43 applied step(s), all match the registry"),
+            validated.status == 0 && validated.stdout.contains("47 applied step(s), all match the registry"),
             "\(validated.stdout)")
         let again = try CLI.run(["migrate", "--store", store, "--type", "recipe"])
         #expect(again.status == 0 && again.stderr.contains("nothing to do"))

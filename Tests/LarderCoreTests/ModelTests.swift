@@ -34,12 +34,17 @@ import Testing
         #expect(diagnostics.first?.location.fieldPath?.description == path)
     }
 
-    @Test("brew log rules from seed 002")
+    @Test("brew log rules: v4's own, and seed 002's as BrewGuide's rules")
     func brewLogRules() {
         #expect(BrewLog.make().validate().isEmpty)
         #expect(BrewLog.make(rating: 6).validate().map(\.message) == ["rating must be 1-5, found 6"])
-        #expect(BrewLog.make(note: String(repeating: "a", count: 281)).validate().first?.location.fieldPath == "note")
-        #expect(BrewLog.make(note: String(repeating: "a", count: 280)).validate().isEmpty)
+        // A long note is a brewLog v4; BrewGuide keeps 280 characters at most.
+        let long = BrewLog.make(note: String(repeating: "a", count: 281))
+        #expect(long.validate().isEmpty)
+        #expect(RecordRules.brewGuide.check(long).map(\.location.fieldPath) == ["note"])
+        #expect(RecordRules.brewGuide.check(BrewLog.make(note: String(repeating: "a", count: 280))).isEmpty)
+        #expect(RecordRules.brewGuide.check(BrewLog.make(rating: 6)).map(\.message) == ["rated 6, and it needs 1-5"])
+        #expect(RecordRules.brewGuide.check(BrewLog.make(doseGrams: 0)).map(\.location.fieldPath) == ["doseGrams"])
     }
 
     @Test("a type mismatch names the field path")

@@ -104,7 +104,7 @@ import Testing
         #expect(RecordType.guess(from: Recipe.makeFull().value) == .recipe)
         #expect(RecordType.guess(from: BrewLog.makeFull().value) == .brewLog)
         #expect(RecordType.guess(from: ["id": "x", "rating": 4]) == .brewLog)
-        #expect(RecordType.recipe.currentVersion == 4 && RecordType.brewLog.currentVersion == 3)
+        #expect(RecordType.recipe.currentVersion == 4 && RecordType.brewLog.currentVersion == 4)
         #expect(RecordType.brewRecipe.currentVersion == 2)
     }
 }

@@ -110,7 +110,7 @@ import Testing
         let bytes = try Self.write([BrewLog.make().value], as: format, type: .brewLog, envelope: true)
         let reader = try RecordIO.openReader(source: MemoryByteSource(bytes, name: "t"))
         while try reader.next() != nil {}
-        #expect(reader.header == EnvelopeHeader(schema: "brewLog", version: 3))
+        #expect(reader.header == EnvelopeHeader(schema: "brewLog", version: RecordType.brewLog.currentVersion))
     }
 
     @Test("format sniffing finds every format, compressed or not", arguments: DataFormat.allCases)

@@ -4,18 +4,23 @@ public import Foundation
 /// with an optional reference to the recipe for navigation only.
 ///
 /// v3 adds what Beanconqueror and coffee people record: bean, grinder, bloom, water, TDS,
-/// extraction yield, photos, `extras`.
+/// extraction yield, photos, `extras`. v4 holds what real logs hold: most brews are never rated,
+/// some never weighed, and notes run long, so `rating`, `doseGrams` and `targetYieldGrams` are
+/// optional and `note` has no limit. BrewGuide's own, stricter rules are ``RecordRules/brewGuide``.
 public struct BrewLog: LarderRecord, CarriesBrewDetails {
     public static let recordType = RecordType.brewLog
 
     public var id: String
     public var method: BrewMethod
     public var recipeNameAtBrew: String
-    public var doseGrams: Double
-    public var targetYieldGrams: Double
+    /// The coffee's weight; `nil` when the brew was not weighed.
+    public var doseGrams: Double?
+    /// The water's (or beverage's) weight; `nil` when the brew was not weighed.
+    public var targetYieldGrams: Double?
     public var waterTemperatureCelsius: Double?
     public var grindLabel: GrindLabel?
-    public var rating: Int
+    /// 1–5; `nil` for an unrated brew.
+    public var rating: Int?
     /// Taste feedback (v1 had a single `tasteTag`).
     public var tasteTags: [TasteTag]
     /// How long the brew took, in seconds (new in v2).
@@ -43,8 +48,8 @@ public struct BrewLog: LarderRecord, CarriesBrewDetails {
 
     /// Creates a brew log.
     public init(
-        id: String, method: BrewMethod = .v60, recipeNameAtBrew: String, doseGrams: Double, targetYieldGrams: Double,
-        waterTemperatureCelsius: Double? = nil, grindLabel: GrindLabel? = nil, rating: Int, tasteTags: [TasteTag] = [],
+        id: String, method: BrewMethod = .v60, recipeNameAtBrew: String, doseGrams: Double?, targetYieldGrams: Double?,
+        waterTemperatureCelsius: Double? = nil, grindLabel: GrindLabel? = nil, rating: Int?, tasteTags: [TasteTag] = [],
         brewTimeSeconds: Int? = nil, note: String? = nil, createdAt: Date, recipeID: String? = nil,
         bean: CoffeeBean? = nil, grinder: Grinder? = nil, bloom: Bloom? = nil, water: BrewWater? = nil,
         tds: Double? = nil, extractionYield: Double? = nil, photos: [String] = [], extras: Fields = Fields(),
@@ -91,12 +96,11 @@ public struct BrewLog: LarderRecord, CarriesBrewDetails {
             method: try r.optionalEnum("method", BrewMethod.self) ?? .v60,
             recipeNameAtBrew: tombstone
                 ? (try r.optionalString("recipeNameAtBrew") ?? "") : try r.string("recipeNameAtBrew"),
-            doseGrams: tombstone ? (try r.optionalDouble("doseGrams") ?? 0) : try r.double("doseGrams"),
-            targetYieldGrams: tombstone
-                ? (try r.optionalDouble("targetYieldGrams") ?? 0) : try r.double("targetYieldGrams"),
+            doseGrams: try r.optionalDouble("doseGrams"),
+            targetYieldGrams: try r.optionalDouble("targetYieldGrams"),
             waterTemperatureCelsius: try r.optionalDouble("waterTemperatureCelsius"),
             grindLabel: try r.optionalEnum("grindLabel", GrindLabel.self),
-            rating: tombstone ? (try r.optionalInt("rating") ?? 0) : try r.int("rating"),
+            rating: try r.optionalInt("rating"),
             tasteTags: try r.list("tasteTags") { value, path in
                 guard case .string(let raw) = value, let tag = TasteTag(rawValue: raw) else {
                     let allowed = TasteTag.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -135,25 +139,31 @@ public struct BrewLog: LarderRecord, CarriesBrewDetails {
         return b.value
     }
 
-    /// Seed 002's rules exactly: rating 1–5, name snapshot not empty, dose > 0, target
-    /// yield > 0, note at most 280 characters; and for v3's fields, TDS and extraction yield
-    /// percentages (0–100), bloom water and time not negative, extras entries objects.
+    /// The rules of brewLog v4.
+    ///
+    /// A rating, when given, 1–5; name snapshot not empty; dose and target yield,
+    /// when given, greater than 0; brew time not negative; and for v3's fields, TDS and extraction
+    /// yield percentages (0–100), bloom water and time not negative, extras entries objects.
+    /// Seed 002's stricter rules (a rating on every log, a note of at most 280 characters) are
+    /// ``RecordRules/brewGuide``: `larder validate --rules brewguide`.
     public func validate() -> [Diagnostic] {
         guard !sync.isDeleted else { return [] }
         var check = RuleChecker()
-        check.require((1...5).contains(rating), "rating", "rating must be 1-5, found \(rating)")
+        if let rating { check.require((1...5).contains(rating), "rating", "rating must be 1-5, found \(rating)") }
         check.require(
             !recipeNameAtBrew.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "recipeNameAtBrew",
             "recipe name snapshot must not be empty")
-        check.require(doseGrams > 0, "doseGrams", "dose must be greater than 0, found \(doseGrams)")
-        check.require(
-            targetYieldGrams > 0, "targetYieldGrams", "target yield must be greater than 0, found \(targetYieldGrams)")
+        if let doseGrams {
+            check.require(doseGrams > 0, "doseGrams", "dose must be greater than 0, found \(doseGrams)")
+        }
+        if let targetYieldGrams {
+            check.require(
+                targetYieldGrams > 0, "targetYieldGrams",
+                "target yield must be greater than 0, found \(targetYieldGrams)")
+        }
         if let brewTimeSeconds {
             check.require(
                 brewTimeSeconds >= 0, "brewTimeSeconds", "brew time must not be negative, found \(brewTimeSeconds)")
-        }
-        if let note {
-            check.require(note.count <= 280, "note", "note must be at most 280 characters, found \(note.count)")
         }
         brewDetails.check(&check)
         return check.diagnostics

@@ -16,17 +16,17 @@ public enum RecordType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// The schema version the model types implement: recipe 4, brewRecipe 2, brewLog 3.
+    /// The schema version the model types implement: recipe 4, brewRecipe 2, brewLog 4.
     public var currentVersion: Int {
         switch self {
         case .recipe: 4
         case .brewRecipe: 2
-        case .brewLog: 3
+        case .brewLog: 4
         }
     }
 
     /// The oldest schema version whose records the model reads as they are, because every
-    /// version since only added optional fields: recipe 3, brewRecipe 1, brewLog 2.
+    /// version since only added optional fields or loosened rules: recipe 3, brewRecipe 1, brewLog 2.
     public var oldestReadableVersion: Int {
         switch self {
         case .recipe: 3

@@ -14,6 +14,16 @@ public struct RecordCheck: Sendable {
     /// No check: records pass as they are.
     public static let none = RecordCheck { _, _, _ in }
 
+    /// This check, then an app's own rules (``RecordRules``) on the records of the types they
+    /// cover whose version the model reads: a record the app would refuse is refused, with every reason.
+    public func followed(by rules: RecordRules) -> RecordCheck {
+        RecordCheck { [check] record, type, version in
+            try check(record, type, version)
+            guard rules.applies(to: type), type.modelReads(version: version) else { return }
+            if let refusal = rules.refusal(of: try type.decode(record)) { throw refusal }
+        }
+    }
+
     /// The structure of the current model version: every field of the right type, required fields present.
     ///
     /// Applies to records the model reads as they are (the current version, and earlier ones that

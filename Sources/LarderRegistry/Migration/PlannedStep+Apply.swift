@@ -85,6 +85,10 @@ public struct PlannedStep: Sendable, Hashable {
         case .nest(nil, let fields, let into): return "move \(fields.joined(separator: ", ")) out of \(into)"
         case .drop(let field, _): return "restore \(field)"
         case .stage(_, let inverse): return "stage \(inverse ?? "?")"
+        case .relax(let field, let required, let maxLength):
+            let rules = MigrationStep.relaxedRules(required: required, maxLength: maxLength).dropFirst(" (was ".count)
+            return "refuse a record breaking v\(toVersion)'s rule for \(field) (\(rules)"
+
         }
     }
 }
@@ -140,6 +144,33 @@ extension PlannedStep {
         case (.stage(_, let inverse), .down):
             guard let inverse else { throw failure("cannot run backwards: \(step.lossyReason ?? "lossy")", at: .root) }
             return try runStage(inverse, &record, environment)
+        case (.relax, .up): return false
+        case (.relax(let field, let required, let maxLength), .down):
+            try checkOlderRule(record, field, required: required, maxLength: maxLength)
+            return false
+        }
+    }
+
+    /// Refuses a record going down to a version whose rule for `field` it breaks: the field is
+    /// absent or null where that version requires it, or its text is longer than it allowed.
+    private func checkOlderRule(_ record: Value, _ field: StepPath, required: Bool, maxLength: Int?) throws {
+        // A tombstone carries its identity only, in every version: no rule of a live record applies.
+        if case .bool(true)? = record["isDeleted"] { return }
+        var copy = record
+        let key = field.leaf
+        _ = try copy.updateObjects(at: field.parent[...]) { fields, path in
+            let current = fields[key]
+            if required, current == nil || current?.isNull == true {
+                throw failure(
+                    "cannot go down to v\(toVersion): \(key) is absent, and v\(toVersion) requires it (give it a value, or keep v\(fromVersion))",
+                    at: path.appending(key))
+            }
+            if let maxLength, case .string(let text)? = current, text.count > maxLength {
+                throw failure(
+                    "cannot go down to v\(toVersion): \(key) holds \(text.count) characters, and v\(toVersion) allows at most \(maxLength) (this would cut it; shorten it, or keep v\(fromVersion))",
+                    at: path.appending(key))
+            }
+            return false
         }
     }
 

@@ -153,7 +153,9 @@ struct ManifestParser {
             migrations: transitions)
     }
 
-    static let stepKinds: Set<String> = ["rename", "default", "add", "map", "convert", "nest", "drop", "stage"]
+    static let stepKinds: Set<String> = [
+        "rename", "default", "add", "map", "convert", "nest", "drop", "stage", "relax",
+    ]
 
     func source(_ fields: Fields, _ pointer: String) throws -> MigrationStep.Source? {
         if let from = try optionalString(fields, "from", pointer) { return .field(from) }
@@ -196,6 +198,20 @@ struct ManifestParser {
             case "add":
                 let body = try object(fields[kindName], at, allowed: ["field", "value"])
                 kind = .add(field: try path(body, "field", at), value: body["value"])
+            case "relax":
+                let body = try object(fields[kindName], at, allowed: ["field", "required", "maxLength"])
+                let required = try bool(body, "required", at)
+                var maxLength: Int?
+                if let limit = body["maxLength"] {
+                    guard case .int(let n) = limit, n >= 0, let length = Int(exactly: n) else {
+                        throw error(at + "/maxLength", "expected a character count (0 or more), found \(limit.snippet)")
+                    }
+                    maxLength = length
+                }
+                guard required || maxLength != nil else {
+                    throw error(at, "relax needs required: true or maxLength: N (the older version's rule)")
+                }
+                kind = .relax(field: try path(body, "field", at), required: required, maxLength: maxLength)
             case "map":
                 let body = try object(
                     fields[kindName], at, allowed: ["field", "values", "ignoreCase", "otherwise", "inverse"])

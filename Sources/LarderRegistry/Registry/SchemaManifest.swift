@@ -129,6 +129,10 @@ public struct MigrationStep: Sendable, Hashable {
         case drop(field: StepPath, inverse: Source?)
         /// A custom stage in Swift, by id, with the id of its inverse stage.
         case stage(id: String, inverse: String?)
+        /// Loosens a field's rule in the later version: it was `required`, or its text held at most
+        /// `maxLength` characters. Going up nothing changes; going down a record that breaks the
+        /// older rule is refused, naming the field (nothing is invented or cut).
+        case relax(field: StepPath, required: Bool, maxLength: Int?)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool { "\(lhs)" == "\(rhs)" }
         public func hash(into hasher: inout Hasher) { hasher.combine("\(self)") }
@@ -160,13 +164,21 @@ public struct MigrationStep: Sendable, Hashable {
         case .nest(nil, let fields, let into): return "nest \(fields.joined(separator: ", ")) into \(into)"
         case .drop(let field, _): return "drop \(field)"
         case .stage(let id, _): return "stage \(id)"
+        case .relax(let field, let required, let maxLength):
+            return "relax \(field)" + Self.relaxedRules(required: required, maxLength: maxLength)
         }
+    }
+
+    /// ` (was required, at most 280 characters)`.
+    static func relaxedRules(required: Bool, maxLength: Int?) -> String {
+        let rules = [required ? "required" : nil, maxLength.map { "at most \($0) characters" }].compactMap { $0 }
+        return rules.isEmpty ? "" : " (was \(rules.joined(separator: ", ")))"
     }
 
     /// Why the step cannot run backwards, or `nil` when it declares (or implies) an inverse.
     public var lossyReason: String? {
         switch kind {
-        case .rename, .defaultValue, .nest, .add: return nil
+        case .rename, .defaultValue, .nest, .add, .relax: return nil
         case .map(_, _, _, _, let inverse): return inverse == nil ? "map declares no inverse table" : nil
         case .convert(_, _, let converter, let keepSource, let inverse):
             return keepSource || inverse != nil ? nil : "converter \(converter) declares no inverse converter"

@@ -78,6 +78,13 @@ struct UploadCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between progress lines when stderr is not a terminal.")
     var progressInterval: Double = 5
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An app's own rules the records must meet: brewguide, or none (default: brewguide for BrewGuide's container, \(RecordRules.brewGuideContainer); none otherwise).",
+            valueName: "rules"))
+    var rules: String?
+
     @OptionGroup var schemaOptions: SchemaOptions
 
     func validate() throws {
@@ -87,6 +94,9 @@ struct UploadCommand: AsyncParsableCommand {
         }
         guard (1...200).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 200") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
+        if let rules, rules != "none", RecordRules(rawValue: rules) == nil {
+            throw ValidationError("--rules must be brewguide or none, found \"\(rules)\"")
+        }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
         guard progressInterval >= 0 else { throw ValidationError("--progress-interval must not be negative") }
     }
@@ -113,6 +123,8 @@ struct UploadCommand: AsyncParsableCommand {
             upload.configuration = configuration
             upload.conflictPolicy = conflict
             upload.progress = { printer.show($0) }
+            upload.rules =
+                rules.map { RecordRules(rawValue: $0) } ?? RecordRules.implied(byContainer: target.endpoint.container)
             let preparation = UploadPreparation(
                 inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type,
                 migrator: try schemaOptions.migrator(), isDeduplicating: dedupe, workDirectory: journalPath + ".work")

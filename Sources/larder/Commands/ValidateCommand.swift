@@ -14,8 +14,13 @@ struct ValidateCommand: ParsableCommand {
             declares none, each record is checked against the newest version that accepts it, and \
             the summary says which. Records at the current version are also checked against the \
             domain rules: brew recipes (name, dose > 0, yield > 0, at least one step, timers >= 0, \
-            water additions = target yield ±1 g), brew logs (rating 1-5, name snapshot, dose, yield, \
-            note <= 280 characters), recipes (title, servings > 0, times >= 0).
+            water additions = target yield ±1 g), brew logs (a rating, when given, 1-5; name snapshot; \
+            dose and yield, when given, > 0), recipes (title, servings > 0, times >= 0).
+
+            --rules brewguide adds BrewGuide's own, stricter rules (seed 002: every log rated 1-5, dose \
+            and yield > 0, note <= 280 characters) and names each record BrewGuide would refuse, and \
+            why: brewLog v4 holds unrated, unweighed and long-noted brews that the app does not. \
+            `larder upload` runs the same check before an upload to BrewGuide's container.
 
             Reports every invalid record on stderr as file:line:col: error: record N: path: message \
             (the message ends with the schema version and JSON pointer) and exits 1 if any was invalid.
@@ -26,6 +31,13 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(name: .long, help: "Also write the invalid records to this NDJSON file.")
     var rejects: String?
+
+    @Option(
+        name: .long,
+        help:
+            "Also check an app's own rules: brewguide (what BrewGuide would refuse: unrated logs, notes over 280 characters, …)."
+    )
+    var rules: RecordRules?
 
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var recordLimits: RecordLimitOptions
@@ -43,13 +55,31 @@ struct ValidateCommand: ParsableCommand {
             if format == .xml && path != "-" { xmlInputs.append(path) } else { otherInputs.append(path) }
         }
         for path in xmlInputs { invalid += try validateXML(path, registry: registry) }
+        // The XSD knows no app's rules: the XML records are read once more for them.
+        if let rules, !xmlInputs.isEmpty {
+            let summary = try ConversionPipeline(
+                inputs: xmlInputs, inputFormat: .xml, recordType: input.type,
+                check: RecordCheck.none.followed(by: rules),
+                keepGoing: true, limits: recordLimits.limits
+            ).run(
+                makeWriter: { _, _ in NullRecordWriter() },
+                onReject: { record, error in
+                    Stderr.print(error.description)
+                    try rejectsWriter?.reject(record, error.diagnostic)
+                })
+            Stderr.print(
+                "larder: \(summary.read) XML records: \(summary.rejected) that \(rules.appName) would refuse")
+            invalid += summary.rejected
+        }
         guard !otherInputs.isEmpty else {
+            try rejectsWriter?.finish()
             if invalid > 0 { throw DataErrorsExit() }
             return
         }
         let check = SchemaCheck(registry: registry)
         let pipeline = ConversionPipeline(
-            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type, check: check.recordCheck,
+            inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type,
+            check: rules.map { check.recordCheck.followed(by: $0) } ?? check.recordCheck,
             keepGoing: true,
             limits: recordLimits.limits)
         let summary = try pipeline.run(
@@ -64,7 +94,9 @@ struct ValidateCommand: ParsableCommand {
                 "larder: no version declared: \(count) record\(count == 1 ? "" : "s") validate as \(version) (the newest version that fits)"
             )
         }
-        Stderr.print("larder: \(summary.read) records: \(summary.written) valid, \(summary.rejected) invalid")
+        let verdict = rules.map { " (with \($0.appName)'s rules)" } ?? ""
+        Stderr.print(
+            "larder: \(summary.read) records: \(summary.written) valid, \(summary.rejected) invalid\(verdict)")
         if summary.rejected + invalid > 0 { throw DataErrorsExit() }
     }
 

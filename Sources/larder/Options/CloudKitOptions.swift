@@ -215,6 +215,7 @@ struct CloudKitOptions: ParsableArguments {
 extension DatabaseEndpoint.Environment: ExpressibleByArgument {}
 extension DatabaseEndpoint.Scope: ExpressibleByArgument {}
 extension ConflictPolicy: ExpressibleByArgument {}
+extension RecordRules: ExpressibleByArgument {}
 
 /// `--progress`: how progress is shown on stderr.
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {

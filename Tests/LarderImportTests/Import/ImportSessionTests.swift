@@ -90,7 +90,7 @@ import Testing
             _ = try BrewLog(value: item.value)
             count += 1
         }
-        #expect(count == 4)
+        #expect(count == 5)
         #expect(logs.header?.recordType == .brewLog)
     }
 }

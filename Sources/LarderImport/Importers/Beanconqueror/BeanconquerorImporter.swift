@@ -8,8 +8,10 @@ import LarderFormats
 ///
 /// Every brew becomes a ``BrewLog`` (dose, yield, temperature, grind, rating, brew time, note,
 /// date, method from its preparation); every preparation method that was brewed with becomes a
-/// ``BrewRecipe`` built from its latest complete brew (bloom and pour steps), which the logs
-/// link to. Unrated brews are rejected (Larder brew logs need a 1–5 rating) with that reason.
+/// ``BrewRecipe`` built from its latest complete brew (steps as the method makes a brew: bloom and
+/// pour, steep, or a shot pulled), which the logs link to. Beanconqueror writes 0 for what was not
+/// recorded: an unrated brew (rating 0) is a log without a rating, an unweighed one a log without
+/// dose or yield (brewLog v4); `larder validate --rules brewguide` names the logs BrewGuide would refuse.
 public struct BeanconquerorImporter: RecipeImporter {
     public var format: ImportFormat { .beanconqueror }
 
@@ -149,8 +151,8 @@ public struct BeanconquerorImporter: RecipeImporter {
             try sink.isolating(itemOrigin, raw: brew) {
                 let log = try brewLog(brew, context: context)
                 sink.census(Self.census(of: brew, log: log), format: .beanconqueror, origin: itemOrigin)
-                if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams > 0,
-                    log.targetYieldGrams > 0
+                if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams != nil,
+                    log.targetYieldGrams != nil
                 {
                     let date = log.createdAt.timeIntervalSince1970
                     if date >= context.latestByPreparation[preparation]?.date ?? -.infinity {
@@ -176,20 +178,8 @@ public struct BeanconquerorImporter: RecipeImporter {
         let dose = Self.number(r.fields["grind_weight"]) ?? 0
         let water = Self.number(r.fields["brew_quantity"]) ?? 0
         let beverage = Self.number(r.fields["brew_beverage_quantity"]) ?? 0
-        let rawRating = Self.number(r.fields["rating"]) ?? 0
-        guard rawRating > 0 else {
-            throw LarderError(
-                .invalidRecord, "the brew is unrated (rating 0); Larder brew logs need a rating of 1-5",
-                location: SourceLocation(fieldPath: "rating"))
-        }
-        // A rating past the scale counts as its top; one past Int's range (`1e300`, or any over a
-        // scale so small the quotient is infinite) is no rating at all.
-        guard let scaled = Int(rounding: rawRating * 5 / context.ratingScale) else {
-            throw LarderError(
-                .invalidRecord, "expected a rating up to \(context.ratingScale), found \(rawRating)",
-                location: SourceLocation(fieldPath: "rating"))
-        }
-        let rating = min(5, max(1, scaled))
+        let rating = Self.rating(r.fields["rating"], scale: context.ratingScale)
+        let method = BeanconquerorPreparation.method(type: preparation?.type ?? "", name: preparation?.name ?? "")
         let seconds = Self.number(brew["config"]?["unix_timestamp"]) ?? 0
         let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
         // Seconds past Int's range are no time: the census keeps the field as written in extras.
@@ -204,9 +194,8 @@ public struct BeanconquerorImporter: RecipeImporter {
         let photos = (r.fields["attachments"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter { !$0.isEmpty }
         var log = BrewLog(
             id: StableID.uuid(["beanconqueror", "brew", uuid]),
-            method: Self.method(preparation?.type ?? preparation?.name ?? ""),
-            recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose,
-            targetYieldGrams: water > 0 ? water : beverage,
+            method: method, recipeNameAtBrew: name.isEmpty ? "Brew" : name, doseGrams: dose > 0 ? dose : nil,
+            targetYieldGrams: Self.yield(water: water, beverage: beverage, method: method),
             waterTemperatureCelsius: temperature, grindLabel: Self.grindLabel(try r.optionalString("grind_size")),
             rating: rating,
             brewTimeSeconds: brewTime, note: note, createdAt: Date(timeIntervalSince1970: seconds),
@@ -221,6 +210,16 @@ public struct BeanconquerorImporter: RecipeImporter {
             log.extras = Fields([Field(key: ImportFormat.beanconqueror.rawValue, value: .object(kept))])
         }
         return log
+    }
+
+    /// The brew's rating on Larder's 1–5 scale, from Beanconqueror's (`SETTINGS.brew_rating`, 5 by default).
+    ///
+    /// `nil` for an unrated brew (0, or none) and for a value that is no rating (below 0,
+    /// past Int's range, `1e300`, or over a scale so small the quotient is infinite), which the
+    /// census then keeps in extras as written. A rating past the scale counts as its top.
+    static func rating(_ value: Value?, scale: Double) -> Int? {
+        guard let raw = number(value), raw > 0, let scaled = Int(rounding: raw * 5 / scale) else { return nil }
+        return min(5, max(1, scaled))
     }
 
     /// What the importer does with each field of a Beanconqueror brew; any other field
@@ -245,9 +244,19 @@ public struct BeanconquerorImporter: RecipeImporter {
     /// The census of one brew and the fields to keep in extras.
     private static func take(_ brew: Value, log: BrewLog) -> (census: FieldCensus, extras: Fields) {
         var overrides: [String: FieldFate] = [:]
-        if (number(brew["brew_quantity"]) ?? 0) > 0 { overrides["brew_beverage_quantity"] = .extras }
+        // One of the two weights is the yield (``yield(water:beverage:method:)``); the other is kept.
+        let water = number(brew["brew_quantity"]) ?? 0
+        let beverage = number(brew["brew_beverage_quantity"]) ?? 0
+        if water > 0, beverage > 0 {
+            overrides[log.method == .espresso ? "brew_quantity" : "brew_beverage_quantity"] = .extras
+        }
         // A mill that is not in the backup's MILL list gave the grinder no name: its id is kept.
         if log.grinder?.name == nil { overrides["mill"] = .extras }
+        // Beanconqueror writes 0 for what was not recorded (a rating, a weight, a time): nothing is lost.
+        for (key, fate) in fieldTable.fates {
+            guard case .carried = fate, let value = brew[key], number(value) == 0 else { continue }
+            overrides[key] = .dropped("0: not recorded (Beanconqueror writes 0 for \"none\")")
+        }
         return FieldCensus.take(of: brew.objectValue ?? Fields(), table: fieldTable, overrides: overrides) {
             holds($0, log)
         }
@@ -258,8 +267,9 @@ public struct BeanconquerorImporter: RecipeImporter {
         switch name {
         case "bean": log.bean != nil
         case "grinder": log.grinder != nil
-        case "doseGrams": log.doseGrams > 0
-        case "targetYieldGrams": log.targetYieldGrams > 0
+        case "doseGrams": log.doseGrams != nil
+        case "targetYieldGrams": log.targetYieldGrams != nil
+        case "rating": log.rating != nil
         case "waterTemperatureCelsius": log.waterTemperatureCelsius != nil
         case "brewTimeSeconds": log.brewTimeSeconds != nil
         case "note": log.note != nil
@@ -282,42 +292,39 @@ public struct BeanconquerorImporter: RecipeImporter {
                 file: origin.file, entry: (origin.entry ?? "") + " PREPARATION \(preparation?.name ?? preparationID)")
             try sink.isolating(recipeOrigin, raw: brew) {
                 let dose = Self.number(brew["grind_weight"]) ?? 0
+                let name = preparation?.name ?? ""
+                let type = preparation?.type ?? ""
+                let method = BeanconquerorPreparation.method(type: type, name: name)
                 let water =
-                    Self.number(brew["brew_quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? Self.number(
-                        brew["brew_beverage_quantity"]) ?? 0
+                    Self.yield(
+                        water: Self.number(brew["brew_quantity"]) ?? 0,
+                        beverage: Self.number(brew["brew_beverage_quantity"]) ?? 0, method: method) ?? 0
                 // Seconds past Int's range are no time (the brew's own log keeps them in extras); none
                 // below 0, so `total - bloom` cannot overflow.
                 let bloom = Self.number(brew["coffee_blooming_time"]).flatMap { Int(rounding: $0, .towardZero) } ?? 0
                 let total = max(0, Self.number(brew["brew_time"]).flatMap { Int(rounding: $0, .towardZero) } ?? 0)
-                var steps: [BrewStep] = []
-                if bloom > 0 {
-                    let bloomWater = min(water, (dose * 2).rounded())
-                    steps.append(
-                        BrewStep(
-                            order: 1, instruction: "Bloom with \(Self.grams(bloomWater)) g of water",
-                            timerSeconds: bloom, waterGrams: bloomWater))
-                    steps.append(
-                        BrewStep(
-                            order: 2, instruction: "Pour to \(Self.grams(water)) g",
-                            timerSeconds: max(0, total - bloom) > 0 ? max(0, total - bloom) : nil,
-                            waterGrams: water - bloomWater))
-                } else {
-                    steps.append(
-                        BrewStep(
-                            order: 1, instruction: "Pour \(Self.grams(water)) g of water",
-                            timerSeconds: total > 0 ? total : nil, waterGrams: water))
-                }
+                let style = BeanconquerorPreparation.style(type: type, name: name, method: method)
+                let steps = Self.steps(style: style, dose: dose, water: water, bloom: bloom, total: total)
                 let created = Date(timeIntervalSince1970: latest.date)
                 let recipe = BrewRecipe(
                     id: StableID.uuid(["beanconqueror", "preparation", preparationID]),
                     name: preparation?.name ?? "Beanconqueror brew",
-                    method: Self.method(preparation?.type ?? preparation?.name ?? ""), doseGrams: dose,
+                    method: method, doseGrams: dose,
                     targetYieldGrams: water,
                     waterTemperatureCelsius: Self.number(brew["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil },
                     grindLabel: Self.grindLabel(brew["grind_size"]?.stringValue), steps: steps, createdAt: created)
                 try sink.brewRecipe(recipe, origin: recipeOrigin)
             }
         }
+    }
+
+    /// The brew's yield, `nil` when nothing was weighed.
+    ///
+    /// The water weight (`brew_quantity`), or the beverage's when no water was weighed; for
+    /// espresso the beverage's first (the shot's weight out is its yield).
+    static func yield(water: Double, beverage: Double, method: BrewMethod) -> Double? {
+        let order = method == .espresso ? [beverage, water] : [water, beverage]
+        return order.first { $0 > 0 }
     }
 
     /// The extraction yield in percent, as Beanconqueror shows it: TDS × beverage weight ÷ dose,
@@ -328,19 +335,57 @@ public struct BeanconquerorImporter: RecipeImporter {
         return percent <= 100 ? percent : nil
     }
 
-    static func method(_ type: String) -> BrewMethod {
-        let t = type.uppercased().filter { $0.isLetter || $0.isNumber }
-        if t.contains("V60") || t.contains("HARIO") { return .v60 }
-        if t.contains("CHEMEX") { return .chemex }
-        if t.contains("KALITA") { return .kalitaWave }
-        if t.contains("AEROPRESS") { return .aeropress }
-        if t.contains("FRENCH") || t.contains("PRESS") && !t.contains("AERO") { return .frenchPress }
-        if t.contains("ORIGAMI") { return .origami }
-        if t.contains("CLEVER") { return .clever }
-        if t.contains("BIALETTI") || t.contains("MOKA") { return .mokaPot }
-        if t.contains("PORTAFILTER") || t.contains("ESPRESSO") { return .espresso }
-        if t.contains("COLD") { return .coldBrew }
-        return .other
+    /// The steps of a recipe made as `style` makes a brew, their water adding up to `water`:
+    /// a bloom and a pour (pour-over), the water then a steep (immersion, cold brew), a shot with
+    /// its pre-infusion (espresso: `dose` in, `water`, the beverage, out), the base filled (moka).
+    static func steps(
+        style: BeanconquerorPreparation.Style, dose: Double, water: Double, bloom: Int, total: Int
+    ) -> [BrewStep] {
+        let time: (Int) -> Int? = { $0 > 0 ? $0 : nil }
+        switch style {
+        case .espresso:
+            var steps: [BrewStep] = []
+            if bloom > 0 {
+                steps.append(BrewStep(order: 1, instruction: "Pre-infuse", timerSeconds: bloom, waterGrams: 0))
+            }
+            let seconds = total > 0 ? " in \(total) s" : ""
+            steps.append(
+                BrewStep(
+                    order: steps.count + 1,
+                    instruction: "Pull the shot: \(grams(dose)) g of coffee in, \(grams(water)) g out\(seconds)",
+                    timerSeconds: time(max(0, total - bloom)), waterGrams: water))
+            return steps
+        case .moka:
+            return [
+                BrewStep(
+                    order: 1, instruction: "Fill the base with \(grams(water)) g of water and brew on the stove",
+                    timerSeconds: time(total), waterGrams: water)
+            ]
+        case .immersion, .cold:
+            let verb = style == .cold ? "steep cold" : "steep"
+            return [
+                BrewStep(
+                    order: 1, instruction: "Add \(grams(water)) g of water and \(verb)", timerSeconds: time(total),
+                    waterGrams: water)
+            ]
+        case .pourOver:
+            guard bloom > 0 else {
+                return [
+                    BrewStep(
+                        order: 1, instruction: "Pour \(grams(water)) g of water", timerSeconds: time(total),
+                        waterGrams: water)
+                ]
+            }
+            let bloomWater = min(water, (dose * 2).rounded())
+            return [
+                BrewStep(
+                    order: 1, instruction: "Bloom with \(grams(bloomWater)) g of water", timerSeconds: bloom,
+                    waterGrams: bloomWater),
+                BrewStep(
+                    order: 2, instruction: "Pour to \(grams(water)) g", timerSeconds: time(max(0, total - bloom)),
+                    waterGrams: water - bloomWater),
+            ]
+        }
     }
 
     static func grindLabel(_ text: String?) -> GrindLabel? {
