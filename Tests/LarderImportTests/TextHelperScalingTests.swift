@@ -75,6 +75,41 @@ import Testing
         return String(chars).replacingAll(" ,", with: ",")
     }
 
+    /// The scan of ``RecipeTime/textMinutes(_:)`` before, with the numbers it reads.
+    ///
+    /// After a failed number it looks again one character on. Returns the numbers it reads, in
+    /// order, with the index after each.
+    static func referenceNumbers(_ text: String) -> [String] {
+        let c = Array(text)
+        var i = 0
+        var found: [String] = []
+        while i < c.count {
+            guard let (value, next) = RecipeTime.readNumber(c, i) else {
+                i += 1
+                continue
+            }
+            found.append("\(value)@\(next)")
+            i = next
+        }
+        return found
+    }
+
+    /// The same scan with ``RecipeTime/resumption(after:_:)``.
+    static func numbers(_ text: String) -> [String] {
+        let c = Array(text)
+        var i = 0
+        var found: [String] = []
+        while i < c.count {
+            guard let (value, next) = RecipeTime.readNumber(c, i) else {
+                i = RecipeTime.resumption(after: c, i)
+                continue
+            }
+            found.append("\(value)@\(next)")
+            i = next
+        }
+        return found
+    }
+
     static func random(_ pieces: [String], count: Int, using generator: inout SeededGenerator) -> String {
         (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
     }
@@ -119,5 +154,26 @@ import Testing
         #expect(TextRepair.ingredientLine(nested) == "(x)")
         let open = String(repeating: "((a", count: 350_000)
         #expect(TextRepair.ingredientLine(open) == open)
+    }
+
+    @Test("seeded texts: the number scan of textMinutes reads the numbers the rescanning version read")
+    func numberScanAgrees() {
+        var generator = SeededGenerator(seed: 27)
+        let pieces = ["1", "2", "12", ",", ".", " ", "/", "½", "1/2", "h", "min", "a", "-", "0"]
+        for _ in 0..<20_000 {
+            let text = Self.random(pieces, count: Int.random(in: 0...14, using: &generator), using: &generator)
+            #expect(Self.numbers(text) == Self.referenceNumbers(text), "\(text)")
+        }
+        #expect(RecipeTime.textMinutes("1.2.3 minutes") == 2)  // 2.3 minutes, as before
+    }
+
+    @Test(
+        "quadratic text attack: textMinutes of 1 MB of digits and commas takes linear time (Fuzz/regressions/csv)",
+        .timeLimit(.minutes(1)))
+    func textMinutesOfAMegabyte() {
+        let run = String(repeating: "1,", count: 512 * 1024) + "1 min"
+        #expect(RecipeTime.textMinutes(run) == 1)
+        let dots = String(repeating: "12.", count: 350_000) + "5 hours"
+        #expect(RecipeTime.textMinutes(dots) == 750)
     }
 }

@@ -82,7 +82,7 @@ public enum RecipeTime {
         var lastUnit = ""
         while i < scalars.count {
             guard let (value, next) = readNumber(scalars, i) else {
-                i += 1
+                i = resumption(after: scalars, i)
                 continue
             }
             i = next
@@ -127,6 +127,26 @@ public enum RecipeTime {
         }
         guard found, let minutes = Int(rounding: total) else { return nil }
         return minutes > 0 ? minutes : nil
+    }
+
+    /// Where to look for a number after `readNumber` found none at `start`.
+    ///
+    /// The next character, or past a run of digits with two or more separators (`1,2,3`), which no
+    /// suffix reads before its last two groups (`2,3`): the scan resumes at the second-to-last group. Looking
+    /// again from each character of such a run was quadratic in its length (fuzzing, `csv`);
+    /// the numbers found are the same.
+    static func resumption(after c: [Character], _ start: Int) -> Int {
+        var i = start
+        var separators: [Int] = []
+        var sawDigit = false
+        while i < c.count, c[i].isASCII,
+            c[i].isNumber || ((c[i] == "." || c[i] == ",") && sawDigit && i + 1 < c.count && c[i + 1].isNumber)
+        {
+            if c[i].isNumber { sawDigit = true } else { separators.append(i) }
+            i += 1
+        }
+        guard separators.count >= 2 else { return start + 1 }
+        return separators[separators.count - 2] + 1
     }
 
     /// A number at `i`: digits with an optional decimal part, a fraction `1/2`, a mixed number
