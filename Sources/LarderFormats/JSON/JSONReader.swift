@@ -400,11 +400,12 @@ public final class JSONReader: RecordReader {
                 }
                 // The members are gathered one by one here, not by the scanner's object parse:
                 // a repeated key must be refused here too, or the later value silently replaces
-                // the earlier one.
-                if envelopeFields.contains(key: key) || (startsRecords && sawRecordsKey) {
+                // the earlier one (lenient mode keeps both, as the scanner's `keepBoth` does).
+                let repeated = envelopeFields.contains(key: key)
+                if (repeated && !lenient) || (startsRecords && sawRecordsKey) {
                     throw syntaxError("duplicate key \"\(key)\"", at: memberStart)
                 }
-                if startsRecords {
+                if startsRecords && !repeated {
                     pos += 1
                     sawRecordsKey = true
                     header = EnvelopeHeader(
@@ -422,6 +423,16 @@ public final class JSONReader: RecordReader {
                 let value = try scan { try $0.parseValue(depth: 1) }
                 if !sawRecordsKey, bufferBase + pos - topObjectStart.0 > limits.maxRecordSize {
                     throw topObjectTooLarge()
+                }
+                if repeated, let earlier = envelopeFields[key] {
+                    var alias = "\(key) (earlier value)"
+                    var n = 2
+                    while envelopeFields.contains(key: alias) {
+                        alias = "\(key) (earlier value \(n))"
+                        n += 1
+                    }
+                    envelopeFields[alias] = earlier
+                    warnings.append(repeatedKeyWarning(key, keptAs: alias, at: memberStart))
                 }
                 envelopeFields[key] = value
                 topObjectNeedsComma = true
@@ -573,6 +584,16 @@ public final class JSONReader: RecordReader {
         return String(format: "byte 0x%02X", c)
     }
 
+    /// Lenient mode's warning for a repeated key whose earlier value was kept as `alias`.
+    private func repeatedKeyWarning(_ key: String, keptAs alias: String, at offset: Int) -> Diagnostic {
+        let (line, column) = lineColumn(at: offset)
+        return Diagnostic(
+            severity: .warning, code: "duplicate-key",
+            message:
+                "duplicate key \"\(key)\": the last value is read (as browsers and JSON-LD processors read it); the earlier one is kept as \"\(alias)\"",
+            location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount))
+    }
+
     /// Runs `body` on a scanner over the current buffer, then takes back its position and node
     /// offsets; scanner errors become located ``LarderError``s, `NeedMore` passes through.
     private func scan<T>(_ body: (inout JSONScanner) throws -> T) throws -> T {
@@ -596,6 +617,9 @@ public final class JSONReader: RecordReader {
                         severity: .warning, code: "lone-surrogate",
                         message: "lone surrogate \(escape) in a string read as U+FFFD (it encodes no character)",
                         location: SourceLocation(file: name, line: line, column: column, recordIndex: recordCount)))
+            }
+            for (offset, key, alias) in scanner.repeatedKeys {
+                warnings.append(repeatedKeyWarning(key, keptAs: alias, at: offset))
             }
             return result
         } catch let error as ScanError {
@@ -648,6 +672,8 @@ package struct JSONScanner {
     var keyRanges: [(Int, Int)]
     /// Lenient mode: lone surrogate escapes read as U+FFFD (buffer offset, the escape's text).
     var loneSurrogates: [(Int, String)] = []
+    /// Lenient mode: repeated keys, both values kept (buffer offset, the key, the earlier value's key).
+    var repeatedKeys: [(Int, String, String)] = []
     /// Whether the text parsed so far is byte for byte what ``JSONWriter`` writes for its value.
     ///
     /// That is: no whitespace between tokens, no escape the writer would spell otherwise, every
@@ -733,6 +759,8 @@ package struct JSONScanner {
         defer { keyRanges.removeSubrange(keyFrame...) }
         var keySignatures: UInt64 = 0
         var manyKeys: Set<[UInt8]>?
+        // Lenient mode: the members that hold a repeated key's earlier value.
+        var aliases: [Int] = []
         skipWhitespace()
         try need(1)
         if buffer[pos] == UInt8(ascii: "}") {
@@ -750,8 +778,14 @@ package struct JSONScanner {
             let keyOffset = pos
             let key = try parseString()
             let keyLength = pos - keyOffset
-            try noteKey(
-                key, at: keyOffset, length: keyLength, since: keyFrame, seen: &keySignatures, many: &manyKeys)
+            var repeated: Int?
+            do {
+                try noteKey(
+                    key, at: keyOffset, length: keyLength, since: keyFrame, seen: &keySignatures, many: &manyKeys)
+            } catch let error as ScanError where error.duplicateKey && lenient {
+                repeated = fields.firstIndex { $0.key == key }
+                if repeated == nil { throw error }
+            }
             skipWhitespace()
             try need(1)
             guard buffer[pos] == UInt8(ascii: ":") else {
@@ -760,7 +794,12 @@ package struct JSONScanner {
             }
             pos += 1
             let value = try parseValue(depth: depth + 1)
-            fields.append(Field(key: key, value: value))
+            if let repeated {
+                keepBoth(&fields, at: repeated, later: value, keyOffset: keyOffset)
+                aliases.append(fields.count - 1)
+            } else {
+                fields.append(Field(key: key, value: value))
+            }
             skipWhitespace()
             try need(1)
             let d = buffer[pos]
@@ -781,7 +820,41 @@ package struct JSONScanner {
                 }
             }
         }
+        if !aliases.isEmpty { Self.renameTakenAliases(&fields, aliases) }
         return .object(Fields(uncheckedUniqueElements: fields))
+    }
+
+    /// Numbers on an earlier value's key that a later member of the object has as its own key,
+    /// so the object's keys stay unique.
+    static func renameTakenAliases(_ fields: inout [Field], _ aliases: [Int]) {
+        for index in aliases {
+            let base = fields[index].key
+            var n = 2
+            while fields.indices.contains(where: { $0 != index && fields[$0].key == fields[index].key }) {
+                fields[index].key = "\(base) \(n)"
+                n += 1
+            }
+        }
+    }
+
+    /// Lenient mode's answer to a repeated key (JSON-LD pages repeat `"description"`).
+    ///
+    /// The later value is the key's, as browsers, JSON-LD processors and recipe-scrapers read it, and the
+    /// earlier one stays beside it under `key (earlier value)` (numbered past the first), so an
+    /// importer keeps it in extras; ``JSONReader`` warns with the line and column. Strict mode
+    /// (convert, validate) refuses the document instead.
+    mutating func keepBoth(_ fields: inout [Field], at index: Int, later: Value, keyOffset: Int) {
+        let key = fields[index].key
+        var alias = "\(key) (earlier value)"
+        var n = 2
+        while fields.contains(where: { $0.key == alias }) {
+            alias = "\(key) (earlier value \(n))"
+            n += 1
+        }
+        fields.append(Field(key: alias, value: fields[index].value))
+        fields[index].value = later
+        repeatedKeys.append((keyOffset, key, alias))
+        verbatim = false
     }
 
     /// Records the key just read, which starts at `offset` and spans `length` bytes of the
@@ -802,7 +875,7 @@ package struct JSONScanner {
                 many = keys
             }
             guard many?.insert(sourceText(at: offset, length: length)).inserted == true else {
-                throw ScanError(message: "duplicate key \"\(key)\"", offset: offset)
+                throw ScanError(message: "duplicate key \"\(key)\"", offset: offset, duplicateKey: true)
             }
             keyRanges.append((offset, length))
             return
@@ -819,7 +892,7 @@ package struct JSONScanner {
         while k < keyRanges.count {
             let (otherStart, otherLength) = keyRanges[k]
             if otherLength == length && memcmp(buffer + otherStart, buffer + offset, length) == 0 {
-                throw ScanError(message: "duplicate key \"\(key)\"", offset: offset)
+                throw ScanError(message: "duplicate key \"\(key)\"", offset: offset, duplicateKey: true)
             }
             k += 1
         }
@@ -1155,6 +1228,8 @@ struct ScanError: Error {
     var message: String
     var offset: Int
     var refused = false
+    /// A repeated key in an object (lenient mode keeps both values instead).
+    var duplicateKey = false
 }
 
 /// The scanner needs bytes beyond its limit: refill and start the record again.

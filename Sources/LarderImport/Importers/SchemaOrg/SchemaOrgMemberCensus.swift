@@ -52,6 +52,11 @@ extension SchemaOrgRecipeParser {
         case "image": carried = imageMember(key, value: value, node: node, recipe: recipe)
         default:
             if key == "itemListElement" { return .walk }
+            if key == "name", let name = text(value), StepLabel.onlyNumbers(name),
+                !SchemaOrgNodeFinder.hasType(.object(node), "HowToSection"), text(node["text"]) != nil
+            {
+                return .fate(.dropped("only numbers the step (\"\(name)\"): the steps keep their order"))
+            }
             carried = stepMember(key, value: value, node: node)
         }
         return .fate(carried.map { .carried($0) } ?? .extras)

@@ -427,10 +427,14 @@ public struct SchemaOrgRecipeParser: Sendable {
             let stepImages = images(fields["image"])
             switch (name, body) {
             case (let name?, let body?):
-                // Many sites repeat the text (or a truncated copy) as the name: keep the name
-                // only when it says something the text does not.
+                // Many sites repeat the text (or a truncated copy) as the name, or only number the
+                // step ("Step 1", "stap 1", "Schritt 1", "1."): keep the name only when it says
+                // something the text and the order do not ("Marinate"), as the line before the
+                // step, as the oracle (recipe-scrapers) most often does.
                 let stem = String(name.reversed().drop { $0 == "." || $0 == "…" }.reversed())
-                if !body.hasPrefix(stem) && !body.lowercased().hasPrefix(stem.lowercased()) {
+                if !body.hasPrefix(stem) && !body.lowercased().hasPrefix(stem.lowercased())
+                    && !StepLabel.onlyNumbers(name)
+                {
                     steps.append(.init(text: name, isSection: false))
                 }
                 steps.append(.init(text: body, timerSeconds: timer, images: stepImages))
