@@ -67,8 +67,12 @@ public struct CooklangImporter: RecipeImporter {
             for item in step.items {
                 switch item {
                 case .ingredient(let name, let quantity, let units, let note):
-                    var line = [quantity, units, name].compactMap { $0 }.joined(separator: " ")
-                    if let note, !note.isEmpty { line += " (\(note))" }
+                    // A reference to another recipe (`@./Shared/Pizza Dough{6%balls}`) is named as
+                    // that recipe, and the reference stays in the line's note as Cooklang writes it.
+                    let reference = Self.recipeReference(name)
+                    var line = [quantity, units, reference?.name ?? name].compactMap { $0 }.joined(separator: " ")
+                    let notes = [note, reference.map { "recipe: \($0.path)" }].compactMap { $0 }.filter { !$0.isEmpty }
+                    if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
                     recipe.ingredients.append(line)
                 case .timer(_, let quantity, let units):
                     if timer == nil, let quantity, let value = RecipeTime.readNumber(Array(quantity), 0)?.0 {
@@ -90,11 +94,17 @@ public struct CooklangImporter: RecipeImporter {
             .filter { !$0.isEmpty }
         recipe.categories = (parsed.metadata("course") ?? parsed.metadata("category")).map { [$0] } ?? []
         recipe.cuisine = parsed.metadata("cuisine")
-        recipe.prepMinutes = (parsed.metadata("prep time") ?? parsed.metadata("time.prep")).flatMap(RecipeTime.minutes)
-        recipe.cookMinutes = (parsed.metadata("cook time") ?? parsed.metadata("time.cook")).flatMap(RecipeTime.minutes)
-        recipe.totalMinutes =
-            (parsed.metadata("time required") ?? parsed.metadata("time") ?? parsed.metadata("duration")).flatMap(
-                RecipeTime.minutes)
+        // The first spelling whose value reads as a duration (the census keeps the others in extras).
+        func minutes(_ larderField: String) -> Int? {
+            let keys = Self.metadataKeys.first { $0.0 == larderField }?.1 ?? []
+            return keys.lazy.compactMap { parsed.metadata($0) }.compactMap { RecipeTime.minutes(from: $0) }.first
+        }
+        recipe.prepMinutes = minutes("prepTime")
+        recipe.cookMinutes = minutes("cookTime")
+        recipe.totalMinutes = minutes("totalTime")
+        for (key, names) in Self.nutritionKeys {
+            if let value = names.lazy.compactMap({ parsed.metadata($0) }).first { recipe.nutrition[key] = value }
+        }
         recipe.description = parsed.metadata("description") ?? parsed.metadata("introduction")
         recipe.difficulty = parsed.metadata("difficulty").flatMap { Recipe.Difficulty(rawValue: $0.lowercased()) }
         recipe.author = parsed.metadata("author") ?? parsed.metadata("source.author")
@@ -115,10 +125,31 @@ public struct CooklangImporter: RecipeImporter {
     static let metadataKeys: [(String, [String])] = [
         ("title", ["title"]), ("yield", ["servings", "serves", "yield"]),
         ("sourceURL", ["source", "source.url", "url"]), ("tags", ["tags"]), ("categories", ["course", "category"]),
-        ("cuisines", ["cuisine"]), ("prepTime", ["prep time", "time.prep"]), ("cookTime", ["cook time", "time.cook"]),
-        ("totalTime", ["time required", "time", "duration"]), ("description", ["description", "introduction"]),
+        ("cuisines", ["cuisine"]),
+        // The spellings Cooklang's community writes (cooklang.org's canonical `prep time` and
+        // `time.prep`; CookCLI collections' `prep_time`, `prep`, `time: {prep, cook}`).
+        ("prepTime", ["prep time", "time.prep", "prep", "preparation time", "preptime", "time.preparation"]),
+        ("cookTime", ["cook time", "time.cook", "cook", "cooking time", "cooktime", "time.cooking"]),
+        ("totalTime", ["time required", "time", "duration", "total time", "time.total", "totaltime", "total"]),
+        ("description", ["description", "introduction"]),
         ("difficulty", ["difficulty"]), ("author", ["author", "source.author"]), ("sourceName", ["source.name"]),
         ("language", ["locale"]), ("dietaryNotes", ["diet"]), ("images", ["image", "images", "picture"]),
+    ]
+
+    /// Nutrition metadata by schema.org name (`calories: 320 kcal`, `protein: 12g`, `nutrition.fat`).
+    static let nutritionKeys: [(String, [String])] = [
+        ("calories", ["calories", "nutrition.calories", "energy", "kcal"]),
+        ("proteinContent", ["protein", "nutrition.protein"]),
+        ("fatContent", ["fat", "nutrition.fat", "total fat"]),
+        ("saturatedFatContent", ["saturated fat", "nutrition.saturated fat"]),
+        (
+            "carbohydrateContent",
+            ["carbohydrates", "carbs", "carbohydrate", "nutrition.carbohydrates", "nutrition.carbs"]
+        ),
+        ("sugarContent", ["sugar", "sugars", "nutrition.sugar"]),
+        ("fiberContent", ["fiber", "fibre", "nutrition.fiber"]),
+        ("sodiumContent", ["sodium", "nutrition.sodium"]),
+        ("cholesterolContent", ["cholesterol", "nutrition.cholesterol"]),
     ]
 
     /// The census of a recipe's metadata (`>> key: value` lines or YAML front matter): keys Larder
@@ -129,12 +160,19 @@ public struct CooklangImporter: RecipeImporter {
             fields.append(key: key, value: .string(value))
         }
         var fates: [String: FieldFate] = [:]
-        for (larderField, keys) in metadataKeys {
+        let nutrition = nutritionKeys.map { ("nutrition", $0.1) }
+        for (larderField, keys) in metadataKeys + nutrition {
             var carried = false
             for wanted in keys {
-                for field in fields where field.key.lowercased() == wanted {
-                    fates[field.key] = carried ? .extras : .carried(larderField)
-                    carried = true
+                for field in fields
+                where CooklangRecipe.normalizedKey(field.key) == wanted
+                    && !(field.value.stringValue ?? "").trimmingWhitespace.isEmpty
+                {
+                    // A time that no duration reading understands stays in extras as written.
+                    let readable =
+                        !larderField.hasSuffix("Time") || RecipeTime.minutes(from: field.value.stringValue ?? "") != nil
+                    fates[field.key] = carried || !readable ? .extras : .carried(larderField)
+                    carried = carried || readable
                 }
             }
         }
@@ -152,7 +190,7 @@ public struct CooklangImporter: RecipeImporter {
         for item in items {
             switch item {
             case .text(let s): out += s
-            case .ingredient(let name, _, _, _): out += name
+            case .ingredient(let name, _, _, _): out += recipeReference(name)?.name ?? name
             case .cookware(let name, _): out += name
             case .timer(let name, let quantity, let units):
                 out += [quantity, units].compactMap { $0 }.joined(separator: " ")
@@ -160,6 +198,16 @@ public struct CooklangImporter: RecipeImporter {
             }
         }
         return HTMLText.collapseWhitespace(out)
+    }
+
+    /// The recipe an ingredient name refers to (`./Shared/Pizza Dough`, `../Sauces/Pesto.cook`):
+    /// its name (`Pizza Dough`) and the path as written; `nil` for a plain ingredient.
+    static func recipeReference(_ name: String) -> (name: String, path: String)? {
+        guard name.hasPrefix("./") || name.hasPrefix("../") else { return nil }
+        var last = Substring(name.split(separator: "/").last ?? Substring(name))
+        if last.lowercased().hasSuffix(".cook") { last = last.dropLast(5) }
+        let title = last.trimmingWhitespace
+        return title.isEmpty ? nil : (title, name)
     }
 
     /// The seconds a timer's quantity stands for; `nil` past Int's range (a quantity of 400 digits),

@@ -29,9 +29,16 @@ public struct CooklangRecipe: Sendable, Hashable {
         hasher.combine(steps)
     }
 
-    /// The value of metadata `key` (case-insensitive).
+    /// The value of metadata `key`: case, `_` and `-` aside (`prep_time` is `prep time`), and
+    /// not empty.
     public func metadata(_ key: String) -> String? {
-        metadata.first { $0.key.lowercased() == key.lowercased() }?.value
+        let wanted = Self.normalizedKey(key)
+        return metadata.first { Self.normalizedKey($0.key) == wanted && !$0.value.trimmingWhitespace.isEmpty }?.value
+    }
+
+    /// A metadata key as the importer compares it: lowercased, `_` and `-` read as spaces.
+    public static func normalizedKey(_ key: String) -> String {
+        String(key.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 })
     }
 }
 
@@ -45,15 +52,39 @@ public enum CooklangParser {
         var text = stripBlockComments(source.replacingAll("\r\n", with: "\n"))
         // YAML front matter: `---` … `---` at the top.
         if text.hasPrefix("---\n"), let end = text.dropFirst(4).firstRange(of: "\n---") {
+            // A key with no value whose next lines are indented holds a mapping (`time:` then
+            // `  prep: 10 min`): its members are `time.prep`, as `>> time.prep:` writes them.
+            var parent: String?
             for line in text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound].split(separator: "\n") {
-                if let colon = line.firstIndex(of: ":") {
-                    let key = String(line[..<colon]).trimmingWhitespace
+                let indented = line.first == " " || line.first == "\t"
+                if !indented { parent = nil }
+                if let colon = line.firstIndex(of: ":"), !line.trimmingWhitespace.hasPrefix("- ") {
+                    var key = String(line[..<colon]).trimmingWhitespace
                     var value = String(line[line.index(after: colon)...]).trimmingWhitespace
                     if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
                         value = String(value.dropFirst().dropLast())
                     }
                     if value.hasPrefix("[") && value.hasSuffix("]") { value = String(value.dropFirst().dropLast()) }
-                    if !key.isEmpty, !key.hasPrefix("#") { recipe.metadata.append((key, value)) }
+                    guard !key.isEmpty, !key.hasPrefix("#") else { continue }
+                    if indented, let parent {
+                        // The mapping's members replace its empty entry.
+                        if let last = recipe.metadata.last, last.key == parent, last.value.isEmpty {
+                            recipe.metadata.removeLast()
+                        }
+                        key = parent + "." + key
+                    }
+                    if value.hasPrefix("{") && value.hasSuffix("}") {
+                        // A flow mapping: `time: {prep: 10 min, cook: 20 min}`.
+                        for member in value.dropFirst().dropLast().split(separator: ",") {
+                            guard let sub = member.firstIndex(of: ":") else { continue }
+                            let name = String(member[..<sub]).trimmingWhitespace
+                            let inner = String(member[member.index(after: sub)...]).trimmingWhitespace
+                            if !name.isEmpty { recipe.metadata.append((key + "." + name, inner)) }
+                        }
+                        continue
+                    }
+                    if value.isEmpty, !indented { parent = key }
+                    recipe.metadata.append((key, value))
                 } else if line.trimmingWhitespace.hasPrefix("- "), let last = recipe.metadata.popLast() {
                     // A YAML list item continues the key above it.
                     let item = String(line.trimmingWhitespace.dropFirst(2))
