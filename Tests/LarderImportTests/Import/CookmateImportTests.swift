@@ -115,6 +115,24 @@ import Testing
         #expect(sink.recipes.first?.0.ingredients == ["tea"])
     }
 
+    @Test(
+        "a total time that is not prep + cook is kept, in every spelling Cookmate users write",
+        arguments: [("1 heure 15", 75), ("1h10", 70), ("80 min", 80), ("21 minutes", 21), ("1 h 30", 90)])
+    func totalTimeKept(total: String, minutes: Int) throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write(
+            "book.xml",
+            "<?xml version=\"1.0\"?>\n<cookbook version=\"60\"><recipe><title>Tea</title>"
+                + "<preptime>10 min</preptime><cooktime>15 min</cooktime><totaltime>\(total)</totaltime>"
+                + "<ingredient><li>tea</li></ingredient><recipetext><li>Brew.</li></recipetext></recipe></cookbook>\n")
+        let sink = ImportCollector()
+        try CookmateImporter().importItems(at: path, into: sink)
+        let imported = try #require(sink.recipes.first?.0)
+        #expect(imported.totalMinutes == minutes)
+        #expect(imported.makeRecipe(id: "t", imageRef: nil, importedAt: Date()).totalTime == minutes)
+        #expect(imported.fieldCensus.fate(of: "totaltime") == .carried("totalTime"))
+    }
+
     @Test("re-running the import of the sample adds nothing")
     func reRunAddsNothing() throws {
         let dir = try TemporaryDirectory()

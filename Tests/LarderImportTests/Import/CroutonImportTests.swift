@@ -1,9 +1,10 @@
 import Foundation
 import LarderCore
 import LarderFormats
-import LarderImport
 import LarderTestSupport
 import Testing
+
+@testable import LarderImport
 
 @Suite struct CroutonImportTests {
     @Test("the sample .crumb: quantities with unit codes and ranges, steps in order with a section, photo, tags")
@@ -32,6 +33,31 @@ import Testing
         #expect(soup.images.count == 1)
         #expect(soup.fieldCensus.fate(of: "folderIDs") == .extras)
         #expect(soup.extras["crouton"]?.objectValue?["defaultScale"] == .int(1))
+    }
+
+    @Test("a nutrition panel in free text: its lines become nutrients, and the whole text is kept when some are not")
+    func nutritionPanel() throws {
+        let panel = """
+            Servings: 2
+            1683 Calories
+            Total Fat 132g 170%
+            Saturated Fat 41g 205%
+            Cholesterol 345mg 115%
+            Sodium 2051mg 89%
+            Total Carbohydrates 38g 14%
+            Dietary Fiber 6g 21%
+            Protein 84g
+            * Percent Daily Values are based on a 2,000 calorie diet.
+            """
+        let facts = CroutonImporter.nutrition(panel)
+        #expect(facts["calories"] == "1683" && facts["fatContent"] == "132g")
+        #expect(facts["saturatedFatContent"] == "41g" && facts["cholesterolContent"] == "345mg")
+        #expect(facts["sodiumContent"] == "2051mg" && facts["carbohydrateContent"] == "38g")
+        #expect(facts["proteinContent"] == "84g" && facts["Servings"] == "2")
+        // "Dietary Fiber" and the footnote are no nutrient Larder names: the text stays whole.
+        #expect(facts["text"] == panel)
+        // Lines that all read leave no text.
+        #expect(CroutonImporter.nutrition("Calories: 320 kcal\nProtein 12g")["text"] == nil)
     }
 
     @Test("a bad image or a missing name rejects that file, with its entry and field path; the others import")

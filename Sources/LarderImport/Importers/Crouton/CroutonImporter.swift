@@ -120,18 +120,51 @@ public struct CroutonImporter: RecipeImporter {
     /// `Label: value,` lines as nutrition, under Larder's key for the label when it has one.
     static func nutrition(_ text: String?) -> [String: String] {
         var result: [String: String] = [:]
+        var accounted = true
         for line in (text ?? "").split(whereSeparator: \.isNewline) {
             var entry = line.trimmingCharacters(in: .whitespaces)
             if entry.hasSuffix(",") { entry.removeLast() }
+            guard !entry.isEmpty else { continue }
             let parts = entry.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { continue }
-            let words = parts[0].split(separator: " ").map(String.init)
-            let first = words.first.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""
-            let camel = first + words.dropFirst().map(\.capitalized).joined()
-            let key = CSVProfile.nutritionKey(camel)
-            result[Nutrition.keys.contains(key) ? key : parts[0]] = parts[1]
+            if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
+                let key = nutritionKey(parts[0])
+                result[Nutrition.keys.contains(key) ? key : parts[0]] = parts[1]
+            } else if let (label, amount) = labelledAmount(entry), result[nutritionKey(label)] == nil,
+                Nutrition.keys.contains(nutritionKey(label))
+            {
+                // A nutrition panel's line: `Total Fat 132g 170%`, `1683 Calories`.
+                result[nutritionKey(label)] = amount
+            } else {
+                accounted = false
+            }
         }
+        // Free text the lines above do not account for stays whole, as written.
+        if !accounted, let text, !text.trimmingWhitespace.isEmpty { result["text"] = text.trimmingWhitespace }
         return result
+    }
+
+    /// The schema.org nutrient a label names: `Total Fat` → `fatContent`, `Calories` → `calories`.
+    private static func nutritionKey(_ label: String) -> String {
+        var words = label.split(separator: " ").map(String.init)
+        if words.count > 1, words[0].lowercased() == "total" { words.removeFirst() }
+        let first = words.first.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""
+        let camel = first + words.dropFirst().map(\.capitalized).joined()
+        if camel.lowercased() == "carbohydrates" || camel.lowercased() == "carbs" { return "carbohydrateContent" }
+        return CSVProfile.nutritionKey(camel)
+    }
+
+    /// `Total Fat 132g 170%` → (`Total Fat`, `132g`); `1683 Calories` → (`Calories`, `1683`).
+    private static func labelledAmount(_ line: String) -> (String, String)? {
+        let words = line.split(separator: " ").map(String.init).filter { !$0.hasSuffix("%") }
+        guard words.count >= 2 else { return nil }
+        func isAmount(_ word: String) -> Bool {
+            guard let first = word.first, first.isNumber else { return false }
+            let unit = word.drop { $0.isNumber || $0 == "." || $0 == "," }.lowercased()
+            return ["", "g", "mg", "mcg", "µg", "kcal", "cal", "kj"].contains(unit)
+        }
+        if isAmount(words[0]), words.count == 2 { return (words[1], words[0]) }
+        if let last = words.last, isAmount(last) { return (words.dropLast().joined(separator: " "), last) }
+        return nil
     }
 
     /// The base64 photos (`images`, then `sourceImage`).
