@@ -65,6 +65,20 @@ public enum RecipeTime {
         return abs(total * sign)
     }
 
+    /// Whether a time is written as a range (`50 - 60 minutes`, `1–2 h`, `20 to 30 min`).
+    ///
+    /// A duration keeps the upper end only.
+    static func isRange(_ text: String) -> Bool {
+        let s = text.lowercased()
+        for separator in ["-", "–", " to "] {
+            guard let range = s.firstRange(of: separator) else { continue }
+            if s[..<range.lowerBound].contains(where: \.isNumber), s[range.upperBound...].contains(where: \.isNumber) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Reads `1 hour 30 minutes`, `1h30`, `90 min`, `1 1/2 hours`, `2 days`; ranges (`12-15
     /// minutes`, `10 to 12 min`) take the upper end.
     static func textMinutes(_ text: String) -> Int? {
