@@ -11,8 +11,8 @@ echo "== import a Paprika archive and a schema.org JSON-LD page"
 "$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json"
 ls "$out" "$out/recipes-images"
 
-echo "== the same import again: same ids, nothing duplicated"
-"$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json"
+echo "== the same import again with --merge: same ids, nothing duplicated (without it the output is replaced)"
+"$L" import samples/import/sample.paprikarecipes samples/import/overnight-oats.jsonld -o "$out/recipes.json" --merge
 "$L" validate "$out/recipes.json"
 
 echo "== a Beanconqueror backup: brew logs and brew recipes (the unrated brew too: brewLog v4), then what BrewGuide would refuse"

@@ -21,7 +21,7 @@ import Testing
             #expect(result.stderr.contains(name), "census lacks \(name): \(result.stderr)")
         }
         #expect(result.stderr.contains("recipeShareId: 2 kept in extras"), "\(result.stderr)")
-        let again = try CLI.run(["import"] + inputs.map(sample) + ["-o", dir.path("apps.json")])
+        let again = try CLI.run(["import"] + inputs.map(sample) + ["-o", dir.path("apps.json"), "--merge"])
         #expect(again.stderr.contains("0 imported, 0 rejected, 9 duplicate"), "\(again.stderr)")
     }
 

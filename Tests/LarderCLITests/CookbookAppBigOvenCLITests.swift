@@ -39,7 +39,7 @@ import Testing
         let fields = try #require(census.first?["fields"] as? [[String: Any]])
         let line = try #require(fields.first { $0["field"] as? String == field }, "no census line for \(field)")
         #expect((line["carried"] as? [String: Any])?[larderField] as? Int == 2, "\(line)")
-        let again = try CLI.run(args)
+        let again = try CLI.run(args + ["--merge"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("0 imported, 0 rejected, 2 duplicate"), "\(again.stderr)")
     }

@@ -7,7 +7,8 @@ import Testing
         CLI.packageRoot.appendingPathComponent("samples/import/\(name)").path
     }
 
-    @Test("imports a Paprika archive and a schema.org file, then re-runs without duplicates")
+    @Test(
+        "imports a Paprika archive and a schema.org file; a re-run replaces the output, one with --merge adds nothing")
     func importsAndReRuns() throws {
         let dir = try TemporaryDirectory()
         let args = [
@@ -18,10 +19,21 @@ import Testing
         #expect(first.stderr.contains("4 imported, 0 rejected, 0 duplicate"))
         #expect(first.stderr.contains("imported: Buttermilk Pancakes"))
         let before = try dir.read("r.json")
-        let second = try CLI.run(args)
+        let second = try CLI.run(args + ["--merge"])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("0 imported, 0 rejected, 4 duplicate, 4 kept"))
+        #expect(
+            second.stderr.contains("0 imported, 0 rejected, 4 duplicate, 4 kept from the existing output (--merge)"))
         #expect(try dir.read("r.json") == before)
+        // Without --merge the output is replaced, as convert, jq and yq replace theirs; the ids are the same.
+        let third = try CLI.run(args)
+        #expect(third.status == 0)
+        #expect(third.stderr.contains("4 imported, 0 rejected, 0 duplicate"), "\(third.stderr)")
+        #expect(third.stderr.contains("(replaced the existing file; --merge adds to it instead)"), "\(third.stderr)")
+        func ids(_ text: String) throws -> [String] {
+            let envelope = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            return (envelope?["records"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(try ids(dir.read("r.json")) == ids(before) && ids(before).count == 4)
         let validate = try CLI.run(["validate", dir.path("r.json")])
         #expect(validate.status == 0)
     }

@@ -25,7 +25,7 @@ import Testing
         let census = try #require(report["census"] as? [[String: Any]])
         #expect(census.map { $0["format"] as? String } == [format])
         #expect(census.first?["records"] as? Int == 2)
-        let again = try CLI.run(args)
+        let again = try CLI.run(args + ["--merge"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("0 imported"), "\(again.stderr)")
         #expect(again.stderr.contains("2 duplicate"), "\(again.stderr)")

@@ -24,8 +24,9 @@ struct ImportCommand: ParsableCommand {
             gets a -2, -3, … suffix). A failed import removes the images it wrote.
 
             Ids derive from the source (its own id, else its URL or archive entry) and the title, so \
-            re-running an import gives the same ids; when the output file exists its records are kept \
-            and items already in it are reported as duplicates, not written twice. Beanconqueror \
+            re-running an import gives the same ids. An existing output file is replaced, as convert, \
+            jq and yq replace theirs; with --merge its records are kept and items already in it are \
+            reported as duplicates, not written twice. The summary says which happened. Beanconqueror \
             backups write one file per record type (out.brewLog.json, out.brewRecipe.json).
 
             Without --keep-going the first bad item stops the import (exit 1, no output written); \
@@ -84,6 +85,11 @@ struct ImportCommand: ParsableCommand {
             valueName: "title=Name,ingredients=Zutaten,..."))
     var map: String?
 
+    @Flag(
+        name: .long,
+        help: "Keep the records of an existing output file and add only new items (default: replace the output).")
+    var merge = false
+
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var recordLimits: RecordLimitOptions
 
@@ -107,7 +113,7 @@ struct ImportCommand: ParsableCommand {
             options: ImportSession.Options(
                 outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing,
                 rejectsPath: rejects.resolvedRejectsPath,
-                imagesDirectory: images, limits: recordLimits.limits))
+                imagesDirectory: images, limits: recordLimits.limits, merge: merge))
         let result: ImportSession.Report
         do {
             let columns = try map.map(csvColumns) ?? [:]
@@ -180,9 +186,13 @@ struct ImportCommand: ParsableCommand {
         printRejections(report.rejected, rejectsPath: rejectsPath)
         var summary =
             "larder: \(report.imported.count) imported, \(report.rejected.count) rejected, \(report.duplicates.count) duplicate"
-        if report.carriedOver > 0 { summary += ", \(report.carriedOver) kept from the existing output" }
+        if report.carriedOver > 0 { summary += ", \(report.carriedOver) kept from the existing output (--merge)" }
         if report.images > 0 { summary += ", \(report.images) image\(report.images == 1 ? "" : "s") written" }
         if !report.outputs.isEmpty { summary += " → \(report.outputs.joined(separator: ", "))" }
+        if !report.replaced.isEmpty {
+            summary +=
+                " (replaced the existing \(report.replaced.count == 1 ? "file" : "files"); --merge adds to it instead)"
+        }
         if let rejectsPath, !report.rejected.isEmpty { summary += " (rejects in \(rejectsPath))" }
         if !report.census.isEmpty {
             Stderr.print("larder: field census (what each source field became):")

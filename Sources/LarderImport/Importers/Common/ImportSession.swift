@@ -30,14 +30,20 @@ public final class ImportSession: ImportSink {
         public var importedAt: Date
         /// Limits for every reader and importer of the run (``ReaderLimits/maxRecordSize`` caps one record).
         public var limits: ReaderLimits
+        /// Keep the records of an output file that already exists, and count items already in it
+        /// as duplicates (`larder import --merge`); else the output is replaced, as every other
+        /// writer replaces its output (`convert`, jq, yq).
+        public var merge: Bool
 
         /// Creates options.
         public init(
             outputPath: String? = nil, outputFormat: DataFormat = .json, keepGoing: Bool = false,
             rejectsPath: String? = nil,
-            imagesDirectory: String? = nil, importedAt: Date = Date(), limits: ReaderLimits = .default
+            imagesDirectory: String? = nil, importedAt: Date = Date(), limits: ReaderLimits = .default,
+            merge: Bool = true
         ) {
             self.limits = limits
+            self.merge = merge
             self.outputPath = outputPath
             self.outputFormat = outputFormat
             self.keepGoing = keepGoing
@@ -65,8 +71,10 @@ public final class ImportSession: ImportSink {
         public var rejected: [ReportLine] = []
         public var duplicates: [ReportLine] = []
         public var warnings: [String] = []
-        /// Records kept from an output file that already existed.
+        /// Records kept from an output file that already existed (with ``Options/merge``).
         public var carriedOver = 0
+        /// Output files that existed and were replaced (without ``Options/merge``).
+        public var replaced: [String] = []
         /// The files written.
         public var outputs: [String] = []
         /// Image files written.
@@ -245,7 +253,8 @@ public final class ImportSession: ImportSink {
         if let writer = writers[type] { return writer }
         let path = outputPath(for: type)
         var existing: [Value] = []
-        if let path, FileManager.default.fileExists(atPath: path),
+        if let path, !options.merge, FileManager.default.fileExists(atPath: path) { report.replaced.append(path) }
+        if let path, options.merge, FileManager.default.fileExists(atPath: path),
             (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap({ $0 }) ?? 0 > 0
         {
             // Keep what an earlier run imported; those ids count as already there.
