@@ -124,31 +124,14 @@ struct ImageDownload {
 
     /// The name of a regular file `stem.ext`, `stem-2.ext`, … in `directory` holding `bytes`.
     static func existingCopy(in directory: String, stem: String, fileExtension: String, of bytes: [UInt8]) -> String? {
-        existingCopy(in: directory, stem: stem, fileExtension: fileExtension) { $0 == Data(bytes) }
+        ContainedFile.existingCopy(in: directory, stem: stem, fileExtensions: [fileExtension], of: bytes)
     }
 
     private static func existingCopy(
         in directory: String, stem: String, fileExtension: String?, matches: (Data) -> Bool
     ) -> String? {
-        let stem = ContainedFile.safeComponent(stem)
-        let extensions = fileExtension.map { [ContainedFile.safeComponent($0, maxLength: 10)] } ?? knownExtensions
-        for attempt in 1...1000 {
-            var taken = false
-            for ext in extensions {
-                let name = attempt == 1 ? "\(stem).\(ext)" : "\(stem)-\(attempt).\(ext)"
-                let path = directory + "/" + name
-                var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
-                taken = true
-                if info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path),
-                    matches(data)
-                {
-                    return name
-                }
-            }
-            if !taken { return nil }
-        }
-        return nil
+        ContainedFile.existingCopy(
+            in: directory, stem: stem, fileExtensions: fileExtension.map { [$0] } ?? knownExtensions, matches: matches)
     }
 
     /// `value` with each image path in `renames` replaced (imageRef, images[].ref, photos[]).

@@ -38,6 +38,18 @@ import Testing
         #expect(validate.status == 0)
     }
 
+    @Test("a re-run finds the images it wrote (same name, same bytes) instead of writing -2 copies")
+    func reRunReusesImages() throws {
+        let dir = try TemporaryDirectory()
+        let args = ["import", sample("sample.paprikarecipes"), "-o", dir.path("r.json")]
+        #expect(try CLI.run(args).stderr.contains("1 image written"))
+        let again = try CLI.run(args)
+        #expect(again.status == 0 && !again.stderr.contains("image written"), "\(again.stderr)")
+        let images = try FileManager.default.contentsOfDirectory(atPath: dir.path("r-images"))
+        #expect(images.count == 1, "\(images)")
+        #expect(try dir.read("r.json").contains("r-images/\(images[0])"))
+    }
+
     @Test("sends bad items to the rejects file with --keep-going and exits 1")
     func keepsGoing() throws {
         let dir = try TemporaryDirectory()

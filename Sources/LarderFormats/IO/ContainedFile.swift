@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 public import LarderCore
 
 #if canImport(Glibc)
@@ -65,6 +65,40 @@ package enum ContainedFile {
         }
         throw LarderError(
             .io, "no free file name for \(safeStem).\(ext) after 1000 tries", location: SourceLocation(file: directory))
+    }
+
+    /// The name of a regular file `stem.ext`, `stem-2.ext`, … in `directory` (for each of
+    /// `fileExtensions`) holding `bytes`, looking no further than the first free name: what
+    /// ``createNew(in:stem:fileExtension:bytes:)`` wrote for the same bytes on an earlier run.
+    package static func existingCopy(in directory: String, stem: String, fileExtensions: [String], of bytes: [UInt8])
+        -> String?
+    {
+        existingCopy(in: directory, stem: stem, fileExtensions: fileExtensions) { $0.elementsEqual(bytes) }
+    }
+
+    /// The name of a regular file `stem.ext`, `stem-2.ext`, … in `directory` whose contents `matches`.
+    package static func existingCopy(
+        in directory: String, stem: String, fileExtensions: [String], matches: (Data) -> Bool
+    ) -> String? {
+        let stem = safeComponent(stem)
+        let extensions = fileExtensions.map { safeComponent($0, maxLength: 10) }
+        for attempt in 1...1000 {
+            var taken = false
+            for ext in extensions {
+                let name = attempt == 1 ? "\(stem).\(ext)" : "\(stem)-\(attempt).\(ext)"
+                let path = directory + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                taken = true
+                if info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path),
+                    matches(data)
+                {
+                    return name
+                }
+            }
+            if !taken { return nil }
+        }
+        return nil
     }
 
     /// Writes `bytes` to a new hidden temporary file in `directory` (for the file `destination`,

@@ -399,6 +399,10 @@ public final class ImportSession: ImportSink {
             let directory = imagesDirectory
             try makeImagesDirectory(directory.onDisk)
             let wanted = ContainedFile.safeComponent(id) + "." + ContainedFile.safeComponent(ext, maxLength: 10)
+            // A re-run finds the image it wrote before (same name, same bytes) and points at it.
+            if let same = ContainedFile.existingCopy(in: directory.onDisk, stem: id, fileExtensions: [ext], of: bytes) {
+                return directory.reference + "/" + same
+            }
             let file = try ContainedFile.createNew(in: directory.onDisk, stem: id, fileExtension: ext, bytes: bytes)
             createdFiles.append(directory.onDisk + "/" + file)
             if wanted != "\(id).\(ext)" {
