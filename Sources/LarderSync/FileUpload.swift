@@ -101,7 +101,7 @@ public struct FileUpload: Sendable {
                 progress(
                     UploadProgress(
                         total: total.count, done: statistics.settled + skipped.count,
-                        elapsed: clock.monotonicSeconds() - started))
+                        elapsed: clock.monotonicSeconds() - started, retryWait: statistics.retryWait))
             }
         }
         let delegate = JournalDelegate(journal: journal, deadLetters: deadLetters, policy: conflictPolicy)

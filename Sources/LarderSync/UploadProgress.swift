@@ -1,6 +1,20 @@
 import Foundation
 import LarderCore
 
+/// A retry's wait, as the progress line counts it down.
+public struct RetryWait: Sendable, Hashable, Codable {
+    /// Seconds left.
+    public var seconds: Double
+    /// Why: the server's code (`THROTTLED`), or `no answer`.
+    public var reason: String
+
+    /// Creates a wait.
+    public init(seconds: Double, reason: String) {
+        self.seconds = seconds
+        self.reason = reason
+    }
+}
+
 /// Renders upload progress: a bar for a terminal, or plain periodic lines for logs.
 ///
 /// ```
@@ -14,12 +28,21 @@ public struct UploadProgress: Sendable {
     public var done: Int
     /// Seconds since the start.
     public var elapsed: Double
+    /// While the upload waits to retry: the seconds left and why (`THROTTLED`, `no answer`).
+    public var retryWait: RetryWait?
 
     /// Creates a snapshot.
-    public init(total: Int, done: Int, elapsed: Double) {
+    public init(total: Int, done: Int, elapsed: Double, retryWait: RetryWait? = nil) {
         self.total = total
         self.done = done
         self.elapsed = elapsed
+        self.retryWait = retryWait
+    }
+
+    /// `  retrying in 12 s (THROTTLED)`, or nothing.
+    private var waiting: String {
+        guard let retryWait else { return "" }
+        return "  retrying in \(Int(saturating: retryWait.seconds, .up)) s (\(retryWait.reason))"
     }
 
     /// Records per second so far.
@@ -39,7 +62,7 @@ public struct UploadProgress: Sendable {
         let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
         let counts = total > 0 ? "\(Self.grouped(done))/\(Self.grouped(total))" : Self.grouped(done)
         let eta = self.eta.map { "  ETA \(Self.clock($0))" } ?? ""
-        return "[\(bar)] \(percent) \(counts) records  \(Self.grouped(Int(saturating: rate))) rec/s\(eta)"
+        return "[\(bar)] \(percent) \(counts) records  \(Self.grouped(Int(saturating: rate))) rec/s\(eta)\(waiting)"
     }
 
     /// The plain line for non-terminals.
@@ -53,6 +76,9 @@ public struct UploadProgress: Sendable {
         // A rate over an elapsed time near 0 can be infinite: shown at Int's bound, never trapping.
         text += ", \(Int(saturating: rate)) records/s"
         if let eta { text += ", ETA \(Int(saturating: eta, .up)) s" }
+        if let retryWait {
+            text += ", retrying in \(Int(saturating: retryWait.seconds, .up)) s (\(retryWait.reason))"
+        }
         return text
     }
 

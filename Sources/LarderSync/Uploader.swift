@@ -45,6 +45,8 @@ public struct UploadStatistics: Sendable, Hashable, Codable {
     public var batches = 0
     /// Seconds spent waiting before retries.
     public var secondsWaiting = 0.0
+    /// While a retry waits: the seconds left and why (`THROTTLED`, `no answer`); `nil` otherwise.
+    public var retryWait: RetryWait?
 
     /// Creates zeroed counters.
     public init() {}
@@ -442,12 +444,10 @@ public final class Uploader: Sendable {
     private func backOff(after failure: CloudKitFailure, attempt: Int, items: Int) async throws {
         let delay = configuration.retry.delay(attempt: attempt, retryAfter: failure.retryAfter)
         let isThrottle = failure.code == .throttled || failure.code == .tryAgainLater || failure.code == .zoneBusy
-        await monitor.retrying(count: items, delay: delay, isThrottle: isThrottle)
+        let reason = failure.code?.rawValue ?? "no answer"
+        await monitor.retrying(count: items, delay: delay, isThrottle: isThrottle, reason: reason)
         try await monitor.waitForGate()
-        if !isThrottle {
-            await monitor.waited(delay)
-            try await clock.sleep(delay)
-        }
+        if !isThrottle { try await monitor.wait(delay, reason: reason) }
     }
 
     private func ensureZone() async throws -> Bool {
@@ -573,6 +573,8 @@ actor UploadMonitor {
     private(set) var limit: Int
     private let maxLimit: Int
     private var pausedUntil = 0.0
+    /// Why the gate is closed (the throttling code), for the countdown.
+    private var gateReason = ""
     private var successStreak = 0
     private let clock: LarderClock
     private let progress: (@Sendable (UploadStatistics) -> Void)?
@@ -590,6 +592,29 @@ actor UploadMonitor {
     func countConflict(first: Bool) { if first { statistics.conflicts += 1 } }
     func resolved(_ how: String) { statistics.conflictResolutions[how, default: 0] += 1 }
     func waited(_ seconds: Double) { statistics.secondsWaiting += seconds }
+
+    /// Sleeps `seconds` before a retry; with a progress callback, in steps of a second, reporting
+    /// the seconds left each time (the countdown `larder upload` shows).
+    func wait(_ seconds: Double, reason: String) async throws {
+        statistics.secondsWaiting += seconds
+        try await countDown(seconds, reason: reason)
+    }
+
+    private func countDown(_ seconds: Double, reason: String) async throws {
+        guard progress != nil else {
+            try await clock.sleep(seconds)
+            return
+        }
+        var left = seconds
+        while left > 0 {
+            statistics.retryWait = RetryWait(seconds: left, reason: reason)
+            report()
+            let step = min(1, left)
+            try await clock.sleep(step)
+            left -= step
+        }
+        statistics.retryWait = nil
+    }
 
     func record(_ results: [(item: UploadItem, outcome: UploadOutcome)]) {
         for (_, outcome) in results {
@@ -611,9 +636,10 @@ actor UploadMonitor {
     }
 
     /// A retry is coming: count it; a throttle also closes the gate for everyone.
-    func retrying(count: Int, delay: Double, isThrottle: Bool) {
+    func retrying(count: Int, delay: Double, isThrottle: Bool, reason: String = "") {
         statistics.retries += count
         guard isThrottle else { return }
+        gateReason = reason
         statistics.throttles += 1
         successStreak = 0
         limit = max(1, limit / 2)
@@ -626,7 +652,7 @@ actor UploadMonitor {
             let remaining = pausedUntil - clock.monotonicSeconds()
             guard remaining > 0 else { return }
             statistics.secondsWaiting += remaining
-            try await clock.sleep(remaining)
+            try await countDown(remaining, reason: gateReason)
         }
     }
 

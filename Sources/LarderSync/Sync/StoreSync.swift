@@ -325,7 +325,9 @@ public struct StoreSync: Sendable {
         if let progress {
             onBatch = { statistics in
                 progress(
-                    UploadProgress(total: total, done: statistics.settled, elapsed: clock.monotonicSeconds() - started))
+                    UploadProgress(
+                        total: total, done: statistics.settled, elapsed: clock.monotonicSeconds() - started,
+                        retryWait: statistics.retryWait))
             }
         }
         let uploader = Uploader(
