@@ -251,6 +251,9 @@ def stored_markup_is_text(session, zone_url):
 
 
 def admin_needs_sign_in(session, admin_token):
+    # Signed out first: a browser race after the sign-in of an interrupted try (see step) would
+    # otherwise leave this try signed in already.
+    session.driver.delete_all_cookies()
     session.open("/_emulator/ui/admin")
     check("the admin page (every token) sends an unsigned browser to the sign-in form, even on loopback",
           session.driver.current_url.endswith("/_emulator/ui/login") and not session.finds("#reset-form"),
