@@ -1,7 +1,7 @@
 # Larder: build, test, demo and benchmark. `make test` and `make demo` work on a fresh machine:
 # they install the system packages they need with apt-get when they are missing.
 SWIFT        ?= swift
-APT_PACKAGES := libxml2-dev libyaml-dev zlib1g-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libxml2-dev libyaml-dev zlib1g-dev libsqlite3-dev libssl-dev pkg-config
 RELEASE_BIN  := .build/release/larder
 DEBUG_BIN    := .build/debug/larder
 LARDER       ?= $(RELEASE_BIN)
