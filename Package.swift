@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // emulator: `traits: []` drops swift-configuration (see docs/emulator.md for the build times).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // Already built for Hummingbird; LarderSync's plain-HTTP transport uses it directly.
@@ -33,18 +32,18 @@ let package = Package(
         .systemLibrary(
             name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SHA-256, HMAC and ECDSA P-256 from the system's OpenSSL (swift-crypto's BoringSSL cost more
+        // compile time than any Larder module for these three; DEVELOPERS.md, "Build time").
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Core ← Formats ← {Import, Registry, Dedupe, CloudKit} ← {Store, Emulator, Sync} ← larder.
-        // C libraries are imported by LarderFormats only; GRDB by LarderStore (the local store),
-        // LarderEmulator (the server's own database) and LarderSQLite (the row reading both share).
+        // C libraries are imported by LarderFormats (libcrypto by LarderCloudKit); GRDB by LarderStore (the local
+        // store), LarderEmulator (the server's own database) and LarderSQLite (the row reading both share).
         .target(name: "LarderCore"),
         .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
         .target(name: "LarderImport", dependencies: ["LarderCore", "LarderFormats"]),
         .target(name: "LarderRegistry", dependencies: ["LarderCore", "LarderFormats"]),
         .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
-        .target(
-            name: "LarderCloudKit",
-            dependencies: ["LarderCore", "LarderFormats", .product(name: "Crypto", package: "swift-crypto")]
-        ),
+        .target(name: "LarderCloudKit", dependencies: ["LarderCore", "LarderFormats", "CLibCrypto"]),
         .target(name: "LarderSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "LarderStore",
@@ -67,7 +66,6 @@ let package = Package(
             name: "LarderSync",
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe", "LarderStore",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,4 +1,3 @@
-import Crypto
 package import Foundation
 
 /// The digests assets use.
@@ -7,7 +6,7 @@ package import Foundation
 /// URLs: one place, so the emulator and the uploader agree.
 package enum AssetDigest {
     /// The SHA-256 of `bytes`.
-    package static func sha256(_ bytes: some DataProtocol) -> Data { Data(SHA256.hash(data: bytes)) }
+    package static func sha256(_ bytes: some DataProtocol) -> Data { SystemCrypto.sha256(bytes) }
 
     /// The lowercase hex SHA-256 of `bytes` (the content address).
     package static func sha256Hex(_ bytes: some DataProtocol) -> String { hex(sha256(bytes)) }
@@ -38,7 +37,7 @@ package enum AssetDigest {
 
     /// The HMAC-SHA-256 of `message` under `key`.
     package static func hmac(_ message: some DataProtocol, key: Data) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+        SystemCrypto.hmacSHA256(message, key: key)
     }
 
     /// Lowercase hex.

@@ -1,4 +1,3 @@
-public import Crypto
 public import Foundation
 
 /// Signs server-to-server requests the way CloudKit Web Services checks them, and verifies them.
@@ -23,32 +22,31 @@ public struct RequestSigner: Sendable {
 
     /// The key ID the dashboard (or `larder emulator keys add`) gave the public key.
     public let keyID: String
-    /// The key's raw scalar (swift-crypto's key type is not `Sendable` in 3.x).
-    private let privateKeyBytes: Data
+    /// The private key (PKCS#8 bytes, read by the system's libcrypto).
+    private let privateKey: SystemCrypto.PrivateKey
 
     /// Creates a signer from a PEM private key (`-----BEGIN EC PRIVATE KEY-----` or PKCS#8).
-    /// - Throws: swift-crypto's error when the PEM is not a P-256 private key.
+    /// - Throws: an error when the PEM is not a P-256 private key.
     public init(keyID: String, privateKeyPEM: String) throws {
         self.keyID = keyID
-        privateKeyBytes = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM).rawRepresentation
+        privateKey = try SystemCrypto.PrivateKey(pemRepresentation: privateKeyPEM)
     }
 
     /// The three signature headers for a request made at `date`.
-    /// - Throws: swift-crypto's error if signing fails.
+    /// - Throws: an error if signing fails.
     public func headers(body: Data, path: String, date: Date = Date()) throws -> [String: String] {
         let dateText = RequestSigner.iso8601(date)
         let message = RequestSigner.message(date: dateText, body: body, path: path)
-        let privateKey = try P256.Signing.PrivateKey(rawRepresentation: privateKeyBytes)
         let signature = try privateKey.signature(for: Data(message.utf8))
         return [
             RequestSigner.keyIDHeader: keyID, RequestSigner.dateHeader: dateText,
-            RequestSigner.signatureHeader: signature.derRepresentation.base64EncodedString(),
+            RequestSigner.signatureHeader: signature.base64EncodedString(),
         ]
     }
 
     /// The signed text: `date:base64(sha256(body)):path`.
     public static func message(date: String, body: Data, path: String) -> String {
-        "\(date):\(Data(SHA256.hash(data: body)).base64EncodedString()):\(path)"
+        "\(date):\(SystemCrypto.sha256(body).base64EncodedString()):\(path)"
     }
 
     /// Whether `signature` (base64 DER, or raw r‖s) is a valid signature by `publicKeyPEM` over the
@@ -58,26 +56,20 @@ public struct RequestSigner: Sendable {
     public static func isValidSignature(
         _ signature: String, publicKeyPEM: String, date: String, body: Data, path: String
     ) -> Bool {
-        guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM),
-            let bytes = Data(base64Encoded: signature)
-        else { return false }
-        let parsed =
-            (try? P256.Signing.ECDSASignature(derRepresentation: bytes))
-            ?? (try? P256.Signing.ECDSASignature(rawRepresentation: bytes))
-        guard let parsed else { return false }
+        guard let bytes = Data(base64Encoded: signature), let raw = SystemCrypto.rawSignature(bytes) else {
+            return false
+        }
         var messages = [message(date: date, body: body, path: path)]
         if body.isEmpty { messages.append("\(date)::\(path)") }
-        return messages.contains { key.isValidSignature(parsed, for: Data($0.utf8)) }
+        return SystemCrypto.isValidSignature(
+            raw: raw, publicKeyPEM: publicKeyPEM, messages: messages.map { Data($0.utf8) })
     }
 
     /// The signature in one canonical form (raw r‖s with the low s of the pair (s, n − s)), so that
     /// re-encodings and the malleated twin of a signature compare equal; nil when it does not parse.
     package static func canonicalSignature(_ signature: String) -> Data? {
         guard let bytes = Data(base64Encoded: signature) else { return nil }
-        let parsed =
-            (try? P256.Signing.ECDSASignature(derRepresentation: bytes))
-            ?? (try? P256.Signing.ECDSASignature(rawRepresentation: bytes))
-        guard let raw = parsed?.rawRepresentation, raw.count == 64 else { return nil }
+        guard let raw = SystemCrypto.rawSignature(bytes), raw.count == 64 else { return nil }
         let r = Array(raw.prefix(32))
         var s = Array(raw.suffix(32))
         // The P-256 group order n and ⌊n/2⌋, big-endian.
@@ -103,13 +95,13 @@ public struct RequestSigner: Sendable {
 
     /// Whether `pem` is a P-256 public key.
     public static func isPublicKey(_ pem: String) -> Bool {
-        (try? P256.Signing.PublicKey(pemRepresentation: pem)) != nil
+        SystemCrypto.isPublicKey(pem)
     }
 
     /// A new P-256 key pair as PEM text: (private, public).
     public static func makeKeyPair() -> (privateKeyPEM: String, publicKeyPEM: String) {
-        let key = P256.Signing.PrivateKey()
-        return (key.pemRepresentation, key.publicKey.pemRepresentation)
+        let key = SystemCrypto.PrivateKey()
+        return (key.pemRepresentation, key.publicKeyPEM)
     }
 
     /// `2016-01-25T22:15:43Z`: UTC, whole seconds.

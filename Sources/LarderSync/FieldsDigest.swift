@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 public import LarderCloudKit
 
@@ -24,7 +23,7 @@ public enum FieldsDigest {
             bytes.append(0x1F)
             append(value, to: &bytes)
         }
-        return hex(SHA256.hash(data: bytes))
+        return hex(AssetDigest.sha256(bytes))
     }
 
     /// The digest of wire fields (a server's answer); fields whose value does not fit their
@@ -80,7 +79,7 @@ public enum FieldsDigest {
         }
     }
 
-    private static func hex(_ digest: SHA256.Digest) -> String {
+    private static func hex(_ digest: Data) -> String {
         var text = ""
         text.reserveCapacity(32)
         for byte in digest.prefix(16) {

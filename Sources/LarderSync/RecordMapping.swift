@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 public import LarderCloudKit
 public import LarderCore
@@ -71,7 +70,7 @@ public struct RecordMapping: Sendable {
     public static func derivedRecordName(type: String, id: String) -> String {
         let plain = "\(type)-\(id)"
         if isValidRecordName(plain) { return plain }
-        let digest = SHA256.hash(data: Data(id.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let digest = AssetDigest.sha256(Data(id.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         return "\(type)-h\(digest)"
     }
 

@@ -124,9 +124,9 @@ public struct RandomSource: Sendable {
         var raw = bytes(16)
         raw[6] = (raw[6] & 0x0F) | 0x40
         raw[8] = (raw[8] & 0x3F) | 0x80
-        let hex = raw.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
-            separator: "-")
+        let hex: [String] = raw.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+        let groups: [ArraySlice<String>] = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]]
+        return groups.map { $0.joined() }.joined(separator: "-")
     }
 
     /// A number in `0..<1`.

@@ -142,8 +142,9 @@ enum CloudKitNameRules {
 
     static func isValidFieldName(_ name: String) -> Bool {
         guard let first = name.utf8.first, name.utf8.count <= 255 else { return false }
-        let isLetter = { (byte: UInt8) in (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) }
-        return isLetter(first) && name.utf8.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
+        func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (48...57).contains(byte) || byte == 95 }
+        return isLetter(first) && name.utf8.allSatisfy(isNameByte)
     }
 
     static func isValidRecordType(_ name: String) -> Bool {

@@ -64,16 +64,16 @@ public struct RecordGenerator: Sendable {
         for s in 0..<stepCount {
             let verb = Vocabulary.verbs[Int(g.next() % UInt64(Vocabulary.verbs.count))]
             let thing = ingredients[Int(g.next() % UInt64(ingredients.count))].item
-            let timer: Int? = g.next() % 3 == 0 ? Int(60 * (1 + g.next() % 30)) : nil
-            steps.append(
-                InstructionStep(
-                    text:
-                        "Step \(s + 1): \(verb) the \(thing) \(Vocabulary.manners[Int(g.next() % UInt64(Vocabulary.manners.count))]).",
-                    timerSeconds: timer))
+            var timer: Int?
+            if g.next() % 3 == 0 { timer = 60 * (1 + Int(g.next() % 30)) }
+            let manner: String = Vocabulary.manners[Int(g.next() % UInt64(Vocabulary.manners.count))]
+            steps.append(InstructionStep(text: "Step \(s + 1): \(verb) the \(thing) \(manner).", timerSeconds: timer))
         }
         let created = Self.base.addingTimeInterval(Double(g.next() % 60_000_000))
         let updated = created.addingTimeInterval(Double(g.next() % 5_000_000))
-        let tags = (0..<Int(g.next() % 4)).map { _ in Vocabulary.tags[Int(g.next() % UInt64(Vocabulary.tags.count))] }
+        let tags: [String] = (0..<Int(g.next() % 4)).map { _ -> String in
+            Vocabulary.tags[Int(g.next() % UInt64(Vocabulary.tags.count))]
+        }
         let diets = g.next() % 3 == 0 ? [Vocabulary.diets[Int(g.next() % UInt64(Vocabulary.diets.count))]] : []
         let id = Self.id("r", &g)
         return Recipe(
@@ -138,13 +138,14 @@ public struct RecordGenerator: Sendable {
         let id = Self.id("l", &g)
         return BrewLog(
             id: id, method: BrewMethod.allCases[Int(g.next() % 10)],
-            recipeNameAtBrew: "\(Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))]) pour-over",
+            recipeNameAtBrew: Vocabulary.origins[Int(g.next() % UInt64(Vocabulary.origins.count))] + " pour-over",
             doseGrams: dose,
             targetYieldGrams: (dose * 16).rounded(), waterTemperatureCelsius: Double(88 + g.next() % 9),
             grindLabel: GrindLabel.allCases[Int(g.next() % 7)], rating: Int(1 + g.next() % 5),
             tasteTags: Array(Set(tags)).sorted { $0.rawValue < $1.rawValue },
             brewTimeSeconds: g.next() % 2 == 0 ? Int(150 + g.next() % 90) : nil,
-            note: g.next() % 2 == 0 ? Vocabulary.brewNotes[Int(g.next() % UInt64(Vocabulary.brewNotes.count))] : nil,
+            note: g.next() % 2 == 0
+                ? Vocabulary.brewNotes[Int(g.next() % UInt64(Vocabulary.brewNotes.count))] as String? : nil,
             createdAt: created, recipeID: g.next() % 2 == 0 ? "starter-v60" : nil,
             sync: SyncMetadata(recordName: "brewLog-\(id)"))
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LarderCloudKit
 public import LarderCore
@@ -249,7 +248,7 @@ public struct StoreSync: Sendable {
     /// joins, resets or expires, which is what a pending purge must not miss.
     static func registryTag(devices: [Device]) -> String {
         let text = devices.map { "\($0.id)#\($0.epoch)#\($0.isExpired)" }.sorted().joined(separator: "\n")
-        return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return AssetDigest.sha256(Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     // MARK: Push

@@ -246,7 +246,8 @@ public final class ImportSession: ImportSink {
         let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let file = String(path.dropFirst(directory.count))
         guard let dot = file.firstIndex(of: ".") else { return path + "." + type.rawValue }
-        return directory + file[..<dot] + "." + type.rawValue + file[dot...]
+        let stem: String = directory + file[..<dot]
+        return stem + "." + type.rawValue + String(file[dot...])
     }
 
     private func writer(for type: RecordType) throws -> any RecordWriter {

@@ -93,9 +93,9 @@ public struct OpenEatsImporter: RecipeImporter {
                     return false
                 }
                 let keys = ContentKeys(json: String(decoding: head, as: UTF8.self))
-                return head.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }).first
-                    == UInt8(ascii: "[")
-                    && keys.has("model") && keys.has("pk") && keys.has("fields")
+                let whitespace: Set<UInt8> = [0x20, 0x0A, 0x0D, 0x09]
+                let firstByte: UInt8? = head.first { !whitespace.contains($0) }
+                return firstByte == UInt8(ascii: "[") && keys.has("model") && keys.has("pk") && keys.has("fields")
             }
     }
 
