@@ -166,7 +166,17 @@ package enum FuzzTargets {
     static func ingredientLines(_ bytes: [UInt8]) -> Int {
         let parser = IngredientLineParser()
         var count = 0
-        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(10_000) {
+        // The lines `split(whereSeparator: \.isNewline)` gives, split by scalar: every newline scalar
+        // is a Character of its own (or CR LF, whose empty line between is omitted either way), and
+        // splitting by Character was a sixth of this target's time.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.unicodeScalars.split {
+            switch $0.value {
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+            default: false
+            }
+        }
+        for line in lines.prefix(10_000) {
             _ = parser.parse(String(line))
             count += 1
         }

@@ -161,6 +161,33 @@ import Testing
         #expect(whole?.objectValue?.count == 400)
         #expect(pieces == whole)
     }
+
+    @Test("bytes in memory or in a file get a buffer of their size, grown when decoding lengthens them")
+    func bufferSizedToTheInput() throws {
+        let text = "[" + (0..<300).map { "{\"title\":\"caf\u{E9} \($0)\"}" }.joined(separator: ",") + "]"
+        func values(_ reader: JSONReader) throws -> [Value] {
+            var values: [Value] = []
+            while let item = try reader.next() { values.append(item.value) }
+            return values
+        }
+        let expected = try values(JSONReader(source: ChunkedSource(Array(text.utf8), chunk: 1 << 20)))
+        #expect(expected.count == 300)
+        let memory = JSONReader(source: PeekableByteSource(MemoryByteSource(text)))
+        #expect(try values(memory) == expected)
+        #expect(memory.parseRestarts == 0)
+        // windows-1252: each é one byte, two once decoded, so the buffer sized to the bytes grows.
+        var latin: [UInt8] = []
+        for byte in text.utf8 where byte != 0xC3 { latin.append(byte == 0xA9 ? 0xE9 : byte) }
+        let path = NSTemporaryDirectory() + "larder-json-buffer-\(getpid()).json"
+        defer { unlink(path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(latin)))
+        let file = try FileByteSource(path: path)
+        #expect(file.remainingByteCount == latin.count)
+        let decoded = TranscodingByteSource(file, encoding: nil)
+        #expect(try values(JSONReader(source: decoded)) == expected)
+        #expect(decoded.usedFallback)
+        #expect(file.remainingByteCount == 0)
+    }
 }
 
 /// Hands out at most `chunk` bytes per read, like a pipe (64 KiB) or a slow socket, to exercise refills.

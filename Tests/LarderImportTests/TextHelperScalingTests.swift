@@ -167,6 +167,32 @@ import Testing
         #expect(RecipeTime.textMinutes("1.2.3 minutes") == 2)  // 2.3 minutes, as before
     }
 
+    @Test("seeded texts: MealMaster's line split gives the lines Foundation's enumerateLines gives")
+    func mealMasterLinesAgree() {
+        var generator = SeededGenerator(seed: 274)
+        let pieces = [
+            "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}", "a", "é", "\u{301}", " ", "MMMMM",
+            "x\r", "🍲",
+        ]
+        for _ in 0..<20_000 {
+            let text = Self.random(pieces, count: Int.random(in: 0...10, using: &generator), using: &generator)
+            var expected: [[Unicode.Scalar]] = []
+            text.enumerateLines { line, _ in expected.append(Array(line.unicodeScalars)) }
+            var lines: [[Unicode.Scalar]] = []
+            MealMasterImporter.forEachLine(of: text) { line in
+                lines.append(Array(line.unicodeScalars))
+                return true
+            }
+            #expect(lines == expected, "\(Array(text.unicodeScalars))")
+        }
+        var first: [String] = []
+        MealMasterImporter.forEachLine(of: "a\nb\nc") { line in
+            first.append(line)
+            return false
+        }
+        #expect(first == ["a"])
+    }
+
     @Test(
         "quadratic text attack: textMinutes of 1 MB of digits and commas takes linear time (Fuzz/regressions/csv)",
         .timeLimit(.minutes(1)))

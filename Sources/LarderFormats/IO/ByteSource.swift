@@ -15,6 +15,17 @@ public protocol ByteSource: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// The name to use in diagnostics (`recipes.json`, `<stdin>`).
     var name: String { get }
+    /// How many bytes are left to read when the source knows (bytes in memory, a regular file), or
+    /// about how many (a transcoder over either); `nil` when unknown (a pipe, a decompressor).
+    ///
+    /// A reader sizes its first buffer to it (a small document gets a small buffer) and grows it
+    /// as it must when more come.
+    var remainingByteCount: Int? { get }
+}
+
+extension ByteSource {
+    /// Unknown: a file, a pipe or a decompressor.
+    public var remainingByteCount: Int? { nil }
 }
 
 /// Reads a file descriptor (a file or standard input).
@@ -22,6 +33,9 @@ public final class FileByteSource: ByteSource {
     public let name: String
     private let fd: Int32
     private let ownsDescriptor: Bool
+    /// A regular file's size when opened, and the bytes read since.
+    private var size: Int?
+    private var consumed = 0
 
     /// Opens `path` for reading; `-` is standard input.
     /// - Throws: ``LarderError`` `io-error` naming the file when it cannot be opened.
@@ -46,7 +60,10 @@ public final class FileByteSource: ByteSource {
         fd = opened
         name = path
         ownsDescriptor = true
+        if (info.st_mode & S_IFMT) == S_IFREG { size = Int(info.st_size) }
     }
+
+    public var remainingByteCount: Int? { size.map { max(0, $0 - consumed) } }
 
     deinit {
         if ownsDescriptor { close(fd) }
@@ -55,7 +72,10 @@ public final class FileByteSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
+            if n >= 0 {
+                consumed += n
+                return n
+            }
             if errno == EINTR { continue }
             throw LarderError(
                 .io, "read failed: \(String(cString: strerror(errno)))", location: SourceLocation(file: name))
@@ -79,6 +99,8 @@ public final class MemoryByteSource: ByteSource {
     public convenience init(_ text: String, name: String = "<memory>") {
         self.init(Array(text.utf8), name: name)
     }
+
+    public var remainingByteCount: Int? { bytes.count - offset }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, bytes.count - offset)
@@ -116,6 +138,9 @@ public final class PeekableByteSource: ByteSource {
         }
         return Array(pending[pendingOffset..<min(pending.count, pendingOffset + count)])
     }
+
+    /// The bytes peeked and not yet read, plus what `base` has left, when `base` knows.
+    public var remainingByteCount: Int? { base.remainingByteCount.map { pending.count - pendingOffset + $0 } }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if pendingOffset < pending.count {

@@ -69,7 +69,7 @@ public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
     public static func parseMap(_ text: String) throws -> [CSVColumn: String] {
         var map: [CSVColumn: String] = [:]
         for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks }
             guard parts.count == 2, !parts[1].isEmpty else {
                 throw LarderError(.usage, "--map: \"\(pair)\" is not field=Header")
             }

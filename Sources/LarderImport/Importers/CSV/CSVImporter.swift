@@ -81,7 +81,7 @@ public struct CSVImporter: RecipeImporter {
         var index = 0
         while let row = try rows.next() {
             // A row of empty cells (`;;;;`, as spreadsheets leave below the data) is no recipe.
-            if row.problem == nil, row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            if row.problem == nil, row.cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) {
                 continue
             }
             let origin = fileOrigin.item(index)
@@ -140,7 +140,7 @@ public struct CSVImporter: RecipeImporter {
         guard let profile else { return try mapping(headers, path: path).mapValues { .field($0) } }
         var result: [Int: CSVProfile.Role] = [:]
         for (position, name) in headers.enumerated() {
-            if let role = profile.roles[name.trimmingCharacters(in: .whitespaces)], !result.values.contains(role) {
+            if let role = profile.roles[name.trimmingBlanks], !result.values.contains(role) {
                 result[position] = role
             }
         }
@@ -164,7 +164,7 @@ public struct CSVImporter: RecipeImporter {
         var fields = Fields()
         for (position, value) in row.cells.enumerated() where position < header.count {
             fields.append(key: header[position], value: .string(value))
-            let trimmed = Self.unneutralised(value.trimmingCharacters(in: .whitespacesAndNewlines))
+            let trimmed = Self.unneutralised(value.trimmingBlanksAndNewlines)
             if let role = roles[position], !trimmed.isEmpty { cells[role] = trimmed }
         }
         guard let title = cells[.field(.title)] else {
@@ -254,7 +254,7 @@ public struct CSVImporter: RecipeImporter {
     static func nutrition(lines text: String?) -> [String: String] {
         var nutrition: [String: String] = [:]
         for line in lines(text) {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingBlanks }
             if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
                 nutrition[CSVProfile.nutritionKey(parts[0])] = parts[1]
             }
@@ -269,13 +269,13 @@ public struct CSVImporter: RecipeImporter {
         var headings: [Int: String] = [:]
         for raw in (cell ?? "").split(whereSeparator: \.isNewline) {
             if let prefix = profile?.headingPrefix, raw.hasPrefix(prefix) {
-                let heading = raw.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                let heading = raw.dropFirst(prefix.count).trimmingBlanks
                 if !heading.isEmpty { headings[lines.count] = heading }
                 continue
             }
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingBlanks
             if let suffix = profile?.headingSuffix, line.hasSuffix(suffix), !line.contains(where: \.isNumber) {
-                let heading = line.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+                let heading = line.dropLast(suffix.count).trimmingBlanks
                 if !heading.isEmpty { headings[lines.count] = heading }
                 continue
             }
@@ -289,12 +289,12 @@ public struct CSVImporter: RecipeImporter {
     func list(_ text: String?) -> [String] {
         guard let text else { return [] }
         let separator: Character = profile?.listSeparator ?? (text.contains(",") ? "," : ";")
-        return text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return text.split(separator: separator).map { $0.trimmingBlanks }.filter { !$0.isEmpty }
     }
 
     /// The non-empty lines of a cell, trimmed.
     static func lines(_ text: String?) -> [String] {
-        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingBlanks }
             .filter { !$0.isEmpty }
     }
 }
@@ -321,6 +321,6 @@ extension CSVImporter {
         let delimiter = CSVRowReader.sniffDelimiter(Array(head.utf8))
         let firstLine = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF} ")) }
+            .map { String($0.trimmingScalars { $0 == "\"" || $0 == "\u{FEFF}" || $0 == " " }) }
     }
 }

@@ -69,7 +69,7 @@ struct CSVProfile: Sendable {
 
     /// The profile whose signature the header line has, if any.
     static func matching(_ headers: [String]) -> CSVProfile? {
-        let names = Set(headers.map { $0.trimmingCharacters(in: .whitespaces) })
+        let names = Set(headers.map { $0.trimmingBlanks })
         return all.first {
             $0.signature.isSubset(of: names) && ($0.distinctive.isEmpty || !$0.distinctive.isDisjoint(with: names))
         }

@@ -30,8 +30,8 @@ enum MealMasterQuantity {
         let collapsed = text.split(separator: " ").joined(separator: " ")
         let sides = collapsed.split(separator: "-", omittingEmptySubsequences: false)
         if sides.count == 2 {
-            let low = sides[0].trimmingCharacters(in: .whitespaces)
-            let high = sides[1].trimmingCharacters(in: .whitespaces)
+            let low = sides[0].trimmingBlanks
+            let high = sides[1].trimmingBlanks
             guard let a = value(low), let b = value(high) else { return nil }
             return format(a) + "-" + format(b)
         }

@@ -55,15 +55,16 @@ struct MealMasterRecipeReader {
     /// or with five `=` and names RezKonv), else `nil`.
     static func framing(ofHeader line: String) -> Framing? {
         if line.hasPrefix("====="), line.range(of: "rezkonv", options: .caseInsensitive) != nil { return .rezkonv }
-        guard line.range(of: "meal-master", options: .caseInsensitive) != nil else { return nil }
-        if line.hasPrefix("MMMMM") { return .mmmmm }
-        if line.hasPrefix("-----") { return .dashes }
-        return nil
+        // The prefix first: the case-insensitive search (through NSString) only on the lines it can open.
+        guard line.hasPrefix("MMMMM") || line.hasPrefix("-----"),
+            line.range(of: "meal-master", options: .caseInsensitive) != nil
+        else { return nil }
+        return line.hasPrefix("MMMMM") ? .mmmmm : .dashes
     }
 
     /// Whether `line` ends the recipe: `MMMMM` alone, or a line of dashes only.
     func isEnd(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingBlanks
         switch framing {
         case .mmmmm: return trimmed == "MMMMM"
         case .dashes: return trimmed.count >= 5 && trimmed.allSatisfy { $0 == "-" }
@@ -75,17 +76,17 @@ struct MealMasterRecipeReader {
     /// The heading text of a heading line (`MMMMM----SAUCE----`, RezKonv's `=====TEIG=====`), `""`
     /// for one with no text, else `nil`.
     static func heading(_ line: String) -> String? {
-        var rest = Substring(line.trimmingCharacters(in: .whitespaces))
-        if rest.hasPrefix("=====") { return rest.trimmingCharacters(in: CharacterSet(charactersIn: "= ")) }
+        var rest = line[...].trimmingScalars(where: \.isBlank)
+        if rest.hasPrefix("=====") { return String(rest.trimmingScalars { $0 == "=" || $0 == " " }) }
         if rest.hasPrefix("MMMMM") { rest = rest.dropFirst(5) } else if !rest.hasPrefix("-----") { return nil }
         guard rest.hasPrefix("-----") else { return nil }
-        let text = rest.trimmingCharacters(in: CharacterSet(charactersIn: "- "))
+        let text = String(rest.trimmingScalars { $0 == "-" || $0 == " " })
         return text
     }
 
     /// Reads one line.
     mutating func add(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingBlanks
         if phase == .header {
             if trimmed.isEmpty { return }
             if readHeader(trimmed) { return }
@@ -119,19 +120,19 @@ struct MealMasterRecipeReader {
 
     /// Whether `line` is a `Title:` line, which starts a recipe in unframed text.
     static func isTitleLine(_ line: String) -> Bool {
-        line.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("title:")
+        line.trimmingBlanks.lowercased().hasPrefix("title:")
     }
 
     /// Reads a `Title:`, `Categories:`, `Yield:` or `Servings:` line; `false` for any other.
     private mutating func readHeader(_ trimmed: String) -> Bool {
         func value(_ key: String) -> String? {
             guard trimmed.lowercased().hasPrefix(key.lowercased() + ":") else { return nil }
-            return trimmed.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+            return trimmed.dropFirst(key.count + 1).trimmingBlanks
         }
         if let text = value("Title") ?? value("Titel") {
             title = text
         } else if let text = value("Categories") ?? value("Kategorien") {
-            categories = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            categories = text.split(separator: ",").map { $0.trimmingBlanks }
                 .filter { !$0.isEmpty && $0.lowercased() != "none" }
         } else if let text = value("Yield") ?? value("Servings") ?? value("Menge") {
             yieldText = text
@@ -164,7 +165,7 @@ struct MealMasterRecipeReader {
 
     private mutating func add(_ ingredient: Ingredient, column: Int) {
         if ingredient.isContinuation, let index = lastInColumn[column] {
-            ingredients[index] += " " + ingredient.text.dropFirst().trimmingCharacters(in: .whitespaces)
+            ingredients[index] += " " + ingredient.text.dropFirst().trimmingBlanks
             return
         }
         if pendingHeading != nil, let heading = pendingHeading {
@@ -190,7 +191,7 @@ struct MealMasterRecipeReader {
     /// A RezKonv ingredient: the 7-character quantity and a space, then the unit (German units are
     /// words of any length: `EL`, `Prise`, `Msp.`) and the text, kept together for the ingredient parser.
     static func rezkonvIngredient(_ c: [Character]) -> Ingredient? {
-        let quantityText = String(c.prefix(7)).trimmingCharacters(in: .whitespaces)
+        let quantityText = String(c.prefix(7)).trimmingBlanks
         guard c.prefix(7).allSatisfy({ $0.isNumber && $0.isASCII || " /.,-".contains($0) }) else { return nil }
         if c.count > 7, c[7] != " " { return nil }
         let text = (c.count > 8 ? String(c[8...]) : "").split(separator: " ").joined(separator: " ")
@@ -209,12 +210,12 @@ struct MealMasterRecipeReader {
         let quantityField = field(0..<7)
         guard quantityField.allSatisfy({ $0.isNumber && $0.isASCII || " /.,-".contains($0) }) else { return nil }
         if c.count > 7, c[7] != " " { return nil }
-        let unitField = field(8..<10).trimmingCharacters(in: .whitespaces)
+        let unitField = field(8..<10).trimmingBlanks
         guard unitField.isEmpty || MealMasterUnit.isCode(unitField) else { return nil }
         if c.count > 10, c[10] != " " { return nil }
-        let text = (c.count > 11 ? String(c[11...]) : "").trimmingCharacters(in: .whitespaces).split(separator: " ")
+        let text = (c.count > 11 ? String(c[11...]) : "").trimmingBlanks.split(separator: " ")
             .joined(separator: " ")
-        let quantityText = quantityField.trimmingCharacters(in: .whitespaces)
+        let quantityText = quantityField.trimmingBlanks
         if quantityText.isEmpty, unitField.isEmpty, text.isEmpty { return nil }
         // A line of text only must start in the text column (11 spaces first).
         if quantityText.isEmpty, unitField.isEmpty, !c.prefix(11).allSatisfy({ $0 == " " }) { return nil }
