@@ -17,7 +17,7 @@ import Testing
             + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}]"
     }
 
-    @Test("many members attack: convert of one record of 100,000 members, JSON and YAML", .timeLimit(.minutes(1)))
+    @Test("many members attack: convert of one record of 100,000 members, JSON and YAML", .timeLimit(.minutes(5)))
     func convertWideRecord() throws {
         let directory = try TemporaryDirectory()
         let input = directory.url.appendingPathComponent("wide.json")
@@ -32,7 +32,7 @@ import Testing
         #expect(text.contains("\"k99999\":99999"))
     }
 
-    @Test("many members attack: import --from plain of one record of 100,000 members", .timeLimit(.minutes(1)))
+    @Test("many members attack: import --from plain of one record of 100,000 members", .timeLimit(.minutes(5)))
     func importWideRecord() throws {
         let directory = try TemporaryDirectory()
         let input = directory.url.appendingPathComponent("wide.json")
@@ -45,7 +45,7 @@ import Testing
         #expect(text.contains("\"k99999\""))
     }
 
-    @Test("many members attack: a CSV of 100,000 columns imports", .timeLimit(.minutes(1)))
+    @Test("many members attack: a CSV of 100,000 columns imports", .timeLimit(.minutes(5)))
     func importWideCSV() throws {
         let directory = try TemporaryDirectory()
         let input = directory.url.appendingPathComponent("wide.csv")

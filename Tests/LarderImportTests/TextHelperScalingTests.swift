@@ -137,7 +137,7 @@ import Testing
         }
     }
 
-    @Test("quadratic text attack: stripTags of 1 MB of '<' takes linear time", .timeLimit(.minutes(1)))
+    @Test("quadratic text attack: stripTags of 1 MB of '<' takes linear time", .timeLimit(.minutes(5)))
     func stripTagsOfAMegabyte() {
         let text = String(repeating: "<a", count: 512 * 1024)
         #expect(HTMLText.stripTags(text) == text)
@@ -147,7 +147,7 @@ import Testing
 
     @Test(
         "quadratic text attack: ingredientLine of 1 MB of nested parentheses takes linear time",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func ingredientLineOfAMegabyte() {
         let depth = 256 * 1024
         let nested = String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth)
@@ -195,7 +195,7 @@ import Testing
 
     @Test(
         "quadratic text attack: textMinutes of 1 MB of digits and commas takes linear time (Fuzz/regressions/csv)",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func textMinutesOfAMegabyte() {
         let run = String(repeating: "1,", count: 512 * 1024) + "1 min"
         #expect(RecipeTime.textMinutes(run) == 1)
