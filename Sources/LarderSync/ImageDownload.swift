@@ -57,7 +57,8 @@ struct ImageDownload {
                 }
                 let bytes = [UInt8](data)
                 let ext = declaredExtension ?? ImageKind.fileExtension(for: Array(bytes.prefix(16)))
-                if let existing = Self.existingCopy(in: landing, stem: stem, fileExtension: ext, of: bytes) {
+                if let existing = ContainedFile.existingCopy(in: landing, stem: stem, fileExtensions: [ext], of: bytes)
+                {
                     name = existing
                 } else {
                     name = try ContainedFile.createNew(in: landing, stem: stem, fileExtension: ext, bytes: bytes)
@@ -117,21 +118,11 @@ struct ImageDownload {
     /// declared bytes (size and SHA-256), looking no further than the first free name.
     static func existingCopy(in directory: String, stem: String, fileExtension: String?, of asset: Asset) -> String? {
         guard let checksum = asset.fileChecksum else { return nil }
-        return existingCopy(in: directory, stem: stem, fileExtension: fileExtension) { bytes in
+        return ContainedFile.existingCopy(
+            in: directory, stem: stem, fileExtensions: fileExtension.map { [$0] } ?? knownExtensions
+        ) { bytes in
             (asset.size.map { Int64(bytes.count) == $0 } ?? true) && AssetDigest.fileChecksum(bytes) == checksum
         }
-    }
-
-    /// The name of a regular file `stem.ext`, `stem-2.ext`, … in `directory` holding `bytes`.
-    static func existingCopy(in directory: String, stem: String, fileExtension: String, of bytes: [UInt8]) -> String? {
-        ContainedFile.existingCopy(in: directory, stem: stem, fileExtensions: [fileExtension], of: bytes)
-    }
-
-    private static func existingCopy(
-        in directory: String, stem: String, fileExtension: String?, matches: (Data) -> Bool
-    ) -> String? {
-        ContainedFile.existingCopy(
-            in: directory, stem: stem, fileExtensions: fileExtension.map { [$0] } ?? knownExtensions, matches: matches)
     }
 
     /// `value` with each image path in `renames` replaced (imageRef, images[].ref, photos[]).

@@ -591,8 +591,6 @@ actor UploadMonitor {
     func countSplit() { statistics.splits += 1 }
     func countConflict(first: Bool) { if first { statistics.conflicts += 1 } }
     func resolved(_ how: String) { statistics.conflictResolutions[how, default: 0] += 1 }
-    func waited(_ seconds: Double) { statistics.secondsWaiting += seconds }
-
     /// Sleeps `seconds` before a retry; with a progress callback, in steps of a second, reporting
     /// the seconds left each time (the countdown `larder upload` shows).
     func wait(_ seconds: Double, reason: String) async throws {
