@@ -269,7 +269,9 @@ package enum FuzzTargets {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             scratch = folder
         }
-        let path = "\(folder)/input.\(ext)"
+        // One file per thread: the tests run targets in parallel in one process, and two targets
+        // reading the same extension (orf and plain YAML) wrote over each other's input.
+        let path = "\(folder)/input-\(UInt(bitPattern: Int(bitPattern: pthread_self()))).\(ext)"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return 0 }
         let written = bytes.withUnsafeBytes { buffer -> Bool in
