@@ -31,7 +31,7 @@ import Testing
         let path = try dir.write("notes.txt", "just words\n")
         let result = try CLI.run(["import", path, "-o", dir.path("out.json")])
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("matches none of MealMaster, "), "\(result.stderr)")
+        #expect(result.stderr.contains("matches none of Beanconqueror, "), "\(result.stderr)")
         for name in ["Pepperplate", "Saffron", "Plan to Eat", "MyRecipeBox", "CSV", "Gourmet", "Cookmate", "Domestica"]
         {
             #expect(result.stderr.contains(name), "\(name) is not named: \(result.stderr)")

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes one RFC 4180 CSV file: the header ``header``, then one row per recipe, CRLF line endings,
@@ -8,9 +8,9 @@ import LarderFormats
 /// Ingredients and instructions are one line per item (group and section headings are left out),
 /// times are minutes, categories and tags are separated by `, `, the source is the URL (else its
 /// name), the image the first remote image URL. ``CSVImporter`` maps every column back by name.
-public final class CSVExporter: RecipeExporter {
+package final class CSVExporter: RecipeExporter {
     /// The header line's columns, in order.
-    public static let header = [
+    package static let header = [
         "title", "description", "ingredients", "instructions", "servings", "yield", "prep time", "cook time",
         "total time", "categories", "tags", "source", "notes", "image",
     ]
@@ -18,21 +18,21 @@ public final class CSVExporter: RecipeExporter {
     private let sink: any ByteSink
 
     /// Opens the output file (written atomically) or standard output, and writes the header.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         sink = try ExportSession.sink(path)
         try sink.write(Self.row(Self.header))
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         try sink.write(Self.row(Self.cells(item.recipe)))
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try sink.close()
     }
 
     /// One recipe's cells, in ``header`` order.
-    public static func cells(_ recipe: Recipe) -> [String] {
+    package static func cells(_ recipe: Recipe) -> [String] {
         let imported = ImportedRecipe(recipe: recipe)
         return [
             recipe.title, recipe.description ?? "", imported.ingredients.joined(separator: "\n"),

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes Cooklang: one `.cook` file per recipe into a folder.
@@ -10,28 +10,28 @@ import LarderFormats
 /// using Cooklang's canonical keys, then `extras["cooklang"]`'s members); the ingredients open
 /// the recipe as a step of `@` items, so no line is lost, and each step's timer follows its text
 /// as `~{n%minutes}`.
-public final class CooklangExporter: RecipeExporter {
+package final class CooklangExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output: a folder (created), a `.zip`, a `.cook` file, or standard output.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".cook"], stdoutIsZip: false)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let text = Array(Self.text(item.recipe).utf8)
         if try output.addSingle(text, holding: "a .cook file") { return }
         let name = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
         try output.add(name + ".cook", text)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
     /// The Cooklang text of a recipe.
-    public static func text(_ recipe: Recipe) -> String {
+    package static func text(_ recipe: Recipe) -> String {
         var out = "---\n"
         var written = Set<String>()
         func meta(_ key: String, _ value: String?) {

@@ -1,17 +1,17 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes Crouton `.crumb` files: one JSON object per recipe, as ``CroutonImporter`` reads them.
 ///
 /// `-o x.crumb` writes one recipe; `-o x.zip` and standard output write a zip of `.crumb` files
 /// (one per recipe, named after its title).
-public final class CroutonExporter: RecipeExporter {
+package final class CroutonExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         let archive = [".zip"]
         let single = [".crumb"]
         if let path, path != "-", !(archive + single).contains(where: { path.lowercased().hasSuffix($0) }) {
@@ -22,14 +22,14 @@ public final class CroutonExporter: RecipeExporter {
         output = try ExportOutput(path: path, zipSuffixes: archive, singleSuffixes: single, stdoutIsZip: true)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let json = Array(try JSONWriter.string(Self.object(item.recipe, image: item.image), pretty: false).utf8)
         if try output.addSingle(json, holding: "a .crumb file") { return }
         let name = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
         try output.add(name + ".crumb", json, modified: item.recipe.updatedAt)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -48,7 +48,7 @@ public final class CroutonExporter: RecipeExporter {
     /// the name; group headings have no place and are left out), `steps` (section headings as
     /// `isSection` steps), `images` (the local image, base64), and Crouton's own
     /// `defaultScale`, `isPublicRecipe` and `folderIDs` with their defaults.
-    public static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
+    package static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
         // Crouton's ids are upper-case UUIDs: one kept as it is comes back as the same Larder id.
         let uuid = UUID(uuidString: recipe.id) != nil ? recipe.id : ExportText.uuid(recipe.id)
         var f = Fields()

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes a static, printable cookbook: `index.html` (every recipe, linked), one page per recipe
@@ -19,7 +19,7 @@ import LarderFormats
 ///
 /// Pages stream out one recipe at a time; only the index entries (title, file, one line of
 /// facts) are held until ``finish()``.
-public final class HTMLCookbookExporter: RecipeExporter {
+package final class HTMLCookbookExporter: RecipeExporter {
     private let output: ExportOutput
     /// Taken page names, lower case: `index` and `cookbook` are the index and the stylesheet's.
     private var names: Set<String> = ["index", "cookbook", "print"]
@@ -31,7 +31,7 @@ public final class HTMLCookbookExporter: RecipeExporter {
 
     /// Opens the output: a folder (created) or a `.zip` (also standard output).
     /// - Throws: ``LarderError`` `io-error` when the folder or file cannot be created.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [], stdoutIsZip: true)
         spoolPath =
             FileManager.default.temporaryDirectory.appendingPathComponent("larder-cookbook-\(UUID().uuidString).html")
@@ -43,7 +43,7 @@ public final class HTMLCookbookExporter: RecipeExporter {
         try? FileManager.default.removeItem(atPath: spoolPath)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let recipe = item.recipe
         let name = ExportText.unique(Self.pageName(recipe.title), in: &names)
         var photo = HTMLCookbookPage.remotePhoto(recipe)
@@ -58,7 +58,7 @@ public final class HTMLCookbookExporter: RecipeExporter {
         entries.append(HTMLCookbookPage.Entry(recipe: recipe, file: page))
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.add("cookbook.css", Array(HTMLCookbookPage.stylesheet.utf8))
         try output.add("index.html", Array(HTMLCookbookPage.index(entries).utf8))
         try spool.close()

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes one Markdown file per recipe with YAML front matter, laid out as a Chowdown site
@@ -16,18 +16,18 @@ import LarderFormats
 ///
 /// The output is a folder (`-o site`), a `.zip` of it, or one recipe's Markdown (`-o x.md` or
 /// standard output, without its image).
-public final class MarkdownExporter: RecipeExporter {
+package final class MarkdownExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output: a folder (created), a `.zip`, or `.md`/standard output for one recipe.
     /// - Throws: ``LarderError`` `io-error` when the folder or file cannot be created.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(
             path: path, zipSuffixes: [".zip"], singleSuffixes: [".md", ".markdown"], stdoutIsZip: false)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let recipe = item.recipe
         if output.isSingle {
             _ = try output.addSingle(Array(Self.text(recipe, image: nil).utf8), holding: "a Markdown file")
@@ -43,7 +43,7 @@ public final class MarkdownExporter: RecipeExporter {
         try output.add("_recipes/\(name).md", Array(Self.text(recipe, image: image).utf8), modified: recipe.updatedAt)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -56,7 +56,7 @@ public final class MarkdownExporter: RecipeExporter {
     ]
 
     /// The Markdown file of a recipe; `image` is the photo's file name in `images/`.
-    public static func text(_ recipe: Recipe, image: String?) -> String {
+    package static func text(_ recipe: Recipe, image: String?) -> String {
         var front = FrontMatter()
         front.add("layout", "recipe")
         front.add("title", recipe.title)

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes MealMaster: one text file (CRLF line endings, as MealMaster's DOS exports) holding every
@@ -15,24 +15,24 @@ import LarderFormats
 /// tablespoons` → `2 tbsp`), decimals fractions, and a quantity wider than 7 columns or a unit
 /// with no code stays in the text; a capitalised word longer than 4 letters after the quantity is
 /// text, not a unit (`1 Pinch of salt`, as MealMaster capitalises ingredient text).
-public final class MealMasterExporter: RecipeExporter {
+package final class MealMasterExporter: RecipeExporter {
     private let sink: any ByteSink
 
     /// Opens the output file (written atomically) or standard output.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         sink = try ExportSession.sink(path)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         try sink.write(Self.lines(item.recipe).map { $0 + "\r\n" }.joined())
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try sink.close()
     }
 
     /// The lines of one recipe, header line to the blank line after its end line.
-    public static func lines(_ recipe: Recipe) -> [String] {
+    package static func lines(_ recipe: Recipe) -> [String] {
         let imported = ImportedRecipe(recipe: recipe)
         var out = ["MMMMM----- Recipe via Meal-Master (tm) exported by Larder", ""]
         out.append("      Title: " + oneLine(recipe.title))

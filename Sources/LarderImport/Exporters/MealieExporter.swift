@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes Mealie recipes: an archive laid out as Mealie's own recipe export, which Mealie's
@@ -8,16 +8,16 @@ import LarderFormats
 /// The archive holds `recipes/<slug>/<slug>.json` per recipe (Mealie's recipe schema, camelCase
 /// names) and the local image as `recipes/<slug>/images/original.<ext>`. `-o x.json` (or standard
 /// output) writes one recipe's JSON, as Mealie's API returns and accepts it.
-public final class MealieExporter: RecipeExporter {
+package final class MealieExporter: RecipeExporter {
     private let output: ExportOutput
     private var slugs = Set<String>()
 
     /// Opens the output: a `.zip` (or a folder) for the archive layout; `.json` or standard output for one recipe.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".json"], stdoutIsZip: false)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let slug = ExportText.unique(ExportText.slug(item.recipe.title), in: &slugs, separator: "-")
         let json = Array(try JSONWriter.string(Self.object(item.recipe, slug: slug), pretty: true).utf8)
         if try output.addSingle(json, holding: "a Mealie recipe .json file") { return }
@@ -29,7 +29,7 @@ public final class MealieExporter: RecipeExporter {
         }
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -58,7 +58,7 @@ public final class MealieExporter: RecipeExporter {
     /// the line as written, `title` the group heading on a group's first line), `recipeInstructions`
     /// (`title` the section name on a section's first step), `nutrition`, `notes` (`{title, text}`),
     /// and Mealie's `settings`, `assets`, `extras` and `comments` defaults.
-    public static func object(_ recipe: Recipe, slug: String) -> Value {
+    package static func object(_ recipe: Recipe, slug: String) -> Value {
         func tags(_ names: [String]) -> Value {
             .array(names.map { ["name": .string($0), "slug": .string(ExportText.slug($0))] })
         }

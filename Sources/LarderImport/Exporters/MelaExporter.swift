@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes Mela files as documented at https://mela.recipes/fileformat/index.html: a
@@ -7,12 +7,12 @@ import LarderFormats
 ///
 /// `-o x.melarecipe` writes one recipe; `-o x.melarecipes`, `-o x.zip` and standard output write
 /// the archive.
-public final class MelaExporter: RecipeExporter {
+package final class MelaExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         let archive = [".melarecipes", ".zip"]
         let single = [".melarecipe"]
         if let path, path != "-", !(archive + single).contains(where: { path.lowercased().hasSuffix($0) }) {
@@ -23,14 +23,14 @@ public final class MelaExporter: RecipeExporter {
         output = try ExportOutput(path: path, zipSuffixes: archive, singleSuffixes: single, stdoutIsZip: true)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let json = Array(try JSONWriter.string(Self.object(item.recipe, image: item.image), pretty: false).utf8)
         if try output.addSingle(json, holding: "a .melarecipe file") { return }
         let name = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
         try output.add(name + ".melarecipe", json, modified: item.recipe.updatedAt)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -48,7 +48,7 @@ public final class MelaExporter: RecipeExporter {
     /// `ingredients` and `instructions` (lines; group and section names as `# ` lines), `notes`,
     /// `nutrition` (text), `link` (the source URL, else the source name), `favorite`,
     /// `wantToCook` and `date` (creation, seconds since 2001-01-01).
-    public static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
+    package static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
         var instructions: [String] = []
         for section in ExportText.sections(recipe.instructions) {
             if let name = section.name { instructions.append("# " + name) }

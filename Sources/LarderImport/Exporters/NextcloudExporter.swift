@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes Nextcloud Cookbook recipes as the app keeps them in its recipe folder: one folder per
@@ -11,16 +11,16 @@ import LarderFormats
 /// nextcloud/cookbook): `recipeYield` an integer, `keywords` one comma-separated text,
 /// `recipeCategory` one text, `recipeInstructions` and `recipeIngredient` lists of texts,
 /// durations as `PT0H10M0S`, `tools` (and schema.org's `tool`) a list of texts.
-public final class NextcloudExporter: RecipeExporter {
+package final class NextcloudExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output: a folder (created), a `.zip`, or `.json`/standard output for one recipe.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".json"], stdoutIsZip: false)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let json = Array(try JSONWriter.string(Self.object(item.recipe), pretty: true).utf8)
         if try output.addSingle(json, holding: "a Nextcloud Cookbook recipe.json file") { return }
         let folder = ExportText.unique(PaprikaExporter.fileName(item.recipe.title), in: &names)
@@ -31,7 +31,7 @@ public final class NextcloudExporter: RecipeExporter {
         }
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -59,7 +59,7 @@ public final class NextcloudExporter: RecipeExporter {
     /// servings, else the yield's count), `tool` and `tools`, `recipeIngredient` (group headings as `Heading:`
     /// lines), `recipeInstructions` (texts; the app has no sections), `nutrition`
     /// (`NutritionInformation`), `recipeCuisine`, `author`, `inLanguage`, `dateCreated`, `dateModified`.
-    public static func object(_ recipe: Recipe) -> Value {
+    package static func object(_ recipe: Recipe) -> Value {
         var f = Fields()
         f["@context"] = "http://schema.org"
         f["@type"] = "Recipe"

@@ -1,21 +1,21 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes a `.paprikarecipes` archive laid out as Paprika's own export: one
 /// `<name>.paprikarecipe` entry per recipe, each a gzip-compressed JSON object with Paprika's
 /// keys (`uid`, `name`, `ingredients`, `directions`, `servings`, times, `categories`,
 /// `photo_data`, `hash`, …).
-public final class PaprikaExporter: RecipeExporter {
+package final class PaprikaExporter: RecipeExporter {
     private let zip: ZipWriter
     private var names = Set<String>()
 
     /// Opens the output (`nil`/`-`: standard output).
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         zip = ZipWriter(sink: try ExportSession.sink(path))
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let json = try JSONWriter.string(Self.object(item.recipe, image: item.image))
         let compressed = MemoryByteSink()
         let gzip = try GzipWriter(compressed)
@@ -31,7 +31,7 @@ public final class PaprikaExporter: RecipeExporter {
             path: name + ".paprikarecipe", bytes: compressed.bytes, deflate: false, modified: item.recipe.updatedAt)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try zip.finish()
     }
 
@@ -63,7 +63,7 @@ public final class PaprikaExporter: RecipeExporter {
     /// states it), `source` (the source name, else the URL's host), `source_url`, `rating`
     /// (0-5 stars), `difficulty`, `categories` (the tags), `on_favorites`, `created`,
     /// `image_url` (the first remote image) and the local image as `photo_data`.
-    public static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
+    package static func object(_ recipe: Recipe, image: [UInt8]?) -> Value {
         func minutes(_ m: Int?) -> Value {
             .string(m.map { $0 >= 60 ? "\($0 / 60) hr\($0 % 60 == 0 ? "" : " \($0 % 60) min")" : "\($0) min" } ?? "")
         }

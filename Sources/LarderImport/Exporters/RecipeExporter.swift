@@ -1,9 +1,9 @@
-public import Foundation
-public import LarderCore
+package import Foundation
+package import LarderCore
 import LarderFormats
 
 /// The foreign formats `larder export` writes.
-public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela
     case mealmaster, csv, crouton
     /// RezKonv, MealMaster's German variant (`=====  REZKONV-Rezept` framing).
@@ -14,7 +14,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case markdown
 
     /// The usual file extension of the whole output.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .schemaorg: "jsonld"
         case .paprika: "paprikarecipes"
@@ -32,7 +32,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The import format that reads this export back (and whose `extras` the exporter restores);
     /// `nil` for the HTML cookbook, which no importer reads back as a whole.
-    public var importFormat: ImportFormat? {
+    package var importFormat: ImportFormat? {
         switch self {
         case .schemaorg: .schemaorg
         case .paprika: .paprika
@@ -52,15 +52,15 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A recipe on its way out, with its image bytes when the image is a local file.
-public struct ExportItem {
+package struct ExportItem {
     /// The recipe.
-    public var recipe: Recipe
+    package var recipe: Recipe
     /// The image file's bytes, when `recipe.imageRef` names a readable local file.
-    public var image: [UInt8]?
+    package var image: [UInt8]?
 }
 
 /// Writes recipes in a foreign format, one at a time.
-public protocol RecipeExporter: AnyObject {
+package protocol RecipeExporter: AnyObject {
     /// Writes one recipe.
     func write(_ item: ExportItem) throws
     /// Finishes the output (closing lists and archives) and moves it into place.
@@ -68,28 +68,28 @@ public protocol RecipeExporter: AnyObject {
 }
 
 /// Reads Larder recipe records and writes them through an exporter, checking each one first.
-public struct ExportSession {
+package struct ExportSession {
     /// What went where.
-    public struct Summary: Sendable {
-        public var exported: [String] = []
-        public var rejected: [String] = []
+    package struct Summary: Sendable {
+        package var exported: [String] = []
+        package var rejected: [String] = []
         /// Problems that did not stop a record (an image refused), compiler style.
-        public var warnings: [String] = []
+        package var warnings: [String] = []
         /// Records exported without their image because `imageRef` points outside the records file's folder.
-        public var imagesLeftOut = 0
+        package var imagesLeftOut = 0
     }
 
     /// Larder record files to read.
-    public var inputs: [String]
+    package var inputs: [String]
     /// The format to write.
-    public var format: ExportFormat
+    package var format: ExportFormat
     /// The output path (`nil`/`-`: standard output, where the format allows).
-    public var outputPath: String?
+    package var outputPath: String?
     /// Reject bad records and go on.
-    public var keepGoing: Bool
+    package var keepGoing: Bool
 
     /// Creates a session.
-    public init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
+    package init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
         self.inputs = inputs
         self.format = format
         self.outputPath = outputPath
@@ -98,7 +98,7 @@ public struct ExportSession {
 
     /// Runs the export; bad records go to `onReject` (with `keepGoing`) or stop it.
     /// - Throws: ``LarderError``: the first bad record without `keepGoing`; I/O errors.
-    public func run(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
+    package func run(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
         do {
             return try export(onReject: onReject)
         } catch let stop as ExportStop {

@@ -1,25 +1,25 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes RecipeML 0.5: `<recipeml version="0.5">` holding one `<recipe>` per recipe with its
 /// `head` (title, categories, yield, prep, cook and total times, source), `description`,
 /// `equipment`, `ingredients` (`<ing>` with `<amt>` when the ingredient is structured, groups as
 /// `<ing-div>`), `directions` (`<step>`s, sections as `<dir-div>`) and `nutrition`.
-public final class RecipeMLExporter: RecipeExporter {
+package final class RecipeMLExporter: RecipeExporter {
     private let sink: any ByteSink
 
     /// Opens the output (`nil`/`-`: standard output).
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         sink = try ExportSession.sink(path)
         try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<recipeml version=\"0.5\">\n")
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         try sink.write(Self.element(item.recipe))
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try sink.write("</recipeml>\n")
         try sink.close()
     }

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes RezKonv, MealMaster's German variant: one text file (CRLF line endings) holding every
@@ -14,7 +14,7 @@ import LarderFormats
 /// 7 columns stays in the text. The file is Windows-1252, as RezkonvSystem writes it, when every
 /// character fits; otherwise UTF-8, so that nothing is lost (the importer reads both). RezKonv has
 /// no place for times, description, notes, images or step timers, which are left out.
-public final class RezKonvExporter: RecipeExporter {
+package final class RezKonvExporter: RecipeExporter {
     private let sink: any ByteSink
     /// The file so far in UTF-8, and in Windows-1252 while every character fits: which one is the
     /// output is known only at the end, so both stream to scratch files (memory stays flat).
@@ -24,7 +24,7 @@ public final class RezKonvExporter: RecipeExporter {
     private var windows1252: FileByteSink?
 
     /// Opens the output file (written atomically) or standard output.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         sink = try ExportSession.sink(path)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "larder-rezkonv-\(UUID().uuidString)")
@@ -39,7 +39,7 @@ public final class RezKonvExporter: RecipeExporter {
         try? FileManager.default.removeItem(atPath: windows1252Path)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let text = Self.lines(item.recipe).map { $0 + "\r\n" }.joined()
         try utf8.write(text)
         guard let windows1252 else { return }
@@ -51,7 +51,7 @@ public final class RezKonvExporter: RecipeExporter {
         }
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try utf8.close()
         try windows1252?.close()
         let chosen = windows1252 == nil ? utf8Path : windows1252Path
@@ -66,7 +66,7 @@ public final class RezKonvExporter: RecipeExporter {
     }
 
     /// The lines of one recipe, header line to the blank line after its end line.
-    public static func lines(_ recipe: Recipe) -> [String] {
+    package static func lines(_ recipe: Recipe) -> [String] {
         let imported = ImportedRecipe(recipe: recipe)
         var out = ["=====  REZKONV-Rezept - exportiert von Larder", ""]
         out.append("      Titel: " + MealMasterExporter.oneLine(recipe.title))

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes recipes as one schema.org JSON-LD document: `{"@context": "https://schema.org",
@@ -13,30 +13,30 @@ import LarderFormats
 /// (`publisher`), dates, the author (name, url, and the owner as `identifier`), nutrition,
 /// `aggregateRating`, reviews, `inLanguage` and `video`. Then `extras["schemaorg"]` is restored
 /// (``ExtrasRestore``). Larder has no schema.org place for notes, difficulty or set memberships.
-public final class SchemaOrgExporter: RecipeExporter {
+package final class SchemaOrgExporter: RecipeExporter {
     private let sink: any ByteSink
     private var count = 0
 
     /// Opens the output (`nil`/`-`: standard output).
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         sink = try ExportSession.sink(path)
         try sink.write("{\"@context\":\"https://schema.org\",\"@graph\":[\n")
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         var out: [UInt8] = count == 0 ? [] : Array(",\n".utf8)
         try JSONWriter.append(Self.node(item.recipe), to: &out, pretty: true)
         try sink.write(out)
         count += 1
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try sink.write("\n]}\n")
         try sink.close()
     }
 
     /// The keys ``node(_:)`` fills from Larder fields (see ``ExtrasRestore``).
-    public static let ownedKeys: Set<String> = [
+    package static let ownedKeys: Set<String> = [
         "@type", "@id", "name", "description", "recipeIngredient", "recipeInstructions", "prepTime", "cookTime",
         "totalTime", "recipeYield", "image", "recipeCuisine", "recipeCategory", "suitableForDiet", "keywords", "url",
         "dateCreated", "dateModified", "author", "nutrition", "aggregateRating", "review", "inLanguage", "video",
@@ -48,7 +48,7 @@ public final class SchemaOrgExporter: RecipeExporter {
     /// Ingredient groups are written as heading lines (`For the sauce:`) before their lines, as
     /// pages publish them and the importer reads them; steps with a section name go into a
     /// `HowToSection`. Courses join the categories in `recipeCategory` (schema.org's course field).
-    public static func node(_ recipe: Recipe) -> Value {
+    package static func node(_ recipe: Recipe) -> Value {
         var b = ValueBuilder()
         b.set("@type", "Recipe")
         b.set("@id", SchemaOrgRecipeParser.larderURNPrefix + recipe.id)

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Writes a Tandoor export as Tandoor's default integration makes and reads it
@@ -7,16 +7,16 @@ import LarderFormats
 /// `recipe.json` (`RecipeExportSerializer`'s fields) and the image as `image.<ext>`.
 ///
 /// `-o x.json` (or standard output) writes one recipe's `recipe.json`.
-public final class TandoorExporter: RecipeExporter {
+package final class TandoorExporter: RecipeExporter {
     private let output: ExportOutput
     private var names = Set<String>()
 
     /// Opens the output: a `.zip` (or a folder of per-recipe zips); `.json` or standard output for one recipe.
-    public init(path: String?) throws {
+    package init(path: String?) throws {
         output = try ExportOutput(path: path, zipSuffixes: [".zip"], singleSuffixes: [".json"], stdoutIsZip: false)
     }
 
-    public func write(_ item: ExportItem) throws {
+    package func write(_ item: ExportItem) throws {
         let json = Array(try JSONWriter.string(Self.object(item.recipe), pretty: false).utf8)
         if try output.addSingle(json, holding: "a Tandoor recipe.json file") { return }
         let inner = MemoryByteSink()
@@ -32,7 +32,7 @@ public final class TandoorExporter: RecipeExporter {
         try output.add(name + ".zip", inner.bytes, deflate: false, modified: item.recipe.updatedAt)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try output.finish()
     }
 
@@ -66,7 +66,7 @@ public final class TandoorExporter: RecipeExporter {
     /// one per Larder step (`name` the section name on a section's first step, `time` the timer
     /// in whole minutes), the first holding every ingredient (`original_text` the line as written,
     /// `amount`, `unit`, `food` and `note` as parsed; group headings as `is_header` entries).
-    public static func object(_ recipe: Recipe) -> Value {
+    package static func object(_ recipe: Recipe) -> Value {
         var f = Fields()
         f["name"] = .string(recipe.title)
         f["description"] = .string(recipe.description ?? "")

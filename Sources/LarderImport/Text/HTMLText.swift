@@ -2,11 +2,11 @@ import LarderFormats
 
 /// HTML text as recipe sites publish it: character references to decode, tags to strip,
 /// whitespace to collapse.
-public enum HTMLText {
+package enum HTMLText {
     /// Decodes character references: named (`&amp;`, `&nbsp;`, `&frac12;`), decimal (`&#39;`), hexadecimal (`&#x27;`).
     ///
     /// Unknown names stay as written; a missing `;` is tolerated for the common names, as browsers do.
-    public static func decodeEntities(_ text: String) -> String {
+    package static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
@@ -84,7 +84,7 @@ public enum HTMLText {
     }
 
     /// Removes tags (`<br>`, `<a href=…>`, `</p>`); a `<` not starting a tag stays.
-    public static func stripTags(_ text: String) -> String {
+    package static func stripTags(_ text: String) -> String {
         guard text.contains("<") else { return text }
         var out = ""
         var index = text.startIndex
@@ -118,7 +118,7 @@ public enum HTMLText {
 
     /// Collapses runs of whitespace (including no-break spaces) to one space, drops zero-width
     /// spaces and trims the ends.
-    public static func collapseWhitespace(_ text: String) -> String {
+    package static func collapseWhitespace(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -140,19 +140,19 @@ public enum HTMLText {
     /// `lim&amp;atilde;o`, as some sites publish their JSON-LD): what the page meant to show.
     ///
     /// A text whose first decoding still holds a reference it made from `&amp;` is decoded once more.
-    public static func decodeEntitiesFully(_ text: String) -> String {
+    package static func decodeEntitiesFully(_ text: String) -> String {
         let once = decodeEntities(text)
         guard text.contains("&amp;"), once.contains("&") else { return once }
         return decodeEntities(once)
     }
 
     /// What a reader sees: entities decoded, tags stripped, whitespace collapsed.
-    public static func normalize(_ text: String) -> String {
+    package static func normalize(_ text: String) -> String {
         collapseWhitespace(stripTags(decodeEntitiesFully(text)))
     }
 
     /// Like ``normalize(_:)`` but keeps paragraph breaks (`<br>`, `<p>`, newlines) as `\n`.
-    public static func normalizeKeepingLines(_ text: String) -> String {
+    package static func normalizeKeepingLines(_ text: String) -> String {
         var marked = decodeEntitiesFully(text)
         for tag in ["<br>", "<br/>", "<br />", "</p>", "</li>", "<BR>", "<BR/>", "<BR />"] {
             marked = marked.replacingAll(tag, with: "\n")

@@ -3,12 +3,12 @@ import LarderFormats
 
 /// Durations as recipe formats write them: ISO 8601 (`PT1H30M`, `P0DT0H45M`), broken ISO
 /// (`PTundefinedM`, `PT-5M`), and text (`1 hour 30 mins`, `12-15 minutes`, `1½ hrs`).
-public enum RecipeTime {
+package enum RecipeTime {
     /// Whole minutes (rounded up from seconds), or `nil` when the text holds no duration, a zero one,
     /// or one past Int's range.
     ///
     /// Negative durations count as their magnitude; ranges take their upper end.
-    public static func minutes(from text: String) -> Int? {
+    package static func minutes(from text: String) -> Int? {
         let trimmed = text.trimmingWhitespace
         if let whole = Int(trimmed) { return whole > 0 ? whole : nil }
         if let seconds = iso8601Seconds(trimmed) {
@@ -22,7 +22,7 @@ public enum RecipeTime {
     /// The seconds an ISO 8601 duration stands for; `nil` when the text is not one.
     ///
     /// The form is `P[nY][nM][nW][nD][T[nH][nM][nS]]`. Years count 365 days and months 30.
-    public static func iso8601Seconds(_ text: String) -> Double? {
+    package static func iso8601Seconds(_ text: String) -> Double? {
         var s = Substring(text.uppercased())
         var sign = 1.0
         if s.hasPrefix("-") {
@@ -210,14 +210,14 @@ public enum RecipeTime {
     }
 
     /// Unicode vulgar fractions and their values.
-    public static let vulgarFractions: [Character: Double] = [
+    package static let vulgarFractions: [Character: Double] = [
         "½": 0.5, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "¼": 0.25, "¾": 0.75, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6, "⅘": 0.8,
         "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875, "⅐": 1.0 / 7, "⅑": 1.0 / 9,
         "⅒": 0.1,
     ]
 
     /// `PT1H30M` for 90 minutes (`PT0M` for 0).
-    public static func iso8601(minutes: Int) -> String {
+    package static func iso8601(minutes: Int) -> String {
         let hours = minutes / 60
         let rest = minutes % 60
         if hours == 0 { return "PT\(rest)M" }
@@ -225,7 +225,7 @@ public enum RecipeTime {
     }
 
     /// `PT45S`, `PT2M`, `PT1M30S` for a step timer.
-    public static func iso8601(seconds: Int) -> String {
+    package static func iso8601(seconds: Int) -> String {
         if seconds % 60 == 0 { return iso8601(minutes: seconds / 60) }
         let minutes = seconds / 60
         return minutes == 0 ? "PT\(seconds)S" : "PT\(minutes)M\(seconds % 60)S"

@@ -1,12 +1,12 @@
 import LarderFormats
 
 /// Recipe yields as published: `8`, `"4 servings"`, `"Makes 12 cookies"`, `"4-6"`, lists.
-public enum RecipeYield {
+package enum RecipeYield {
     /// The yield in the form `<n> servings` or `<n> <items>` (`12 cookies`, `1 loaf`, `2 dozen`).
     ///
     /// Read the way recipe-scrapers reads a yield string: ranges take their upper end, a known
     /// item kind anywhere in the text names the unit. `nil` when there is no text.
-    public static func normalized(_ text: String) -> String? {
+    package static func normalized(_ text: String) -> String? {
         var serve = HTMLText.normalize(text)
         guard !serve.isEmpty else { return nil }
         if let rangeEnd = upperEndOfRange(serve) { serve = rangeEnd }
@@ -37,7 +37,7 @@ public enum RecipeYield {
     /// The yield of a bare count published with its words (`["8", "8 slices"]`, as WP Recipe
     /// Maker does): `<count> <first word after the number>` (`8 slices`), or `<count> servings`
     /// when that word means servings or is not a noun.
-    public static func normalized(_ text: String, count: String) -> String {
+    package static func normalized(_ text: String, count: String) -> String {
         let words = tokens(HTMLText.normalize(text))
         guard let numberIndex = words.firstIndex(where: { Double($0.replacingAll(",", with: ".")) != nil }) else {
             return phrase(count, unit: nil)
@@ -120,7 +120,7 @@ public enum RecipeYield {
 
     /// The number of servings a yield text gives (its first whole number, the lower end of a
     /// range), or `nil` when it has none or it is zero.
-    public static func servings(_ text: String) -> Int? {
+    package static func servings(_ text: String) -> Int? {
         guard let n = firstInteger(in: HTMLText.normalize(text)), n > 0 else { return nil }
         return n
     }

@@ -1,12 +1,12 @@
 import LarderFormats
 
 /// Repairs for damage recipe text commonly carries on its way through CMS plugins.
-public enum TextRepair {
+package enum TextRepair {
     /// Undoes UTF-8 that was decoded as windows-1252 (`cupÂ orange`, `crÃ¨me`, `donâ€™t`).
     ///
     /// Each run of characters whose windows-1252 bytes form one valid UTF-8 sequence becomes
     /// the character that sequence encodes. Text without such runs is returned unchanged.
-    public static func mojibake(_ text: String) -> String {
+    package static func mojibake(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains(where: { $0.value >= 0xC2 && $0.value <= 0xF4 }) else { return text }
         var out = String.UnicodeScalarView()
@@ -64,7 +64,7 @@ public enum TextRepair {
     ///
     /// Linear in the line's length (a 160 KB line of nested parentheses took 262 s when each `((`
     /// searched the rest of the line again).
-    public static func ingredientLine(_ line: String) -> String {
+    package static func ingredientLine(_ line: String) -> String {
         guard line.contains("(") else { return line.replacingAll(" ,", with: ",") }
         let chars = Array(line)
         // nextParen[i]: the first index ≥ i holding a parenthesis (chars.count when none).
@@ -139,7 +139,7 @@ public enum TextRepair {
     }
 
     /// Drops a trailing page-title suffix that only says "recipe" (`Banketstaaf – recept`).
-    public static func title(_ title: String) -> String {
+    package static func title(_ title: String) -> String {
         let words: Set<String> = [
             "recipe", "recept", "rezept", "receta", "ricetta", "recette", "opskrift", "oppskrift", "resepti", "przepis",
         ]

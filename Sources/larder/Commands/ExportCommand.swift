@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import LarderCore
 import LarderFormats
 import LarderImport

@@ -1,15 +1,14 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import LarderCore
 import LarderFormats
-import LarderImport
+public import LarderImport
 
 /// `larder import`: recipes and brew logs from the formats people have, into Larder records.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract:
-            "Import recipes and brew logs from schema.org, Paprika, Mela, Nextcloud, Mealie, Tandoor, Cooklang, ORF, RecipeML, Beanconqueror, MealMaster, CSV, Chowdown, RecipeSage, Plan to Eat, MyRecipeBox, Recipe Keeper, CopyMeThat, Crouton, OpenEats, Cookmate, RecetteTek, Rezeptsuite.de, Domestica, Cook'n, Pepperplate, ChefTap, Saffron, Gourmet, the Cookbook app, BigOven and plain recipe files.",
+        abstract: "Import recipes and brew logs from \(ImportFormat.all.count) formats: \(formatNames).",
         discussion: """
             Detects each input's format from its extension, magic bytes and content (override with \
             --from); a format claims a file only when the keys it needs are there. Recipe JSON, YAML \
@@ -56,11 +55,19 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
+    /// The formats' display names, alphabetically, for the abstract.
+    static var formatNames: String {
+        let names = ImportFormat.all.map(\.displayName).sorted { $0.lowercased() < $1.lowercased() }
+        return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    }
+
     @Argument(help: "Files or folders to import.")
     var inputs: [String]
 
-    @Option(name: .long, help: "Input format: auto, \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var from: ImportFormatChoice = .auto
+    @Option(
+        name: .long, help: "Input format (auto: detect each file's, and each archive entry's, by its name and content)."
+    )
+    var from: ImportFormat = .auto
 
     @Option(name: .long, help: "Output format: json, ndjson, yaml or xml (default: from the output name, else json).")
     var to: DataFormat?
@@ -113,13 +120,11 @@ struct ImportCommand: ParsableCommand {
             options: ImportSession.Options(
                 outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing,
                 rejectsPath: rejects.resolvedRejectsPath,
-                imagesDirectory: images, limits: recordLimits.limits, merge: merge))
-        let result: ImportSession.Report
+                imagesDirectory: images, limits: recordLimits.limits, merge: merge,
+                importOptions: ImportOptions(csvColumns: try map.map(csvColumns) ?? [:])))
+        let result: ImportReport
         do {
-            let columns = try map.map(csvColumns) ?? [:]
-            result = try CSVImporter.$columnOverrides.withValue(columns) {
-                try session.run(inputs.map { ($0, from.format) })
-            }
+            result = try session.run(inputs.map { ($0, from) })
         } catch let error as LarderError where error.code != .io && error.code != .usage {
             for warning in session.report.warnings { Stderr.print(warning) }
             Stderr.print("larder: " + error.description)
@@ -129,17 +134,17 @@ struct ImportCommand: ParsableCommand {
             throw DataErrorsExit()
         }
         Self.printReport(result, rejectsPath: rejects.resolvedRejectsPath)
-        if let report { try Self.writeReport(result, to: report, rejectsPath: rejects.resolvedRejectsPath) }
+        if let report { try result.write(to: report, rejectsPath: rejects.resolvedRejectsPath) }
         if !result.rejected.isEmpty { throw DataErrorsExit() }
     }
 
     /// Rejections, those of one reason grouped: the first in full, then a count and the first
     /// record numbers (2,000 brews refused for one reason printed 550 KB of the same line).
-    static func printRejections(_ rejected: [ImportSession.ReportLine], rejectsPath: String?) {
+    static func printRejections(_ rejected: [ImportReport.Line], rejectsPath: String?) {
         var order: [String] = []
-        var groups: [String: [ImportSession.ReportLine]] = [:]
+        var groups: [String: [ImportReport.Line]] = [:]
         for line in rejected {
-            let key = rejectionReason(line.reason ?? "")
+            let key = line.cause ?? line.reason ?? ""
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(line)
         }
@@ -160,20 +165,7 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// A rejection's reason without where it happened (`file:line:col: error: record N: `), so
-    /// records refused for the same thing group together.
-    static func rejectionReason(_ reason: String) -> String {
-        var text = Substring(reason)
-        if let range = text.range(of: ": error: ") { text = text[range.upperBound...] }
-        if text.hasPrefix("record "), let colon = text.firstIndex(of: ":"),
-            text[text.index(text.startIndex, offsetBy: 7)..<colon].allSatisfy(\.isNumber)
-        {
-            text = text[text.index(after: colon)...].drop { $0 == " " }
-        }
-        return String(text)
-    }
-
-    static func printReport(_ report: ImportSession.Report, rejectsPath: String?) {
+    static func printReport(_ report: ImportReport, rejectsPath: String?) {
         for warning in report.warnings { Stderr.print(warning) }
         let shown = 100
         for line in report.imported.prefix(shown) { Stderr.print("  imported: \(line.name)  [\(line.origin)]") }
@@ -201,63 +193,13 @@ struct ImportCommand: ParsableCommand {
         Stderr.print(summary)
     }
 
-    /// The input file of an origin (`file!entry#index`, `file#index` or `file`).
-    static func input(ofOrigin origin: String) -> String {
-        if let bang = origin.firstIndex(of: "!") { return String(origin[..<bang]) }
-        if let hash = origin.lastIndex(of: "#"), origin[origin.index(after: hash)...].allSatisfy(\.isNumber),
-            origin.index(after: hash) < origin.endIndex
-        {
-            return String(origin[..<hash])
-        }
-        return origin
-    }
-
-    static func writeReport(_ report: ImportSession.Report, to path: String, rejectsPath: String?) throws {
-        func lines(_ list: [ImportSession.ReportLine]) -> Value {
-            .array(
-                list.map { line in
-                    var b = ValueBuilder()
-                    b.set("name", line.name)
-                    b.set("id", line.id)
-                    b.set("origin", line.origin)
-                    b.set("reason", line.reason)
-                    return b.value
-                })
-        }
-        var counts = ValueBuilder()
-        counts.set("imported", report.imported.count)
-        counts.set("rejected", report.rejected.count)
-        counts.set("duplicates", report.duplicates.count)
-        counts.set("keptFromOutput", report.carriedOver)
-        counts.set("images", report.images)
-        counts.set("warnings", report.warnings.count)
-        var rejectsSummary = ValueBuilder()
-        rejectsSummary.set("file", report.rejected.isEmpty ? nil : rejectsPath)
-        rejectsSummary.set("count", report.rejected.count)
-        rejectsSummary.set(
-            "byInput",
-            value: .object(
-                Fields(
-                    Dictionary(grouping: report.rejected) { Self.input(ofOrigin: $0.origin) }
-                        .sorted { $0.key < $1.key }.map { Field(key: $0.key, value: .int(Int64($0.value.count))) })))
-        let value: Value = [
-            "counts": counts.value, "outputs": .array(report.outputs.map(Value.string)),
-            "imported": lines(report.imported), "rejected": lines(report.rejected),
-            "duplicates": lines(report.duplicates), "rejects": rejectsSummary.value,
-            "warnings": .array(report.warnings.map(Value.string)), "census": report.census.value,
-        ]
-        let sink = try FileByteSink(path: path)
-        try sink.write(try JSONWriter.string(value, pretty: true) + "\n")
-        try sink.close()
-    }
 }
 
-/// `--from` choices for import: `auto` or a foreign format.
-enum ImportFormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, schemaorg, paprika, mela, nextcloud, mealie, tandoor, cooklang, orf, recipeml, beanconqueror, plain
-    case mealmaster, csv, chowdown, recipesage, plantoeat, myrecipebox, recipekeeper, crouton, copymethat, openeats
-    case cookmate, recettetek, rezeptsuite, domestica, cookn
-    case pepperplate, cheftap, saffron, gourmet, cookbookapp, bigoven
+extension ImportFormat: ExpressibleByArgument {
+    /// `auto` or a registered format's name.
+    public init?(argument: String) { self.init(rawValue: argument) }
 
-    var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
+    public static var allValueStrings: [String] { ["auto"] + ImportFormat.all.map(\.rawValue) }
+
+    public var defaultValueDescription: String { rawValue }
 }

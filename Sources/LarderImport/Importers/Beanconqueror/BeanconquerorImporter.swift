@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports a Beanconqueror backup: a zip archive (or the bare `Beanconqueror.json`) whose main
@@ -12,11 +12,11 @@ import LarderFormats
 /// pour, steep, or a shot pulled), which the logs link to. Beanconqueror writes 0 for what was not
 /// recorded: an unrated brew (rating 0) is a log without a rating, an unweighed one a log without
 /// dose or yield (brewLog v4); `larder validate --rules brewguide` names the logs BrewGuide would refuse.
-public struct BeanconquerorImporter: RecipeImporter {
-    public var format: ImportFormat { .beanconqueror }
+package struct BeanconquerorImporter: RecipeImporter {
+    package var format: ImportFormat { .beanconqueror }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
     private struct Context {
         var beans: [String: String] = [:]
@@ -29,7 +29,7 @@ public struct BeanconquerorImporter: RecipeImporter {
         var latestByPreparation: [String: (date: Double, brew: Value)] = [:]
     }
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         let origin = ImportOrigin(file: path)
         var context = Context()
@@ -124,7 +124,7 @@ public struct BeanconquerorImporter: RecipeImporter {
             let roaster = bean["roaster"]?.stringValue ?? ""
             context.beans[uuid] = roaster.isEmpty ? name : "\(name) (\(roaster))"
             let information = bean["bean_information"]?.arrayValue?.first
-            func text(_ value: Value?) -> String? { value?.stringValue.flatMap(PaprikaImporter.nonEmpty) }
+            func text(_ value: Value?) -> String? { value?.stringValue.flatMap(ImportText.nonEmpty) }
             let origin = [text(information?["country"]), text(information?["region"]), text(information?["farm"])]
                 .compactMap { $0 }
             context.beanDetails[uuid] = CoffeeBean(
@@ -184,10 +184,10 @@ public struct BeanconquerorImporter: RecipeImporter {
         let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
         // Seconds past Int's range are no time: the census keeps the field as written in extras.
         let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
-        let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty)
+        let note = try r.optionalString("note").flatMap(ImportText.nonEmpty)
         let beanID = try r.optionalString("bean")
         let millName = try r.optionalString("mill").flatMap { context.mills[$0] }
-        let grindSetting = try r.optionalString("grind_size").flatMap(PaprikaImporter.nonEmpty)
+        let grindSetting = try r.optionalString("grind_size").flatMap(ImportText.nonEmpty)
         let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         // A percentage; anything else is left in extras rather than failing the brew's validation.
         let tds = Self.number(r.fields["tds"]).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil }
@@ -225,7 +225,7 @@ public struct BeanconquerorImporter: RecipeImporter {
     /// What the importer does with each field of a Beanconqueror brew; any other field
     /// (`mill_speed`, `pressure_profile`, `coffee_type`, `cupping`, `flow_profile`, …) is kept in
     /// `extras.beanconqueror`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .beanconqueror,
         [
             "config": .carried("id"), "method_of_preparation": .carried("method"), "bean": .carried("bean"),
@@ -237,7 +237,7 @@ public struct BeanconquerorImporter: RecipeImporter {
         ])
 
     /// The census of one brew, checked against the log it became.
-    public static func census(of brew: Value, log: BrewLog) -> FieldCensus {
+    package static func census(of brew: Value, log: BrewLog) -> FieldCensus {
         take(brew, log: log).census
     }
 

@@ -25,12 +25,12 @@ extension BigOvenImporter {
                 location: SourceLocation(fieldPath: "Ingredients"))
         }
         let ordered = elements.enumerated().sorted {
-            (CroutonImporter.number($0.element["DisplayIndex"]) ?? .infinity, $0.offset)
-                < (CroutonImporter.number($1.element["DisplayIndex"]) ?? .infinity, $1.offset)
+            (ImportText.number($0.element["DisplayIndex"]) ?? .infinity, $0.offset)
+                < (ImportText.number($1.element["DisplayIndex"]) ?? .infinity, $1.offset)
         }
         for (index, element) in ordered {
             if case .string(let line) = element {
-                readIngredientLines(PaprikaImporter.lines(line), into: &recipe)
+                readIngredientLines(ImportText.lines(line), into: &recipe)
                 continue
             }
             guard let ingredient = element.objectValue else {
@@ -67,7 +67,7 @@ extension BigOvenImporter {
     static func line(of ingredient: Fields) -> String? {
         let quantity =
             ingredient["DisplayQuantity"]?.scalarText
-            ?? CroutonImporter.number(ingredient["Quantity"]).flatMap { $0 > 0 ? text($0) : nil }
+            ?? ImportText.number(ingredient["Quantity"]).flatMap { $0 > 0 ? text($0) : nil }
         var line = [quantity, ingredient["Unit"]?.scalarText, ingredient["Name"]?.scalarText].compactMap { $0 }
             .joined(separator: " ")
         if let notes = ingredient["PreparationNotes"]?.scalarText { line += line.isEmpty ? notes : ", " + notes }
@@ -83,7 +83,7 @@ extension BigOvenImporter {
         let parsed = IngredientLines.make(line)
         let unit = ingredient["Unit"]?.scalarText
         return Ingredient(
-            quantity: CroutonImporter.number(ingredient["Quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? parsed.quantity,
+            quantity: ImportText.number(ingredient["Quantity"]).flatMap { $0 > 0 ? $0 : nil } ?? parsed.quantity,
             quantityMax: parsed.quantityMax, unit: unit.map { parsed.unit ?? $0 },
             item: ingredient["Name"]?.scalarText ?? parsed.item, note: ingredient["PreparationNotes"]?.scalarText,
             original: line)
@@ -108,7 +108,7 @@ extension BigOvenImporter {
             if lineMembers.contains(key) { return .carried("ingredients") }
             // A quantity of 0 is BigOven's "none" (a heading's, or `salt to taste`): kept as it is.
             let isQuantity = key == "Quantity" && node["IsHeading"] != .bool(true)
-            return isQuantity && (CroutonImporter.number(node["Quantity"]) ?? 0) > 0 ? .carried("ingredients") : .extras
+            return isQuantity && (ImportText.number(node["Quantity"]) ?? 0) > 0 ? .carried("ingredients") : .extras
         case "Poster":
             let named = node["FirstName"]?.scalarText != nil || node["LastName"]?.scalarText != nil
             switch key {
@@ -118,7 +118,7 @@ extension BigOvenImporter {
             default: return .extras
             }
         case "NutritionInfo":
-            return nutrients[key] != nil && CroutonImporter.number(node[key]) != nil ? .carried("nutrition") : .extras
+            return nutrients[key] != nil && ImportText.number(node[key]) != nil ? .carried("nutrition") : .extras
         default:
             return .extras
         }

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports BigOven recipes: the recipe JSON of BigOven's REST API (one object, an array of them,
@@ -20,13 +20,13 @@ import LarderFormats
 /// An array streams one recipe at a time; a single object or a search response is read whole,
 /// within the record size limit. Each recipe is isolated: one without a title is rejected with its
 /// index and field path, and the rest import.
-public struct BigOvenImporter: RecipeImporter {
-    public var format: ImportFormat { .bigoven }
+package struct BigOvenImporter: RecipeImporter {
+    package var format: ImportFormat { .bigoven }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4096)
         let first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
@@ -50,12 +50,12 @@ public struct BigOvenImporter: RecipeImporter {
     /// - Throws: ``LarderError`` `malformed-record`: at `Title` when the recipe has none; at
     ///   `Ingredients` (`Ingredients[3]`) when it is not a list of ingredient objects; for a value
     ///   that is not an object.
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         guard let fields = value.objectValue else {
             throw LarderError(.malformedRecord, "a BigOven recipe is a JSON object; this is \(value.kindDescription)")
         }
         func text(_ key: String) -> String? { fields[key]?.scalarText }
-        func number(_ key: String) -> Double? { CroutonImporter.number(fields[key]) }
+        func number(_ key: String) -> Double? { ImportText.number(fields[key]) }
         guard let title = text("Title") else {
             throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "Title"))
         }
@@ -79,7 +79,7 @@ public struct BigOvenImporter: RecipeImporter {
         let imageKeys = ["ImageURL", "HeroPhotoUrl", "PhotoUrl", "BookmarkImageURL"].filter { text($0) != nil }
         if let key = imageKeys.first, let url = text(key) { recipe.images = [.url(url)] }
         for key in imageKeys.dropFirst() { fates[key] = .extras }
-        recipe.steps = PaprikaImporter.lines(text("Instructions")).map { ImportedRecipe.Step(text: $0) }
+        recipe.steps = ImportText.lines(text("Instructions")).map { ImportedRecipe.Step(text: $0) }
         if let count = number("YieldNumber"), count > 0 {
             recipe.readYield([Self.text(count), text("YieldUnit")].compactMap { $0 }.joined(separator: " "))
         }
@@ -95,7 +95,7 @@ public struct BigOvenImporter: RecipeImporter {
             try readIngredients(ingredients, into: &recipe)
             if text("IngredientsTextBlock") != nil { fates["IngredientsTextBlock"] = .extras }
         } else {
-            readIngredientLines(PaprikaImporter.lines(text("IngredientsTextBlock")), into: &recipe)
+            readIngredientLines(ImportText.lines(text("IngredientsTextBlock")), into: &recipe)
         }
         recipe.takeCensus(of: fields, table: fieldTable, overrides: fates)
         recipe.takeMemberCensus(of: fields, roots: structuredFields, format: .bigoven, census: memberCensus(recipe))
@@ -104,7 +104,7 @@ public struct BigOvenImporter: RecipeImporter {
 
     /// What the importer does with each field of a BigOven recipe; any other field is kept in
     /// `extras.bigoven`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .bigoven,
         [
             "RecipeID": .carried("id"), "Title": .carried("title"), "Description": .carried("description"),
@@ -137,7 +137,7 @@ public struct BigOvenImporter: RecipeImporter {
     private static func nutrition(_ info: Fields) -> [String: String] {
         var result: [String: String] = [:]
         for (member, (key, unit)) in nutrients {
-            guard let amount = CroutonImporter.number(info[member]) else { continue }
+            guard let amount = ImportText.number(info[member]) else { continue }
             result[key] = "\(Self.text(amount)) \(unit)"
         }
         return result

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports a CSV (or TSV) file of recipes: a header line, then one recipe per row.
@@ -19,22 +19,16 @@ import LarderFormats
 /// Streams: one row is held at a time. Each row is isolated: one that breaks RFC 4180 (an
 /// unclosed quote, a stray quote), has more cells than the header, or has no title is rejected
 /// with its line, and the rest import.
-public struct CSVImporter: RecipeImporter {
-    /// The `--map` overrides for the imports this task runs (field → header name).
-    ///
-    /// A task-local, so that `larder import` can hand them to the importer without another
-    /// parameter through ``ImportSession``.
-    @TaskLocal public static var columnOverrides: [CSVColumn: String] = [:]
-
+package struct CSVImporter: RecipeImporter {
     /// The field → header name overrides.
-    public var columns: [CSVColumn: String]
+    package var columns: [CSVColumn: String]
     /// The app export the file is (its columns by exact header name); `nil`: a generic spreadsheet.
     let profile: CSVProfile?
 
-    public var format: ImportFormat { profile?.format ?? .csv }
+    package var format: ImportFormat { profile?.format ?? .csv }
 
     /// Creates the importer with `columns` overriding the automatic mapping.
-    public init(columns: [CSVColumn: String] = [:]) {
+    package init(columns: [CSVColumn: String] = [:]) {
         self.columns = columns
         profile = nil
     }
@@ -45,7 +39,7 @@ public struct CSVImporter: RecipeImporter {
         self.profile = profile
     }
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             return try importCSV(at: path, named: path, into: sink)
         }
@@ -302,18 +296,24 @@ public struct CSVImporter: RecipeImporter {
 extension CSVImporter {
     /// Whether a file is CSV: by its name (`.csv`, `.tsv`) and a header line with a title column;
     /// with `--map` given, by its name alone.
-    static func claims(_ head: String, name: String) -> Bool {
+    static func claims(_ head: String, name: String, columns: [CSVColumn: String]) -> Bool {
         guard name.hasSuffix(".csv") || name.hasSuffix(".tsv") else { return false }
         // `--map` says the file is a spreadsheet of recipes: a .csv with it is CSV, and a missing
         // column is then the importer's error (naming the file's columns), not a detection failure.
-        if !columnOverrides.isEmpty { return true }
+        if !columns.isEmpty { return true }
         return headerCells(head).contains { CSVColumn.automatic($0) == .title }
     }
 
     /// The app export whose header row the text starts with (``CSVProfile/signature``), whatever
     /// the file's name; `nil` with `--map` given (the columns are then the user's to name).
-    static func profile(claiming head: String) -> CSVProfile? {
-        columnOverrides.isEmpty ? CSVProfile.matching(headerCells(head)) : nil
+    static func profile(claiming head: String, columns: [CSVColumn: String]) -> CSVProfile? {
+        columns.isEmpty ? CSVProfile.matching(headerCells(head)) : nil
+    }
+
+    /// The app export a text file's header row claims (see ``profile(claiming:columns:)``).
+    static func profile(of probe: ImportProbe) -> CSVProfile? {
+        guard probe.kind == .file, probe.isPlainText else { return nil }
+        return profile(claiming: probe.text, columns: probe.options.csvColumns)
     }
 
     /// The cells of the first line, unquoted (a header line has no line breaks in its cells).

@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports ChefTap's text export: a zip whose `cheftap_export/` folder holds one `.txt` file per
@@ -13,13 +13,13 @@ import LarderFormats
 /// A file without ingredients sends everything after the title to the directions. The census
 /// names these parts (`title`, `description`, `ingredients`, `directions`, `source`). Each file is
 /// one record, isolated: an empty one, or one with a title alone, is rejected with its entry.
-public struct ChefTapImporter: RecipeImporter {
-    public var format: ImportFormat { .cheftap }
+package struct ChefTapImporter: RecipeImporter {
+    package var format: ImportFormat { .cheftap }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try TextExportFiles.importRecipes(
             at: path, into: sink, read: { try Self.parts(of: $0, origin: $1, sink: sink) }, raw: { $0 },
             recipe: Self.recipe(from:))
@@ -86,7 +86,7 @@ public struct ChefTapImporter: RecipeImporter {
     }
 
     /// What the importer does with each part of a file.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .cheftap,
         [
             "title": .carried("title"), "description": .carried("description"),

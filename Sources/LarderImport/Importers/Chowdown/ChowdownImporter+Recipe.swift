@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 extension ChowdownImporter {
@@ -11,7 +11,7 @@ extension ChowdownImporter {
     /// - Returns: the recipe, with its field census and `extras["chowdown"]`.
     /// - Throws: ``LarderError`` `malformed-record` naming the field (`ingredients[2]`) for a
     ///   value of the wrong kind, or the front matter's problem (``ChowdownDocument/parse(_:limits:)``).
-    public static func recipe(
+    package static func recipe(
         _ text: String, fallbackTitle: String, image: ((String) throws -> [UInt8]?)?
     ) throws -> ImportedRecipe {
         let document = try ChowdownDocument.parse(text)

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Chowdown recipes (clarklab/chowdown, a Jekyll recipe site): Markdown files with YAML
@@ -13,13 +13,13 @@ import LarderFormats
 /// `url` and `author` are read; the body is the description, and what follows a `## Notes`
 /// heading the notes. Other keys (`imagecredit`, `components`, …) are kept in
 /// `extras["chowdown"]`. An image is read only from inside the site's `images/` folder.
-public struct ChowdownImporter: RecipeImporter {
-    public var format: ImportFormat { .chowdown }
+package struct ChowdownImporter: RecipeImporter {
+    package var format: ImportFormat { .chowdown }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             try importFolder(path, into: sink)

@@ -1,25 +1,25 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Walks a zip archive entry by entry for an importer: skips directories, `__MACOSX` and
 /// hidden files, refuses entries that would escape the archive (zip slip) and entries that
 /// inflate too far (zip bombs) — each refusal is a rejected item naming the entry — and hands
 /// every other entry's bytes to `body` while they stream.
-public struct ArchiveWalker {
+package struct ArchiveWalker {
     /// The archive's path.
-    public var path: String
+    package var path: String
     /// Expansion limits.
-    public var limits: ZipLimits
+    package var limits: ZipLimits
 
     /// Creates a walker.
-    public init(path: String, limits: ZipLimits = .default) {
+    package init(path: String, limits: ZipLimits = .default) {
         self.path = path
         self.limits = limits
     }
 
     /// Calls `body` for every entry that `accept` (given the entry) keeps.
     /// - Throws: ``LarderError`` when the archive itself cannot be read.
-    public func forEachEntry(
+    package func forEachEntry(
         into sink: any ImportSink, accept: (ZipEntry) -> Bool = { _ in true },
         _ body: (ZipEntry, any ByteSource, ImportOrigin) throws -> Void
     ) throws {

@@ -7,17 +7,17 @@ import LarderFormats
 /// strings followed by `:`, YAML keys are what starts a line (after list dashes) up to `: `, and
 /// XML names are the element names, lowercased and without a namespace prefix.
 /// Complexity: O(n) in the length of the text.
-struct ContentKeys {
+package struct ContentKeys {
     /// The keys as written (XML element names lowercased).
     private(set) var keys: Set<String> = []
 
     /// Keys of a JSON text.
-    init(json text: String) {
+    package init(json text: String) {
         scanJSON(Array(text.utf8))
     }
 
     /// Keys of a YAML text: block mapping keys, and JSON-style quoted keys of flow mappings.
-    init(yaml text: String) {
+    package init(yaml text: String) {
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             var rest = line.drop { $0 == " " || $0 == "\t" }
             if rest.hasPrefix("#") || rest.hasPrefix("---") || rest.hasPrefix("...") { continue }
@@ -38,7 +38,7 @@ struct ContentKeys {
     }
 
     /// Element names of an XML text that is already lowercased.
-    init(xml lowered: String) {
+    package init(xml lowered: String) {
         let bytes = Array(lowered.utf8)
         var i = 0
         while i < bytes.count {
@@ -54,11 +54,11 @@ struct ContentKeys {
     }
 
     /// Whether `key` is there, exactly as written.
-    func has(_ key: String) -> Bool { keys.contains(key) }
+    package func has(_ key: String) -> Bool { keys.contains(key) }
 
     /// Whether the keys are those of plain recipes: a title and ingredients or steps, under any of
     /// the names ``PlainRecipe`` reads (`title`/`name`, `ingredients`, `steps`/`instructions`/…).
-    var claimsPlainRecipes: Bool {
+    package var claimsPlainRecipes: Bool {
         let roles = Set(keys.compactMap { PlainRecipe.Role(key: $0) })
         return roles.contains(.title) && (roles.contains(.ingredients) || roles.contains(.steps))
     }

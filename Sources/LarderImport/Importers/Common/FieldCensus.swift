@@ -1,7 +1,7 @@
-public import LarderCore
+package import LarderCore
 
 /// What an import did with one top-level source field of one record.
-public enum FieldFate: Sendable, Hashable, CustomStringConvertible {
+package enum FieldFate: Sendable, Hashable, CustomStringConvertible {
     /// Read into a Larder field (named as the record's JSON key: `description`, `yield`, `author.url`).
     case carried(String)
     /// Kept verbatim in the record's `extras`, under the source format's name.
@@ -10,7 +10,7 @@ public enum FieldFate: Sendable, Hashable, CustomStringConvertible {
     case dropped(String)
 
     /// `carried → title`, `kept in extras`, `dropped: reason`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .carried(let field): "carried → \(field)"
         case .extras: "kept in extras"
@@ -21,35 +21,35 @@ public enum FieldFate: Sendable, Hashable, CustomStringConvertible {
 
 /// The field census of one record: for every non-empty top-level source field, in source order,
 /// what the import did with it.
-public struct FieldCensus: Sendable, Hashable {
+package struct FieldCensus: Sendable, Hashable {
     /// One source field and its fate.
-    public struct Entry: Sendable, Hashable {
-        public var field: String
-        public var fate: FieldFate
+    package struct Entry: Sendable, Hashable {
+        package var field: String
+        package var fate: FieldFate
 
         /// Creates an entry.
-        public init(field: String, fate: FieldFate) {
+        package init(field: String, fate: FieldFate) {
             self.field = field
             self.fate = fate
         }
     }
 
     /// The entries, in source order.
-    public var entries: [Entry] = []
+    package var entries: [Entry] = []
 
     /// Creates an empty census.
-    public init(entries: [Entry] = []) {
+    package init(entries: [Entry] = []) {
         self.entries = entries
     }
 
     /// The fate of `field`, when the record had it (non-empty).
-    public func fate(of field: String) -> FieldFate? {
+    package func fate(of field: String) -> FieldFate? {
         entries.first { $0.field == field }?.fate
     }
 
     /// Whether a source value counts as empty (null, blank text, an empty list or object): empty
     /// fields lose nothing and are not counted.
-    public static func isEmpty(_ value: Value) -> Bool {
+    package static func isEmpty(_ value: Value) -> Bool {
         switch value {
         case .null: true
         case .string(let s): s.allSatisfy(\.isWhitespace)
@@ -71,7 +71,7 @@ public struct FieldCensus: Sendable, Hashable {
     ///   - overrides: fates decided for this record (a field read only in some shapes).
     ///   - holds: whether a Larder field received a value (`nil`: trust the table).
     /// - Returns: the census and the fields to keep in extras, verbatim, in source order.
-    public static func take(
+    package static func take(
         of fields: Fields, table: FieldTable, overrides: [String: FieldFate] = [:],
         holds: ((String) -> Bool)? = nil
     ) -> (census: FieldCensus, extras: Fields) {
@@ -90,38 +90,38 @@ public struct FieldCensus: Sendable, Hashable {
 /// One format's field table: what its importer does with each top-level source field it knows.
 ///
 /// Fields the table does not name are kept in extras.
-public struct FieldTable: Sendable {
+package struct FieldTable: Sendable {
     /// The format whose fields these are (its raw value names the extras entry).
-    public var format: ImportFormat
+    package var format: ImportFormat
     /// The fate of each known field.
-    public var fates: [String: FieldFate]
+    package var fates: [String: FieldFate]
 
     /// Creates a table.
-    public init(_ format: ImportFormat, _ fates: [String: FieldFate]) {
+    package init(_ format: ImportFormat, _ fates: [String: FieldFate]) {
         self.format = format
         self.fates = fates
     }
 
     /// The fate of `field`: its entry, else ``FieldFate/extras``.
-    public func fate(of field: String) -> FieldFate {
+    package func fate(of field: String) -> FieldFate {
         fates[field] ?? .extras
     }
 
     /// The table with `other`'s entries added (``other`` wins).
-    public func merging(_ other: [String: FieldFate]) -> FieldTable {
+    package func merging(_ other: [String: FieldFate]) -> FieldTable {
         FieldTable(format, fates.merging(other) { _, new in new })
     }
 }
 
 /// The census of a whole import: for each format and source field, how many records carried it
 /// (and to which Larder field), kept it in extras, or dropped it (and why).
-public struct CensusTally: Sendable, Hashable {
+package struct CensusTally: Sendable, Hashable {
     /// One line of the tally.
-    public struct Line: Sendable, Hashable {
-        public var format: ImportFormat
-        public var field: String
-        public var fate: FieldFate
-        public var count: Int
+    package struct Line: Sendable, Hashable {
+        package var format: ImportFormat
+        package var field: String
+        package var fate: FieldFate
+        package var count: Int
     }
 
     private struct Key: Hashable {
@@ -132,13 +132,13 @@ public struct CensusTally: Sendable, Hashable {
 
     private var counts: [Key: Int] = [:]
     /// Records counted, by format.
-    public private(set) var records: [ImportFormat: Int] = [:]
+    package private(set) var records: [ImportFormat: Int] = [:]
 
     /// Creates an empty tally.
-    public init() {}
+    package init() {}
 
     /// Counts one record's census.
-    public mutating func add(_ census: FieldCensus, format: ImportFormat) {
+    package mutating func add(_ census: FieldCensus, format: ImportFormat) {
         records[format, default: 0] += 1
         for entry in census.entries {
             counts[Key(format: format, field: entry.field, fate: entry.fate), default: 0] += 1
@@ -146,19 +146,19 @@ public struct CensusTally: Sendable, Hashable {
     }
 
     /// Whether nothing was counted.
-    public var isEmpty: Bool { records.isEmpty }
+    package var isEmpty: Bool { records.isEmpty }
 
     /// The lines, by format, field name, then fate.
     ///
     /// O(n log n) in the number of lines.
-    public var lines: [Line] {
+    package var lines: [Line] {
         counts.map { Line(format: $0.key.format, field: $0.key.field, fate: $0.key.fate, count: $0.value) }.sorted {
             ($0.format.rawValue, $0.field, $0.fate.description) < ($1.format.rawValue, $1.field, $1.fate.description)
         }
     }
 
     /// Lines of `format` whose fate is ``FieldFate/dropped(_:)``.
-    public func dropped(in format: ImportFormat) -> [Line] {
+    package func dropped(in format: ImportFormat) -> [Line] {
         lines.filter {
             guard $0.format == format, case .dropped = $0.fate else { return false }
             return true
@@ -167,7 +167,7 @@ public struct CensusTally: Sendable, Hashable {
 
     /// The tally as a value: `[{format, records, fields: [{field, carried: {larderField: n},
     /// extras: n, dropped: [{reason, count}]}]}]`.
-    public var value: Value {
+    package var value: Value {
         var formats: [Value] = []
         let all = lines
         for format in records.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -217,7 +217,7 @@ public struct CensusTally: Sendable, Hashable {
     }
 
     /// The human summary: per format, one line per field (`  hash: 12 kept in extras`).
-    public var summaryLines: [String] {
+    package var summaryLines: [String] {
         var out: [String] = []
         var current: ImportFormat?
         var field: String?
@@ -249,7 +249,7 @@ extension ImportedRecipe {
     /// Takes the census of the source record's top-level `fields` (see
     /// ``FieldCensus/take(of:table:overrides:holds:)``), checking each carried field against this
     /// recipe, and adds the fields kept in extras to `extras[table.format.rawValue]`.
-    public mutating func takeCensus(
+    package mutating func takeCensus(
         of fields: Fields, table: FieldTable, overrides: [String: FieldFate] = [:]
     ) {
         let current = self

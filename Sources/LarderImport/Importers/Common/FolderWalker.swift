@@ -5,19 +5,19 @@ import LarderFormats
 /// Walks a folder for an importer: the files `accept` keeps (by path relative to the folder),
 /// in name order, hidden files and folders left out; each file is read only when it resolves
 /// (after symlinks) inside the folder, else it is a rejected item naming it.
-public struct FolderWalker {
+package struct FolderWalker {
     /// The folder's path.
-    public var path: String
+    package var path: String
 
     /// Creates a walker.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Calls `body` with each kept file's relative path, its resolved path and its origin; a
     /// ``LarderError`` from `body` rejects that file only.
     /// - Throws: what the sink throws to stop the import.
-    public func forEachFile(
+    package func forEachFile(
         into sink: any ImportSink, accept: (String) -> Bool, _ body: (String, String, ImportOrigin) throws -> Void
     ) throws {
         let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])

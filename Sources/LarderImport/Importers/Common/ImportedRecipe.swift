@@ -1,5 +1,5 @@
-public import Foundation
-public import LarderCore
+package import Foundation
+package import LarderCore
 import LarderFormats
 
 /// A recipe as a foreign format holds it, before it becomes a Larder ``Recipe``: everything
@@ -8,17 +8,17 @@ import LarderFormats
 /// cuisines, tools, language, video, reviews), which ``makeRecipe(id:imageRef:importedAt:)``
 /// carries into recipe v4's fields, `extras`, the source's fields Larder has no field for, and
 /// the ``fieldCensus`` saying what became of each source field.
-public struct ImportedRecipe: Sendable, Hashable {
+package struct ImportedRecipe: Sendable, Hashable {
     /// One instruction step; `isSection` marks a section heading (`For the sauce`).
-    public struct Step: Sendable, Hashable {
-        public var text: String
-        public var timerSeconds: Int?
-        public var isSection: Bool
+    package struct Step: Sendable, Hashable {
+        package var text: String
+        package var timerSeconds: Int?
+        package var isSection: Bool
         /// The step's image URLs (schema.org `HowToStep.image`).
-        public var images: [String] = []
+        package var images: [String] = []
 
         /// Creates a step.
-        public init(text: String, timerSeconds: Int? = nil, isSection: Bool = false, images: [String] = []) {
+        package init(text: String, timerSeconds: Int? = nil, isSection: Bool = false, images: [String] = []) {
             self.text = text
             self.timerSeconds = timerSeconds
             self.isSection = isSection
@@ -27,96 +27,96 @@ public struct ImportedRecipe: Sendable, Hashable {
     }
 
     /// An image: a URL to leave as a reference, or bytes to write next to the output.
-    public enum Image: Sendable, Hashable {
+    package enum Image: Sendable, Hashable {
         case url(String)
         case data([UInt8], fileExtension: String)
     }
 
-    public var title: String
-    public var description: String?
-    public var author: String?
+    package var title: String
+    package var description: String?
+    package var author: String?
     /// Ingredient lines in order, as written (already whitespace-normalised).
-    public var ingredients: [String] = []
+    package var ingredients: [String] = []
     /// Headings of ingredient groups, by the index of the first line they head.
-    public var ingredientHeadings: [Int: String] = [:]
+    package var ingredientHeadings: [Int: String] = [:]
     /// Ingredients as the source itself structures them (BigOven's quantity, unit, name and
     /// notes), by the index of their line in `ingredients`; a line without one is parsed.
-    public var structuredIngredients: [Int: Ingredient] = [:]
-    public var steps: [Step] = []
+    package var structuredIngredients: [Int: Ingredient] = [:]
+    package var steps: [Step] = []
     /// The normalised yield (`4 servings`, `12 cookies`).
-    public var yieldText: String?
+    package var yieldText: String?
     /// The yield as the source wrote it (`8 slices`), kept when normalising made it generic
     /// (`8 servings`).
-    public var yieldAsWritten: String?
-    public var servings: Int?
-    public var totalMinutes: Int?
-    public var prepMinutes: Int?
-    public var cookMinutes: Int?
-    public var images: [Image] = []
-    public var categories: [String] = []
-    public var keywords: [String] = []
-    public var cuisine: String?
-    public var diets: [String] = []
-    public var sourceURL: String?
-    public var nutrition: [String: String] = [:]
-    public var rating: Double?
-    public var difficulty: Recipe.Difficulty?
-    public var notes: String?
-    public var createdAt: Date?
-    public var updatedAt: Date?
+    package var yieldAsWritten: String?
+    package var servings: Int?
+    package var totalMinutes: Int?
+    package var prepMinutes: Int?
+    package var cookMinutes: Int?
+    package var images: [Image] = []
+    package var categories: [String] = []
+    package var keywords: [String] = []
+    package var cuisine: String?
+    package var diets: [String] = []
+    package var sourceURL: String?
+    package var nutrition: [String: String] = [:]
+    package var rating: Double?
+    package var difficulty: Recipe.Difficulty?
+    package var notes: String?
+    package var createdAt: Date?
+    package var updatedAt: Date?
     /// The source format's own id for the recipe (Paprika `uid`, Mela `id`, schema.org `identifier`).
-    public var nativeID: String?
+    package var nativeID: String?
     /// The id to keep as the Larder id; `nil` when the import derives one.
     ///
     /// A globally unique id the source carries (a Paprika or Mela UUID) or a Larder id written
     /// by a Larder export.
-    public var larderID: String?
-    public var isFavorite = false
+    package var larderID: String?
+    package var isFavorite = false
     /// The Larder owner id, when the source carried one (a Larder export).
-    public var ownerID: String?
+    package var ownerID: String?
     /// Source fields Larder has no field for, verbatim, under the source format's name; becomes
     /// the recipe's `extras`.
-    public var extras = Fields()
+    package var extras = Fields()
     /// The site, book or person the recipe comes from (Paprika `source`, schema.org `publisher`).
-    public var sourceName: String?
+    package var sourceName: String?
     /// Every cuisine, the main one first; when empty, `cuisine` alone is the cuisine.
-    public var cuisines: [String] = []
+    package var cuisines: [String] = []
     /// Tools and equipment.
-    public var tools: [String] = []
+    package var tools: [String] = []
     /// The recipe's language, a BCP 47 tag.
-    public var language: String?
-    public var videoURL: String?
+    package var language: String?
+    package var videoURL: String?
     /// Reviews, as text.
-    public var reviews: [String] = []
+    package var reviews: [String] = []
     /// The author's web page.
-    public var authorURL: String?
+    package var authorURL: String?
     /// Notes with their titles (Mealie `notes`); when not empty they are the recipe's notes and
     /// `notes` (one text) is only their joined form, for formats with a single notes field.
-    public var recipeNotes: [RecipeNote] = []
+    package var recipeNotes: [RecipeNote] = []
     /// How many ratings `rating` averages.
-    public var ratingCount: Int?
+    package var ratingCount: Int?
     /// What the import did with each top-level source field (see ``FieldCensus``).
-    public var fieldCensus = FieldCensus()
+    package var fieldCensus = FieldCensus()
 
     /// The scale `rating` is on: 5, 10 or 100, the smallest it fits (`nil` without a usable rating).
-    public var ratingScale: Double? {
+    package var ratingScale: Double? {
         guard let rating, rating > 0, rating.isFinite else { return nil }
         return rating <= 5 ? 5 : rating <= 10 ? 10 : 100
     }
 
     /// Creates a recipe with a title; fill the rest in.
-    public init(title: String) {
+    package init(title: String) {
         self.title = title
     }
 
     /// The instruction steps without section headings.
-    public var instructionSteps: [Step] { steps.filter { !$0.isSection } }
+    package var instructionSteps: [Step] { steps.filter { !$0.isSection } }
 }
 
 extension ImportedRecipe {
     /// `id` when it can serve as a Larder id as it is: 8-128 characters with no spaces or
     /// control characters (UUIDs, Larder ids).
-    public static func usableID(_ id: String) -> String? {
+    package static func usableID(_ id: String) -> String? {
         let trimmed = id.trimmingWhitespace
         guard (8...128).contains(trimmed.count), !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             return nil
@@ -127,11 +127,11 @@ extension ImportedRecipe {
 
 /// Builds Larder ingredients from lines: the single place where a line becomes an
 /// ``Ingredient`` (quantity, range, unit, item, note), through ``IngredientLineParser``.
-public enum IngredientLines {
+package enum IngredientLines {
     private static let parser = IngredientLineParser()
 
     /// The structured ingredient for `line`, keeping the line as `original`.
-    public static func make(_ line: String) -> Ingredient {
+    package static func make(_ line: String) -> Ingredient {
         var ingredient = parser.parse(line)
         ingredient.original = line
         return ingredient
@@ -156,13 +156,13 @@ extension ImportedRecipe {
     ///   - importedAt: the creation date when the source has none.
     /// - Returns: a saved recipe with id `id`. A total time with neither preparation nor cooking
     ///   time becomes the cooking time too; negative times and servings below one are dropped.
-    public func makeRecipe(id: String, imageRef: String?, importedAt: Date) -> Recipe {
+    package func makeRecipe(id: String, imageRef: String?, importedAt: Date) -> Recipe {
         makeRecipe(id: id, imageRefs: [imageRef], importedAt: importedAt)
     }
 
     /// The Larder recipe (see ``makeRecipe(id:imageRef:importedAt:)``), with `imageRefs[i]` the
     /// file the `i`th image's bytes were written to (`nil` for a URL): every image is kept.
-    public func makeRecipe(id: String, imageRefs: [String?], importedAt: Date) -> Recipe {
+    package func makeRecipe(id: String, imageRefs: [String?], importedAt: Date) -> Recipe {
         let imageRef = imageRefs.first ?? nil
         var tags: [String] = []
         var seen = Set<String>()
@@ -332,7 +332,7 @@ extension ImportedRecipe {
 extension ImportedRecipe {
     /// The recipe as Larder holds it, read back into the importer's form (for exporters):
     /// the inverse of ``makeRecipe(id:imageRef:importedAt:)``.
-    public init(recipe: Recipe) {
+    package init(recipe: Recipe) {
         self.init(title: recipe.title)
         var group: String?
         for ingredient in recipe.ingredients {

@@ -1,8 +1,8 @@
-public import LarderCore
+package import LarderCore
 
 /// What an importer does with one member of a structured source field (an author object, a
 /// nutrition block, a step of the instructions).
-public enum MemberFate: Sendable, Hashable {
+package enum MemberFate: Sendable, Hashable {
     /// The member is itself a list or node of members: take their census one by one.
     case walk
     /// The member's fate.
@@ -17,10 +17,10 @@ public enum MemberFate: Sendable, Hashable {
 /// its own fate; one kept in extras is stored there under its exact path (`author.sameAs`,
 /// `recipeInstructions[2/7].url`: element 2 of a list of 7; a list of one has no index), which ``ExtrasRestore`` puts back
 /// in place when the exported record has the same shape, else writes as it is.
-public struct MemberCensus {
+package struct MemberCensus {
     /// Decides a member's fate from the top-level field it is under (`root`), the member keys from
     /// there down (list indices left out), its value and the node it is a member of.
-    public typealias Decide = (_ root: String, _ keys: [String], _ value: Value, _ node: Fields) -> MemberFate
+    package typealias Decide = (_ root: String, _ keys: [String], _ value: Value, _ node: Fields) -> MemberFate
 
     let resolve: (Value) -> Value
     let decide: Decide
@@ -28,7 +28,7 @@ public struct MemberCensus {
     private(set) var kept = Fields()
 
     /// Creates a census; `resolve` follows references (a JSON-LD `{"@id": …}` to its node).
-    public init(resolve: @escaping (Value) -> Value = { $0 }, decide: @escaping Decide) {
+    package init(resolve: @escaping (Value) -> Value = { $0 }, decide: @escaping Decide) {
         self.resolve = resolve
         self.decide = decide
     }
@@ -81,7 +81,7 @@ extension ImportedRecipe {
     /// Takes the census of the members of those top-level `fields` named in `roots` that the
     /// record's census counts as carried (a field kept in extras whole needs none), adds its lines
     /// to ``fieldCensus`` and the members it keeps to `extras[format.rawValue]`.
-    public mutating func takeMemberCensus(
+    package mutating func takeMemberCensus(
         of fields: Fields, roots: Set<String>, format: ImportFormat, census: MemberCensus
     ) {
         var census = census

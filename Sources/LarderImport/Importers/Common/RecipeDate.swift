@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import LarderCore
 import LarderFormats
 
@@ -10,9 +10,9 @@ import LarderFormats
 /// month name in English, German or French (`March 1, 2024`, `1st Mar 2024`, `1. März 2024`,
 /// `1 mars 2024`). Dates without a zone are UTC; a slashed day-month order (`01/03/2024`) is
 /// ambiguous and not read.
-public enum RecipeDate {
+package enum RecipeDate {
     /// The instant `text` names, or `nil`.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let t = text.trimmingWhitespace
         if let date = Timestamp.parse(t) { return date }
         if let date = parseISO(t) { return date }
@@ -130,7 +130,7 @@ public enum RecipeDate {
     ]
 
     /// `2024-01-01 10:00:00` in UTC, as Paprika writes dates.
-    public static func paprikaString(_ date: Date) -> String {
+    package static func paprikaString(_ date: Date) -> String {
         let iso = Timestamp.format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8))
     }

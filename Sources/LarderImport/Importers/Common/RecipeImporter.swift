@@ -1,25 +1,25 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Where an imported item came from: the input file, the archive entry inside it (if any)
 /// and the item's position, for ids, diagnostics and the rejects file.
-public struct ImportOrigin: Sendable, Hashable, CustomStringConvertible {
+package struct ImportOrigin: Sendable, Hashable, CustomStringConvertible {
     /// The input file or folder as given.
-    public var file: String
+    package var file: String
     /// The path of the entry inside an archive or folder.
-    public var entry: String?
+    package var entry: String?
     /// The item's 0-based position inside the file or entry, when it holds several.
-    public var index: Int?
+    package var index: Int?
 
     /// Creates an origin.
-    public init(file: String, entry: String? = nil, index: Int? = nil) {
+    package init(file: String, entry: String? = nil, index: Int? = nil) {
         self.file = file
         self.entry = entry
         self.index = index
     }
 
     /// The origin as file, `!` entry and `#` index, such as `export.zip!Beanconqueror.json#3`.
-    public var description: String {
+    package var description: String {
         var text = file
         if let entry { text += "!" + entry }
         if let index { text += "#\(index)" }
@@ -28,29 +28,29 @@ public struct ImportOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// What identifies the item within its source independently of where the file lives:
     /// the entry path (or the file's name) and index.
-    public var stableKey: String {
+    package var stableKey: String {
         let base = entry ?? String(file.split(separator: "/").last ?? Substring(file))
         return index.map { "\(base)#\($0)" } ?? base
     }
 
     /// The origin one entry deeper.
-    public func entry(_ path: String) -> ImportOrigin {
+    package func entry(_ path: String) -> ImportOrigin {
         ImportOrigin(file: file, entry: entry.map { "\($0)!\(path)" } ?? path, index: nil)
     }
 
     /// The origin of the `index`th item.
-    public func item(_ index: Int) -> ImportOrigin {
+    package func item(_ index: Int) -> ImportOrigin {
         ImportOrigin(file: file, entry: entry, index: index)
     }
 
     /// A location for diagnostics at `path` inside the item.
-    public func location(_ path: FieldPath? = nil) -> SourceLocation {
+    package func location(_ path: FieldPath? = nil) -> SourceLocation {
         SourceLocation(file: entry.map { "\(file)!\($0)" } ?? file, recordIndex: index, fieldPath: path)
     }
 }
 
 /// Receives what an importer finds, item by item, as it streams through its input.
-public protocol ImportSink: AnyObject {
+package protocol ImportSink: AnyObject {
     /// A recipe was read.
     func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws
     /// A brew recipe was read (its id already derived by the importer).
@@ -70,14 +70,14 @@ public protocol ImportSink: AnyObject {
 
 extension ImportSink {
     /// The default limits.
-    public var readerLimits: ReaderLimits { .default }
+    package var readerLimits: ReaderLimits { .default }
 
     /// By default the census is not counted.
-    public func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin) {}
+    package func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin) {}
 }
 
 /// Reads one foreign format.
-public protocol RecipeImporter {
+package protocol RecipeImporter {
     /// The format this importer reads.
     var format: ImportFormat { get }
     /// Reads the file or folder at `path`, streaming what it finds into `sink`.
@@ -92,7 +92,7 @@ public protocol RecipeImporter {
 extension ImportSink {
     /// Runs `body` for one item; a ``LarderError`` it throws rejects the item instead of
     /// stopping the import.
-    public func isolating(_ origin: ImportOrigin, raw: Value? = nil, _ body: () throws -> Void) throws {
+    package func isolating(_ origin: ImportOrigin, raw: Value? = nil, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as ImportAbort {
@@ -104,9 +104,9 @@ extension ImportSink {
 }
 
 /// Thrown by a sink to stop an import at the first rejected item (no `--keep-going`).
-public struct ImportAbort: Error, Sendable {
+package struct ImportAbort: Error, Sendable {
     /// The error that stopped the import.
-    public var error: LarderError
+    package var error: LarderError
 }
 
 extension ImportSink {
@@ -115,7 +115,7 @@ extension ImportSink {
     /// The bytes are decoded to UTF-8 first, with a warning when some had to be read as windows-1252.
     /// Stops reading (and inflating) as soon as the document passes ``readerLimits``'s record size.
     /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` past the size limit.
-    public func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
+    package func readJSON(_ source: any ByteSource, origin: ImportOrigin) throws -> Value {
         let decoded = TranscodingByteSource(source, encoding: nil)
         let value = try JSONLDBlocks.parse(decoded, limits: readerLimits) {
             warn(JSONLDBlocks.warningText($0), origin: origin)
@@ -125,7 +125,7 @@ extension ImportSink {
     }
 
     /// The warning for input that was not valid UTF-8.
-    public func warnEncodingFallback(_ origin: ImportOrigin) {
+    package func warnEncodingFallback(_ origin: ImportOrigin) {
         warn("not valid UTF-8; bytes read as windows-1252", origin: origin)
     }
 }

@@ -13,6 +13,18 @@ enum TextExportFiles {
     /// Whether a path names a text file of an export (`.txt`, any case).
     static func isText(_ path: String) -> Bool { path.lowercased().hasSuffix(".txt") }
 
+    /// The text detection reads of an export: a text file's head, or the head of the first `.txt`
+    /// file of an archive (in order) or a folder (by name); nil when there is none.
+    /// - Throws: ``LarderError`` when the file cannot be read.
+    static func firstText(of probe: ImportProbe) throws -> String? {
+        switch probe.kind {
+        case .file: return probe.isPlainText ? probe.text : nil
+        case .archive, .folder:
+            guard let entry = probe.firstEntry(where: { isText($0.name) }) else { return nil }
+            return try probe.text(of: entry)
+        }
+    }
+
     /// Calls `body` with each file `accept` keeps (by its path inside the zip or folder; a single
     /// file is always read) and its origin.
     /// - Throws: ``LarderError`` when the zip or folder itself cannot be read.

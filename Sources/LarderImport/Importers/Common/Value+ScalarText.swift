@@ -5,7 +5,7 @@ extension Value {
     /// `nil` for blank text and anything else.
     var scalarText: String? {
         switch self {
-        case .string(let s): PaprikaImporter.nonEmpty(s)
+        case .string(let s): ImportText.nonEmpty(s)
         case .int(let i): String(i)
         case .double(let d): String(d)
         default: nil

@@ -76,7 +76,7 @@ extension CookbookAppImporter {
 
     /// What the importer does with each key of a recipe's YAML file; any other key is kept in
     /// `extras.cookbookapp`.
-    public static let yamlFieldTable = FieldTable(
+    package static let yamlFieldTable = FieldTable(
         .cookbookapp,
         [
             "name": .carried("title"), "description": .carried("description"), "recipeYield": .carried("yield"),
@@ -91,7 +91,7 @@ extension CookbookAppImporter {
     /// - Throws: ``LarderError`` `malformed-record` at the key, or at the list item, that is not text.
     private static func lines(_ fields: Fields, _ key: String) throws -> [String] {
         guard let value = fields[key], !value.isNull else { return [] }
-        if let text = value.scalarText { return PaprikaImporter.lines(text) }
+        if let text = value.scalarText { return ImportText.lines(text) }
         if value.stringValue != nil { return [] }
         guard let items = value.arrayValue else {
             throw LarderError(

@@ -20,13 +20,13 @@ import LarderFormats
 /// recipe in it, is isolated: a page that is not HTML, a YAML file that does not parse, or a
 /// recipe without a name is rejected with its entry, index and field path, and the rest import.
 /// What Larder has no field for is kept in `extras.cookbookapp`.
-public struct CookbookAppImporter: RecipeImporter {
-    public var format: ImportFormat { .cookbookapp }
+package struct CookbookAppImporter: RecipeImporter {
+    package var format: ImportFormat { .cookbookapp }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         guard !isFolder, ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
@@ -168,5 +168,5 @@ public struct CookbookAppImporter: RecipeImporter {
 
     /// What the importer does with each property of a page's Recipe: schema.org's table, under this
     /// format's name (any other property is kept in `extras.cookbookapp`).
-    public static let pageFieldTable = FieldTable(.cookbookapp, SchemaOrgRecipeParser.fieldTable.fates)
+    package static let pageFieldTable = FieldTable(.cookbookapp, SchemaOrgRecipeParser.fieldTable.fates)
 }

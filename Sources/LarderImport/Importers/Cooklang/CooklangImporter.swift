@@ -1,18 +1,18 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Cooklang `.cook` files (a folder of them, or a zip of them): ingredients in the
 /// order they appear (each as `qty unit name (note)`), steps with the markup read as plain
 /// words and the first timer of each step as its timer, and the metadata Larder can hold
 /// (title, servings, source, tags, times, cuisine, course).
-public struct CooklangImporter: RecipeImporter {
-    public var format: ImportFormat { .cooklang }
+package struct CooklangImporter: RecipeImporter {
+    package var format: ImportFormat { .cooklang }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let isCookFile: (String) -> Bool = { $0.lowercased().hasSuffix(".cook") }
@@ -52,7 +52,7 @@ public struct CooklangImporter: RecipeImporter {
 
     /// The recipe a parsed Cooklang text describes.
     /// - Throws: ``LarderError`` `malformed-record` when it has no title and no steps.
-    public static func recipe(from parsed: CooklangRecipe, fallbackTitle: String) throws -> ImportedRecipe {
+    package static func recipe(from parsed: CooklangRecipe, fallbackTitle: String) throws -> ImportedRecipe {
         let title = parsed.metadata("title") ?? fallbackTitle
         guard !title.trimmingWhitespace.isEmpty else {
             throw LarderError(.malformedRecord, "the recipe has no title", location: SourceLocation(fieldPath: "title"))

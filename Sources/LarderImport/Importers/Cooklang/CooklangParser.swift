@@ -1,9 +1,9 @@
 import LarderFormats
 
 /// A Cooklang recipe, parsed: metadata, steps as runs of text and marked-up items.
-public struct CooklangRecipe: Sendable, Hashable {
+package struct CooklangRecipe: Sendable, Hashable {
     /// One piece of a step.
-    public enum Item: Sendable, Hashable {
+    package enum Item: Sendable, Hashable {
         case text(String)
         case ingredient(name: String, quantity: String?, units: String?, note: String?)
         case cookware(name: String, quantity: String?)
@@ -11,33 +11,33 @@ public struct CooklangRecipe: Sendable, Hashable {
     }
 
     /// A step, or a section heading (`== Dough ==`).
-    public struct Step: Sendable, Hashable {
-        public var items: [Item]
-        public var isSection: Bool
+    package struct Step: Sendable, Hashable {
+        package var items: [Item]
+        package var isSection: Bool
     }
 
     /// `>> key: value` lines and YAML front matter, in order.
-    public var metadata: [(key: String, value: String)] = []
-    public var steps: [Step] = []
+    package var metadata: [(key: String, value: String)] = []
+    package var steps: [Step] = []
 
-    public static func == (a: CooklangRecipe, b: CooklangRecipe) -> Bool {
+    package static func == (a: CooklangRecipe, b: CooklangRecipe) -> Bool {
         a.steps == b.steps && a.metadata.map(\.key) == b.metadata.map(\.key)
             && a.metadata.map(\.value) == b.metadata.map(\.value)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(steps)
     }
 
     /// The value of metadata `key`: case, `_` and `-` aside (`prep_time` is `prep time`), and
     /// not empty.
-    public func metadata(_ key: String) -> String? {
+    package func metadata(_ key: String) -> String? {
         let wanted = Self.normalizedKey(key)
         return metadata.first { Self.normalizedKey($0.key) == wanted && !$0.value.trimmingWhitespace.isEmpty }?.value
     }
 
     /// A metadata key as the importer compares it: lowercased, `_` and `-` read as spaces.
-    public static func normalizedKey(_ key: String) -> String {
+    package static func normalizedKey(_ key: String) -> String {
         String(key.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 })
     }
 }
@@ -45,9 +45,9 @@ public struct CooklangRecipe: Sendable, Hashable {
 /// Parses Cooklang (cooklang.org spec): `@ingredient{qty%unit}(note)`, multi-word names closed
 /// by `{}`, `#cookware{}`, `~timer{qty%unit}`, `--` and `[- -]` comments, `>>` metadata and YAML
 /// front matter, `=` section lines, `>` notes, and steps separated by blank lines.
-public enum CooklangParser {
+package enum CooklangParser {
     /// Parses a whole recipe text.
-    public static func parse(_ source: String) -> CooklangRecipe {
+    package static func parse(_ source: String) -> CooklangRecipe {
         var recipe = CooklangRecipe()
         var text = stripBlockComments(source.replacingAll("\r\n", with: "\n"))
         // YAML front matter: `---` … `---` at the top.

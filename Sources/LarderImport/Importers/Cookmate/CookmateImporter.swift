@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Cookmate's (My CookBook's) export: an `.mcb` zip holding a cookbook XML file and the
@@ -15,13 +15,13 @@ import LarderFormats
 /// through ``XMLSubtreeReader`` (no DTD fetched, no entity expanded); photos are read from the
 /// archive one at a time. Each recipe is isolated: one without a title is rejected with its entry,
 /// index, line and field path. Elements Larder has no field for are kept in `extras.cookmate`.
-public struct CookmateImporter: RecipeImporter {
-    public var format: ImportFormat { .cookmate }
+package struct CookmateImporter: RecipeImporter {
+    package var format: ImportFormat { .cookmate }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try BackupArchive.forEachRecordFile(
             at: path, into: sink, what: "cookbook .xml file", isRecordFile: Self.isCookbook
         ) { source, origin, images in
@@ -64,7 +64,7 @@ public struct CookmateImporter: RecipeImporter {
     /// An element's lines: the texts of its `<li>`s, or its text split at line breaks.
     static func lines(of element: XMLElementNode) -> [String] {
         let items = element.children("li")
-        guard !items.isEmpty else { return PaprikaImporter.lines(element.allText) }
+        guard !items.isEmpty else { return ImportText.lines(element.allText) }
         return items.map(\.text).filter { !$0.isEmpty }
     }
 
@@ -73,9 +73,9 @@ public struct CookmateImporter: RecipeImporter {
     static func recipe(
         from element: XMLElementNode, fields: Fields, images: BackupArchive.ImageLoader, warn: (String) -> Void
     ) throws -> ImportedRecipe {
-        func text(_ name: String) -> String? { element.child(name).flatMap { PaprikaImporter.nonEmpty($0.text) } }
+        func text(_ name: String) -> String? { element.child(name).flatMap { ImportText.nonEmpty($0.text) } }
         func joined(_ name: String) -> String? {
-            element.child(name).flatMap { PaprikaImporter.nonEmpty(lines(of: $0).joined(separator: "\n")) }
+            element.child(name).flatMap { ImportText.nonEmpty(lines(of: $0).joined(separator: "\n")) }
         }
         guard let title = text("title") else {
             throw LarderError(
@@ -102,7 +102,7 @@ public struct CookmateImporter: RecipeImporter {
                 recipe.sourceName = source
             }
         }
-        recipe.categories = element.children("category").compactMap { PaprikaImporter.nonEmpty($0.text) }
+        recipe.categories = element.children("category").compactMap { ImportText.nonEmpty($0.text) }
         recipe.rating = text("rating").flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
         if let nutrition = joined("nutrition") { recipe.nutrition["text"] = nutrition }
         recipe.language = text("lang")
@@ -127,7 +127,7 @@ public struct CookmateImporter: RecipeImporter {
 
     /// What the importer does with each element of a `<recipe>`; any other element (and any
     /// attribute) is kept in `extras.cookmate`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .cookmate,
         [
             "title": .carried("title"), "preptime": .carried("prepTime"), "cooktime": .carried("cookTime"),

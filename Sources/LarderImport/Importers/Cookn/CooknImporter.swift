@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports a Cook'n cookbook export: a zip of `temp_*.dsv` tables (the cookbook's database
@@ -18,16 +18,16 @@ import LarderFormats
 /// numbered or bulleted lines. The joins need whole tables: each table is read whole, within the
 /// record size limit. Each recipe is isolated: one without a title is rejected with its index and
 /// field path. Columns Larder has no field for are kept in `extras.cookn`.
-public struct CooknImporter: RecipeImporter {
-    public var format: ImportFormat { .cookn }
+package struct CooknImporter: RecipeImporter {
+    package var format: ImportFormat { .cookn }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
     /// The table whose rows are the recipes; the zip holds it beside the others.
     static let recipeTable = "temp_recipe.dsv"
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             throw LarderError(
                 .malformedRecord, "a Cook'n export is a zip of temp_*.dsv tables", location: SourceLocation(file: path))
@@ -132,7 +132,7 @@ public struct CooknImporter: RecipeImporter {
         _ row: Fields, database: Database, loadFile: (String) throws -> [UInt8]?
     ) throws -> ImportedRecipe {
         func text(_ fields: Fields?, _ column: String) -> String? {
-            fields?[column]?.stringValue.flatMap(PaprikaImporter.nonEmpty)
+            fields?[column]?.stringValue.flatMap(ImportText.nonEmpty)
         }
         let id = text(row, "ID") ?? ""
         let description = database.descriptions[id]
@@ -194,7 +194,7 @@ public struct CooknImporter: RecipeImporter {
     static func steps(_ text: String?) -> [String] {
         var steps: [String] = []
         var current: [String]?
-        for line in PaprikaImporter.lines(text) {
+        for line in ImportText.lines(text) {
             if let start = markerEnd(line) {
                 if let current { steps.append(current.joined(separator: " ")) }
                 current = [String(line[start...]).trimmingWhitespace].filter { !$0.isEmpty }
@@ -220,7 +220,7 @@ public struct CooknImporter: RecipeImporter {
 
     /// What the importer does with each column of a `temp_recipe` row and of its
     /// `temp_recipe_desc` row; any other column is kept in `extras.cookn`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .cookn,
         [
             "ID": .extras, "SERVES": .carried("yield"), "PREPTIME": .carried("prepTime"),

@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports CopyMeThat's export: a zip of `recipes.html` (one `div.recipe` per recipe, its fields in
@@ -11,13 +11,13 @@ import LarderFormats
 /// (mealie/services/migrations/copymethat.py) read them. Fields Larder has no field for
 /// (`made_this`, other ids) are kept in `extras.copymethat`. Each recipe is isolated: one without a
 /// name is rejected with its index and field path, and the rest import.
-public struct CopyMeThatImporter: RecipeImporter {
-    public var format: ImportFormat { .copymethat }
+package struct CopyMeThatImporter: RecipeImporter {
+    package var format: ImportFormat { .copymethat }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try HTMLExportArchive.importCards(
             at: path, into: sink, isCard: { $0.name == "div" && $0.hasClass("recipe") },
             read: { HTMLExportArchive.withPhoto(Self.fields(of: $0)) },
@@ -55,7 +55,7 @@ public struct CopyMeThatImporter: RecipeImporter {
 
     /// The recipe a card's fields describe, with `photos` as its images.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
-    public static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
+    package static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
         func strings(_ key: String) -> [String] { HTMLExportArchive.texts(fields, key) }
         guard let title = strings("name").first else {
             throw LarderError(
@@ -87,7 +87,7 @@ public struct CopyMeThatImporter: RecipeImporter {
     }
 
     /// What the importer does with each field of a card; any other is kept in `extras.copymethat`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .copymethat,
         [
             "name": .carried("title"), "description": .carried("description"), "recipeYield": .carried("yield"),

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Crouton's `.crumb` recipes: one JSON object per file, alone, in a zip or in a folder.
@@ -13,13 +13,13 @@ import LarderFormats
 /// becomes the start of the ingredient line (``CroutonQuantity``). Fields Larder has no field for
 /// (`defaultScale`, `folderIDs`, `isPublicRecipe`, …) are kept in `extras.crouton`. Each file is one
 /// record, isolated: one without a name is rejected with its entry and field path.
-public struct CroutonImporter: RecipeImporter {
-    public var format: ImportFormat { .crouton }
+package struct CroutonImporter: RecipeImporter {
+    package var format: ImportFormat { .crouton }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             try FolderWalker(path: path).forEachFile(into: sink, accept: Self.isCrumb) { _, resolved, origin in
@@ -47,7 +47,7 @@ public struct CroutonImporter: RecipeImporter {
 
     /// The recipe one `.crumb` object describes.
     /// - Throws: ``LarderError`` `malformed-record` with the field path (`name`, `images[1]`).
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         guard let title = try r.optionalString("name")?.trimmingWhitespace, !title.isEmpty else {
             throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
@@ -59,9 +59,9 @@ public struct CroutonImporter: RecipeImporter {
         recipe.servings = try r.optionalDouble("serves").flatMap { Int(rounding: $0) }
         recipe.prepMinutes = try r.optionalDouble("duration").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         recipe.cookMinutes = try r.optionalDouble("cookingDuration").flatMap { $0 > 0 ? Int(rounding: $0) : nil }
-        recipe.sourceURL = try r.optionalString("webLink").flatMap(PaprikaImporter.nonEmpty)
-        recipe.sourceName = try r.optionalString("sourceName").flatMap(PaprikaImporter.nonEmpty)
-        recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)
+        recipe.sourceURL = try r.optionalString("webLink").flatMap(ImportText.nonEmpty)
+        recipe.sourceName = try r.optionalString("sourceName").flatMap(ImportText.nonEmpty)
+        recipe.notes = try r.optionalString("notes").flatMap(ImportText.nonEmpty)
         recipe.rating = try r.optionalDouble("rating").flatMap { $0 > 0 ? $0 : nil }
         recipe.nutrition = nutrition(try r.optionalString("neutritionalInfo"))
         recipe.keywords = (value["tags"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue ?? $0.stringValue }
@@ -72,14 +72,14 @@ public struct CroutonImporter: RecipeImporter {
         }
         recipe.images = try images(value)
         var fates: [String: FieldFate] = [:]
-        if number(value["rating"]) == 0 { fates["rating"] = .dropped("0: not rated") }
+        if ImportText.number(value["rating"]) == 0 { fates["rating"] = .dropped("0: not rated") }
         if recipe.larderID == nil { fates["uuid"] = .extras }
         recipe.takeCensus(of: r.fields, table: fieldTable, overrides: fates)
         return recipe
     }
 
     /// What the importer does with each key of a `.crumb`; any other key is kept in `extras.crouton`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .crouton,
         [
             "uuid": .carried("id"), "name": .carried("title"), "serves": .carried("servings"),
@@ -94,8 +94,8 @@ public struct CroutonImporter: RecipeImporter {
     private static func ordered(_ value: Value?) -> [Value] {
         let elements = value?.arrayValue ?? []
         return elements.enumerated().sorted {
-            (number($0.element["order"]) ?? Double($0.offset + 1_000_000), $0.offset)
-                < (number($1.element["order"]) ?? Double($1.offset + 1_000_000), $1.offset)
+            (ImportText.number($0.element["order"]) ?? Double($0.offset + 1_000_000), $0.offset)
+                < (ImportText.number($1.element["order"]) ?? Double($1.offset + 1_000_000), $1.offset)
         }.map(\.element)
     }
 
@@ -104,17 +104,8 @@ public struct CroutonImporter: RecipeImporter {
             .trimmingWhitespace
         let quantity = element["quantity"]
         return CroutonQuantity.line(
-            amount: number(quantity?["amount"]), upper: number(quantity?["secondaryAmount"]),
+            amount: ImportText.number(quantity?["amount"]), upper: ImportText.number(quantity?["secondaryAmount"]),
             code: quantity?["quantityType"]?.stringValue, name: name)
-    }
-
-    /// A JSON number (Crouton writes integers and decimals).
-    static func number(_ value: Value?) -> Double? {
-        switch value {
-        case .int(let i)?: Double(i)
-        case .double(let d)?: d
-        default: nil
-        }
     }
 
     /// `Label: value,` lines as nutrition, under Larder's key for the label when it has one.

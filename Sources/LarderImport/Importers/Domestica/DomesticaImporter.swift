@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Domestica's JSON export: one JSON array of recipes.
@@ -10,13 +10,13 @@ import LarderFormats
 /// array streams one recipe at a time. Each recipe is isolated: one without a name, or with an
 /// image that is not base64, is rejected with its index and field path. Fields Larder has no
 /// field for are kept in `extras.domestica`.
-public struct DomesticaImporter: RecipeImporter {
-    public var format: ImportFormat { .domestica }
+package struct DomesticaImporter: RecipeImporter {
+    package var format: ImportFormat { .domestica }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try sink.forEachJSONRecord(try FileByteSource(path: path), origin: ImportOrigin(file: path)) {
             value, origin in
             try sink.recipe(try Self.recipe(from: value), origin: origin)
@@ -32,7 +32,7 @@ public struct DomesticaImporter: RecipeImporter {
     /// The recipe one Domestica object describes.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name, at
     ///   `image` when the image is not base64, or for a value that is not an object.
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         guard let fields = value.objectValue else {
             throw LarderError(.malformedRecord, "a Domestica recipe is a JSON object; this is not one")
         }
@@ -48,8 +48,8 @@ public struct DomesticaImporter: RecipeImporter {
         }
         recipe.prepMinutes = text("timePrep").flatMap(RecipeTime.minutes(from:))
         recipe.cookMinutes = text("timeCook").flatMap(RecipeTime.minutes(from:))
-        recipe.ingredients = PaprikaImporter.lines(text("ingredients"))
-        recipe.steps = PaprikaImporter.lines(text("directions")).map { ImportedRecipe.Step(text: $0) }
+        recipe.ingredients = ImportText.lines(text("ingredients"))
+        recipe.steps = ImportText.lines(text("directions")).map { ImportedRecipe.Step(text: $0) }
         if let source = text("source") {
             if source.contains("://") { recipe.sourceURL = source } else { recipe.sourceName = source }
         }
@@ -69,7 +69,7 @@ public struct DomesticaImporter: RecipeImporter {
 
     /// What the importer does with each key of a Domestica recipe; any other key is kept in
     /// `extras.domestica`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .domestica,
         [
             "name": .carried("title"), "servings": .carried("yield"), "timePrep": .carried("prepTime"),

@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Gourmet Recipe Manager's HTML export: the folder its web-page exporter writes (one
@@ -12,13 +12,13 @@ import LarderFormats
 /// `ul.ing`), then `div.instructions` and `div.modifications` (paragraphs, `br` line breaks). Any
 /// other attribute or text block is kept in `extras.gourmet`. Each recipe is isolated: one without a
 /// title is rejected with its page, index and field path, and the others import.
-public struct GourmetImporter: RecipeImporter {
-    public var format: ImportFormat { .gourmet }
+package struct GourmetImporter: RecipeImporter {
+    package var format: ImportFormat { .gourmet }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try HTMLExportArchive.importCards(
             at: path, into: sink, isPage: Self.isRecipePage, isCard: { $0.name == "div" && $0.hasClass("recipe") },
             read: { HTMLExportArchive.withPhoto(Self.fields(of: $0)) },
@@ -94,7 +94,7 @@ public struct GourmetImporter: RecipeImporter {
 
     /// The recipe a card's fields describe, with `photos` as its images.
     /// - Throws: ``LarderError`` `malformed-record` at `title` when the recipe has no title.
-    public static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
+    package static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
         func strings(_ key: String) -> [String] { HTMLExportArchive.texts(fields, key) }
         guard let title = strings("title").first else {
             throw LarderError(
@@ -138,7 +138,7 @@ public struct GourmetImporter: RecipeImporter {
     }
 
     /// What the importer does with each field of a card; any other is kept in `extras.gourmet`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .gourmet,
         [
             "title": .carried("title"), "description": .carried("description"), "the_yield": .carried("yield"),

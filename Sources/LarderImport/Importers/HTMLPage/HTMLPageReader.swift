@@ -1,5 +1,5 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Finds a recipe on an HTML page that publishes none in JSON-LD: in its microdata, its RDFa,
 /// a recipe plugin's card, or failing those its headed lists.

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports MealMaster text files (`.mmf`, `.mm`, `.txt`): every recipe between a header line
@@ -18,14 +18,14 @@ import LarderFormats
 /// one with no title, no ingredients and no directions, no end line, or larger than the record
 /// size limit is rejected with its index and the line of its header, and the rest import. See
 /// ``MealMasterRecipeReader`` for the layout it reads.
-public struct MealMasterImporter: RecipeImporter {
-    public var format: ImportFormat { .mealmaster }
+package struct MealMasterImporter: RecipeImporter {
+    package var format: ImportFormat { .mealmaster }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
-        let head = try FileByteSource(path: path).readPrefix(ImportFormat.sniffLength)
+    package func importItems(at path: String, into sink: any ImportSink) throws {
+        let head = try FileByteSource(path: path).readPrefix(ImportDetector.sniffLength)
         let isUnframed = !Self.claims(String(decoding: head, as: UTF8.self))
         let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
         let lines = TextLineReader(decoded, maxLineBytes: sink.readerLimits.maxRecordSize)

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Mealie exports and single Mealie recipes.
@@ -8,13 +8,13 @@ import LarderFormats
 /// `recipes/<slug>/images/original.*`), Mealie 1.x's `database.json` (recipes joined with their
 /// ingredient and instruction tables), or a single recipe's JSON. Reads both the camelCase
 /// (1.x API) and snake_case (0.x) field names.
-public struct MealieImporter: RecipeImporter {
-    public var format: ImportFormat { .mealie }
+package struct MealieImporter: RecipeImporter {
+    package var format: ImportFormat { .mealie }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         guard ZipArchive.isZip(head) else {
             try readRecipeFile(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), into: sink)
@@ -103,7 +103,7 @@ public struct MealieImporter: RecipeImporter {
     /// The recipe a Mealie recipe object describes (camelCase or snake_case names), with its
     /// field census taken against ``fieldTable`` (fields Larder has no field for kept in `extras.mealie`).
     /// - Throws: ``LarderError`` `malformed-record` with the field path.
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         var overrides: [String: FieldFate] = [:]
         /// The first of `names` the recipe has (not null); the others it has are kept in extras.
@@ -125,7 +125,7 @@ public struct MealieImporter: RecipeImporter {
         // Mealie's ids are UUIDs: the Larder id, so that an export back to Mealie keeps it.
         recipe.larderID = field("id").flatMap { $0.1.stringValue }.flatMap(ImportedRecipe.usableID)
         recipe.description = field("description").flatMap { text.text($0.1) }
-        recipe.sourceURL = field("orgURL", "org_url").flatMap { $0.1.stringValue }.flatMap(PaprikaImporter.nonEmpty)
+        recipe.sourceURL = field("orgURL", "org_url").flatMap { $0.1.stringValue }.flatMap(ImportText.nonEmpty)
         let yieldQuantity = field("recipeYieldQuantity", "recipe_yield_quantity").flatMap { number($0.1) }
         if let (_, yield) = field("recipeYield", "recipe_yield"), let t = text.text(yield) {
             // Mealie 1.x splits the yield: `recipeYieldQuantity` 12 and `recipeYield` "cookies".
@@ -187,7 +187,7 @@ public struct MealieImporter: RecipeImporter {
                     recipe.steps.append(.init(text: heading, isSection: true))
                 }
                 let body = element.stringValue ?? element["text"]?.stringValue ?? ""
-                for line in PaprikaImporter.lines(HTMLText.normalizeKeepingLines(body)) {
+                for line in ImportText.lines(HTMLText.normalizeKeepingLines(body)) {
                     recipe.steps.append(.init(text: line))
                 }
             }
@@ -197,9 +197,9 @@ public struct MealieImporter: RecipeImporter {
         }
         if let notes = field("notes")?.1.arrayValue {
             recipe.recipeNotes = notes.compactMap { note -> RecipeNote? in
-                if let plain = note.stringValue.flatMap(PaprikaImporter.nonEmpty) { return RecipeNote(text: plain) }
-                guard let body = note["text"]?.stringValue.flatMap(PaprikaImporter.nonEmpty) else { return nil }
-                return RecipeNote(title: note["title"]?.stringValue.flatMap(PaprikaImporter.nonEmpty), text: body)
+                if let plain = note.stringValue.flatMap(ImportText.nonEmpty) { return RecipeNote(text: plain) }
+                guard let body = note["text"]?.stringValue.flatMap(ImportText.nonEmpty) else { return nil }
+                return RecipeNote(title: note["title"]?.stringValue.flatMap(ImportText.nonEmpty), text: body)
             }
             if !recipe.recipeNotes.isEmpty {
                 recipe.notes = recipe.recipeNotes.map { note in note.title.map { "\($0)\n\(note.text)" } ?? note.text }
@@ -208,7 +208,7 @@ public struct MealieImporter: RecipeImporter {
         }
         if let comments = field("comments")?.1.arrayValue {
             recipe.reviews = comments.compactMap { comment in
-                guard let body = (comment.stringValue ?? comment["text"]?.stringValue).flatMap(PaprikaImporter.nonEmpty)
+                guard let body = (comment.stringValue ?? comment["text"]?.stringValue).flatMap(ImportText.nonEmpty)
                 else { return nil }
                 let by = (comment["user"]?["username"] ?? comment["user"]?["fullName"])?.stringValue
                 return by.map { "\($0): \(body)" } ?? body
@@ -222,7 +222,7 @@ public struct MealieImporter: RecipeImporter {
     /// What the importer does with each field of a Mealie recipe (1.x camelCase API and export
     /// names, 0.x and `database.json` snake_case names); any other field (`settings`, `assets`,
     /// `extras`, `slug` beside an `id`, `lastMade`, user and group ids) is kept in `extras.mealie`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .mealie,
         [
             "id": .carried("id"), "slug": .carried("id"), "name": .carried("title"),
@@ -253,7 +253,7 @@ public struct MealieImporter: RecipeImporter {
     private static func ingredientLine(_ element: Value, _ text: SchemaOrgRecipeParser, amountsDisabled: Bool)
         -> String?
     {
-        if let s = element.stringValue { return PaprikaImporter.nonEmpty(HTMLText.normalize(s)) }
+        if let s = element.stringValue { return ImportText.nonEmpty(HTMLText.normalize(s)) }
         let note = element["note"].flatMap { text.text($0) }
         func has(_ keys: String...) -> Bool { keys.contains { element[$0].map { !FieldCensus.isEmpty($0) } ?? false } }
         let hasUnit = has("unit", "unit_id")

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Mela exports.
@@ -7,13 +7,13 @@ import LarderFormats
 /// Reads `.melarecipes` (a zip archive of `.melarecipe` JSON files) and single `.melarecipe`
 /// files. Lines starting with `#` in ingredients and instructions are group headings; `images`
 /// holds base64 photos.
-public struct MelaImporter: RecipeImporter {
-    public var format: ImportFormat { .mela }
+package struct MelaImporter: RecipeImporter {
+    package var format: ImportFormat { .mela }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
             let isNotImage: (ZipEntry) -> Bool = { !$0.path.lowercased().hasSuffix(".jpg") }
@@ -38,7 +38,7 @@ public struct MelaImporter: RecipeImporter {
 
     /// The recipe a Mela JSON object describes.
     /// - Throws: ``LarderError`` `malformed-record` with the field path.
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         let title = (try r.optionalString("title") ?? "").trimmingWhitespace
         guard !title.isEmpty else {
@@ -47,14 +47,14 @@ public struct MelaImporter: RecipeImporter {
         var recipe = ImportedRecipe(title: title)
         recipe.nativeID = try r.optionalString("id")
         recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
-        for line in PaprikaImporter.lines(try r.optionalString("ingredients")) {
+        for line in ImportText.lines(try r.optionalString("ingredients")) {
             if line.hasPrefix("#") {
                 recipe.ingredientHeadings[recipe.ingredients.count] = String(line.drop { $0 == "#" || $0 == " " })
             } else {
                 recipe.ingredients.append(line)
             }
         }
-        for line in PaprikaImporter.lines(try r.optionalString("instructions")) {
+        for line in ImportText.lines(try r.optionalString("instructions")) {
             if line.hasPrefix("#") {
                 recipe.steps.append(.init(text: String(line.drop { $0 == "#" || $0 == " " }), isSection: true))
             } else {
@@ -69,13 +69,13 @@ public struct MelaImporter: RecipeImporter {
         recipe.prepMinutes = try r.optionalString("prepTime").flatMap(RecipeTime.minutes)
         recipe.cookMinutes = try r.optionalString("cookTime").flatMap(RecipeTime.minutes)
         recipe.totalMinutes = try r.optionalString("totalTime").flatMap(RecipeTime.minutes)
-        recipe.description = try r.optionalString("text").flatMap(PaprikaImporter.nonEmpty)
-        recipe.notes = try r.optionalString("notes").flatMap(PaprikaImporter.nonEmpty)
-        if let nutrition = try r.optionalString("nutrition").flatMap(PaprikaImporter.nonEmpty) {
+        recipe.description = try r.optionalString("text").flatMap(ImportText.nonEmpty)
+        recipe.notes = try r.optionalString("notes").flatMap(ImportText.nonEmpty)
+        if let nutrition = try r.optionalString("nutrition").flatMap(ImportText.nonEmpty) {
             recipe.nutrition["text"] = nutrition
         }
         // `link` is a web address, or the book or person the recipe comes from.
-        if let link = try r.optionalString("link").flatMap(PaprikaImporter.nonEmpty) {
+        if let link = try r.optionalString("link").flatMap(ImportText.nonEmpty) {
             if link.contains("://") || link.hasPrefix("www.") {
                 recipe.sourceURL = link
             } else {
@@ -103,7 +103,7 @@ public struct MelaImporter: RecipeImporter {
 
     /// What the importer does with each key of a `.melarecipe`; any other key is kept in `extras.mela`
     /// (`wantToCook` among them).
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .mela,
         [
             "id": .carried("id"), "title": .carried("title"), "text": .carried("description"),

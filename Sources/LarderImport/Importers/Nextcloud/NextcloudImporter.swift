@@ -1,16 +1,16 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Nextcloud Cookbook folders: one folder per recipe holding a schema.org
 /// `recipe.json` and its photo (`full.jpg`), either as a folder on disk or as a zip of it.
-public struct NextcloudImporter: RecipeImporter {
-    public var format: ImportFormat { .nextcloud }
+package struct NextcloudImporter: RecipeImporter {
+    package var format: ImportFormat { .nextcloud }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
@@ -86,7 +86,7 @@ public struct NextcloudImporter: RecipeImporter {
     /// What the importer does with each field of a Nextcloud Cookbook `recipe.json`: schema.org's
     /// table, plus Nextcloud's own `id`; its image routes (`imageUrl`, `imagePlaceholderUrl`,
     /// `printImage`) and any other field are kept in `extras.nextcloud`.
-    public static let fieldTable = FieldTable(.nextcloud, SchemaOrgRecipeParser.fieldTable.fates).merging([
+    package static let fieldTable = FieldTable(.nextcloud, SchemaOrgRecipeParser.fieldTable.fates).merging([
         "id": .carried("id")
     ])
 

@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Open Recipe Format YAML.
@@ -8,13 +8,13 @@ import LarderFormats
 /// (`prep_time`, `cook_time`, `oven_time` ranges take their upper end), `source_url`,
 /// `recipe_uuid` and `notes`. The string `None` means empty.
 /// YAML is read with the YAML 1.2 core schema, so `Off` stays a string.
-public struct ORFImporter: RecipeImporter {
-    public var format: ImportFormat { .orf }
+package struct ORFImporter: RecipeImporter {
+    package var format: ImportFormat { .orf }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let reader = try YAMLReader(source: TranscodingByteSource(try FileByteSource(path: path), encoding: nil))
         var index = 0
         while let item = try reader.next() {
@@ -36,7 +36,7 @@ public struct ORFImporter: RecipeImporter {
 
     /// The recipe an ORF document describes.
     /// - Throws: ``LarderError`` `malformed-record` with the field path (`ingredients[2]`).
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         guard let fields = value.objectValue else {
             throw LarderError(.malformedRecord, "expected an ORF recipe mapping, found \(value.kindDescription)")
         }
@@ -193,7 +193,7 @@ public struct ORFImporter: RecipeImporter {
 
     /// What the importer does with each key of an Open Recipe Format document; any other key
     /// (`oven_temp`, `oven_fan`, `variants`, …) is kept in `extras.orf`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .orf,
         [
             "recipe_name": .carried("title"), "recipe_uuid": .carried("id"), "source_authors": .carried("author"),

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports an OpenEats database dump: Django's `dumpdata` JSON, one list of `{model, pk, fields}`
@@ -14,11 +14,11 @@ import LarderFormats
 /// reads them. The joins need every row, so the dump is read whole, within the record size limit.
 /// Each recipe is isolated: one without a title is rejected with its index and field path; fields
 /// Larder has no field for (`photo`, a path on the OpenEats server) are kept in `extras.openeats`.
-public struct OpenEatsImporter: RecipeImporter {
-    public var format: ImportFormat { .openeats }
+package struct OpenEatsImporter: RecipeImporter {
+    package var format: ImportFormat { .openeats }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
     /// A dump's rows, joined.
     struct Dump {
@@ -53,7 +53,7 @@ public struct OpenEatsImporter: RecipeImporter {
         }
     }
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
         let files =
             FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -89,7 +89,7 @@ public struct OpenEatsImporter: RecipeImporter {
         return names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             .map { folder + "/" + $0 }
             .filter { file in
-                guard let head = try? FileByteSource(path: file).readPrefix(ImportFormat.sniffLength) else {
+                guard let head = try? FileByteSource(path: file).readPrefix(ImportDetector.sniffLength) else {
                     return false
                 }
                 let keys = ContentKeys(json: String(decoding: head, as: UTF8.self))
@@ -101,7 +101,7 @@ public struct OpenEatsImporter: RecipeImporter {
 
     /// Whether a dump file holds `recipe.recipe` rows (the part the others join to).
     static func holdsRecipes(_ file: String) -> Bool {
-        guard let head = try? FileByteSource(path: file).readPrefix(ImportFormat.sniffLength) else { return false }
+        guard let head = try? FileByteSource(path: file).readPrefix(ImportDetector.sniffLength) else { return false }
         return String(decoding: head, as: UTF8.self).contains("\"recipe.recipe\"")
     }
 
@@ -121,10 +121,10 @@ public struct OpenEatsImporter: RecipeImporter {
     /// - Throws: ``LarderError`` `malformed-record` at `title` when the recipe has no title, and at
     ///   `prep_time`, `cook_time` or `servings` when it holds a number past ``maximumCount``.
     static func recipe(pk: String, fields: Fields, dump: Dump) throws -> ImportedRecipe {
-        func text(_ key: String) -> String? { fields[key]?.stringValue.flatMap(PaprikaImporter.nonEmpty) }
+        func text(_ key: String) -> String? { fields[key]?.stringValue.flatMap(ImportText.nonEmpty) }
         /// A positive count, without its fraction; nil for none, zero or less.
         func count(_ key: String) throws -> Int? {
-            guard let number = CroutonImporter.number(fields[key]), number > 0 else { return nil }
+            guard let number = ImportText.number(fields[key]), number > 0 else { return nil }
             guard number <= maximumCount else {
                 throw LarderError(
                     .malformedRecord, "expected a number up to \(Int32.max), found \(number)",
@@ -158,8 +158,8 @@ public struct OpenEatsImporter: RecipeImporter {
             recipe.ingredients.append(line(ingredient))
         }
         let ratings = dump.ratings[pk] ?? []
-        recipe.reviews = ratings.compactMap { $0["comment"]?.stringValue.flatMap(PaprikaImporter.nonEmpty) }
-        let scores = ratings.compactMap { CroutonImporter.number($0["rating"]) }
+        recipe.reviews = ratings.compactMap { $0["comment"]?.stringValue.flatMap(ImportText.nonEmpty) }
+        let scores = ratings.compactMap { ImportText.number($0["rating"]) }
         if !scores.isEmpty {
             recipe.rating = scores.reduce(0, +) / Double(scores.count)
             recipe.ratingCount = scores.count
@@ -171,8 +171,8 @@ public struct OpenEatsImporter: RecipeImporter {
 
     /// An ingredient row as a line: the amount (`numerator / denominator`), measurement and title.
     private static func line(_ fields: Fields) -> String {
-        let numerator = CroutonImporter.number(fields["numerator"])
-        let denominator = CroutonImporter.number(fields["denominator"]) ?? 1
+        let numerator = ImportText.number(fields["numerator"])
+        let denominator = ImportText.number(fields["denominator"]) ?? 1
         let amount = numerator.flatMap { $0 > 0 && denominator > 0 ? $0 / denominator : nil }
         let measurement = fields["measurement"]?.stringValue?.trimmingWhitespace ?? ""
         let title = fields["title"]?.stringValue?.trimmingWhitespace ?? ""
@@ -182,7 +182,7 @@ public struct OpenEatsImporter: RecipeImporter {
 
     /// What the importer does with each field of a `recipe.recipe` row; any other field is kept in
     /// `extras.openeats`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .openeats,
         [
             "title": .carried("title"), "info": .carried("description"), "directions": .carried("instructions"),

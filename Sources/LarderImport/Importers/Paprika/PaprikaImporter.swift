@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Paprika exports: `.paprikarecipes` (a zip archive of gzip-compressed JSON files, one
@@ -7,13 +7,13 @@ import LarderFormats
 ///
 /// Streams the archive entry by entry; a bad entry is rejected with its entry name and the
 /// field at fault, and the rest import. Photos (`photo_data`) are kept as images.
-public struct PaprikaImporter: RecipeImporter {
-    public var format: ImportFormat { .paprika }
+package struct PaprikaImporter: RecipeImporter {
+    package var format: ImportFormat { .paprika }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let origin = ImportOrigin(file: path)
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
@@ -41,7 +41,7 @@ public struct PaprikaImporter: RecipeImporter {
 
     /// The recipe a Paprika JSON object describes.
     /// - Throws: ``LarderError`` `malformed-record` with the field path (`name`, `categories[2]`).
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         guard let fields = value.objectValue else {
             throw LarderError(.malformedRecord, "expected a Paprika recipe object, found \(value.kindDescription)")
         }
@@ -64,14 +64,14 @@ public struct PaprikaImporter: RecipeImporter {
         var recipe = ImportedRecipe(title: name)
         recipe.nativeID = try string("uid")
         recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
-        for line in try lines(string("ingredients")) {
+        for line in try ImportText.lines(string("ingredients")) {
             if line.hasSuffix(":"), !line.contains(where: \.isNumber) {
                 recipe.ingredientHeadings[recipe.ingredients.count] = String(line.dropLast())
             } else {
                 recipe.ingredients.append(line)
             }
         }
-        recipe.steps = try lines(string("directions")).map { ImportedRecipe.Step(text: $0) }
+        recipe.steps = try ImportText.lines(string("directions")).map { ImportedRecipe.Step(text: $0) }
         if let servings = try string("servings"), !servings.trimmingWhitespace.isEmpty {
             recipe.yieldText = RecipeYield.normalized(servings)
             recipe.yieldAsWritten = servings
@@ -80,14 +80,16 @@ public struct PaprikaImporter: RecipeImporter {
         recipe.prepMinutes = try string("prep_time").flatMap(RecipeTime.minutes)
         recipe.cookMinutes = try string("cook_time").flatMap(RecipeTime.minutes)
         recipe.totalMinutes = try string("total_time").flatMap(RecipeTime.minutes)
-        recipe.description = try string("description").flatMap(nonEmpty)
-        recipe.notes = try string("notes").flatMap(nonEmpty)
-        recipe.sourceURL = try string("source_url").flatMap(nonEmpty)
-        recipe.sourceName = try string("source").flatMap(nonEmpty)
+        recipe.description = try string("description").flatMap(ImportText.nonEmpty)
+        recipe.notes = try string("notes").flatMap(ImportText.nonEmpty)
+        recipe.sourceURL = try string("source_url").flatMap(ImportText.nonEmpty)
+        recipe.sourceName = try string("source").flatMap(ImportText.nonEmpty)
         recipe.difficulty = try string("difficulty").flatMap {
             Recipe.Difficulty(rawValue: $0.trimmingWhitespace.lowercased())
         }
-        if let nutrition = try string("nutritional_info").flatMap(nonEmpty) { recipe.nutrition["text"] = nutrition }
+        if let nutrition = try string("nutritional_info").flatMap(ImportText.nonEmpty) {
+            recipe.nutrition["text"] = nutrition
+        }
         if case .int(let rating)? = fields["rating"], rating > 0 { recipe.rating = Double(rating) }
         if case .bool(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite }
         if case .int(let favourite)? = fields["on_favorites"] { recipe.isFavorite = favourite != 0 }
@@ -108,7 +110,7 @@ public struct PaprikaImporter: RecipeImporter {
                 recipe.keywords.append(category)  // Paprika's categories are the user's own labels: Larder tags
             }
         }
-        if let photo = try string("photo_data").flatMap(nonEmpty) {
+        if let photo = try string("photo_data").flatMap(ImportText.nonEmpty) {
             guard let bytes = Data(base64Encoded: photo, options: .ignoreUnknownCharacters) else {
                 throw LarderError(
                     .malformedRecord, "photo_data is not base64", location: SourceLocation(fieldPath: "photo_data"))
@@ -144,11 +146,11 @@ public struct PaprikaImporter: RecipeImporter {
                 ])
             }
         }
-        if let url = try string("image_url").flatMap(nonEmpty) { recipe.images.append(.url(url)) }
+        if let url = try string("image_url").flatMap(ImportText.nonEmpty) { recipe.images.append(.url(url)) }
         // What an export derives again from the recipe is not kept: an unset rating, the site's
         // host as the source, and the change hash when it is the one Larder computes.
         if case .int(0)? = fields["rating"] { overrides["rating"] = .dropped("0 is Paprika's \"not rated\"") }
-        if let source = try string("source").flatMap(nonEmpty), let url = recipe.sourceURL,
+        if let source = try string("source").flatMap(ImportText.nonEmpty), let url = recipe.sourceURL,
             URL(string: url)?.host?.lowercased() == source.lowercased()
         {
             recipe.sourceName = nil
@@ -164,7 +166,7 @@ public struct PaprikaImporter: RecipeImporter {
 
     /// What the importer does with each field of a Paprika recipe (the keys of Paprika's export
     /// and its sync API); any other field is kept in `extras.paprika`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .paprika,
         [
             "uid": .carried("id"), "name": .carried("title"), "ingredients": .carried("ingredients"),
@@ -182,18 +184,6 @@ public struct PaprikaImporter: RecipeImporter {
     static func changeHash(_ fields: Fields) -> String {
         let parts = ["name", "ingredients", "directions"].map { fields[$0]?.stringValue ?? "" }
         return SHA256.hash(Array(parts.joined(separator: "\n").utf8)).hexString.uppercased()
-    }
-
-    static func lines(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map {
-            String($0).trimmingWhitespace
-        }.filter { !$0.isEmpty }
-    }
-
-    static func nonEmpty(_ text: String) -> String? {
-        let t = text.trimmingWhitespace
-        return t.isEmpty ? nil : t
     }
 }
 

@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Pepperplate's export: a zip of `.txt` files, one recipe each (or such a file alone, or a
@@ -12,13 +12,13 @@ import LarderFormats
 /// Each file is one record, isolated: one without a title is rejected with its entry and the field
 /// `Title`, and the others import. Pepperplate has no recipe ids; the id derives from the source URL
 /// (else the entry) and the title, so a re-run finds the same ids.
-public struct PepperplateImporter: RecipeImporter {
-    public var format: ImportFormat { .pepperplate }
+package struct PepperplateImporter: RecipeImporter {
+    package var format: ImportFormat { .pepperplate }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try TextExportFiles.importRecipes(
             at: path, into: sink, read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, sink: sink) },
             raw: \.fields, recipe: Self.recipe(from:))
@@ -35,7 +35,7 @@ public struct PepperplateImporter: RecipeImporter {
     }
 
     /// What the importer does with each label; any other is kept in `extras.pepperplate`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .pepperplate,
         LabeledTextRecipe.commonFates.merging(["Active": .carried("prepTime"), "Total": .carried("totalTime")]) { $1 })
 

@@ -3,7 +3,7 @@ extension PlainRecipe {
     ///
     /// Names are compared by their letters and digits only, lowercased, so `prep_time`, `prepTime`,
     /// `Prep Time` and `prep-time` are one name.
-    public enum Role: String, Sendable, Hashable, CaseIterable {
+    package enum Role: String, Sendable, Hashable, CaseIterable {
         case title, description, author, ingredients, steps, prepTime, cookTime, totalTime, yield, servings, tags
         case categories, cuisine, diets, source, sourceURL, image, createdAt, updatedAt, notes, nutrition, rating
         case difficulty, id, favorite, ownerID
@@ -13,13 +13,13 @@ extension PlainRecipe {
         case syncState
 
         /// The role of a field named `key`, or `nil` when Larder has no field for it.
-        public init?(key: String) {
+        package init?(key: String) {
             guard let role = Self.byName[PlainRecipe.normalizedName(key)] else { return nil }
             self = role
         }
 
         /// The names this role goes by, normalized (see ``PlainRecipe/normalizedName(_:)``).
-        public var names: [String] {
+        package var names: [String] {
             switch self {
             case .title: ["title", "name", "recipename", "recipetitle"]
             case .description: ["description", "summary", "intro", "introduction", "about"]
@@ -81,7 +81,7 @@ extension PlainRecipe {
         /// The Larder recipe field the role fills (its JSON key), for the field census.
         ///
         /// `nil` for Larder's own sync state and set flags, which are not imported.
-        public var larderField: String? {
+        package var larderField: String? {
             switch self {
             case .title: "title"
             case .description: "description"
@@ -124,7 +124,7 @@ extension PlainRecipe {
     }
 
     /// A field name reduced to its lowercased letters and digits (`Prep_Time` → `preptime`).
-    public static func normalizedName(_ key: String) -> String {
+    package static func normalizedName(_ key: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in key.lowercased().unicodeScalars
         where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// A recipe as people write it by hand or export it from a script, read from one JSON, YAML or
@@ -24,23 +24,23 @@ import LarderFormats
 ///
 /// A record that is not an object, has no title, or holds a value of the wrong kind where a
 /// structure is expected (ingredients that are a number, a step that is `true`) throws.
-public struct PlainRecipe: Sendable {
+package struct PlainRecipe: Sendable {
     /// A source field Larder has no place for, or whose value could not be read.
-    public struct UnmappedField: Sendable, Hashable {
+    package struct UnmappedField: Sendable, Hashable {
         /// Where it is in the record.
-        public var path: FieldPath
+        package var path: FieldPath
         /// The value as read.
-        public var value: Value
+        package var value: Value
         /// Why it was not carried, when Larder does have a field for it (the value could not be read);
         /// `nil` when Larder has no field for it.
-        public var reason: String?
+        package var reason: String?
     }
 
     /// The recipe.
-    public var recipe: ImportedRecipe
+    package var recipe: ImportedRecipe
     /// Fields not carried into ``recipe``, in record order: what goes into `extras` once the recipe
     /// model has them.
-    public var unmapped: [UnmappedField] = []
+    package var unmapped: [UnmappedField] = []
 
     /// Reads a record.
     ///
@@ -50,7 +50,7 @@ public struct PlainRecipe: Sendable {
     ///     `schema: recipe`); its `id` is kept as the Larder id. Otherwise an id is kept only when
     ///     it is a UUID.
     /// - Throws: ``LarderError`` `malformed-record` with the field path (`ingredients[2]`).
-    public init(value: Value, isLarderRecord: Bool = false) throws {
+    package init(value: Value, isLarderRecord: Bool = false) throws {
         guard let fields = value.objectValue else {
             throw LarderError(
                 .malformedRecord, "expected a recipe (an object with a title), found \(value.kindDescription)")
@@ -141,7 +141,7 @@ extension PlainRecipe {
     ///
     /// `larder convert` and `larder migrate` ask this of a record they reject, to point to
     /// `larder import`.
-    public static func canRead(_ value: Value) -> Bool {
+    package static func canRead(_ value: Value) -> Bool {
         guard let fields = value.objectValue else { return false }
         let roles = Set(fields.compactMap { Role(key: $0.key) })
         guard roles.contains(.title), roles.contains(.ingredients) || roles.contains(.steps) else { return false }

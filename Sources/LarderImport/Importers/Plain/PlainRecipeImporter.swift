@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports recipe files people write by hand or export from scripts (``PlainRecipe`` says what
@@ -17,13 +17,13 @@ import LarderFormats
 /// ```swift
 /// try PlainRecipeImporter().importItems(at: "recipes.yaml", into: session)
 /// ```
-public struct PlainRecipeImporter: RecipeImporter {
-    public var format: ImportFormat { .plain }
+package struct PlainRecipeImporter: RecipeImporter {
+    package var format: ImportFormat { .plain }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let (source, dataFormat) = try RecordIO.sniff(FileByteSource(path: path), path: path)
         if dataFormat == .xml {
             try importXML(source, path: path, into: sink)

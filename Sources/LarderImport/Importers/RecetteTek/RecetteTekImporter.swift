@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports RecetteTek's (My Recipe Box's) backup: an `.rtk` zip of `recipes.json` (older
@@ -16,13 +16,13 @@ import LarderFormats
 /// archive one at a time. Each recipe is isolated: one without a title is rejected with its entry,
 /// index and field path. Fields Larder has no field for (`inactiveTime`, ids) are kept in
 /// `extras.recettetek`.
-public struct RecetteTekImporter: RecipeImporter {
-    public var format: ImportFormat { .recettetek }
+package struct RecetteTekImporter: RecipeImporter {
+    package var format: ImportFormat { .recettetek }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let isRecipeList: (ZipEntry) -> Bool = { Self.isRecipeList($0.fileName) }
         try BackupArchive.forEachRecordFile(at: path, into: sink, what: "recipes.json", isRecordFile: isRecipeList) {
             source, origin, images in
@@ -75,8 +75,8 @@ public struct RecetteTekImporter: RecipeImporter {
             recipe.yieldAsWritten = quantity
             recipe.servings = RecipeYield.servings(quantity)
         }
-        recipe.ingredients = PaprikaImporter.lines(text("ingredients"))
-        recipe.steps = PaprikaImporter.lines(text("instructions")).map { ImportedRecipe.Step(text: $0) }
+        recipe.ingredients = ImportText.lines(text("ingredients"))
+        recipe.steps = ImportText.lines(text("instructions")).map { ImportedRecipe.Step(text: $0) }
         recipe.notes = text("notes")
         recipe.nutrition = CSVImporter.nutrition(lines: text("nutrition"))
         recipe.isFavorite = fields["favorite"] == .bool(true) || text("favorite") == "true"
@@ -112,7 +112,7 @@ public struct RecetteTekImporter: RecipeImporter {
 
     /// What the importer does with each key of a RecetteTek recipe; any other key is kept in
     /// `extras.recettetek`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .recettetek,
         [
             "title": .carried("title"), "description": .carried("description"),

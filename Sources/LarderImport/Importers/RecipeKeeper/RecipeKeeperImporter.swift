@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Recipe Keeper's HTML export: a zip of `recipes.html` (one `div.recipe-details` per
@@ -13,13 +13,13 @@ import LarderFormats
 /// read them. The census counts every property; those Larder has no field for (`recipeShareId`)
 /// are kept in `extras.recipekeeper`. Each recipe is isolated: one without a name is rejected
 /// with its index and field path, and the rest import.
-public struct RecipeKeeperImporter: RecipeImporter {
-    public var format: ImportFormat { .recipekeeper }
+package struct RecipeKeeperImporter: RecipeImporter {
+    package var format: ImportFormat { .recipekeeper }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try HTMLExportArchive.importCards(
             at: path, into: sink, isCard: { $0.name == "div" && $0.hasClass("recipe-details") },
             read: { (Self.properties(of: $0), Self.photoSources(in: $0)) },
@@ -69,7 +69,7 @@ public struct RecipeKeeperImporter: RecipeImporter {
 
     /// The recipe a card's properties describe, with `photos` as its images.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
-    public static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
+    package static func recipe(from fields: Fields, photos: [ImportedRecipe.Image] = []) throws -> ImportedRecipe {
         func strings(_ key: String) -> [String] { HTMLExportArchive.texts(fields, key) }
         guard let title = strings("name").first else {
             throw LarderError(

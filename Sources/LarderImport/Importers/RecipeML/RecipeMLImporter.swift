@@ -1,5 +1,5 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Imports RecipeML 0.5 (`<recipeml>` with `<recipe>` elements, also inside `<menu>`).
 ///
@@ -7,13 +7,13 @@ public import LarderFormats
 /// with `<amt>`/`<qty>`/`<unit>`/`<item>`/`<prep>`, grouped by `<ing-div>`) and directions
 /// (`<step>`s, `<dir-div>` sections, or plain text). Streams recipe by recipe; the encoding the
 /// XML declaration names is honoured (Latin-1 included) and no DTD is ever fetched.
-public struct RecipeMLImporter: RecipeImporter {
-    public var format: ImportFormat { .recipeml }
+package struct RecipeMLImporter: RecipeImporter {
+    package var format: ImportFormat { .recipeml }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let reader = try XMLSubtreeReader(source: try FileByteSource(path: path), recordElements: ["recipe"])
         var index = 0
         while let recipe = try reader.nextRecord() {
@@ -155,7 +155,7 @@ public struct RecipeMLImporter: RecipeImporter {
     private static func collectDirections(_ node: XMLElementNode, into recipe: inout ImportedRecipe) {
         let steps = node.children.filter { $0.name == "step" || $0.name == "dir-div" }
         guard !steps.isEmpty else {
-            for line in PaprikaImporter.lines(node.ownText) {
+            for line in ImportText.lines(node.ownText) {
                 recipe.steps.append(.init(text: HTMLText.collapseWhitespace(line)))
             }
             return

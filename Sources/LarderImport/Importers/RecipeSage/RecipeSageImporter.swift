@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports RecipeSage's JSON-LD export: schema.org `Recipe` objects with RecipeSage's additions.
@@ -15,13 +15,13 @@ import LarderFormats
 /// Larder has no field for is kept in `extras.recipesage`. A bare array streams one recipe at a
 /// time; the `{"recipes": […]}` document is read whole, within the record size limit. Each recipe
 /// is isolated: one without a name is rejected with its index and field path, and the rest import.
-public struct RecipeSageImporter: RecipeImporter {
-    public var format: ImportFormat { .recipesage }
+package struct RecipeSageImporter: RecipeImporter {
+    package var format: ImportFormat { .recipesage }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
         let reader = JSONReader(source: decoded, lenient: true, limits: sink.readerLimits)
         let fileOrigin = ImportOrigin(file: path)
@@ -41,7 +41,7 @@ public struct RecipeSageImporter: RecipeImporter {
     /// The recipe one RecipeSage JSON-LD object describes.
     /// - Throws: ``LarderError`` `malformed-record`: at `name` when the recipe has no name; for
     ///   a value that is not an object.
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         guard var node = value.objectValue else {
             throw LarderError(.malformedRecord, "a RecipeSage recipe is a JSON object; this is not one")
         }
@@ -65,7 +65,7 @@ public struct RecipeSageImporter: RecipeImporter {
     /// What the importer does with each property of a RecipeSage recipe: schema.org's table, plus
     /// RecipeSage's `creditText`, `isBasedOn`, `comment` and `identifier`; any other property is
     /// kept in `extras.recipesage`.
-    public static let fieldTable = FieldTable(.recipesage, SchemaOrgRecipeParser.fieldTable.fates).merging([
+    package static let fieldTable = FieldTable(.recipesage, SchemaOrgRecipeParser.fieldTable.fates).merging([
         "creditText": .carried("sourceName"), "isBasedOn": .carried("sourceURL"), "comment": .carried("notes"),
         "identifier": .carried("id"),
     ])

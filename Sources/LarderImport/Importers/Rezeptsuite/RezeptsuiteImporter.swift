@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Rezeptsuite.de's export: CookML (`<cookml>` with one `<recipe>` per recipe), as an
@@ -16,13 +16,13 @@ import LarderFormats
 /// with its index, line and field path. Head attributes and elements Larder has no field for
 /// (`rid`, `createuser`, `costs`, …) are kept in `extras.rezeptsuite` as `head/@name` and
 /// `head/name`.
-public struct RezeptsuiteImporter: RecipeImporter {
-    public var format: ImportFormat { .rezeptsuite }
+package struct RezeptsuiteImporter: RecipeImporter {
+    package var format: ImportFormat { .rezeptsuite }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             try Self.readCookbook(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
             return
@@ -78,9 +78,9 @@ public struct RezeptsuiteImporter: RecipeImporter {
     ///   at `head.picbin` when the photo is not base64.
     static func recipe(from element: XMLElementNode, fields: Fields) throws -> ImportedRecipe {
         let head = element.child("head")
-        func attribute(_ name: String) -> String? { head?.attributes[name].flatMap(PaprikaImporter.nonEmpty) }
+        func attribute(_ name: String) -> String? { head?.attributes[name].flatMap(ImportText.nonEmpty) }
         func texts(_ name: String) -> [String] {
-            head?.children(name).compactMap { PaprikaImporter.nonEmpty($0.text) } ?? []
+            head?.children(name).compactMap { ImportText.nonEmpty($0.text) } ?? []
         }
         guard let title = attribute("title") ?? texts("title").first else {
             throw LarderError(
@@ -88,7 +88,7 @@ public struct RezeptsuiteImporter: RecipeImporter {
                 location: SourceLocation(fieldPath: "head.title"))
         }
         var recipe = ImportedRecipe(title: title)
-        recipe.language = element.attributes["lang"].flatMap(PaprikaImporter.nonEmpty)
+        recipe.language = element.attributes["lang"].flatMap(ImportText.nonEmpty)
         recipe.nativeID = attribute("rid")
         recipe.larderID = recipe.nativeID.flatMap(ImportedRecipe.usableID)
         let yield = [attribute("servingqty"), attribute("servingtype")].compactMap { $0 }.joined(separator: " ")
@@ -109,7 +109,7 @@ public struct RezeptsuiteImporter: RecipeImporter {
         }
         recipe.description = texts("card").joined(separator: "\n").nonEmpty
         for part in element.children("part") {
-            if let heading = part.attributes["title"].flatMap(PaprikaImporter.nonEmpty) {
+            if let heading = part.attributes["title"].flatMap(ImportText.nonEmpty) {
                 recipe.ingredientHeadings[recipe.ingredients.count] = heading
             }
             recipe.ingredients += part.children("ingredient").compactMap(ingredientLine)
@@ -118,12 +118,12 @@ public struct RezeptsuiteImporter: RecipeImporter {
             let blocks = preparation.children.filter { $0.name == "text" || $0.name == "step" }
             let texts = blocks.isEmpty ? [preparation.allText] : blocks.map(\.allText)
             for text in texts {
-                recipe.steps += PaprikaImporter.lines(text).map { ImportedRecipe.Step(text: $0) }
+                recipe.steps += ImportText.lines(text).map { ImportedRecipe.Step(text: $0) }
             }
         }
         let remarks = element.children("remark").flatMap { remark in
             remark.children("line").isEmpty
-                ? PaprikaImporter.lines(remark.allText) : remark.children("line").map(\.text)
+                ? ImportText.lines(remark.allText) : remark.children("line").map(\.text)
         }
         recipe.notes = remarks.filter { !$0.isEmpty }.joined(separator: "\n").nonEmpty
         if let picture = texts("picbin").first {
@@ -155,7 +155,7 @@ public struct RezeptsuiteImporter: RecipeImporter {
 
     /// What the importer does with each field of a recipe (see ``fields(of:)``); any other is kept
     /// in `extras.rezeptsuite`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .rezeptsuite,
         [
             "@lang": .carried("language"), "head/@title": .carried("title"), "head/title": .carried("title"),

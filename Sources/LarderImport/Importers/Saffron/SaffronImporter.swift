@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Saffron's text export: a zip of `.txt` files, one recipe each (or such a file alone,
@@ -12,13 +12,13 @@ import LarderFormats
 /// know is kept in `extras.saffron`. Each file is one record, isolated: one without a title is
 /// rejected with its entry and the field `Title`. Saffron has no recipe ids in the export; the id
 /// derives from the source URL (else the entry) and the title.
-public struct SaffronImporter: RecipeImporter {
-    public var format: ImportFormat { .saffron }
+package struct SaffronImporter: RecipeImporter {
+    package var format: ImportFormat { .saffron }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         try TextExportFiles.importRecipes(
             at: path, into: sink,
             read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, sink: sink) },
@@ -38,7 +38,7 @@ public struct SaffronImporter: RecipeImporter {
     }
 
     /// What the importer does with each label; any other is kept in `extras.saffron`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .saffron,
         LabeledTextRecipe.commonFates.merging([
             "Prep": .carried("prepTime"), "Cook": .carried("cookTime"), "Cookbook": .carried("tags"),

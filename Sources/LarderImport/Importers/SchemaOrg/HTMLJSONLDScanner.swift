@@ -1,20 +1,20 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Pulls the `<script type="application/ld+json">` blocks out of an HTML page while reading it.
 ///
 /// HTML comments are skipped, everything else is passed over. Holds one block at a time.
-public final class HTMLJSONLDScanner {
+package final class HTMLJSONLDScanner {
     private let source: any ByteSource
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var count = 0
     private var position = 0
     private var ended = false
     /// The 1-based line the scanner is on, for diagnostics.
-    public private(set) var line = 1
+    package private(set) var line = 1
 
     /// Creates a scanner over UTF-8 bytes (wrap the page in a ``TranscodingByteSource``).
-    public init(source: any ByteSource) {
+    package init(source: any ByteSource) {
         self.source = source
     }
 
@@ -35,7 +35,7 @@ public final class HTMLJSONLDScanner {
     }
 
     /// The next block's text and the line it starts on, or `nil` after the last.
-    public func nextBlock() throws -> (text: String, line: Int)? {
+    package func nextBlock() throws -> (text: String, line: Int)? {
         while let b = try nextByte() {
             guard b == UInt8(ascii: "<") else { continue }
             var tag: [UInt8] = []

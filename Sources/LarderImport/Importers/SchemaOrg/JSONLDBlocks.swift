@@ -1,9 +1,9 @@
-public import LarderCore
-public import LarderFormats
+package import LarderCore
+package import LarderFormats
 
 /// Reads JSON-LD: a `.jsonld`/`.json` file that is one JSON value, or the
 /// `<script type="application/ld+json">` blocks of a saved HTML page.
-public enum JSONLDBlocks {
+package enum JSONLDBlocks {
     /// Parses one JSON text leniently, the way pages publish it.
     ///
     /// Raw newlines in strings, trailing commas and `\'` are accepted. A top-level list comes
@@ -17,7 +17,7 @@ public enum JSONLDBlocks {
     ///   or when the text holds several values or none.
     /// - Throws: ``LarderError`` `syntax-error` with line and column; `refused-input` when one
     ///   value (a top-level object, or one element of a top-level list) passes `limits.maxRecordSize`.
-    public static func parse(
+    package static func parse(
         _ source: any ByteSource, limits: ReaderLimits = .default, onWarning: (Diagnostic) -> Void = { _ in }
     ) throws -> Value {
         let peekable = PeekableByteSource(source)
@@ -45,7 +45,7 @@ public enum JSONLDBlocks {
 
     /// Parses JSON-LD text (a script block's body): comment and CDATA wrappers and trailing
     /// semicolons are removed first.
-    public static func parse(
+    package static func parse(
         text: String, name: String, limits: ReaderLimits = .default, onWarning: (Diagnostic) -> Void = { _ in }
     ) throws -> Value {
         var body = Substring(text.trimmingWhitespace)

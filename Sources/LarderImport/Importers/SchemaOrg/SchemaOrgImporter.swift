@@ -1,4 +1,4 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports schema.org `Recipe` JSON-LD from JSON files and saved HTML pages.
@@ -7,13 +7,13 @@ import LarderFormats
 /// (their `application/ld+json` blocks). Every Recipe node becomes a recipe; references
 /// between nodes of the same page are resolved. A page with no Recipe in JSON-LD is read
 /// whole (see `HTMLPageReader`): its microdata, RDFa, recipe-plugin card, or headed lists.
-public struct SchemaOrgImporter: RecipeImporter {
-    public var format: ImportFormat { .schemaorg }
+package struct SchemaOrgImporter: RecipeImporter {
+    package var format: ImportFormat { .schemaorg }
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let file = try FileByteSource(path: path)
         let peekable = PeekableByteSource(file)
         let head = try peekable.peek(4096)
@@ -59,7 +59,7 @@ public struct SchemaOrgImporter: RecipeImporter {
     }
 
     /// Sends every Recipe node of a page's blocks to `sink`.
-    public func emitRecipes(in blocks: [(Value, ImportOrigin)], into sink: any ImportSink, emptyOrigin: ImportOrigin)
+    package func emitRecipes(in blocks: [(Value, ImportOrigin)], into sink: any ImportSink, emptyOrigin: ImportOrigin)
         throws
     {
         let finder = SchemaOrgNodeFinder(blocks: blocks.map(\.0))

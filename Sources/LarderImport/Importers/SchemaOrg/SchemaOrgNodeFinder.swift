@@ -1,16 +1,16 @@
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Finds schema.org `Recipe` nodes inside a JSON-LD block, the way the pages are written:
 /// a top-level object or array member, a member of `@graph`, a page's `mainEntity`, and
 /// failing those anywhere in the tree; and indexes every node with an `@id` so references
 /// (`"author": {"@id": "#person"}`) can be resolved.
-public struct SchemaOrgNodeFinder: Sendable {
+package struct SchemaOrgNodeFinder: Sendable {
     /// Every node of the block that has an `@id`, by id.
-    public private(set) var nodesByID: [String: Value] = [:]
+    package private(set) var nodesByID: [String: Value] = [:]
 
     /// Creates a finder, indexing `blocks` (the parsed `application/ld+json` blocks of one page).
-    public init(blocks: [Value]) {
+    package init(blocks: [Value]) {
         for block in blocks { index(block, depth: 0) }
     }
 
@@ -28,7 +28,7 @@ public struct SchemaOrgNodeFinder: Sendable {
 
     /// Whether `node`'s `@type` is `typeName` (case-insensitive, also in a type list and with a
     /// `schema:` or URL prefix).
-    public static func hasType(_ node: Value, _ typeName: String) -> Bool {
+    package static func hasType(_ node: Value, _ typeName: String) -> Bool {
         guard let type = node["@type"] else { return false }
         let names: [String] = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
         let wanted = typeName.lowercased()
@@ -43,7 +43,7 @@ public struct SchemaOrgNodeFinder: Sendable {
 
     /// The `Recipe` nodes of `block`, in document order: top level first, then `@graph`
     /// members, then `mainEntity`/`mainEntityOfPage`; a deep search only when those find none.
-    public func recipes(in block: Value) -> [Value] {
+    package func recipes(in block: Value) -> [Value] {
         var found: [Value] = []
         let top = block.arrayValue ?? [block]
         for node in top where Self.hasType(node, "Recipe") { found.append(node) }
@@ -83,7 +83,7 @@ public struct SchemaOrgNodeFinder: Sendable {
     }
 
     /// The node a reference `{"@id": …}` (with no other members) points to, else the value itself.
-    public func resolve(_ value: Value) -> Value {
+    package func resolve(_ value: Value) -> Value {
         guard let fields = value.objectValue, let id = fields["@id"]?.stringValue else { return value }
         let isBareReference = fields.allSatisfy { $0.key == "@id" || $0.key == "@type" }
         guard isBareReference, let node = nodesByID[id] else { return value }

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Reads one schema.org `Recipe` node into an ``ImportedRecipe``.
@@ -9,24 +9,24 @@ import LarderFormats
 /// as a number, string, list or `QuantitativeValue`; authors and images as strings, objects,
 /// lists or `@id` references; ISO 8601 durations including broken ones. Text is decoded
 /// (HTML entities, tags, whitespace).
-public struct SchemaOrgRecipeParser: Sendable {
+package struct SchemaOrgRecipeParser: Sendable {
     /// The `@id` prefix of recipes Larder exports.
-    public static let larderURNPrefix = "urn:larder:recipe:"
+    package static let larderURNPrefix = "urn:larder:recipe:"
     /// The `propertyID` of the `identifier` a Larder export gives the Larder id in, when the node keeps a page's `@id`.
-    public static let larderPropertyID = "larder"
+    package static let larderPropertyID = "larder"
 
     /// Resolves `@id` references within the page.
-    public var finder: SchemaOrgNodeFinder
+    package var finder: SchemaOrgNodeFinder
 
     /// Creates a parser resolving references with `finder`.
-    public init(finder: SchemaOrgNodeFinder = SchemaOrgNodeFinder(blocks: [])) {
+    package init(finder: SchemaOrgNodeFinder = SchemaOrgNodeFinder(blocks: [])) {
         self.finder = finder
     }
 
     /// The recipe `node` describes, with its field census taken against ``fieldTable`` (its
     /// properties Larder has no field for kept in `extras.schemaorg`).
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
-    public func parse(_ node: Value) throws -> ImportedRecipe {
+    package func parse(_ node: Value) throws -> ImportedRecipe {
         try parse(node, table: Self.fieldTable)
     }
 
@@ -40,7 +40,7 @@ public struct SchemaOrgRecipeParser: Sendable {
     ///   - prepare: fills in what the format adds to schema.org before the census is taken.
     /// - Returns: the recipe, with its census and extras.
     /// - Throws: ``LarderError`` `malformed-record` at `name` when the recipe has no name.
-    public func parse(
+    package func parse(
         _ node: Value, table: FieldTable, overriding fates: [String: FieldFate] = [:],
         prepare: (inout ImportedRecipe) -> Void = { _ in }
     ) throws -> ImportedRecipe {
@@ -56,7 +56,7 @@ public struct SchemaOrgRecipeParser: Sendable {
 
     /// What the parser does with each property of a schema.org Recipe node; any other property
     /// (`cookingMethod`, `estimatedCost`, `interactionStatistic`, …) is kept in `extras.schemaorg`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .schemaorg,
         [
             "@context": .dropped("JSON-LD vocabulary declaration; every export writes its own"),

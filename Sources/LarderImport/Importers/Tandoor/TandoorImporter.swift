@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+package import LarderCore
 import LarderFormats
 
 /// Imports Tandoor exports.
@@ -7,16 +7,16 @@ import LarderFormats
 /// An export is a zip archive holding one zip per recipe, each with Tandoor's `recipe.json`
 /// (steps with their ingredients, keywords, working and waiting times) and an `image.*`.
 /// A bare `recipe.json` or one recipe's zip also imports.
-public struct TandoorImporter: RecipeImporter {
-    public var format: ImportFormat { .tandoor }
+package struct TandoorImporter: RecipeImporter {
+    package var format: ImportFormat { .tandoor }
 
     /// How many levels of zips inside the outer archive are searched for recipes.
-    public static let maxNesting = 3
+    package static let maxNesting = 3
 
     /// Creates the importer.
-    public init() {}
+    package init() {}
 
-    public func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, into sink: any ImportSink) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         guard ZipArchive.isZip(head) else {
             try read(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), into: sink)
@@ -69,15 +69,15 @@ public struct TandoorImporter: RecipeImporter {
 
     /// The recipe a Tandoor `recipe.json` describes.
     /// - Throws: ``LarderError`` `malformed-record` with the field path (`steps[1].ingredients[0].amount`).
-    public static func recipe(from value: Value) throws -> ImportedRecipe {
+    package static func recipe(from value: Value) throws -> ImportedRecipe {
         let r = try ValueReader(value)
         let name = (try r.optionalString("name") ?? "").trimmingWhitespace
         guard !name.isEmpty else {
             throw LarderError(.malformedRecord, "the recipe has no name", location: SourceLocation(fieldPath: "name"))
         }
         var recipe = ImportedRecipe(title: name)
-        recipe.description = try r.optionalString("description").flatMap(PaprikaImporter.nonEmpty)
-        recipe.sourceURL = try r.optionalString("source_url").flatMap(PaprikaImporter.nonEmpty)
+        recipe.description = try r.optionalString("description").flatMap(ImportText.nonEmpty)
+        recipe.sourceURL = try r.optionalString("source_url").flatMap(ImportText.nonEmpty)
         recipe.prepMinutes = try r.optionalInt("working_time").flatMap { $0 > 0 ? $0 : nil }
         recipe.cookMinutes = try r.optionalInt("waiting_time").flatMap { $0 > 0 ? $0 : nil }
         // Two times of Int.max minutes add up to no total rather than overflow.
@@ -93,7 +93,7 @@ public struct TandoorImporter: RecipeImporter {
                     location: SourceLocation(fieldPath: "servings"))
             }
             recipe.servings = number
-            let text = try r.optionalString("servings_text").flatMap(PaprikaImporter.nonEmpty)
+            let text = try r.optionalString("servings_text").flatMap(ImportText.nonEmpty)
             let count = String(number)
             recipe.yieldText = RecipeYield.normalized("\(count) \(text ?? "servings")", count: count)
         }
@@ -117,7 +117,7 @@ public struct TandoorImporter: RecipeImporter {
             ($0.0["order"].flatMap(Self.int) ?? 0) < ($1.0["order"].flatMap(Self.int) ?? 0)
         }) {
             let s = try ValueReader(step, at: path)
-            if let heading = try s.optionalString("name").flatMap(PaprikaImporter.nonEmpty) {
+            if let heading = try s.optionalString("name").flatMap(ImportText.nonEmpty) {
                 recipe.steps.append(.init(text: heading, isSection: true))
             }
             for ingredient in try s.list(
@@ -129,7 +129,7 @@ public struct TandoorImporter: RecipeImporter {
                 }
             }
             let minutes = try s.optionalInt("time")
-            for (index, line) in PaprikaImporter.lines(try s.optionalString("instruction")).enumerated() {
+            for (index, line) in ImportText.lines(try s.optionalString("instruction")).enumerated() {
                 recipe.steps.append(
                     .init(text: line, timerSeconds: index == 0 ? minutes.flatMap { $0 > 0 ? $0 * 60 : nil } : nil))
             }
@@ -148,7 +148,7 @@ public struct TandoorImporter: RecipeImporter {
     /// What the importer does with each field of a Tandoor `recipe.json` (its export serializer's
     /// fields); any other field (`internal`, `image`, `properties`, `show_ingredient_overview`, …)
     /// is kept in `extras.tandoor`.
-    public static let fieldTable = FieldTable(
+    package static let fieldTable = FieldTable(
         .tandoor,
         [
             "name": .carried("title"), "description": .carried("description"), "keywords": .carried("tags"),
@@ -166,7 +166,7 @@ public struct TandoorImporter: RecipeImporter {
         let r = try ValueReader(value, at: path)
         let food = r.fields["food"]?["name"]?.stringValue ?? ""
         if try r.bool("is_header", default: false) { return .heading(try r.optionalString("note") ?? food) }
-        if let original = try r.optionalString("original_text").flatMap(PaprikaImporter.nonEmpty) {
+        if let original = try r.optionalString("original_text").flatMap(ImportText.nonEmpty) {
             return .line(original)
         }
         var parts: [String] = []
@@ -176,7 +176,7 @@ public struct TandoorImporter: RecipeImporter {
         if let unit = r.fields["unit"]?["name"]?.stringValue, !unit.isEmpty { parts.append(unit) }
         if !food.isEmpty { parts.append(food) }
         var line = parts.joined(separator: " ")
-        if let note = try r.optionalString("note").flatMap(PaprikaImporter.nonEmpty) {
+        if let note = try r.optionalString("note").flatMap(ImportText.nonEmpty) {
             line += line.isEmpty ? note : ", " + note
         }
         guard !line.isEmpty else {
