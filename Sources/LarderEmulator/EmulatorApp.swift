@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 public import Hummingbird
 import LarderCloudKit
 public import LarderCore
@@ -59,7 +58,7 @@ public final class Emulator: Sendable {
         self.logger = logger
         store = try EmulatorStore(directory: configuration.inMemory ? nil : configuration.dataDirectory)
         do {
-            try store.writer.write { db in try DefaultZones.ensure(configuration: configuration, db: db) }
+            try store.ensureDefaultZones(configuration: configuration)
             try store.seed(schema: configuration.schema, containers: configuration.containers)
         } catch {
             throw LarderError(.store, "cannot prepare the emulator store: \(error)", underlying: error)
@@ -81,7 +80,7 @@ public final class Emulator: Sendable {
     /// - Throws: ``LarderError`` naming what is wrong in the document.
     public func importState(from data: Data) throws {
         try StateArchive.restore(data, into: store)
-        try store.writer.write { db in try DefaultZones.ensure(configuration: configuration, db: db) }
+        try store.ensureDefaultZones(configuration: configuration)
     }
 
     /// The whole state as JSON.

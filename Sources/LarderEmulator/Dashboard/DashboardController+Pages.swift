@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 
@@ -22,13 +21,14 @@ extension DashboardController {
             return try await task.value
         } catch is CancellationError {
             return nil
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+        } catch let error where EmulatorStore.isInterruption(error) {
             return nil
         }
     }
 
     func zonesPage() async throws -> Response {
-        let body = try await services.store.writer.read { db in try DashboardZonesPage.render(db: db) }
+        let listed = try await services.store.zoneSummaries(limit: DashboardZonesPage.limit)
+        let body = DashboardZonesPage.render(zones: listed.zones, hasMore: listed.hasMore)
         return DashboardPage.render(title: "Zones", body: body)
     }
 
@@ -43,14 +43,14 @@ extension DashboardController {
     ) async throws -> DashboardContent {
         let zoneNumber = parameters["zone"].flatMap { Int64($0) }
         let store = services.store
-        guard let zone = try await store.writer.read({ db in try DashboardZone.fetch(id: zoneNumber, db: db) }) else {
+        guard let zone = try await store.dashboardZone(id: zoneNumber) else {
             return .failure(title: "Records", message: "No such zone.", status: .notFound)
         }
         let page = DashboardRecordsPage(zone: zone, parameters: parameters, services: services)
         do {
-            let schema = try await store.writer.read { db in try zone.schema(db: db) }
+            let schema = try await store.recordTypes(container: zone.container, environment: zone.environment)
             let request = page.query(schema: schema)
-            let progress = request.map { store.queryIndexes.startBuilding(for: $0.query, in: store.writer) }
+            let progress = request.map { store.startBuildingIndexes(for: $0.query) }
             if let failed = progress?.failed, !failed.isEmpty {
                 let reasons = failed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
                 return .failure(
@@ -62,7 +62,7 @@ extension DashboardController {
             // While an index is being built the query may still be quick (a filter that matches
             // early rows); give it until the deadline, then say what is happening and reload.
             let read: @Sendable () async throws -> ([Record], [(String, String)]?) = {
-                try await store.writer.read { db in try page.records(request: request, db: db) }
+                try await page.records(request: request)
             }
             let pending = progress?.pending ?? []
             guard let (records, next) = pending.isEmpty ? try await read() : try await Self.within(deadline, read)
@@ -84,14 +84,7 @@ extension DashboardController {
     func recordPage(_ parameters: [String: String]) async throws -> Response {
         let zoneNumber = parameters["zone"].flatMap { Int64($0) }
         let name = parameters["name"] ?? ""
-        let services = services
-        let found = try await services.store.writer.read { db -> (DashboardZone, RecordRow)? in
-            guard let zone = try DashboardZone.fetch(id: zoneNumber, db: db),
-                let row = try RecordRow.fetch(zoneID: zone.row.id, name: name, in: db)
-            else { return nil }
-            return (zone, row)
-        }
-        guard let (zone, row) = found else {
+        guard let (zone, row) = try await services.store.dashboardRecord(zoneID: zoneNumber, name: name) else {
             return DashboardPage.failure(
                 title: "Record", message: "No record '\(name)' in that zone.", status: .notFound)
         }
@@ -102,13 +95,12 @@ extension DashboardController {
     func changesPage(_ parameters: [String: String]) async throws -> Response {
         let zoneNumber = parameters["zone"].flatMap { Int64($0) }
         let before = parameters["before"].flatMap { Int64($0) }
-        let body = try await services.store.writer.read { db -> String? in
-            guard let zone = try DashboardZone.fetch(id: zoneNumber, db: db) else { return nil }
-            return try DashboardChangesPage.render(zone: zone, before: before, db: db)
-        }
-        guard let body else {
+        let feed = try await services.store.changeFeed(
+            zoneID: zoneNumber, before: before, limit: DashboardChangesPage.pageSize)
+        guard let (zone, entries, hasMore) = feed else {
             return DashboardPage.failure(title: "Changes", message: "No such zone.", status: .notFound)
         }
+        let body = DashboardChangesPage.render(zone: zone, entries: entries, hasMore: hasMore)
         return DashboardPage.render(title: "Change feed", body: body)
     }
 }

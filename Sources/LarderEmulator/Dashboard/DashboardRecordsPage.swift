@@ -1,4 +1,3 @@
-import GRDB
 import LarderCloudKit
 import LarderCore
 
@@ -56,23 +55,16 @@ struct DashboardRecordsPage {
     }
 
     /// One page of records; `next` is the query of the following page, when there is one.
-    func records(request: QueryRecordsRequest?, db: Database) throws -> (records: [Record], next: [(String, String)]?) {
+    /// - Throws: ``CloudKitServerError`` for a refused query; the store's error.
+    func records(request: QueryRecordsRequest?) async throws -> (records: [Record], next: [(String, String)]?) {
         let call = zone.call(services: services)
+        let store = services.store
         guard let request else {
-            let after = parameters["after"] ?? ""
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(RecordRow.columns) FROM record
-                    WHERE zoneId = ? AND name > ? AND isDeleted = 0 ORDER BY name LIMIT ?
-                    """, arguments: [zone.row.id, after, limit + 1]
-            ).map(RecordRow.init(row:))
-            let page = rows.prefix(limit)
-            let renderer = RecordRenderer(call: call)
-            let records = try page.map { try renderer.record($0, zone: zone.row, desiredKeys: nil) }
-            return (records, rows.count > limit ? page.last.map { [("after", $0.name)] } : nil)
+            let page = try await store.recordsByName(
+                in: zone.row, after: parameters["after"] ?? "", limit: limit, call: call)
+            return (page.records, page.nextAfter.map { [("after", $0)] })
         }
-        let answer = try QueryRecords(call: call, request: request).run(db: db)
+        let answer = try await store.query(request, call: call)
         let records = answer.records.compactMap { result -> Record? in
             if case .success(let record) = result { return record }
             return nil

@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import LarderCloudKit
 import LarderCore
-import LarderSQLite
 
-/// A zone the dashboard shows, found by its row id, and the context its queries run in.
+/// A zone the dashboard shows (``EmulatorStore/dashboardZone(id:)`` finds it by its row id), and the
+/// context its queries run in.
 ///
 /// Queries run as the zone's owner (private zones) or as nobody (the public database), through the
 /// same ``QueryRecords`` and ``CompiledFilter`` code `records/query` uses.
@@ -12,17 +11,6 @@ struct DashboardZone {
     var row: ZoneRow
     var container: String
     var environment: DatabaseEndpoint.Environment
-
-    /// The live zone with row id `id`, or nil.
-    static func fetch(id: Int64?, db: Database) throws -> DashboardZone? {
-        guard let id,
-            let row = try Row.fetchOne(
-                db, sql: "SELECT \(ZoneRow.columns), container, environment FROM zone WHERE id = ?", arguments: [id]),
-            let environment = DatabaseEndpoint.Environment(rawValue: try row.decode(atIndex: 9, in: .zone))
-        else { return nil }
-        return DashboardZone(
-            row: try ZoneRow(row: row), container: try row.decode(atIndex: 8, in: .zone), environment: environment)
-    }
 
     var title: String { "\(row.name) · \(row.database) · \(row.owner)" }
 
@@ -38,28 +26,6 @@ struct DashboardZone {
             endpoint: DatabaseEndpoint(container: container, environment: environment, database: scope),
             caller: isPublic ? .anonymous : Caller(userRecordName: row.owner), configuration: services.configuration,
             nowMilliseconds: services.clock.milliseconds, deviceID: "larder-dashboard", random: services.random)
-    }
-
-    /// The record types of this zone's container and environment, and their fields with types.
-    func schema(db: Database) throws -> [String: [String: FieldType]] {
-        var schema: [String: [String: FieldType]] = [:]
-        let arguments: StatementArguments = [container, environment.rawValue]
-        for type in try String.fetchAll(
-            db, sql: "SELECT recordType FROM schemaRecordType WHERE container = ? AND environment = ?",
-            arguments: arguments)
-        {
-            schema[type] = [:]
-        }
-        for row in try Row.fetchAll(
-            db, sql: "SELECT recordType, fieldName, type FROM schemaField WHERE container = ? AND environment = ?",
-            arguments: arguments)
-        {
-            let recordType: String = try row.decode(atIndex: 0, in: .schemaField)
-            let fieldName: String = try row.decode(atIndex: 1, in: .schemaField)
-            schema[recordType, default: [:]][fieldName] = FieldType(
-                rawValue: try row.decode(atIndex: 2, in: .schemaField))
-        }
-        return schema
     }
 }
 

@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 import LarderCore
@@ -15,14 +14,14 @@ struct AssetsController: Sendable {
         router.post("\(base)/assets/upload") { request, context in
             try await route.handle("assets/upload", request, context, body: AssetUploadRequest.self) { call, body, _ in
                 try AssetsController.checkScope(call)
-                return try await store.writer.write { db in try AssetsController.upload(body, call: call, db: db) }
+                return try await store.uploadAssets(body, call: call)
             }
         }
         router.post("\(base)/assets/rereference") { request, context in
             try await route.handle("assets/rereference", request, context, body: AssetRereferenceRequest.self) {
                 call, body, _ in
                 try AssetsController.checkScope(call)
-                return try await store.writer.write { db in try AssetsController.rereference(body, call: call, db: db) }
+                return try await store.rereferenceAssets(body, call: call)
             }
         }
     }
@@ -31,68 +30,5 @@ struct AssetsController: Sendable {
         guard call.scope != .shared else {
             throw call.error(.badRequest, "assets endpoints serve the public and private databases only")
         }
-    }
-
-    static func upload(_ body: AssetUploadRequest, call: DatabaseOperationContext, db: Database) throws
-        -> AssetUploadResponse
-    {
-        let user = try call.requireUser()
-        guard !body.tokens.isEmpty, body.tokens.count <= call.limits.maxOperationsPerRequest else {
-            throw call.error(
-                .badRequest,
-                "tokens must hold 1 to \(call.limits.maxOperationsPerRequest) fields, got \(body.tokens.count)")
-        }
-        _ = try ZoneAccess.resolve(body.zoneID, call: call, db: db)
-        guard let links = call.assetLinks else { throw call.error(.internalError, "no base URL for upload URLs") }
-        var tokens: [AssetUploadResponse.Token] = []
-        for (index, token) in body.tokens.enumerated() {
-            guard CloudKitNameRules.isValidFieldName(token.fieldName) else {
-                throw call.error(
-                    .badRequest, "tokens[\(index)].fieldName '\(token.fieldName)' is not a valid field name")
-            }
-            let recordName = token.recordName ?? call.random.uuid()
-            guard CloudKitNameRules.isValidRecordName(recordName) else {
-                throw call.error(.badRequest, "tokens[\(index)].recordName '\(recordName)' is not valid")
-            }
-            let secret = call.random.hex(bytes: 24)
-            try AssetCatalog.register(
-                token: secret, call: call, user: user, recordName: recordName, fieldName: token.fieldName, db: db)
-            tokens.append(
-                .init(recordName: recordName, fieldName: token.fieldName, url: links.uploadURL(token: secret)))
-        }
-        return AssetUploadResponse(tokens: tokens)
-    }
-
-    static func rereference(_ body: AssetRereferenceRequest, call: DatabaseOperationContext, db: Database) throws
-        -> AssetRereferenceResponse
-    {
-        let user = try call.requireUser()
-        guard body.assets.count <= call.limits.maxOperationsPerRequest else {
-            throw call.error(.badRequest, "at most \(call.limits.maxOperationsPerRequest) assets per request")
-        }
-        let access = try ZoneAccess.resolve(body.zoneID, call: call, db: db)
-        let renderer = RecordRenderer(call: call)
-        var entries: [AssetRereferenceResponse.Entry] = []
-        for field in body.assets {
-            var entry = AssetRereferenceResponse.Entry(recordName: field.recordName, fieldName: field.fieldName)
-            let row = try RecordRow.fetch(zoneID: access.zone.id, name: field.recordName, in: db)
-            let stored = try row.flatMap { $0.isDeleted ? nil : try renderer.fields(of: $0)[field.fieldName] }
-            let value = stored.flatMap { field in
-                field.type?.isList == true ? field.value.arrayValue?.first : field.value
-            }
-            if let value, let asset = try? Asset(value: value), let checksum = asset.fileChecksum,
-                let hex = AssetDigest.hex(fileChecksum: checksum),
-                let fresh = try AssetCatalog.rereference(
-                    hex: hex, wrappingKey: asset.wrappingKey, call: call, user: user, token: call.random.hex(bytes: 24),
-                    recordName: field.recordName, fieldName: field.fieldName, db: db)
-            {
-                entry.value = fresh
-            } else {
-                entry.serverErrorCode = ServerErrorCode.notFound.rawValue
-                entry.reason = "record '\(field.recordName)' has no asset in field '\(field.fieldName)'"
-            }
-            entries.append(entry)
-        }
-        return AssetRereferenceResponse(assets: entries)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 
@@ -18,10 +17,8 @@ struct ChangesController: Sendable {
                 if faults.forceTokenExpired {
                     throw call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
                 }
-                return try await store.writer.read { db in
-                    try DatabaseChanges(call: call).run(
-                        syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
-                }
+                return try await store.databaseChanges(
+                    syncToken: body.syncToken, resultsLimit: body.resultsLimit, call: call)
             }
         }
         router.post("\(base)/changes/zone") { request, context in
@@ -33,35 +30,7 @@ struct ChangesController: Sendable {
                 guard body.zones.count <= call.limits.maxRecordsPerPage else {
                     throw call.error(.badRequest, "too many zones in one changes/zone request")
                 }
-                return try await store.writer.read { db in
-                    var results: [ZoneChangesResult] = []
-                    for options in body.zones {
-                        if faults.forceTokenExpired {
-                            results.append(
-                                .error(
-                                    call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
-                                        .zoneError(zoneID: options.zoneID)))
-                            continue
-                        }
-                        do {
-                            let page = try RecordChanges(call: call).page(
-                                zoneID: options.zoneID, syncToken: options.syncToken,
-                                resultsLimit: options.resultsLimit ?? body.resultsLimit,
-                                desiredKeys: options.desiredKeys ?? body.desiredKeys,
-                                recordTypes: options.desiredRecordTypes ?? body.desiredRecordTypes,
-                                reverse: options.reverse ?? body.reverse ?? false, db: db)
-                            results.append(
-                                .changes(
-                                    ZoneChanges(
-                                        zoneID: page.zone.zoneID, syncToken: page.syncToken,
-                                        moreComing: page.moreComing,
-                                        records: page.records)))
-                        } catch let error as CloudKitServerError where error.code != .authenticationRequired {
-                            results.append(.error(error.zoneError(zoneID: options.zoneID)))
-                        }
-                    }
-                    return ZoneChangesResponse(zones: results)
-                }
+                return try await store.zoneChanges(body, call: call, forceTokenExpired: faults.forceTokenExpired)
             }
         }
     }

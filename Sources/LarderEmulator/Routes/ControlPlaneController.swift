@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import LarderCloudKit
@@ -63,19 +62,7 @@ struct ControlPlaneController: Sendable {
         }
         group.post("schema/deploy") { request, _ in
             let container = QueryString.parse(request.uri.query)["container"] ?? services.configuration.containers[0]
-            try await services.store.writer.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO schemaRecordType (container, environment, recordType)
-                        SELECT container, 'production', recordType FROM schemaRecordType WHERE container = ? AND environment = 'development'
-                        """, arguments: [container])
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO schemaField (container, environment, recordType, fieldName, type)
-                        SELECT container, 'production', recordType, fieldName, type FROM schemaField
-                        WHERE container = ? AND environment = 'development'
-                        """, arguments: [container])
-            }
+            try await services.store.deploySchema(container: container)
             return JSONResponse.make(Data(#"{"deployed":true}"#.utf8))
         }
         group.get("signin") { request, _ in

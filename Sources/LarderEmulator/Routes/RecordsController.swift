@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 
@@ -11,30 +10,19 @@ struct RecordsController: Sendable {
         router.post("\(base)/records/modify") { request, context in
             try await route.handle("records/modify", request, context, body: ModifyRecordsRequest.self) {
                 call, body, faults in
-                try await store.writer.write { db in
-                    var operation = ModifyRecords(call: call, request: body)
-                    operation.forcedConflict = faults.forceConflict
-                    let answer = try operation.run(db: db)
-                    try AssetCatalog.collect(db: db, blobs: store.blobs, now: call.nowMilliseconds)
-                    return answer
-                }
+                try await store.modifyRecords(body, call: call, forcedConflict: faults.forceConflict)
             }
         }
         router.post("\(base)/records/query") { request, context in
             try await route.handle("records/query", request, context, body: QueryRecordsRequest.self) { call, body, _ in
-                // Indexes only for a query the caller may run, on fields the schema has (a refused
-                // query left a lasting index on the shared record table before).
-                let fields = try await store.writer.read { db in
-                    try QueryRecords(call: call, request: body).indexableFields(db: db)
-                }
-                try await store.queryIndexes.ensure(fields: fields, in: store.writer)
-                return try await store.writer.read { db in try QueryRecords(call: call, request: body).run(db: db) }
+                try await store.ensureQueryIndexes(for: body, call: call)
+                return try await store.query(body, call: call)
             }
         }
         router.post("\(base)/records/lookup") { request, context in
             try await route.handle("records/lookup", request, context, body: LookupRecordsRequest.self) {
                 call, body, _ in
-                try await store.writer.read { db in try LookupRecords(call: call, request: body).run(db: db) }
+                try await store.lookupRecords(body, call: call)
             }
         }
         router.post("\(base)/records/changes") { request, context in
@@ -46,24 +34,17 @@ struct RecordsController: Sendable {
                 if faults.forceTokenExpired {
                     throw call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
                 }
-                return try await store.writer.read { db in
-                    let page = try RecordChanges(call: call).page(
-                        zoneID: body.zoneID, syncToken: body.syncToken, resultsLimit: body.resultsLimit,
-                        desiredKeys: body.desiredKeys, recordTypes: body.desiredRecordTypes, db: db)
-                    return RecordChangesResponse(
-                        records: page.records, syncToken: page.syncToken, moreComing: page.moreComing,
-                        zoneID: page.zone.zoneID)
-                }
+                return try await store.recordChanges(body, call: call)
             }
         }
         router.post("\(base)/records/accept") { request, context in
             try await route.handle("records/accept", request, context, body: ShortGUIDsRequest.self) { call, body, _ in
-                try await store.writer.write { db in try ShareOperations(call: call).run(body, accept: true, db: db) }
+                try await store.acceptShares(body, call: call)
             }
         }
         router.post("\(base)/records/resolve") { request, context in
             try await route.handle("records/resolve", request, context, body: ShortGUIDsRequest.self) { call, body, _ in
-                try await store.writer.read { db in try ShareOperations(call: call).run(body, accept: false, db: db) }
+                try await store.resolveShares(body, call: call)
             }
         }
     }

@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 
@@ -14,8 +13,7 @@ struct SubscriptionsController: Sendable {
         let store = route.services.store
         let list: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             try await route.handle("subscriptions/list", request, context, body: EmptyBody.self) { call, _, _ in
-                let subscriptions = try SubscriptionStore(call: call)
-                return try await store.writer.read { db in try subscriptions.list(db: db) }
+                try await store.listSubscriptions(call: call)
             }
         }
         router.get("\(base)/subscriptions/list", use: list)
@@ -23,17 +21,13 @@ struct SubscriptionsController: Sendable {
         router.post("\(base)/subscriptions/lookup") { request, context in
             try await route.handle("subscriptions/lookup", request, context, body: SubscriptionsLookupRequest.self) {
                 call, body, _ in
-                let subscriptions = try SubscriptionStore(call: call)
-                return try await store.writer.read { db in
-                    try subscriptions.lookup(body.subscriptions.map(\.subscriptionID), db: db)
-                }
+                try await store.lookupSubscriptions(body.subscriptions.map(\.subscriptionID), call: call)
             }
         }
         router.post("\(base)/subscriptions/modify") { request, context in
             try await route.handle("subscriptions/modify", request, context, body: SubscriptionsModifyRequest.self) {
                 call, body, _ in
-                let subscriptions = try SubscriptionStore(call: call)
-                return try await store.writer.write { db in try subscriptions.modify(body.operations, db: db) }
+                try await store.modifySubscriptions(body.operations, call: call)
             }
         }
         // Apple's paths have no database segment: `/database/1/{container}/{environment}/tokens/…`;
@@ -44,15 +38,13 @@ struct SubscriptionsController: Sendable {
                 let baseURL = route.services.baseURL(for: request)
                 return try await route.handle("tokens/create", request, context, body: APNsTokenRequest.self) {
                     call, body, _ in
-                    try await store.writer.write { db in
-                        try APNsTokenStore(call: call).create(body, baseURL: baseURL, db: db)
-                    }
+                    try await store.createAPNsToken(body, baseURL: baseURL, call: call)
                 }
             }
             router.post("\(prefix)/tokens/register") { request, context in
                 try await route.handle("tokens/register", request, context, body: APNsTokenRequest.self) {
                     call, body, _ in
-                    try await store.writer.write { db in try APNsTokenStore(call: call).register(body, db: db) }
+                    try await store.registerAPNsToken(body, call: call)
                 }
             }
         }

@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import LarderCloudKit
 
@@ -10,23 +9,19 @@ struct ZonesController: Sendable {
         let store = route.services.store
         let list: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             try await route.handle("zones/list", request, context, body: EmptyBody.self) { call, _, _ in
-                try await store.writer.read { db in try ZoneOperations(call: call).list(db: db) }
+                try await store.listZones(call: call)
             }
         }
         router.get("\(base)/zones/list", use: list)
         router.post("\(base)/zones/list", use: list)
         router.post("\(base)/zones/lookup") { request, context in
             try await route.handle("zones/lookup", request, context, body: ZonesLookupRequest.self) { call, body, _ in
-                try await store.writer.read { db in try ZoneOperations(call: call).lookup(body, db: db) }
+                try await store.lookupZones(body, call: call)
             }
         }
         router.post("\(base)/zones/modify") { request, context in
             try await route.handle("zones/modify", request, context, body: ZonesModifyRequest.self) { call, body, _ in
-                try await store.writer.write { db in
-                    let answer = try ZoneOperations(call: call).modify(body, db: db)
-                    try AssetCatalog.collect(db: db, blobs: store.blobs, now: call.nowMilliseconds)
-                    return answer
-                }
+                try await store.modifyZones(body, call: call)
             }
         }
         router.post("\(base)/zones/changes") { request, context in
@@ -39,10 +34,8 @@ struct ZonesController: Sendable {
                 if faults.forceTokenExpired {
                     throw call.error(.changeTokenExpired, "the sync token has expired (emulator fault rule)")
                 }
-                return try await store.writer.read { db in
-                    try DatabaseChanges(call: call).run(
-                        syncToken: body.syncToken, resultsLimit: body.resultsLimit, db: db)
-                }
+                return try await store.databaseChanges(
+                    syncToken: body.syncToken, resultsLimit: body.resultsLimit, call: call)
             }
         }
     }

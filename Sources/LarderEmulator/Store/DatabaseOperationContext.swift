@@ -1,18 +1,27 @@
 import Foundation
 import GRDB
-import LarderCloudKit
-import LarderCore
+package import LarderCloudKit
+package import LarderCore
 
 /// Who is calling: a signed-in user, a server key acting as its creator, or nobody (API token only).
-struct Caller: Sendable, Hashable {
+package struct Caller: Sendable, Hashable {
+    /// The signed-in user (or the server key's creator), nil for nobody.
     var userRecordName: String?
+    /// Whether a server-to-server key signed the request.
     var isServerKey: Bool = false
+
+    /// A caller acting as `userRecordName` (nil: nobody signed in).
+    package init(userRecordName: String?, isServerKey: Bool = false) {
+        self.userRecordName = userRecordName
+        self.isServerKey = isServerKey
+    }
 
     static let anonymous = Caller(userRecordName: nil)
 }
 
 /// Everything one database request's operation needs besides its body.
-struct DatabaseOperationContext: Sendable {
+package struct DatabaseOperationContext: Sendable {
+    /// The container, environment and database the request names.
     var endpoint: DatabaseEndpoint
     var caller: Caller
     var configuration: EmulatorConfiguration
@@ -25,6 +34,20 @@ struct DatabaseOperationContext: Sendable {
     var numbersAsStrings = false
     /// How to write upload and download URLs (nil: asset fields answer without a `downloadURL`).
     var assetLinks: AssetLinks?
+
+    /// The context of one request by `caller` at `nowMilliseconds`, from `deviceID`.
+    package init(
+        endpoint: DatabaseEndpoint, caller: Caller, configuration: EmulatorConfiguration, nowMilliseconds: Int64,
+        deviceID: String, random: RandomSource, signInURL: String? = nil
+    ) {
+        self.endpoint = endpoint
+        self.caller = caller
+        self.configuration = configuration
+        self.nowMilliseconds = nowMilliseconds
+        self.deviceID = deviceID
+        self.random = random
+        self.signInURL = signInURL
+    }
 
     var limits: EmulatorConfiguration.Limits { configuration.limits }
     var container: String { endpoint.container }

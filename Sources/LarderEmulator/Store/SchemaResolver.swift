@@ -16,9 +16,16 @@ struct SchemaResolver {
     let isProduction: Bool
 
     init(call: DatabaseOperationContext, db: Database) throws {
-        container = call.container
-        environment = call.environment
-        isProduction = call.isProduction
+        try self.init(
+            container: call.container, environment: call.environment, isProduction: call.isProduction, db: db)
+    }
+
+    /// Reads the schema of `container` in `environment`.
+    /// - Throws: `INTERNAL_ERROR` for a damaged row; the store's error.
+    init(container: String, environment: String, isProduction: Bool, db: Database) throws {
+        self.container = container
+        self.environment = environment
+        self.isProduction = isProduction
         for row in try Row.fetchAll(
             db, sql: "SELECT recordType FROM schemaRecordType WHERE container = ? AND environment = ?",
             arguments: [container, environment])
@@ -37,6 +44,13 @@ struct SchemaResolver {
     }
 
     func hasRecordType(_ recordType: String) -> Bool { knownTypes.contains(recordType) }
+
+    /// Every record type with its fields and their types (a type without fields maps to an empty dictionary).
+    var recordTypes: [String: [String: FieldType]] {
+        var schema = types
+        for type in knownTypes where schema[type] == nil { schema[type] = [:] }
+        return schema
+    }
 
     func fieldType(_ recordType: String, _ field: String) -> FieldType? { types[recordType]?[field] }
 

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import LarderCloudKit
 import LarderCore
+import LarderEmulator
 
 /// The emulator's query path for the `ck-query` fuzz target: a `records/query` body, decoded as the
 /// server decodes it, its expression indexes made and its filters and sorts compiled to SQL and run
@@ -9,7 +9,7 @@ import LarderCore
 ///
 /// Everything the route does after authentication, minus HTTP: what a caller controls (field
 /// names, comparators, values, distances, markers, limits) reaches SQL here.
-package enum QueryFuzzing {
+enum QueryFuzzing {
     /// The store and the call every input runs with, made once.
     private struct Fixture {
         let store: EmulatorStore
@@ -50,10 +50,8 @@ package enum QueryFuzzing {
             nowMilliseconds: 1_700_000_000_000, deviceID: "fuzz", random: .seeded(1))
         do {
             let request = try WireDecoder().decode(ModifyRecordsRequest.self, from: Array(seedRecords.utf8))
-            try store.writer.write { db in
-                try DefaultZones.ensure(configuration: configuration, db: db)
-                _ = try ModifyRecords(call: call, request: request).run(db: db)
-            }
+            try store.ensureDefaultZones(configuration: configuration)
+            try store.modifyRecords(request, call: call)
         } catch {
             return nil
         }
@@ -64,15 +62,12 @@ package enum QueryFuzzing {
     /// - Parameter bytes: The request body.
     /// - Returns: The number of records the query answered with plus one for a request that
     ///   decoded (0: the body was refused before reaching SQL).
-    package static func run(_ bytes: [UInt8]) -> Int {
+    static func run(_ bytes: [UInt8]) -> Int {
         guard let fixture, let request = try? WireDecoder().decode(QueryRecordsRequest.self, from: bytes) else {
             return 0
         }
         do {
-            try fixture.store.queryIndexes.ensure(for: request.query, in: fixture.store.writer)
-            let response = try fixture.store.writer.read { db in
-                try QueryRecords(call: fixture.call, request: request).run(db: db)
-            }
+            let response = try fixture.store.indexAndQuery(request, call: fixture.call)
             return 1 + response.records.count
         } catch is CloudKitServerError {
             return 1  // refused with a CloudKit error: what a bad query must get

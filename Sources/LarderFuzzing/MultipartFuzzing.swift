@@ -1,13 +1,14 @@
 import Foundation
+import LarderEmulator
 
 /// The emulator's multipart reading for the `multipart` fuzz target: an asset upload's
 /// `Content-Type` and body, split as `AssetTransferController.upload` splits them, minus HTTP.
-package enum MultipartFuzzing {
+enum MultipartFuzzing {
     /// Runs one upload.
     /// - Parameter bytes: The `Content-Type` header value, a line feed, then the body.
     /// - Returns: 2 when the body gave a part, 1 when the body had no part or the type was not
     ///   multipart (the body is then the asset as sent), 0 when the type was refused.
-    package static func run(_ bytes: [UInt8]) -> Int {
+    static func run(_ bytes: [UInt8]) -> Int {
         let newline = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
         let contentType = String(decoding: bytes[..<newline], as: UTF8.self)
         let boundary: String?
