@@ -300,7 +300,7 @@ public struct StoreSync: Sendable {
             guard let payload = change.payload else { continue }
             do throws(MappingError) {
                 let fields = try mapping.fields(of: payload, type: RecordType(rawValue: change.type))
-                let files = (try? images.files(of: payload)) ?? []
+                let files = images.files(of: payload)
                 images.note(files)
                 if !files.isEmpty { imagesOf[change.seq] = files }
                 bySeq[change.seq] = change
@@ -313,6 +313,8 @@ public struct StoreSync: Sendable {
                 failures.append("\(change.type) \(change.id): \(error.description)")
             }
         }
+        // An image file that is there but cannot be read goes up without it, and says so.
+        report.warnings += images.unreadableWarnings
         if !items.isEmpty {
             _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in
                 try await client.ensureZone()

@@ -78,7 +78,7 @@ final class UploadItemSource {
                 continue
             }
             // The digest sees each image by its own SHA-256, so it is the same on every run.
-            let local = try images.files(of: entry.value)
+            let local = images.files(of: entry.value)
             var digestFields = fields
             if !local.isEmpty {
                 digestFields[ImageFiles.field] = .list(
