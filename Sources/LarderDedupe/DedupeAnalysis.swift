@@ -85,11 +85,10 @@ public final class DedupeAnalysis {
     /// - Throws: ``LarderError`` from the writer (`io-error`; `unrepresentable` without
     ///   keep-going) or when a scratch file is damaged.
     @discardableResult
-    public func write(to writer: any RecordWriter, log: MergeLogWriter? = nil, rejects: (any ByteSink)? = nil)
+    public func write(to writer: any RecordWriter, log: MergeLogWriter? = nil, rejects: (any DiagnosticSink)? = nil)
         async throws -> DedupeSummary
     {
         var clock = PhaseClock()
-        let rejectsWriter = rejects.map { RejectsWriter(sink: NonClosingSink($0)) }
         var summary = self.summary
         let context = self.context
         let order = context.outputOrder()
@@ -137,7 +136,7 @@ public final class DedupeAnalysis {
             while next < batchCount, let (index, batch) = try await group.next() {
                 ready[index] = batch
                 while var batch = ready.removeValue(forKey: next) {
-                    try self.emit(batch, to: writer, json: json, log: log, rejects: rejectsWriter, summary: &summary)
+                    try self.emit(batch, to: writer, json: json, log: log, rejects: rejects, summary: &summary)
                     batch.records = []
                     spare.append(batch.takeBytes())
                     next += 1
@@ -154,7 +153,7 @@ public final class DedupeAnalysis {
 
     private func emit(
         _ batch: OutputBatch, to writer: any RecordWriter, json: JSONWriter?, log: MergeLogWriter?,
-        rejects: RejectsWriter?,
+        rejects: (any DiagnosticSink)?,
         summary: inout DedupeSummary
     ) throws {
         for entry in batch.logEntries { try log?.append(encoded: entry) }
@@ -177,7 +176,7 @@ public final class DedupeAnalysis {
                         var location = SourceLocation(
                             file: inputs[Int(table.input[i])].name, recordIndex: Int(table.inputIndex[i]))
                         location.fieldPath = error.location?.fieldPath
-                        try rejects.reject(value, error.locatedAt(location).diagnostic)
+                        try rejects.reject(value, error.locatedAt(location))
                         summary.inputs[Int(table.input[i])].rejected += 1
                     }
                 }

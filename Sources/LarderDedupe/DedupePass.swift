@@ -38,14 +38,14 @@ public struct DedupePass: Sendable {
     }
 
     /// Reads every input and finds the clusters.
-    /// - Parameter rejects: where rejected records go, as NDJSON lines `{record, diagnostic}`
-    ///   (in input order); required to keep going past bad records.
+    /// - Parameter rejects: where rejected records go, with their diagnostics, in input order
+    ///   (each input's wait in a scratch file while the inputs are read in parallel).
     /// - Returns: the analysis, ready to write or explain.
     /// - Throws: ``LarderError``: `io-error` when an input or scratch file fails; without
     ///   ``DedupeConfiguration/keepGoing``, the first malformed record's error (with file,
     ///   line:column, record index and field path); `usage-error` when an input holds records
     ///   that are not recipes.
-    public func analyze(rejects: (any ByteSink)? = nil) async throws -> DedupeAnalysis {
+    public func analyze(rejects: (any DiagnosticSink)? = nil) async throws -> DedupeAnalysis {
         guard !inputs.isEmpty else { throw LarderError(.usage, "dedupe needs at least one input") }
         var clock = PhaseClock()
         var timings: [PhaseTiming] = []
@@ -61,7 +61,7 @@ public struct DedupePass: Sendable {
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
         if let rejects {
-            for scan in scans { try scan.rejects.copy(into: rejects) }
+            for scan in scans { try scan.rejects.replay(into: rejects) }
         }
         timings.append(clock.lap("read"))
         // Take the first input's table over (no copy) and append the others, releasing each as it goes.
@@ -197,7 +197,7 @@ public struct DedupePass: Sendable {
 struct InputScan: Sendable {
     var table: FeatureTable
     var spill: SpillFile
-    var rejects: ScratchSink
+    var rejects: RejectSpool
     var counts: DedupeSummary.InputCounts
     var header: EnvelopeHeader?
 }
@@ -231,13 +231,12 @@ struct InputScanner {
     func scan() throws -> InputScan {
         let reader = try input.makeReader()
         let spill = try SpillFile(directory: configuration.scratchDirectory, encoding: configuration.spillEncoding)
-        let rejectsSink = try ScratchSink(directory: configuration.scratchDirectory)
-        let rejects = RejectsWriter(sink: rejectsSink)
+        let rejects = try RejectSpool(directory: configuration.scratchDirectory)
         var table = FeatureTable()
         var counts = DedupeSummary.InputCounts(name: input.name, role: input.role.rawValue)
         func reject(_ record: Value?, _ error: LarderError) throws {
             guard configuration.keepGoing else { throw error }
-            try rejects.reject(record, error.diagnostic)
+            try rejects.reject(record, error)
             counts.rejected += 1
         }
         var recordIndex = 0
@@ -306,6 +305,6 @@ struct InputScanner {
             try table.append(accepted.0, accepted.1)
         }
         try spill.flush()
-        return InputScan(table: table, spill: spill, rejects: rejectsSink, counts: counts, header: reader.header)
+        return InputScan(table: table, spill: spill, rejects: rejects, counts: counts, header: reader.header)
     }
 }

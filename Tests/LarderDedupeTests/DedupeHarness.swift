@@ -43,7 +43,7 @@ struct DedupeHarness {
 
     static func run(
         saved: [Value], created: [Value], threshold: Double = PairScorer.defaultThreshold, format: DataFormat = .ndjson,
-        keepGoing: Bool = false, rejects: MemoryByteSink? = nil
+        keepGoing: Bool = false, rejects: (any DiagnosticSink)? = nil
     ) async throws -> Run {
         var configuration = DedupeConfiguration()
         configuration.threshold = threshold

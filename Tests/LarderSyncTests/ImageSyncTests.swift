@@ -421,3 +421,46 @@ import Glibc
         }
     }
 }
+
+/// The image files an upload leaves out are warnings through a diagnostic sink (issue 28 part 2).
+@Suite struct UnreadableImageWarningTests {
+    @Test("a store push names an image file it cannot read, and why, in the report's warnings (it said nothing)")
+    func storePushWarns() async throws {
+        let server = try await UploadTestServer.start()
+        try await stopping(server) { _ in
+            let directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(
+                atPath: directory.path("dev/images/r1.png"), withIntermediateDirectories: true)
+            let store = try Store(path: directory.path("dev/dev.db"), create: true)
+            let recipe: Value = [
+                "id": "r1", "title": "Shakshuka", "ingredients": [], "instructions": [],
+                "createdAt": "2024-01-01T10:00:00Z", "imageRef": "images/r1.png",
+            ]
+            try SyncState(store: store).save(recipe, type: "recipe", at: Date())
+            var sync = StoreSync(store: store, client: server.client(zone: "unreadable-store"))
+            sync.deviceID = "dev"
+            sync.clock = TestClock().clock
+            let report = try await sync.run()
+            #expect(report.push.uploaded >= 1)
+            #expect(report.push.warnings.count == 1)
+            let warning = report.push.warnings.first ?? ""
+            #expect(warning.contains("image images/r1.png could not be read"), "\(warning)")
+            #expect(warning.contains(directory.path("dev/images/r1.png")), "\(warning)")
+        }
+    }
+
+    @Test("the image table tells its sink once per unreadable file, with the file and the reason")
+    func tableWarnsThroughItsSink() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("a.png"), withIntermediateDirectories: true)
+        let log = DiagnosticLog()
+        let table = ImageTable(folders: [directory.url.path], diagnostics: log)
+        let record: Value = ["id": "r1", "imageRef": "a.png"]
+        #expect(table.files(of: record).isEmpty)
+        #expect(table.files(of: record).isEmpty)
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.severity == .warning)
+        #expect(log.warnings.first?.code == "image-unreadable")
+        #expect(log.warnings.first?.location.file?.hasSuffix("a.png") == true)
+    }
+}

@@ -3,13 +3,16 @@ public import LarderCore
 /// Writes rejected records as NDJSON lines `{"record": …, "diagnostic": {…}}`, atomically.
 ///
 /// The file appears only when ``finish()`` is called; a run without rejects writes an
-/// empty file so that a stale one from an earlier run never lingers.
-public final class RejectsWriter {
+/// empty file so that a stale one from an earlier run never lingers. Warnings (records kept,
+/// but with data left out) are kept in ``warnings`` for the command to print, not written.
+public final class RejectsWriter: DiagnosticSink {
     private let sink: any ByteSink
     /// Where the rejects go.
     public let path: String
     /// How many records were rejected.
     public private(set) var count = 0
+    /// The warnings given so far, in order.
+    public private(set) var warnings: [Diagnostic] = []
 
     /// Opens the rejects file at `path`.
     public init(path: String) throws {
@@ -42,6 +45,16 @@ public final class RejectsWriter {
         out.append(0x0A)
         try sink.write(out)
         count += 1
+    }
+
+    /// Records one rejected record with the error that refused it (its diagnostic is written).
+    public func reject(_ record: Value?, _ error: LarderError, raw: String?) throws {
+        try reject(record, error.diagnostic, raw: raw)
+    }
+
+    /// Keeps a warning (the rejects file holds rejected records only).
+    public func warn(_ diagnostic: Diagnostic) {
+        warnings.append(diagnostic)
     }
 
     /// Finishes the file and moves it into place.

@@ -28,7 +28,7 @@ enum ConversionRunner {
         let summary: ConversionPipeline.Summary
         do {
             summary = try pipeline.run(makeWriter: makeWriter) { record, error in
-                try rejectsWriter?.reject(record, error.diagnostic)
+                try rejectsWriter?.reject(record, error)
             }
         } catch {
             try hint?.fail(with: error)

@@ -31,10 +31,11 @@ extension DedupeCommand {
             }
         }
         let snapshot = try store.read { transaction in try transaction.snapshot(type: type.rawValue) }
-        let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
+        let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         let input = DedupeInput(name: path, role: .mixed) { StoreRecordReader(store: store, type: type.rawValue) }
-        let analysis = try await DedupePass(inputs: [input], configuration: configuration).analyze(rejects: rejectsSink)
-        try rejectsSink?.close()
+        let analysis = try await DedupePass(inputs: [input], configuration: configuration).analyze(
+            rejects: rejectsWriter)
+        try rejectsWriter?.finish()
         if let explain {
             // Inspecting: the store is left as it is.
             print(TerminalText.escaped(try analysis.explain(explain)), terminator: "")

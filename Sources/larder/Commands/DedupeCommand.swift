@@ -135,7 +135,7 @@ struct DedupeCommand: AsyncParsableCommand {
         let format = to ?? from.format ?? Self.sniffFormat(firstPath) ?? .json
         let configuration = try makeConfiguration(
             format: format, outputDirectory: output.map { PathParts.directory(of: $0) } ?? ".")
-        let rejectsSink = try rejects.resolvedRejectsPath.map { try FileByteSink(path: $0) }
+        let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         let pass = DedupePass(inputs: inputs, configuration: configuration)
         // The feature table's columns grow by doubling and are then moved into one table: with
         // glibc's default (a mmap threshold that rises to 32 MiB as big blocks are freed) the freed
@@ -145,7 +145,7 @@ struct DedupeCommand: AsyncParsableCommand {
         // same threshold: its batch buffers (about 2 MB) are reused from batch to batch, so they are
         // not mapped again each time, and with 4 MiB the phase set the peak (+8 MiB).
         Allocator.setMmapThreshold(1 << 20)
-        let analysis = try await pass.analyze(rejects: rejectsSink)
+        let analysis = try await pass.analyze(rejects: rejectsWriter)
         // What reading and matching freed in the heap goes back to the system before writing starts.
         Allocator.trim()
 
@@ -167,9 +167,9 @@ struct DedupeCommand: AsyncParsableCommand {
                     sink: try FileByteSink(path: $0), threshold: threshold,
                     inputs: inputs.map { ($0.name, $0.role.rawValue) })
             }
-            try await analysis.write(to: writer, log: logWriter, rejects: rejectsSink)
+            try await analysis.write(to: writer, log: logWriter, rejects: rejectsWriter)
         }
-        try rejectsSink?.close()
+        try rejectsWriter?.finish()
         report(analysis.summary, analysis: analysis, logPath: writes ? log : nil)
         if analysis.summary.rejected > 0 { throw DataErrorsExit() }
     }

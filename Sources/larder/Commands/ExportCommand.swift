@@ -77,7 +77,7 @@ struct ExportCommand: ParsableCommand {
             inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
         let summary = try session.run { record, error in
             Stderr.print(error.description)
-            try rejectsWriter?.reject(record, error.diagnostic)
+            try rejectsWriter?.reject(record, error)
         }
         try rejectsWriter?.finish()
         for warning in summary.warnings { Stderr.print(warning) }

@@ -118,7 +118,7 @@ struct MigrateCommand: ParsableCommand {
         do {
             summary = try migration.run(
                 output: output, format: outputFormat, pretty: pretty,
-                onReject: { record, error in try rejectsWriter?.reject(record, error.diagnostic) })
+                onReject: { record, error in try rejectsWriter?.reject(record, error) })
         } catch {
             try hint.fail(with: error)
         }
@@ -165,7 +165,7 @@ struct MigrateCommand: ParsableCommand {
             let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
             let outcome = try ledger.migrate(type: type, to: targetVersion, keepGoing: rejects.keepGoing) {
                 record, error in
-                try rejectsWriter?.reject(record, error.diagnostic)
+                try rejectsWriter?.reject(record, error)
             }
             try rejectsWriter?.finish()
             if let note = outcome.resumedFrom { Stderr.print("larder: \(note)") }

@@ -49,7 +49,7 @@ struct StoreImportCommand: ParsableCommand {
             inputs: input.resolvedInputs, format: input.inputFormat, recordType: input.type, version: version,
             keepGoing: rejects.keepGoing
         ) { record, error in
-            try rejectsWriter?.reject(record, error.diagnostic)
+            try rejectsWriter?.reject(record, error)
         }
         try rejectsWriter?.finish()
         var line =

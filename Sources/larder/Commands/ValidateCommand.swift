@@ -65,7 +65,7 @@ struct ValidateCommand: ParsableCommand {
                 makeWriter: { _, _ in NullRecordWriter() },
                 onReject: { record, error in
                     Stderr.print(error.description)
-                    try rejectsWriter?.reject(record, error.diagnostic)
+                    try rejectsWriter?.reject(record, error)
                 })
             Stderr.print(
                 "larder: \(summary.read) XML records: \(summary.rejected) that \(rules.appName) would refuse")
@@ -86,7 +86,7 @@ struct ValidateCommand: ParsableCommand {
             makeWriter: { _, _ in NullRecordWriter() },
             onReject: { record, error in
                 Stderr.print(error.description)
-                try rejectsWriter?.reject(record, error.diagnostic)
+                try rejectsWriter?.reject(record, error)
             })
         try rejectsWriter?.finish()
         for (version, count) in check.detected.sorted(by: { $0.key < $1.key }) {

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
+import LarderFormats
 import Synchronization
 
 /// The local image files of the records being uploaded: each path's SHA-256 (hashed once), the
@@ -22,20 +23,24 @@ final class ImageTable: Sendable {
         var hashed: [String: File?] = [:]
         var needed: [String: URL] = [:]
         var failures: [String: CloudKitFailure] = [:]
-        /// Paths found but not readable, with the reason (their records go up without them).
-        var unreadable: [String: String] = [:]
         /// The entry names of each folder looked in (empty when it cannot be listed).
         var listings: [String: Set<String>] = [:]
     }
 
     /// Folders the records' relative paths are resolved against, in order.
     let folders: [String]
+    /// Told once of each image file that is there but cannot be read (its records go up without it).
+    let diagnostics: DiagnosticLog
     private let state = Mutex(State())
 
-    init(folders: [String]) { self.folders = folders }
+    /// A table resolving paths against `folders`; unreadable files are warnings in `diagnostics`.
+    init(folders: [String], diagnostics: DiagnosticLog = DiagnosticLog()) {
+        self.folders = folders
+        self.diagnostics = diagnostics
+    }
 
     /// The image files `record` names that exist (missing or unreadable ones are left out).
-    func files(of record: Value) throws -> [File] {
+    func files(of record: Value) -> [File] {
         ImageFiles.paths(in: record).compactMap(file(for:))
     }
 
@@ -48,8 +53,13 @@ final class ImageTable: Sendable {
                 found = File(
                     path: path, url: url, sha256: AssetDigest.sha256Hex(data), checksum: AssetDigest.fileChecksum(data))
             } catch {
-                let reason = "\(url.path): \(error.localizedDescription)"
-                state.withLock { $0.unreadable[path] = reason }
+                // Once per path: the result (nil) is remembered below, so the file is not read again.
+                diagnostics.warn(
+                    Diagnostic(
+                        severity: .warning, code: "image-unreadable",
+                        message:
+                            "image \(path) could not be read and was left out of its records (\(url.path): \(error.localizedDescription))",
+                        location: SourceLocation(file: url.path)))
             }
         }
         state.withLock { $0.hashed[path] = .some(found) }
@@ -78,14 +88,9 @@ final class ImageTable: Sendable {
         return names
     }
 
-    /// One warning per image file that exists but could not be read (left out of its records).
-    var unreadableWarnings: [String] {
-        state.withLock { state in
-            state.unreadable.sorted { $0.key < $1.key }.map {
-                "image \($0.key) could not be read and was left out of its records (\($0.value))"
-            }
-        }
-    }
+    /// One warning per image file that exists but could not be read (left out of its records), in
+    /// path order.
+    var unreadableWarnings: [String] { diagnostics.warnings.map(\.message).sorted() }
 
     /// Notes that these files' records are to be written (their bytes must be uploaded).
     func note(_ files: [File]) {

@@ -8,6 +8,9 @@ import Synchronization
 /// `{"recordName":…,"recordType":…,"stage":"migrate|dedupe|map|upload","code":…,"reason":…,
 /// "origin":"file:record index","record":{…}}`. Written atomically when closed: it lists this
 /// run's dead letters only (a re-run tries them again), and an empty run leaves no file.
+///
+/// Each stage's rejects come through a ``DiagnosticSink`` (``stage(_:recordType:origin:)``); the
+/// warnings given there (data kept, but left out of a record) are kept for the report.
 public final class DeadLetters: Sendable {
     /// The file's path.
     public let path: String
@@ -18,6 +21,7 @@ public final class DeadLetters: Sendable {
         var sink: FileByteSink?
         var count = 0
         var byStage: [String: Int] = [:]
+        var warnings: [Diagnostic] = []
     }
 
     /// Prepares the file (nothing is written until the first dead letter).
@@ -31,6 +35,14 @@ public final class DeadLetters: Sendable {
 
     /// Dead letters so far, by stage.
     public var byStage: [String: Int] { state.withLock { $0.byStage } }
+
+    /// The warnings given so far, in order.
+    public var warnings: [Diagnostic] { state.withLock { $0.warnings } }
+
+    /// Keeps a warning for the report.
+    func warn(_ diagnostic: Diagnostic) {
+        state.withLock { $0.warnings.append(diagnostic) }
+    }
 
     /// Adds one dead letter.
     /// - Throws: ``LarderError`` `io-error` when the file cannot be written.

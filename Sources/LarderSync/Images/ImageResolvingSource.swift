@@ -2,7 +2,7 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 
-/// Feeds the uploader from a ``PreparedSource``, a window of items at a time.
+/// Feeds the uploader from a ``UploadItemSource``, a window of items at a time.
 ///
 /// The images the window's records name are uploaded first (once per SHA-256, reusing the asset
 /// journal's valid receipts), then each item gets its images' receipts in ``ImageFiles/field``.
@@ -12,7 +12,7 @@ import LarderCore
 /// checked in the journal), well inside its lifetime, however long the whole upload takes. A
 /// window without images costs nothing but the buffering.
 final class ImageResolvingSource {
-    private let source: PreparedSource
+    private let source: UploadItemSource
     private let upload: ImageUpload
     private let deadLetters: DeadLetters
     /// Items read ahead per window.
@@ -23,7 +23,7 @@ final class ImageResolvingSource {
     /// Images uploaded so far (not counting those the asset journal already held).
     private(set) var uploaded = 0
 
-    init(source: PreparedSource, upload: ImageUpload, deadLetters: DeadLetters, window: Int = 400) {
+    init(source: UploadItemSource, upload: ImageUpload, deadLetters: DeadLetters, window: Int = 400) {
         self.source = source
         self.upload = upload
         self.deadLetters = deadLetters
@@ -47,7 +47,7 @@ final class ImageResolvingSource {
         var read: [(item: UploadItem, images: [ImageTable.File])] = []
         var needed: [String: URL] = [:]
         while read.count < window {
-            guard let next = try source.next() else {
+            guard let next = try await source.next() else {
                 exhausted = true
                 break
             }

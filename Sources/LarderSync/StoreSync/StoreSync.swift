@@ -176,15 +176,14 @@ public struct StoreSync: Sendable {
                 guard let record = result.record, let name = record.recordName else { continue }
                 report.remoteChanges += 1
                 if let modified = record.modified?.timestamp { maxModified = max(maxModified ?? modified, modified) }
-                var saved: Value?
-                if record.deleted != true, let field = record.fields?[ImageFiles.field],
-                    let value = try? mapping.value(of: record)
-                {
-                    let (value, written) = try await images.save(value, recordName: name, assets: field)
-                    saved = value
+                // Mapped once: the images are saved from this value and it is what the store gets.
+                var value = try larderValue(of: record, mapping: mapping)
+                if let mapped = value, let field = record.fields?[ImageFiles.field] {
+                    let (saved, written) = try await images.save(mapped, recordName: name, assets: field)
+                    value = saved
                     report.imagesWritten += written
                 }
-                let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice, value: saved)
+                let outcome = try apply(record, name: name, mapping: mapping, selfDevice: selfDevice, value: value)
                 report.applied[outcome, default: 0] += 1
             }
             if page.moreComing, page.syncToken == token { throw ZoneDownloader.noProgress(token: token) }
@@ -234,6 +233,16 @@ public struct StoreSync: Sendable {
             try value ?? mapped(record, mapping: mapping), type: type, changeTag: tag, at: modified
         )
         .rawValue
+    }
+
+    /// The Larder record a remote change carries, mapped once; nil for a deletion, a change
+    /// ``apply(_:name:mapping:selfDevice:value:)`` ignores, or another app's type (or a device record).
+    /// - Throws: ``LarderError`` `malformed-record` when a Larder record does not map.
+    private func larderValue(of record: LarderCloudKit.Record, mapping: RecordMapping) throws -> Value? {
+        guard record.deleted != true, record.recordChangeTag != nil,
+            let type = record.recordType, RecordType(rawValue: type) != nil
+        else { return nil }
+        return try mapped(record, mapping: mapping)
     }
 
     private func mapped(_ record: LarderCloudKit.Record, mapping: RecordMapping) throws -> Value {
@@ -291,7 +300,7 @@ public struct StoreSync: Sendable {
             guard let payload = change.payload else { continue }
             do throws(MappingError) {
                 let fields = try mapping.fields(of: payload, type: RecordType(rawValue: change.type))
-                let files = (try? images.files(of: payload)) ?? []
+                let files = images.files(of: payload)
                 images.note(files)
                 if !files.isEmpty { imagesOf[change.seq] = files }
                 bySeq[change.seq] = change
@@ -304,6 +313,8 @@ public struct StoreSync: Sendable {
                 failures.append("\(change.type) \(change.id): \(error.description)")
             }
         }
+        // An image file that is there but cannot be read goes up without it, and says so.
+        report.warnings += images.unreadableWarnings
         if !items.isEmpty {
             _ = try await retrying("creating the zone") { () async throws(CloudKitFailure) in
                 try await client.ensureZone()
