@@ -16,7 +16,7 @@ public import LarderFormats
 /// are kept (with ``Options/merge``) and items already in it count as duplicates.
 public final class ImportSession: ImportSink {
     /// How to run.
-    public struct Options: Sendable {
+    public struct Options {
         /// The output file (`nil` or `-`: standard output).
         public var outputPath: String?
         /// The output format.
@@ -37,14 +37,17 @@ public final class ImportSession: ImportSink {
         public var merge: Bool
         /// What detection and the importers are told (CSV columns).
         public var importOptions: ImportOptions
+        /// Where rejected items go besides ``rejectsPath`` (an upload's dead letters, a log), if anywhere.
+        public var diagnostics: (any DiagnosticSink)?
 
         /// Creates options.
         public init(
             outputPath: String? = nil, outputFormat: DataFormat = .json, keepGoing: Bool = false,
             rejectsPath: String? = nil,
             imagesDirectory: String? = nil, importedAt: Date = Date(), limits: ReaderLimits = .default,
-            merge: Bool = true, importOptions: ImportOptions = ImportOptions()
+            merge: Bool = true, importOptions: ImportOptions = ImportOptions(), diagnostics: (any DiagnosticSink)? = nil
         ) {
+            self.diagnostics = diagnostics
             self.limits = limits
             self.merge = merge
             self.outputPath = outputPath
@@ -66,7 +69,10 @@ public final class ImportSession: ImportSink {
     private let outputs: ImportOutputs
     private let images: ImportImages
     private var duplicates = DuplicateFilter()
-    private let rejects: RejectsWriter?
+    /// The rejects file, finished with the outputs.
+    private let rejectsFile: RejectsWriter?
+    /// Every route a rejected item or a warning takes: the rejects file and the caller's sink.
+    private let diagnostics: [any DiagnosticSink]
     private var currentFormat: ImportFormat = .schemaorg
     /// The report so far.
     public private(set) var report = Report()
@@ -81,7 +87,8 @@ public final class ImportSession: ImportSink {
         self.options = options
         outputs = ImportOutputs(options: options)
         images = ImportImages(outputPath: options.outputPath, explicit: options.imagesDirectory)
-        rejects = try options.rejectsPath.map { try RejectsWriter(path: $0) }
+        rejectsFile = try options.rejectsPath.map { try RejectsWriter(path: $0) }
+        diagnostics = [rejectsFile as (any DiagnosticSink)?, options.diagnostics].compactMap { $0 }
     }
 
     /// Imports every input (each with its format, or detected when `nil` or ``ImportFormat/auto``)
@@ -124,7 +131,7 @@ public final class ImportSession: ImportSink {
         report.replaced = outputs.replaced
         report.carriedOver = outputs.carriedOver
         report.images = images.written
-        try rejects?.finish()
+        try rejectsFile?.finish()
         return report
     }
 
@@ -251,10 +258,12 @@ public final class ImportSession: ImportSink {
             ReportLine(
                 name: name, origin: origin.description, reason: located.description,
                 cause: TerminalText.escaped(field + error.message)))
-        try rejects?.reject(raw, located.diagnostic)
+        for sink in diagnostics { try sink.reject(raw, located) }
     }
 
     package func warn(_ message: String, origin: ImportOrigin) {
         report.warnings.append("\(origin): warning: \(message)")
+        // A sink that cannot take a warning (a full disk) loses only the warning: the report keeps it.
+        for sink in diagnostics { try? sink.warn(code: "import-warning", message, location: origin.location()) }
     }
 }

@@ -81,7 +81,7 @@ import Testing
             + "<p class=\"title\"><span class=\"label\">Title:</span> <span itemprop=\"name\">Toast</span></p>\n"
             + "</div></div>\n</body></html>"
         #expect(try ImportFormat.detect(path: try dir.write("Toast1.htm", text)) == .gourmet)
-        let jpeg = try Array(
+        let jpeg = Array(
             try #require(
                 Data(
                     base64Encoded: "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////"

@@ -150,4 +150,23 @@ import Testing
         }
         #expect(error.code == .usage && error.message.contains("Open Recipe Format"), "\(error)")
     }
+
+    @Test("an import's rejects and warnings reach the caller's DiagnosticSink as well as the rejects file")
+    func diagnosticSink() throws {
+        let dir = try TemporaryDirectory()
+        let zip = dir.path("box.zip")
+        try ImportFixtures.zip(
+            [("bad.xml", Array("<recipeml><recipe><head><title>Half".utf8)), ("notes.txt", Array("words\n".utf8))],
+            at: zip)
+        let log = DiagnosticLog()
+        let session = try ImportSession(
+            options: ImportSession.Options(
+                outputPath: dir.path("out.json"), keepGoing: true, rejectsPath: dir.path("rejects.ndjson"),
+                diagnostics: log))
+        let report = try session.run([(zip, nil)])
+        #expect(report.rejected.count == 1 && log.rejected.count == 1, "\(log.rejected)")
+        #expect(log.rejected.first?.location.file?.hasSuffix("box.zip!bad.xml") == true, "\(log.rejected)")
+        #expect(log.warnings.contains { $0.location.file?.hasSuffix("box.zip!notes.txt") == true }, "\(log.warnings)")
+        #expect(try String(contentsOfFile: dir.path("rejects.ndjson"), encoding: .utf8).contains("bad.xml"))
+    }
 }
