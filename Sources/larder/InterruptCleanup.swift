@@ -1,5 +1,6 @@
 import Dispatch
 import LarderFormats
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +15,10 @@ import Glibc
 enum InterruptCleanup {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+    /// What an interrupted run leaves, said when a signal ends it; a command that keeps
+    /// something (an upload's journal) says so here.
+    static let note = Mutex("nothing was written (outputs in progress removed)")
+
     /// Installs the handlers (once, before the command runs).
     static func install() {
         guard sources.isEmpty else { return }
@@ -25,6 +30,9 @@ enum InterruptCleanup {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
                 TemporaryFiles.removeAll()
+                RunProgress.current.withLock { $0 }?.clearForInterrupt()
+                let name = signalNumber == SIGINT ? "interrupted" : signalNumber == SIGTERM ? "terminated" : "hung up"
+                Stderr.write("larder: \(name): \(note.withLock { $0 })\n")
                 _exit(128 + signalNumber)
             }
             source.setRegistrationHandler { registered.signal() }

@@ -21,7 +21,9 @@ import Glibc
 
     /// Starts `larder convert - --from ndjson --to json -o OUT` with its standard input a pipe,
     /// writes 100 records (more than the 4 KiB the format sniffing peeks at), and waits (bounded) until the temporary output exists.
-    static func startConvert(output: String, in directory: TemporaryDirectory) throws -> (Process, Pipe) {
+    static func startConvert(
+        output: String, in directory: TemporaryDirectory, stderr: FileHandle = .nullDevice
+    ) throws -> (Process, Pipe) {
         let process = Process()
         // As from a shell: Process starts children from a dispatch thread, whose mask blocks
         // SIGINT and SIGTERM; env resets them to default and unblocks them.
@@ -34,7 +36,7 @@ import Glibc
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = stderr
         try process.run()
         var lines = ""
         for index in 0..<100 { lines += record.replacingOccurrences(of: "r-1", with: "r-\(index)") + "\n" }

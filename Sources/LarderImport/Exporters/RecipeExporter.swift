@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import LarderCore
 import LarderFormats
 
@@ -87,6 +87,8 @@ package struct ExportSession {
     package var outputPath: String?
     /// Reject bad records and go on.
     package var keepGoing: Bool
+    /// Called after each record read with the count so far (a progress line).
+    package var progress: ((Int) -> Void)?
 
     /// Creates a session.
     package init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
@@ -114,6 +116,7 @@ package struct ExportSession {
     private func export(onReject: (Value?, LarderError) throws -> Void) throws -> Summary {
         let exporter = try makeExporter()
         var summary = Summary()
+        var read = 0
         for input in inputs {
             let reader = try RecordIO.openReader(path: input, recordType: .recipe)
             let base = input == "-" ? "." : (input.lastIndex(of: "/").map { String(input[..<$0]) } ?? ".")
@@ -128,6 +131,8 @@ package struct ExportSession {
                     break
                 }
                 guard let item else { break }
+                read += 1
+                progress?(read)
                 do {
                     let recipe = try Recipe(value: item.value)
                     if recipe.sync.isDeleted { continue }

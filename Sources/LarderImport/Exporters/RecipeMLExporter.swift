@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Writes RecipeML 0.5: `<recipeml version="0.5">` holding one `<recipe>` per recipe with its

@@ -39,6 +39,9 @@ public final class ImportSession: ImportSink {
         public var importOptions: ImportOptions
         /// Where rejected items go besides ``rejectsPath`` (an upload's dead letters, a log), if anywhere.
         public var diagnostics: (any DiagnosticSink)?
+        /// Called after each item (imported, rejected or duplicate) with the count so far, and the
+        /// format being read (a progress line).
+        public var progress: ((Int, ImportFormat) -> Void)?
 
         /// Creates options.
         public init(
@@ -89,6 +92,11 @@ public final class ImportSession: ImportSink {
         images = ImportImages(outputPath: options.outputPath, explicit: options.imagesDirectory)
         rejectsFile = try options.rejectsPath.map { try RejectsWriter(path: $0) }
         diagnostics = [rejectsFile as (any DiagnosticSink)?, options.diagnostics].compactMap { $0 }
+    }
+
+    /// Tells the progress hook one more item was read.
+    private func itemDone() {
+        options.progress?(report.itemCount, currentFormat)
     }
 
     /// Imports every input (each with its format, or detected when `nil` or ``ImportFormat/auto``)
@@ -183,6 +191,7 @@ public final class ImportSession: ImportSink {
         {
             report.duplicates.append(
                 ReportLine(name: imported.title, id: id, origin: origin.description, reason: reason))
+            itemDone()
             return
         }
         var imageRefs: [String?] = []
@@ -214,6 +223,7 @@ public final class ImportSession: ImportSink {
         duplicates.record(
             id: id, name: imported.title, type: .recipe, fingerprint: fingerprint, origin: origin.description)
         report.imported.append(ReportLine(name: imported.title, id: id, origin: origin.description))
+        itemDone()
     }
 
     package func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws {
@@ -234,6 +244,7 @@ public final class ImportSession: ImportSink {
         let writer = try outputs.writer(for: R.recordType, duplicates: &duplicates)
         if let reason = duplicates.duplicate(id: record.id, type: R.recordType, sameWhat: "id") {
             report.duplicates.append(ReportLine(name: name, id: record.id, origin: origin.description, reason: reason))
+            itemDone()
             return
         }
         if let problem = record.validate().first {
@@ -246,6 +257,7 @@ public final class ImportSession: ImportSink {
         if let census { report.census.add(census, format: currentFormat) }
         duplicates.record(id: record.id, name: name, type: R.recordType)
         report.imported.append(ReportLine(name: name, id: record.id, origin: origin.description))
+        itemDone()
     }
 
     package func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws {
@@ -258,6 +270,7 @@ public final class ImportSession: ImportSink {
             ReportLine(
                 name: name, origin: origin.description, reason: located.description,
                 cause: TerminalText.escaped(field + error.message)))
+        itemDone()
         for sink in diagnostics { try sink.reject(raw, located) }
     }
 

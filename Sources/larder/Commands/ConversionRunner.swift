@@ -6,23 +6,19 @@ import LarderFormats
 /// Runs a ``ConversionPipeline`` for a command: rejects file, progress and summary.
 enum ConversionRunner {
     static func convert(
-        input: InputOptions, rejects: RejectsOptions, check: RecordCheck, limits: ReaderLimits = .default,
+        input: InputOptions, rejects: RejectsOptions, progress: ProgressOptions, stage: String, check: RecordCheck,
+        limits: ReaderLimits = .default,
         transform: ((Value, RecordType, Int?) throws -> Value)? = nil,
         hint: PlainFileHint? = nil,
         makeWriter: (EnvelopeHeader?, RecordType?) throws -> any RecordWriter
     ) throws -> ConversionPipeline.Summary {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-        let clock = LarderClock.system
-        let started = clock.monotonicSeconds()
-        let showProgress = Stderr.isTerminal
+        let meter = progress.start(stage, inputs: input.resolvedInputs)
+        defer { meter.finish() }
         var pipeline = ConversionPipeline(
             inputs: input.resolvedInputs, inputFormat: input.inputFormat, recordType: input.type, check: check,
             keepGoing: rejects.keepGoing, limits: limits,
-            progress: { summary in
-                guard showProgress else { return }
-                let rate = Double(summary.read) / max(clock.monotonicSeconds() - started, 0.001)
-                Stderr.write("\r\(summary.read) records, \(Int(rate)) records/s")
-            })
+            progress: { summary in meter.update(records: summary.read) })
         pipeline.transform = transform
         if let hint { pipeline.onRecordFailure = hint.observe }
         let summary: ConversionPipeline.Summary
@@ -35,10 +31,10 @@ enum ConversionRunner {
             throw error
         }
         try rejectsWriter?.finish()
-        if showProgress && summary.read >= 10_000 { Stderr.write("\r\u{1B}[K") }
-        var line = "larder: \(summary.text)"
-        if let path = rejectsWriter?.path, summary.rejected > 0 { line += " (rejects in \(path))" }
-        Stderr.print(line)
+        meter.finish()
+        var text = "larder: \(summary.text)"
+        if let path = rejectsWriter?.path, summary.rejected > 0 { text += " (rejects in \(path))" }
+        Stderr.print(text)
         for name in summary.abandonedInputs { Stderr.print("larder: stopped reading \(name) at its syntax error") }
         hint?.print()
         return summary

@@ -51,12 +51,14 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var recordLimits: RecordLimitOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         let transform: ((Value, RecordType, Int?) throws -> Value)? =
             normalize ? { try Self.canonicalForm($0, $1, $2) } : nil
         let summary = try ConversionRunner.convert(
-            input: input, rejects: rejects, check: .structure, limits: recordLimits.limits,
+            input: input, rejects: rejects, progress: progress, stage: "convert", check: .structure,
+            limits: recordLimits.limits,
             transform: transform, hint: PlainFileHint(),
             makeWriter: { header, type in
                 let schema = (input.type ?? header?.recordType ?? type)?.rawValue ?? header?.schema

@@ -70,15 +70,20 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var rejects: RejectsOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
-        let session = ExportSession(
+        var session = ExportSession(
             inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
+        let meter = progress.start("export", inputs: session.inputs)
+        session.progress = { meter.update(records: $0) }
         let summary = try session.run { record, error in
+            meter.finish()
             Stderr.print(error.description)
             try rejectsWriter?.reject(record, error)
         }
+        meter.finish()
         try rejectsWriter?.finish()
         for warning in summary.warnings { Stderr.print(warning) }
         var line = "larder: \(summary.exported.count) exported, \(summary.rejected.count) rejected"

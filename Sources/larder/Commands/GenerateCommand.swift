@@ -30,6 +30,8 @@ struct GenerateCommand: ParsableCommand {
     @Flag(name: .long, help: "Wrap JSON or YAML output in an envelope.")
     var envelope = false
 
+    @OptionGroup var progress: ProgressOptions
+
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must not be negative") }
     }
@@ -40,7 +42,12 @@ struct GenerateCommand: ParsableCommand {
             path: output, format: to,
             options: WriterOptions(envelope: envelope || to == .xml ? header : nil, recordType: type))
         let generator = RecordGenerator(seed: seed)
-        for index in 0..<count { try writer.write(generator.record(type, index: index)) }
+        let meter = progress.start("generate", totalRecords: count)
+        defer { meter.finish() }
+        for index in 0..<count {
+            try writer.write(generator.record(type, index: index))
+            if index & 1023 == 1023 { meter.update(records: index + 1) }
+        }
         try writer.finish()
     }
 }

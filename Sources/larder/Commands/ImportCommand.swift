@@ -99,6 +99,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var recordLimits: RecordLimitOptions
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one file or folder to import") }
@@ -116,14 +117,18 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let format = to ?? output.flatMap { DataFormat.guess(fromPath: $0) } ?? .json
-        let session = try ImportSession(
-            options: ImportSession.Options(
-                outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing,
-                rejectsPath: rejects.resolvedRejectsPath,
-                imagesDirectory: images, limits: recordLimits.limits, merge: merge,
-                importOptions: ImportOptions(csvColumns: try map.map(csvColumns) ?? [:])))
+        let meter = progress.start("import", inputs: inputs)
+        defer { meter.finish() }
+        var options = ImportSession.Options(
+            outputPath: output, outputFormat: format, keepGoing: rejects.keepGoing,
+            rejectsPath: rejects.resolvedRejectsPath,
+            imagesDirectory: images, limits: recordLimits.limits, merge: merge,
+            importOptions: ImportOptions(csvColumns: try map.map(csvColumns) ?? [:]))
+        options.progress = { count, format in meter.update(records: count, stage: "import (\(format.displayName))") }
+        let session = try ImportSession(options: options)
         let result: ImportReport
         do {
+            defer { meter.finish() }
             result = try session.run(inputs.map { ($0, from) })
         } catch let error as LarderError where error.code != .io && error.code != .usage {
             for warning in session.report.warnings { Stderr.print(warning) }

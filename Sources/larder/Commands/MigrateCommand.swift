@@ -70,6 +70,7 @@ struct MigrateCommand: ParsableCommand {
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var recordLimits: RecordLimitOptions
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
         if let to, Int(to) == nil, DataFormat(argument: to) == nil {
@@ -115,10 +116,13 @@ struct MigrateCommand: ParsableCommand {
         }
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         let summary: FileMigration.Summary
+        let meter = progress.start("migrate", inputs: input.resolvedInputs)
         do {
+            defer { meter.finish() }
             summary = try migration.run(
                 output: output, format: outputFormat, pretty: pretty,
-                onReject: { record, error in try rejectsWriter?.reject(record, error) })
+                onReject: { record, error in try rejectsWriter?.reject(record, error) },
+                progress: { meter.update(records: $0.read) })
         } catch {
             try hint.fail(with: error)
         }

@@ -41,6 +41,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var recordLimits: RecordLimitOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         let registry = try schemaOptions.registry()
@@ -77,17 +78,21 @@ struct ValidateCommand: ParsableCommand {
             return
         }
         let check = SchemaCheck(registry: registry)
+        let meter = progress.start("validate", inputs: otherInputs)
+        defer { meter.finish() }
         let pipeline = ConversionPipeline(
             inputs: otherInputs, inputFormat: input.inputFormat, recordType: input.type,
             check: rules.map { check.recordCheck.followed(by: $0) } ?? check.recordCheck,
             keepGoing: true,
-            limits: recordLimits.limits)
+            limits: recordLimits.limits, progress: { meter.update(records: $0.read) })
         let summary = try pipeline.run(
             makeWriter: { _, _ in NullRecordWriter() },
             onReject: { record, error in
+                meter.finish()
                 Stderr.print(error.description)
                 try rejectsWriter?.reject(record, error)
             })
+        meter.finish()
         try rejectsWriter?.finish()
         for (version, count) in check.detected.sorted(by: { $0.key < $1.key }) {
             Stderr.print(
