@@ -6,6 +6,7 @@ import LarderFormats
 import LarderRegistry
 import LarderStore
 import LarderSync
+import Synchronization
 
 /// `larder upload`: bulk upload of record files (or a store's pending changes) to CloudKit.
 struct UploadCommand: AsyncParsableCommand {
@@ -119,6 +120,9 @@ struct UploadCommand: AsyncParsableCommand {
             let journalPath =
                 journal
                 ?? ".larder/upload/\(Self.slug(target.endpoint.container))-\(target.endpoint.environment.rawValue)-\(target.endpoint.database.rawValue)-\(Self.slug(target.zoneID.zoneName)).journal"
+            InterruptCleanup.note.withLock {
+                $0 = "what the server acknowledged is in the journal \(journalPath); run the same command to resume"
+            }
             var upload = FileUpload(client: client, journalPath: journalPath, deadLetterPath: deadLetters)
             upload.configuration = configuration
             upload.conflictPolicy = conflict
