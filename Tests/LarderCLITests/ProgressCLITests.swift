@@ -71,6 +71,12 @@ import Glibc
                 "-o", dir.path("i.json"), "--progress",
             ], environment: Self.immediate)
         #expect(imported.stderr.contains("import (MealMaster): 1 records"), "\(imported.stderr)")
+        let saved = CLI.packageRoot.appendingPathComponent("samples/saved.json").path
+        let created = CLI.packageRoot.appendingPathComponent("samples/created.json").path
+        let deduped = try CLI.run(
+            ["dedupe", "--saved", saved, "--created", created, "-o", dir.path("d.json"), "--progress"],
+            environment: Self.immediate)
+        #expect(deduped.stderr.contains("dedupe (reading and matching)"), "\(deduped.stderr)")
     }
 
     @Test("Ctrl-C during a run says it was interrupted and that nothing was written")

@@ -86,6 +86,7 @@ struct DedupeCommand: AsyncParsableCommand {
     var verbose = false
 
     @OptionGroup var rejects: RejectsOptions
+    @OptionGroup var progress: ProgressOptions
 
     @OptionGroup var schemaOptions: SchemaOptions
 
@@ -145,7 +146,18 @@ struct DedupeCommand: AsyncParsableCommand {
         // same threshold: its batch buffers (about 2 MB) are reused from batch to batch, so they are
         // not mapped again each time, and with 4 MiB the phase set the peak (+8 MiB).
         Allocator.setMmapThreshold(1 << 20)
+        let meter = progress.start("dedupe (reading and matching)", inputs: inputs.map { $0.path ?? "-" })
+        defer { meter.finish() }
+        // Dedupe counts no records while it runs: a ticker shows the stage and the bytes read.
+        let ticker = Task {
+            while !Task.isCancelled {
+                meter.update(records: -1)
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { ticker.cancel() }
         let analysis = try await pass.analyze(rejects: rejectsWriter)
+        meter.begin(stage: "dedupe (writing)")
         // What reading and matching freed in the heap goes back to the system before writing starts.
         Allocator.trim()
 
@@ -169,6 +181,8 @@ struct DedupeCommand: AsyncParsableCommand {
             }
             try await analysis.write(to: writer, log: logWriter, rejects: rejectsWriter)
         }
+        ticker.cancel()
+        meter.finish()
         try rejectsWriter?.finish()
         report(analysis.summary, analysis: analysis, logPath: writes ? log : nil)
         if analysis.summary.rejected > 0 { throw DataErrorsExit() }

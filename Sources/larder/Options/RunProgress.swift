@@ -47,16 +47,18 @@ final class RunProgress: Sendable {
 
     private struct State {
         var stage: String
+        /// Records done (negative: not counted, as in a stage that only reads).
         var records = 0
+        /// The bytes the stage reads, when known, and the read count when it began.
+        var totalBytes: Int64?
+        var startBytes: Int64?
         var lastShown = 0.0
         var shown = false
     }
 
     private let mode: Mode
-    private let totalBytes: Int64?
     private let totalRecords: Int?
     private let started: Double
-    private let startBytes: Int64?
     private let delay: Double
     private let interval: Double
     private let state: Mutex<State>
@@ -66,14 +68,13 @@ final class RunProgress: Sendable {
 
     init(mode: Mode, stage: String, totalBytes: Int64?, totalRecords: Int?) {
         self.mode = mode
-        self.totalBytes = totalBytes.flatMap { $0 > 0 ? $0 : nil }
         self.totalRecords = totalRecords
         started = LarderClock.system.monotonicSeconds()
-        startBytes = Self.bytesRead()
         let environment = ProcessInfo.processInfo.environment
         delay = environment["LARDER_PROGRESS_AFTER"].flatMap(Double.init) ?? 1
         interval = mode == .lines ? environment["LARDER_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 5 : 0.1
-        state = Mutex(State(stage: stage))
+        state = Mutex(
+            State(stage: stage, totalBytes: totalBytes.flatMap { $0 > 0 ? $0 : nil }, startBytes: Self.bytesRead()))
         if mode != .off { Self.current.withLock { $0 = self } }
     }
 
@@ -97,6 +98,16 @@ final class RunProgress: Sendable {
         }
     }
 
+    /// Starts a stage that reads no counted input (a dedupe's write phase): its line shows the
+    /// stage, records when given and the rate, without a byte count.
+    func begin(stage: String) {
+        state.withLock { state in
+            state.stage = stage
+            state.totalBytes = nil
+            state.records = -1
+        }
+    }
+
     /// Clears the line (before the summary), once.
     func finish() {
         let wasShown = state.withLock { state in
@@ -116,19 +127,19 @@ final class RunProgress: Sendable {
     private func text(_ state: State, now: Double) -> String {
         let elapsed = max(now - started, 0.001)
         let rate = Double(state.records) / elapsed
-        var parts = ["\(state.stage): \(Self.grouped(state.records)) records"]
+        var parts = [state.records < 0 ? state.stage : "\(state.stage): \(Self.grouped(state.records)) records"]
         var fraction: Double?
-        if let totalRecords, totalRecords > 0 {
+        if state.records >= 0, let totalRecords, totalRecords > 0 {
             fraction = Double(state.records) / Double(totalRecords)
             parts[0] += " of \(Self.grouped(totalRecords))"
         }
-        if let totalBytes, let startBytes, let current = Self.bytesRead() {
+        if let totalBytes = state.totalBytes, let startBytes = state.startBytes, let current = Self.bytesRead() {
             let read = min(max(current - startBytes, 0), totalBytes)
             parts.append("\(Self.megabytes(read)) of \(Self.megabytes(totalBytes))")
             fraction = fraction ?? Double(read) / Double(totalBytes)
         }
         if let fraction { parts[parts.count - 1] += " (\(Int((min(fraction, 1) * 100).rounded(.down)))%)" }
-        parts.append("\(Self.grouped(Int(rate)))/s")
+        if state.records >= 0 { parts.append("\(Self.grouped(Int(rate)))/s") }
         if let fraction, fraction > 0.01, fraction < 1 {
             parts.append("ETA " + Self.duration(elapsed * (1 - fraction) / fraction))
         }
