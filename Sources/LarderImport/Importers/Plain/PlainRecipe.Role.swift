@@ -124,7 +124,25 @@ extension PlainRecipe {
     }
 
     /// A field name reduced to its lowercased letters and digits (`Prep_Time` → `preptime`).
+    ///
+    /// ASCII names (nearly all) are reduced byte by byte; any other goes through
+    /// ``normalizedNameByScalars(_:)``, which a seeded test holds this to.
     package static func normalizedName(_ key: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.utf8.count)
+        for byte in key.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x30...0x39: bytes.append(byte)
+            case 0x41...0x5A: bytes.append(byte + 0x20)
+            case 0x80...: return normalizedNameByScalars(key)
+            default: continue
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``normalizedName(_:)`` by Unicode scalar properties (letters of any script, ASCII digits).
+    package static func normalizedNameByScalars(_ key: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in key.lowercased().unicodeScalars
         where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
