@@ -211,15 +211,18 @@ public final class ImportSession: ImportSink {
                 raw: imported.makeRecipe(id: id, imageRef: nil, importedAt: options.importedAt).value)
             return
         }
-        let recipe = imported.makeRecipe(id: id, imageRefs: imageRefs, importedAt: options.importedAt)
+        var recipe = imported.makeRecipe(id: id, imageRefs: imageRefs, importedAt: options.importedAt)
+        var value = recipe.value
+        // The source's leaves against the built record: one nothing consumed joins its extras.
+        let leaves = imported.takeLeafCensus(record: &recipe, value: &value)
         if let problem = recipe.validate().first {
             try reject(
-                LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin,
-                raw: recipe.value)
+                LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin, raw: value)
             return
         }
-        try writer.write(recipe.value)
+        try writer.write(value)
         report.census.add(imported.fieldCensus, format: currentFormat)
+        if let leaves { report.census.add(leaves, format: currentFormat) }
         duplicates.record(
             id: id, name: imported.title, type: .recipe, fingerprint: fingerprint, origin: origin.description)
         report.imported.append(ReportLine(name: imported.title, id: id, origin: origin.description))

@@ -36,14 +36,17 @@ struct ImportCommand: ParsableCommand {
             field of each format, how many records carried it (into which Larder field), kept it \
             verbatim in the record's extras (under the format's name, e.g. extras.paprika.hash), or \
             dropped it, and why. Nothing is dropped without a reason; fields no importer knows go to \
-            extras.
+            extras. A leaf census then checks every source value down to its scalars against the \
+            record written: a leaf nothing carried is kept in extras under its path by itself \
+            (per format: "leaves: N carried, N kept (N unmapped, kept by path), N dropped").
 
             --report FILE writes the whole report as JSON, atomically (a temporary file, then \
             renamed): {"counts": {"imported", "rejected", "duplicates", "keptFromOutput", "images", \
             "warnings"}, "outputs": [path], "imported"/"duplicates"/"rejected": [{"name", "id", \
             "origin", "reason"}], "rejects": {"file", "count", "byInput": {input: n}}, "warnings": \
-            [text], "census": [{"format", "records", "fields": [{"field", "carried": {larderField: \
-            n}, "extras": n, "dropped": [{"reason", "count"}]}]}]}.
+            [text], "census": [{"format", "records", "leaves": {"carried", "kept", "unmapped", \
+            "dropped", "lost"}, "unmapped": [{"path", "count"}], "fields": [{"field", "carried": \
+            {larderField: n}, "extras": n, "dropped": [{"reason", "count"}], "leaves"}]}]}.
 
             Examples:
               larder import export.paprikarecipes -o recipes.json

@@ -117,6 +117,9 @@ package struct BigOvenImporter: RecipeImporter {
             "ActiveMinutes": .carried("prepTime"), "CreationDate": .carried("createdAt"),
             "LastModified": .carried("updatedAt"), "Poster": .carried("author"), "NutritionInfo": .carried("nutrition"),
             "Ingredients": .carried("ingredients"), "IngredientsTextBlock": .carried("ingredients"),
+        ],
+        leaves: [
+            "Ingredients[].DisplayIndex": .dropped("the line's position, which the order of the ingredients keeps")
         ])
 
     /// The author a `Poster` names: first and last name, else the user name; and their page.

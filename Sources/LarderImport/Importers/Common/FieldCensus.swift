@@ -95,11 +95,15 @@ package struct FieldTable: Sendable {
     package var format: ImportFormat
     /// The fate of each known field.
     package var fates: [String: FieldFate]
+    /// Fates below the top level, by folded path (`ingredients[].*.amounts[].unit`, `*` any key),
+    /// for the ``LeafCensus``: a leaf the importer leaves out on purpose is dropped with its reason.
+    package var leafFates: [String: FieldFate]
 
     /// Creates a table.
-    package init(_ format: ImportFormat, _ fates: [String: FieldFate]) {
+    package init(_ format: ImportFormat, _ fates: [String: FieldFate], leaves leafFates: [String: FieldFate] = [:]) {
         self.format = format
         self.fates = fates
+        self.leafFates = leafFates
     }
 
     /// The fate of `field`: its entry, else ``FieldFate/extras``.
@@ -109,7 +113,7 @@ package struct FieldTable: Sendable {
 
     /// The table with `other`'s entries added (``other`` wins).
     package func merging(_ other: [String: FieldFate]) -> FieldTable {
-        FieldTable(format, fates.merging(other) { _, new in new })
+        FieldTable(format, fates.merging(other) { _, new in new }, leaves: leafFates)
     }
 }
 
@@ -133,6 +137,8 @@ package struct CensusTally: Sendable, Hashable {
     private var counts: [Key: Int] = [:]
     /// Records counted, by format.
     package private(set) var records: [ImportFormat: Int] = [:]
+    /// The leaf census, by format.
+    package private(set) var leaves = LeafTally()
 
     /// Creates an empty tally.
     package init() {}
@@ -143,6 +149,11 @@ package struct CensusTally: Sendable, Hashable {
         for entry in census.entries {
             counts[Key(format: format, field: entry.field, fate: entry.fate), default: 0] += 1
         }
+    }
+
+    /// Counts one record's leaf census.
+    package mutating func add(_ census: LeafCensus, format: ImportFormat) {
+        leaves.add(census, format: format)
     }
 
     /// Whether nothing was counted.
@@ -165,8 +176,10 @@ package struct CensusTally: Sendable, Hashable {
         }
     }
 
-    /// The tally as a value: `[{format, records, fields: [{field, carried: {larderField: n},
-    /// extras: n, dropped: [{reason, count}]}]}]`.
+    /// The tally as a value: `[{format, records, leaves: {carried, kept, unmapped, dropped, lost},
+    /// unmapped: [{path, count}], fields: [{field, carried: {larderField: n}, extras: n,
+    /// dropped: [{reason, count}], leaves}]}]` (`leaves` and `unmapped` when the format's importer
+    /// gives its source leaves).
     package var value: Value {
         var formats: [Value] = []
         let all = lines
@@ -197,21 +210,26 @@ package struct CensusTally: Sendable, Hashable {
                                 ])))
                     }
                 }
-                fields.append(
-                    .object(
-                        Fields([
-                            .init(key: "field", value: .string(field)), .init(key: "carried", value: .object(carried)),
-                            .init(key: "extras", value: .int(Int64(extras))),
-                            .init(key: "dropped", value: .array(dropped)),
-                        ])))
+                var entry = Fields([
+                    .init(key: "field", value: .string(field)), .init(key: "carried", value: .object(carried)),
+                    .init(key: "extras", value: .int(Int64(extras))),
+                    .init(key: "dropped", value: .array(dropped)),
+                ])
+                if let counts = leaves.counts(format, field: field) {
+                    entry.append(key: "leaves", value: LeafTally.value(counts))
+                }
+                fields.append(.object(entry))
             }
-            formats.append(
-                .object(
-                    Fields([
-                        .init(key: "format", value: .string(format.rawValue)),
-                        .init(key: "records", value: .int(Int64(records[format] ?? 0))),
-                        .init(key: "fields", value: .array(fields)),
-                    ])))
+            var entry = Fields([
+                .init(key: "format", value: .string(format.rawValue)),
+                .init(key: "records", value: .int(Int64(records[format] ?? 0))),
+            ])
+            if leaves.formats.contains(format) {
+                entry.append(key: "leaves", value: LeafTally.value(leaves.total(format)))
+                entry.append(key: "unmapped", value: LeafTally.value(leaves.unmapped(format)))
+            }
+            entry.append(key: "fields", value: .array(fields))
+            formats.append(.object(entry))
         }
         return .array(formats)
     }
@@ -233,6 +251,7 @@ package struct CensusTally: Sendable, Hashable {
                 current = line.format
                 let n = records[line.format] ?? 0
                 out.append("  \(line.format.displayName) (\(n) record\(n == 1 ? "" : "s")):")
+                if let leafLine = leaves.summaryLine(line.format) { out.append("    " + leafLine) }
             }
             if line.field != field {
                 flush()
@@ -255,6 +274,7 @@ extension ImportedRecipe {
         let current = self
         let (census, kept) = FieldCensus.take(of: fields, table: table, overrides: overrides) { current.holds($0) }
         fieldCensus = census
+        leafSource = LeafSource(fields: fields, format: table.format, fates: table.leafFates)
         keepInExtras(kept, format: table.format)
     }
 

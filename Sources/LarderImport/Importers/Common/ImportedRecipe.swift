@@ -97,6 +97,9 @@ package struct ImportedRecipe: Sendable, Hashable {
     package var ratingCount: Int?
     /// What the import did with each top-level source field (see ``FieldCensus``).
     package var fieldCensus = FieldCensus()
+    /// The source record whose leaves the session's ``LeafCensus`` classifies once the record is
+    /// built (set by ``takeCensus(of:table:overrides:)``); `nil` when the importer has none.
+    package var leafSource: LeafSource?
 
     /// The scale `rating` is on: 5, 10 or 100, the smallest it fits (`nil` without a usable rating).
     package var ratingScale: Double? {

@@ -265,9 +265,14 @@ struct MealMasterRecipeReader {
         parts.append(key: "Title", value: .string(title))
         if !categories.isEmpty { parts.append(key: "Categories", value: .array(categories.map(Value.string))) }
         if let yieldText { parts.append(key: "Yield", value: .string(yieldText)) }
-        if !ingredients.isEmpty { parts.append(key: "ingredients", value: .int(Int64(ingredients.count))) }
-        if !headings.isEmpty { parts.append(key: "ingredient headings", value: .int(Int64(headings.count))) }
-        if !steps.isEmpty { parts.append(key: "directions", value: .int(Int64(steps.count))) }
+        // The lines themselves, so the leaf census finds each in the recipe.
+        if !ingredients.isEmpty { parts.append(key: "ingredients", value: .array(ingredients.map(Value.string))) }
+        if !headings.isEmpty {
+            parts.append(
+                key: "ingredient headings", value: .array(headings.sorted { $0.key < $1.key }.map { .string($0.value) })
+            )
+        }
+        if !steps.isEmpty { parts.append(key: "directions", value: .array(steps.map { .string($0.text) })) }
         recipe.takeCensus(
             of: parts,
             table: FieldTable(

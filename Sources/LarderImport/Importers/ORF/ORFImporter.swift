@@ -201,5 +201,9 @@ package struct ORFImporter: RecipeImporter {
             "yields": .carried("yield"), "prep_time": .carried("prepTime"), "cook_time": .carried("cookTime"),
             "oven_time": .carried("cookTime"), "total_time": .carried("totalTime"),
             "ingredients": .carried("ingredients"), "steps": .carried("instructions"), "notes": .carried("notes"),
+        ],
+        leaves: [
+            "ingredients[].*.amounts[].unit": .dropped(
+                "`each`, the unit of a count, which the ingredient line leaves out")
         ])
 }

@@ -174,6 +174,7 @@ package struct PlainRecipeImporter: RecipeImporter {
         }
         for field in unread where !kept.contains(key: field.key) { kept.append(key: field.key, value: field.value) }
         recipe.fieldCensus = census
+        recipe.leafSource = LeafSource(fields: fields, format: .plain)
         guard !kept.isEmpty else { return }
         var entry = recipe.extras["plain"]?.objectValue ?? Fields()
         for field in kept where !entry.contains(key: field.key) { entry.append(key: field.key, value: field.value) }
