@@ -1,27 +1,16 @@
+import LarderCore
 import LarderImport
 import Testing
 
 /// The ASCII fast paths of the import's hottest text helpers agree with their Unicode reference.
 @Suite struct TextFastPathTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Every ASCII scalar, and non-ASCII ones that matter to the helpers (no-break and wide spaces,
     /// zero-width space, BOM, letters that change length when lowercased).
     static let alphabet: [Unicode.Scalar] =
         (0...127).compactMap { Unicode.Scalar(UInt32($0)) }
         + ["\u{A0}", "\u{85}", "\u{2003}", "\u{200B}", "\u{FEFF}", "é", "ß", "İ", "ﬁ", "Ω", "٣", "\u{3000}"]
 
-    static func text(_ random: inout Seeded, asciiOnly: Bool) -> String {
+    static func text(_ random: inout SeededGenerator, asciiOnly: Bool) -> String {
         var out = String.UnicodeScalarView()
         let pool = asciiOnly ? Array(alphabet.prefix(128)) : alphabet
         for _ in 0..<Int(random.next() % 24) { out.append(pool[Int(random.next() % UInt64(pool.count))]) }
@@ -30,7 +19,7 @@ import Testing
 
     @Test("normalizedName and collapseWhitespace agree with their scalar references on 40,000 seeded texts")
     func agree() {
-        var random = Seeded(state: 2026)
+        var random = SeededGenerator(seed: 2026)
         for index in 0..<40_000 {
             let text = Self.text(&random, asciiOnly: index % 2 == 0)
             #expect(
