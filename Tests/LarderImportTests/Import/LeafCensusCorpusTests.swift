@@ -40,6 +40,19 @@ import Testing
         return tally
     }
 
+    @Test("Larder's own records import with every leaf carried: a step's `Step 1:` label is not a loss")
+    func ownRecordsAddNoExtras() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("g.json")
+        let result = try CLI.run(["generate", "--type", "recipe", "-n", "50", "-o", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let (report, records) = try ImportFixtures.session([path], in: dir)
+        let totals = report.census.leaves.total(.plain)
+        #expect(
+            totals.carried > 0 && totals.unmapped == 0 && totals.lost == 0, "\(report.census.leaves.unmapped(.plain))")
+        #expect(records.allSatisfy { $0["extras"]?["plain"] == nil }, "extras added to Larder's own records")
+    }
+
     @Test("every sample's leaves are carried, kept or dropped with a reason")
     func samples() throws {
         let folder = CLI.packageRoot.appendingPathComponent("samples/import")

@@ -228,6 +228,16 @@ private struct LeafWalker {
         }
     }
 
+    /// A step's tokens without the label that numbers it (`step 1 …`, `1 …`), or nil when it has none.
+    static func withoutStepLabel(_ tokens: [String]) -> [String]? {
+        var rest = tokens[...]
+        if let first = rest.first, StepLabel.words.contains(first) { rest = rest.dropFirst() }
+        guard let number = rest.first, !number.isEmpty, number.allSatisfy(\.isNumber), rest.count > 1 else {
+            return nil
+        }
+        return Array(rest.dropFirst())
+    }
+
     /// The bytes of base64 text.
     private static let base64 = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=".utf8))
 
@@ -237,6 +247,12 @@ private struct LeafWalker {
         if index.carries(LeafText.hashes(value)) { return true }
         guard case .string(let text) = value else { return false }
         let tokens = LeafText.tokens(text)
+        // A step's own label (`Step 1:`, `2.`) is dropped by the importers: the steps' order says it.
+        if field == "instructions", let unlabeled = Self.withoutStepLabel(tokens),
+            index.carries(unlabeled.map(LeafText.hash))
+        {
+            return true
+        }
         let words = tokens.filter { !($0.first?.isNumber ?? false) }
         switch field {
         case "totalTime", "prepTime", "cookTime", "instructions":
