@@ -91,6 +91,13 @@ import Testing
                 page.contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;") && !page.contains("<script>alert"))
             #expect(page.contains(#"<time datetime="2021-01-06T16:52:25Z""#))
             #expect(page.contains(#"<span class="user">Alice Example</span> <code class="muted">_a11ce</code>"#))
+            // A reference to a record of the same zone is a link; one naming another zone is text.
+            let reference = RecordField(
+                value: .object(Fields([Field(key: "recordName", value: .string("<r2>"))])), type: .reference)
+            let link = DashboardValueHTML.full(reference) { name, _ in HTML.link(name, "/x", [("name", name)]) }
+            #expect(link == #"→ <a href="/x?name=%3Cr2%3E">&lt;r2&gt;</a>"#, "\(link)")
+            let other = DashboardValueHTML.full(reference) { _, _ in nil }
+            #expect(other == "→ &lt;r2&gt;")
             // A JSON-looking string that is not JSON stays text.
             #expect(DashboardValueHTML.full(RecordField(value: .string("[not json"), type: .string)) == "[not json")
         }

@@ -33,7 +33,10 @@ struct DashboardRecordPage {
         let fieldRows = fields.keys.sorted().map { name -> [String] in
             let field = fields[name]
             return [
-                HTML.escape(name), HTML.escape(field?.type?.rawValue ?? ""), DashboardValueHTML.full(field),
+                HTML.escape(name), HTML.escape(field?.type?.rawValue ?? ""),
+                DashboardValueHTML.full(field) { target, zoneName in
+                    zoneName == nil || zoneName == zone.row.name ? recordLink(target) : nil
+                },
                 editor.editField(name, field),
             ]
         }

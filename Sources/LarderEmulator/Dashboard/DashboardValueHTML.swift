@@ -17,11 +17,16 @@ enum DashboardValueHTML {
     /// A JSON fold is open when its pretty text has at most this many lines.
     static let openFoldLines = 24
 
-    /// The value of `field` in full (the record page).
-    static func full(_ field: RecordField?) -> String {
+    /// The value of `field` in full (the record page); `recordLink` makes the HTML of a link to a
+    /// record by name and zone name (nil: that zone has no page here), so a reference is a link.
+    static func full(_ field: RecordField?, recordLink: RecordLink? = nil) -> String {
         guard let field else { return "" }
         let type = field.type?.canonical
         switch (type?.elementType, field.value) {
+        case (.reference?, .object) where recordLink != nil:
+            return reference(field.value, recordLink: recordLink)
+        case (.reference?, .array(let items)) where recordLink != nil:
+            return items.map { reference($0, recordLink: recordLink) }.joined(separator: "<br>")
         case (.assetID?, .object): return asset(field.value)
         case (.assetID?, .array(let items)): return items.map(asset).joined()
         case (.timestamp?, .array(let items)): return items.map(time).joined(separator: "<br>")
@@ -51,6 +56,18 @@ enum DashboardValueHTML {
             return "<span title=\"\(HTML.escape(text))\">\(HTML.escape(String(text.prefix(cellLength))))…</span>"
         }
     }
+
+    /// A reference dictionary as `→ ` and a link to its record (its name as text when
+    /// `recordLink` has no link for it).
+    static func reference(_ value: Value, recordLink: RecordLink?) -> String {
+        guard let name = value["recordName"]?.stringValue else { return HTML.escape(DashboardValueText.json(value)) }
+        let zoneName = value["zoneID"]?["zoneName"]?.stringValue
+        return "→ " + (recordLink?(name, zoneName) ?? HTML.escape(name))
+    }
+
+    /// The HTML of a link to record `name` in zone `zoneName` (nil: the zone the page shows), or
+    /// nil when that zone has no page here.
+    typealias RecordLink = (_ name: String, _ zoneName: String?) -> String?
 
     /// A timestamp value (epoch milliseconds, integer or not) as ``HTML/time(_:)``.
     static func time(_ value: Value) -> String {
