@@ -3,9 +3,11 @@
 
 Loads sample data into a running `larder serve` through records/modify (samples/recipes.json as
 `Recipe`, 10,000 generated `Batch` records, one record whose title is a <script>), then drives
-headless Chromium with selenium: zone -> record -> history, filter, paging through the 10k records,
-a fault rule seen failing the next request in the live log, CSRF refusal, stored markup shown as
-text, reset with confirmation. Prints `PASS name` / `FAIL name: why` per check, writes a screenshot
+headless Chromium with selenium: the hub (records by type, live request rate), zone -> record ->
+history, filter, paging through the 10k records, the title column with no word broken mid-word,
+JSON-in-STRING folds and readable times, an uploaded photo previewed, a field edited and a record
+deleted from the page, a fault rule seen failing the next request in the live log, CSRF refusal,
+stored markup shown as text, reset with confirmation. Prints `PASS name` / `FAIL name: why` per check, writes a screenshot
 of each view to --out, and exits 1 when any check failed.
 
 Usage: dashboard_test.py --base URL --container C --api-token T --web-auth-token W --owner _user --admin-token A
@@ -14,8 +16,10 @@ Usage: dashboard_test.py --base URL --container C --api-token T --web-auth-token
 import argparse
 import json
 import os
+import struct
 import sys
 import time
+import zlib
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -30,6 +34,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BATCH_COUNT = 10_000
 SCRIPT_TITLE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
+COOKED_AT = 1609951945000
 results = []
 
 
@@ -76,6 +81,10 @@ def sample_records(path):
                 fields[key] = {"value": recipe[key]}
         if recipe.get("cuisines"):
             fields["cuisines"] = {"value": [str(c) for c in recipe["cuisines"]]}
+        if recipe.get("ingredients"):
+            # As an app stores a nested list: JSON text in a STRING field.
+            fields["ingredients"] = {"value": json.dumps(recipe["ingredients"])}
+        fields["cookedAt"] = {"value": COOKED_AT + index * 60_000, "type": "TIMESTAMP"}
         records.append({"recordName": recipe.get("id", "recipe-%d" % index), "recordType": "Recipe", "fields": fields})
     return records
 
@@ -142,10 +151,23 @@ class Session:
             return True
 
 
-def navigate(session, owner):
+def navigate(session, owner, recipes):
     session.open("/_emulator/ui/")
-    session.shot("01-zones")
-    xpath = ("//h2[contains(., '/ development')]/following-sibling::table[1]//tr[td[2]='%s']"
+    counts = session.driver.execute_script(
+        "return Array.from(document.querySelectorAll('table[id^=zones] td a'), a => a.textContent)")
+    check("the hub counts the zone's records by type", "Batch %d" % (BATCH_COUNT - 1) in counts
+          and "Recipe %d" % (recipes + 1) in counts, str(counts))
+    check("the hub lists the latest changes", "batch-" in session.find("#latest-changes").text,
+          session.find("#latest-changes").text[:200])
+    try:
+        WebDriverWait(session.driver, 10, poll_frequency=0.2).until(
+            lambda driver: driver.find_element(By.ID, "request-rate").get_attribute("data-updated"))
+        check("the hub's request rate is live", "requests in the last minute" in session.find("#request-rate").text,
+              session.find("#request-rate").text)
+    except TimeoutException:
+        check("the hub's request rate is live", False, session.find("#request-rate").text)
+    session.shot("01-hub")
+    xpath = ("//h2[contains(., '/ development')]/following-sibling::table[1]//tr[contains(td[2], '%s')]"
              "//a[starts-with(@id, 'zone-')]" % owner)
     links = session.driver.find_elements(By.XPATH, xpath)
     if not check("zones page lists the owner's private zone", links, "no zone link for %s" % owner):
@@ -153,11 +175,19 @@ def navigate(session, owner):
     session.follow(links[0])
     zone_url = session.driver.current_url
     check("zone page lists records by name", "batch-00000" in session.record_names(), str(session.record_names()[:5]))
+    titles = session.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#records .display'), span => span.textContent)")
+    check("the records list shows each record's title", "Batch item 00000" in titles, str(titles[:5]))
     session.shot("02-records")
     session.follow(session.driver.find_element(By.LINK_TEXT, "batch-00001"))
     properties = session.find("#record-properties").text
     check("record page shows the change tag and stamps", "Change tag" in properties and "Modified" in properties,
           properties)
+    hover = session.driver.execute_script(
+        "const t = document.querySelector('#record-properties time'); return t && [t.textContent, t.title]")
+    check("times read as ISO-8601 with the epoch milliseconds on hover",
+          hover and hover[0].startswith("20") and "ms since 1970" in hover[1], str(hover))
+    check("users are shown by name", "Alice" in properties, properties)
     check("record page shows fields with their CloudKit types",
           "INT64" in session.find("#record-fields").text and "edited" in session.find("#record-fields").text,
           session.find("#record-fields").text)
@@ -294,6 +324,113 @@ def reset_with_confirmation(session, emulator):
     session.shot("10-after-reset")
 
 
+BROKEN_WORDS = """
+    const broken = [];
+    for (const cell of document.querySelectorAll(arguments[0])) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        // Tokens in <code> may break; a closed fold's content is not shown.
+        if (parent.closest('code') || (parent.closest('details:not([open])') && !parent.closest('summary'))) {
+          continue;
+        }
+        for (const match of node.textContent.matchAll(/\\S+/g)) {
+          if (match[0].length > 24) { continue; }
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+          if (lines.size > 1) { broken.push(match[0]); }
+        }
+      }
+    }
+    return broken;"""
+
+
+def readable_recipes(session, zone_url):
+    session.driver.set_window_size(1000, 1000)
+    try:
+        session.driver.get(zone_url + "&type=Recipe")
+        headers = session.find("#records thead").text
+        check("a typed list's first column after the name is the type's title field", "title (title)" in headers,
+              headers)
+        check("the list's default columns are filled ones, not the first fields by name",
+              "cookedAt" in headers and "categories" not in headers, headers)
+        broken = session.driver.execute_script(BROKEN_WORDS, "#records td")
+        check("no word in the records list is broken mid-word", not broken, str(broken[:10]))
+        session.shot("11-recipes")
+        session.follow(session.finds("#records tbody tr td:first-child a")[0])
+        fold = session.finds("#record-fields details.json")
+        check("JSON in a STRING field is pretty-printed in a fold", fold and "\n  " in fold[0].find_element(
+            By.TAG_NAME, "pre").get_attribute("textContent"), session.find("#record-fields").text[:300])
+        cooked = session.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#record-fields time'), t => [t.textContent, t.title])")
+        check("a TIMESTAMP field reads as a time, milliseconds on hover",
+              cooked and cooked[0][0].startswith("2021-01-06T") and str(COOKED_AT)[:6] in cooked[0][1], str(cooked))
+        broken = session.driver.execute_script(BROKEN_WORDS, "#record-fields td")
+        check("no word on the record page is broken mid-word", not broken, str(broken[:10]))
+        session.shot("12-recipe")
+    finally:
+        session.driver.set_window_size(1400, 1000)
+
+
+def png(width=96, height=64):
+    rows = b"".join(b"\x00" + b"".join(bytes([(x * 2) % 256, 140, (y * 3) % 256]) for x in range(width))
+                    for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def photo_preview(session, emulator, zone_url):
+    status, answer = emulator.call("assets/upload", {"tokens": [
+        {"recordName": "photo-recipe", "recordType": "Recipe", "fieldName": "photo"}]})
+    upload = urllib.request.Request(answer["tokens"][0]["url"], data=png(), method="POST",
+                                    headers={"Content-Type": "application/octet-stream"})
+    with urllib.request.urlopen(upload, timeout=30) as reply:
+        receipt = json.load(reply)["singleFile"]
+    emulator.modify([{"recordName": "photo-recipe", "recordType": "Recipe", "fields": {
+        "title": {"value": "Focaccia, with a photo"}, "photo": {"value": receipt, "type": "ASSETID"}}}])
+    session.driver.get(zone_url.split("&")[0].replace("/zone?", "/record?") + "&name=photo-recipe")
+    try:
+        WebDriverWait(session.driver, 10, poll_frequency=0.2).until(lambda driver: driver.execute_script(
+            "const i = document.querySelector('img.asset'); return i && i.complete && i.naturalWidth > 0"))
+        source = session.find("img.asset").get_attribute("src")
+        check("an uploaded photo is previewed from the emulator's own download URL",
+              source.startswith(session.base + "/_assets/download/"), source)
+    except TimeoutException:
+        check("an uploaded photo is previewed from the emulator's own download URL", False,
+              session.find("#record-fields").text[:300])
+    session.shot("13-photo")
+
+
+def edit_and_delete(session, emulator, zone_url):
+    session.driver.get(zone_url.split("&")[0].replace("/zone?", "/record?") + "&name=batch-00003")
+    form = session.find("#edit-title")
+    form.find_element(By.XPATH, "..").find_element(By.TAG_NAME, "summary").click()
+    area = form.find_element(By.NAME, "value")
+    area.clear()
+    area.send_keys("Edited in the browser")
+    session.shot("14-edit")
+    session.follow(form.find_element(By.TAG_NAME, "button"))
+    check("an edited field is saved and the page says so",
+          session.finds("#notice") and "Edited in the browser" in session.find("#record-fields").text,
+          session.driver.page_source[:300])
+    status, answer = emulator.call("records/lookup", {"records": [{"recordName": "batch-00003"}]})
+    check("the edit went through records/modify (a client sees it)", "Edited in the browser" in json.dumps(answer),
+          str(answer)[:300])
+    session.find("#delete-confirm").click()
+    session.follow(session.find("#delete-button"))
+    check("a deleted record shows as a tombstone", "yes (tombstone)" in session.find("#record-properties").text,
+          session.find("#record-properties").text)
+    status, answer = emulator.call("records/lookup", {"records": [{"recordName": "batch-00003"}]})
+    check("the delete went through records/modify (a client sees NOT_FOUND)", "NOT_FOUND" in json.dumps(answer),
+          str(answer)[:300])
+    session.shot("15-deleted")
+
+
 def is_browser_race(error):
     """ChromeDriver losing an element to a document that replaced it while it was used: seen on a
     loaded 2-core machine ("Node with given id does not belong to the document"), never a dashboard
@@ -324,15 +461,18 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     emulator = Emulator(args)
-    load(emulator, args.samples)
+    recipes = load(emulator, args.samples)
     driver = browser()
     try:
         driver.set_page_load_timeout(30)
         session = Session(driver, args.base.rstrip("/"), args.out)
-        zone_url = step(navigate, session, args.owner)
+        zone_url = step(navigate, session, args.owner, recipes)
         if zone_url:
             step(filter_and_page, session, zone_url)
             step(stored_markup_is_text, session, zone_url)
+            step(readable_recipes, session, zone_url)
+            step(photo_preview, session, emulator, zone_url)
+            step(edit_and_delete, session, emulator, zone_url)
         step(fault_in_live_log, session, emulator)
         step(admin_needs_sign_in, session, args.admin_token)
         step(csrf_refused, session)

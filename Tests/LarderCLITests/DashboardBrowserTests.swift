@@ -22,7 +22,7 @@ let browserAvailable: Bool = {
     }
 }()
 
-/// Issue #16 in a real browser.
+/// Issues #16 and #30 (part 3) in a real browser.
 ///
 /// Starts `larder serve --in-memory --port 0`, and runs Tests/Browser/dashboard_test.py, which loads the samples and 10,000 generated records and drives
 /// headless Chromium through the dashboard. Screenshots go to .build/test-output/dashboard/.
@@ -33,7 +33,7 @@ let browserAvailable: Bool = {
     static let owner = "_a11ce"
 
     @Test(
-        "the dashboard in headless Chromium: navigate, filter, page 10k records, fault rule in the live log, CSRF, XSS, reset",
+        "the dashboard in headless Chromium: hub, navigate, filter, page 10k records, titles and times, JSON folds, photo, edit and delete, fault rule in the live log, CSRF, XSS, reset",
         .enabled(
             if: browserAvailable, "chromium/chromedriver/selenium not installed (make browser-deps installs them)"),
         .timeLimit(.minutes(5)))
@@ -61,8 +61,16 @@ let browserAvailable: Bool = {
         let failures = transcript.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
         #expect(status == 0 && failures.isEmpty, "dashboard_test.py exited \(status):\n\(transcript)")
         #expect(transcript.contains("PASS paging through the Batch records"))
+        for view in [
+            "PASS the hub counts the zone's records by type", "PASS no word in the records list is broken mid-word",
+            "PASS JSON in a STRING field is pretty-printed in a fold",
+            "PASS an uploaded photo is previewed from the emulator's own download URL",
+            "PASS the edit went through records/modify", "PASS the delete went through records/modify",
+        ] {
+            #expect(transcript.contains(view), "\(view) missing:\n\(transcript)")
+        }
         let shots = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }
-        #expect(shots.count >= 10, "screenshots: \(shots.sorted())")
+        #expect(shots.count >= 15, "screenshots: \(shots.sorted())")
     }
 
     /// `larder serve --in-memory --port 0 --config …`, its stderr in `log`; returns once it printed its URL.

@@ -82,3 +82,16 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
         self = .object(Fields(elements.map { Field(key: $0.0, value: $0.1) }))
     }
 }
+
+extension Value {
+    /// Whether the value says nothing: null, an empty string, list or object.
+    package var saysNothing: Bool {
+        switch self {
+        case .null: true
+        case .string(let text): text.isEmpty
+        case .array(let items): items.isEmpty
+        case .object(let fields): fields.isEmpty
+        default: false
+        }
+    }
+}

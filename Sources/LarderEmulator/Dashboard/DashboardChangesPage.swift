@@ -5,12 +5,13 @@ enum DashboardChangesPage {
 
     /// The page's body for `entries` (at most ``pageSize``, newest first) of `zone`'s feed; `hasMore`:
     /// older changes follow.
-    static func render(zone: DashboardZone, entries: [ChangeFeedEntry], hasMore: Bool) -> String {
+    static func render(zone: DashboardZone, entries: [ChangeFeedEntry], hasMore: Bool, users: DashboardUsers) -> String
+    {
         let zoneID = String(zone.row.id)
         let cells = entries.map { entry -> [String] in
-            let kind = entry.isDeleted ? "delete" : entry.createdAt == entry.modifiedAt ? "create" : "update"
-            return [
-                HTML.escape(String(entry.changeSeq)), kind, HTML.time(entry.modifiedAt), HTML.escape(entry.modifiedBy),
+            [
+                HTML.escape(String(entry.changeSeq)), entry.kind, HTML.time(entry.modifiedAt),
+                users.html(entry.modifiedBy),
                 HTML.link(entry.name, DashboardPage.root + "/record", [("zone", zoneID), ("name", entry.name)]),
                 HTML.escape(entry.isDeleted ? "" : entry.type), HTML.escape(entry.changeTag),
                 "<code>\(HTML.escape(zone.row.token(at: entry.changeSeq)))</code>",

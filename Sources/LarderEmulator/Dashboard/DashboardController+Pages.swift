@@ -1,5 +1,6 @@
 import Hummingbird
 import LarderCloudKit
+import LarderCore
 
 extension DashboardController {
     /// How long a records page waits for its query while an index it needs is being built.
@@ -28,7 +29,12 @@ extension DashboardController {
 
     func zonesPage() async throws -> Response {
         let listed = try await services.store.zoneSummaries(limit: DashboardZonesPage.limit)
-        let body = DashboardZonesPage.render(zones: listed.zones, hasMore: listed.hasMore)
+        let activity = try await services.store.zoneActivity(zoneIDs: listed.zones.map(\.id))
+        let requests = DashboardRequestStats(
+            entries: services.requestLog.entries(limit: nil), now: services.clock.milliseconds)
+        let body = DashboardZonesPage.render(
+            zones: listed.zones, hasMore: listed.hasMore, activity: activity, requests: requests,
+            users: DashboardUsers(services.configuration.users))
         return DashboardPage.render(title: "Zones", body: body)
     }
 
@@ -47,6 +53,7 @@ extension DashboardController {
             return .failure(title: "Records", message: "No such zone.", status: .notFound)
         }
         let page = DashboardRecordsPage(zone: zone, parameters: parameters, services: services)
+        let title = zone.title(users: DashboardUsers(services.configuration.users))
         do {
             let schema = try await store.recordTypes(container: zone.container, environment: zone.environment)
             let request = page.query(schema: schema)
@@ -54,7 +61,7 @@ extension DashboardController {
             if let failed = progress?.failed, !failed.isEmpty {
                 let reasons = failed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
                 return .failure(
-                    title: zone.title,
+                    title: title,
                     message: "Could not build the index on " + reasons.joined(separator: "; ")
                         + ". Reload to try again.",
                     status: .internalServerError)
@@ -73,11 +80,11 @@ extension DashboardController {
                     type <code>\(HTML.escape(page.recordType))</code>: over many records this takes a few \
                     seconds, once. This page reloads itself until the index is ready.</p>
                     """
-                return .page(title: zone.title, body: body, refresh: 1)
+                return .page(title: title, body: body, refresh: 1)
             }
-            return .page(title: zone.title, body: page.render(records: records, next: next, schema: schema))
+            return .page(title: title, body: page.render(records: records, next: next, schema: schema))
         } catch let error as CloudKitServerError {
-            return .failure(title: zone.title, message: "\(error.code.rawValue): \(error.reason)")
+            return .failure(title: title, message: "\(error.code.rawValue): \(error.reason)")
         }
     }
 
@@ -88,7 +95,10 @@ extension DashboardController {
             return DashboardPage.failure(
                 title: "Record", message: "No record '\(name)' in that zone.", status: .notFound)
         }
-        let body = try DashboardRecordPage(zone: zone, row: row, services: services).render()
+        let notice = parameters["done"].map { "Done: \($0)." }
+        let body = try DashboardRecordPage(
+            zone: zone, row: row, services: services, csrf: csrfToken, notice: notice
+        ).render()
         return DashboardPage.render(title: "\(row.type) \(row.name)", body: body)
     }
 
@@ -100,7 +110,8 @@ extension DashboardController {
         guard let (zone, entries, hasMore) = feed else {
             return DashboardPage.failure(title: "Changes", message: "No such zone.", status: .notFound)
         }
-        let body = DashboardChangesPage.render(zone: zone, entries: entries, hasMore: hasMore)
+        let body = DashboardChangesPage.render(
+            zone: zone, entries: entries, hasMore: hasMore, users: DashboardUsers(services.configuration.users))
         return DashboardPage.render(title: "Change feed", body: body)
     }
 }

@@ -60,6 +60,7 @@ struct DashboardController: Sendable {
             try await self.services.resetState()
             return DashboardPage.redirect(root + "/admin?done=reset")
         }
+        registerEditing(on: group)
         DashboardLogin(adminToken: services.configuration.adminToken ?? "").register(on: group)
     }
 }

@@ -1,24 +1,33 @@
 import LarderCloudKit
+import LarderCore
 
 extension DashboardRecordsPage {
     /// The filter form, the page of records as a table, and the pager.
+    ///
+    /// The first column after the record name is the display field (``DashboardDisplayField``: of
+    /// the type, or of each record when no type is chosen); then the picked columns, else the
+    /// fields most often filled on this page.
     func render(records: [Record], next: [(String, String)]?, schema: [String: [String: FieldType]]) -> String {
-        let fields = (schema[recordType] ?? [:]).keys.sorted()
-        let columns = chosenColumns(fields: fields)
+        let typeFields = schema[recordType] ?? [:]
+        let fields = typeFields.keys.sorted()
+        let display = recordType.isEmpty ? nil : DashboardDisplayField.choose(typeFields)
+        let columns = chosenColumns(fields: fields.filter { $0 != display }, records: records)
         var body = "<p>" + HTML.link("change feed of this zone", DashboardPage.root + "/changes", zoneQuery) + "</p>"
         body += form(schema: schema, fields: fields, columns: columns)
         let zoneID = String(zone.row.id)
         let rows = records.map { record -> [String] in
             let name = record.recordName ?? ""
+            let shown = display ?? DashboardDisplayField.choose(in: record)
             var cells = [
                 HTML.link(name, DashboardPage.root + "/record", [("zone", zoneID), ("name", name)]),
+                "<span class=\"display\">\(shown.map { DashboardValueHTML.cell(record.fields?[$0]) } ?? "")</span>",
                 HTML.escape(record.recordType ?? ""), record.modified.map { HTML.time($0.timestamp) } ?? "",
-                HTML.escape(record.recordChangeTag ?? ""),
             ]
-            cells += columns.map { HTML.escape(DashboardValueText.text(record.fields?[$0])) }
+            cells += columns.map { DashboardValueHTML.cell(record.fields?[$0]) }
             return cells
         }
-        body += HTML.table(["Record name", "Type", "Modified", "Change tag"] + columns, rows, id: "records")
+        let headers = ["Record name", display.map { "\($0) (title)" } ?? "Title", "Type", "Modified"] + columns
+        body += HTML.table(headers, rows, id: "records")
         body += "<nav class=\"pager\">"
         body += HTML.link("First page", DashboardPage.root + "/zone", carried(dropping: ["marker", "after"]))
         if let next {
@@ -33,11 +42,22 @@ extension DashboardRecordsPage {
 
     var zoneQuery: [(String, String)] { [("zone", String(zone.row.id))] }
 
-    /// The columns to show: the picked ones, else the first four fields of the type.
-    func chosenColumns(fields: [String]) -> [String] {
+    /// The columns to show besides the display field: the picked ones, else the
+    /// ``defaultColumns`` fields of `fields` filled most often in `records` (ties by name; fields
+    /// that no record on the page fills are left out).
+    func chosenColumns(fields: [String], records: [Record]) -> [String] {
         let picked = fields.filter { parameters["col.\($0)"] != nil }
-        return picked.isEmpty ? Array(fields.prefix(4)) : picked
+        guard picked.isEmpty else { return picked }
+        var filled: [String: Int] = [:]
+        for record in records {
+            for (name, field) in record.fields ?? [:] where !field.value.saysNothing { filled[name, default: 0] += 1 }
+        }
+        let ranked = fields.filter { filled[$0] != nil }.sorted { (filled[$0] ?? 0, $1) > (filled[$1] ?? 0, $0) }
+        return Array(ranked.prefix(Self.defaultColumns))
     }
+
+    /// How many columns a list shows when none are picked.
+    static let defaultColumns = 3
 
     /// The current parameters (sorted, so links are stable) without `dropping`.
     func carried(dropping: Set<String>) -> [(String, String)] {

@@ -12,30 +12,44 @@ struct DashboardZone {
     var container: String
     var environment: DatabaseEndpoint.Environment
 
-    var title: String { "\(row.name) · \(row.database) · \(row.owner)" }
+    /// The page title: zone name, database and owner (by name when `users` knows it).
+    func title(users: DashboardUsers) -> String { "\(row.name) · \(row.database) · \(users.text(row.owner))" }
 
     var isPublic: Bool { row.database == "public" }
 
     /// The zone ID a query names.
     var zoneID: RecordZoneID { isPublic ? .defaultZone : row.zoneID }
 
-    /// The operation context of a read in this zone, as its owner.
-    func call(services: EmulatorServices) -> DatabaseOperationContext {
+    /// The operation context of a read in this zone, as its owner, or of a write as `user` (in the
+    /// public database, where nobody owns the zone, writes act as the record's creator).
+    ///
+    /// Asset fields get same-origin download URLs (`/_assets/download/…`), so an `<img>` on a
+    /// dashboard page loads them from whatever address the browser used.
+    func call(services: EmulatorServices, as user: String? = nil) -> DatabaseOperationContext {
         let scope: DatabaseEndpoint.Scope = isPublic ? .public : .private
-        return DatabaseOperationContext(
+        var context = DatabaseOperationContext(
             endpoint: DatabaseEndpoint(container: container, environment: environment, database: scope),
-            caller: isPublic ? .anonymous : Caller(userRecordName: row.owner), configuration: services.configuration,
-            nowMilliseconds: services.clock.milliseconds, deviceID: "larder-dashboard", random: services.random)
+            caller: Caller(userRecordName: user ?? (isPublic ? nil : row.owner)),
+            configuration: services.configuration, nowMilliseconds: services.clock.milliseconds,
+            deviceID: "larder-dashboard", random: services.random)
+        context.assetLinks = AssetLinks(baseURL: "", tickets: services.assetTickets)
+        return context
     }
 }
 
 /// Plain text for a field value (the caller escapes it).
 enum DashboardValueText {
+    /// `field`'s value as text: a string as it is, a timestamp as ISO-8601, a reference as
+    /// `→ name`, anything else as compact JSON.
     static func text(_ field: RecordField?) -> String {
         guard let field else { return "" }
         switch field.value {
         case .string(let text): return text
-        case .int(let number): return String(number)
+        case .int(let number):
+            if field.type == .timestamp {
+                return Date(timeIntervalSince1970: Double(number) / 1000).formatted(.iso8601)
+            }
+            return String(number)
         case .double(let number):
             if field.type == .timestamp { return Date(timeIntervalSince1970: number / 1000).formatted(.iso8601) }
             return String(number)
@@ -46,6 +60,7 @@ enum DashboardValueText {
         }
     }
 
+    /// `value` as compact JSON with sorted keys.
     static func json(_ value: Value) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

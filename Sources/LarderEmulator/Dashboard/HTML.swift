@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// The one escaping function every dashboard page uses, and small builders over it.
 ///
@@ -61,9 +62,10 @@ enum HTML {
         return out + "</select>"
     }
 
-    /// A millisecond timestamp as UTC ISO-8601 text.
+    /// A millisecond timestamp as a `<time>` element: UTC ISO-8601 text (milliseconds when not
+    /// zero), the epoch milliseconds on hover (its `title`).
     static func time(_ milliseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        return escape(date.formatted(.iso8601))
+        let iso = escape(Timestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000)))
+        return "<time datetime=\"\(iso)\" title=\"\(milliseconds) ms since 1970\">\(iso)</time>"
     }
 }

@@ -9,4 +9,7 @@ struct ChangeFeedEntry: Sendable, Hashable {
     var createdAt: Int64
     var modifiedAt: Int64
     var modifiedBy: String
+
+    /// `create`, `update` or `delete`.
+    var kind: String { isDeleted ? "delete" : createdAt == modifiedAt ? "create" : "update" }
 }

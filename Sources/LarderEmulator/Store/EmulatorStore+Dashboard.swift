@@ -81,19 +81,10 @@ extension EmulatorStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT name, type, changeSeq, changeTag, isDeleted, createdAt, modifiedAt, modifiedBy FROM record
+                    SELECT \(ChangeFeedEntry.columns) FROM record
                     WHERE zoneId = ? AND changeSeq < ? ORDER BY changeSeq DESC LIMIT ?
                     """, arguments: [zone.row.id, before ?? Int64.max, limit + 1])
-            let entries = try rows.prefix(limit).map { row in
-                ChangeFeedEntry(
-                    name: try row.decode(atIndex: 0, in: .record), type: try row.decode(atIndex: 1, in: .record),
-                    changeSeq: try row.decode(atIndex: 2, in: .record),
-                    changeTag: try row.decode(atIndex: 3, in: .record),
-                    isDeleted: try row.decode(atIndex: 4, in: .record),
-                    createdAt: try row.decode(atIndex: 5, in: .record),
-                    modifiedAt: try row.decode(atIndex: 6, in: .record),
-                    modifiedBy: try row.decode(atIndex: 7, in: .record))
-            }
+            let entries = try rows.prefix(limit).map(ChangeFeedEntry.init(row:))
             return (zone, entries, rows.count > limit)
         }
     }

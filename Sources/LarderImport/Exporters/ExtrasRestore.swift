@@ -56,13 +56,5 @@ enum ExtrasRestore {
     }
 
     /// Whether a value says nothing: null, an empty string, list or object.
-    static func isEmpty(_ value: Value) -> Bool {
-        switch value {
-        case .null: true
-        case .string(let s): s.isEmpty
-        case .array(let a): a.isEmpty
-        case .object(let o): o.isEmpty
-        default: false
-        }
-    }
+    static func isEmpty(_ value: Value) -> Bool { value.saysNothing }
 }
