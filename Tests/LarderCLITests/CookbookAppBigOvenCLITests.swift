@@ -83,7 +83,9 @@ import Testing
         try ImportSecurityCLITests.zip(
             [("About.html", Array("<html><body><p>My recipes</p></body></html>".utf8)), ("Pie.html", Array(pie.utf8))],
             at: zip)
-        let auto = try CLI.run(["import", zip, "--keep-going", "-o", dir.path("a.json")])
+        let auto = try CLI.run([
+            "import", zip, "--keep-going", "--rejects", dir.path("ra.ndjson"), "-o", dir.path("a.json"),
+        ])
         #expect(auto.status == 1, "About.html holds no recipe: \(auto.stderr)")
         #expect(auto.stderr.contains("1 imported, 1 rejected"), "\(auto.stderr)")
         #expect(auto.stderr.contains("pages.zip!About.html"), "\(auto.stderr)")

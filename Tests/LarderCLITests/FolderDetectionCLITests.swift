@@ -16,7 +16,8 @@ import Testing
     static func importTitles(_ path: String, _ extra: [String] = []) throws -> (CLIResult, [String]) {
         let directory = try TemporaryDirectory()
         let output = directory.path("out.json")
-        let result = try CLI.run(["import", path, "-o", output, "--keep-going"] + extra)
+        let result = try CLI.run(
+            ["import", path, "-o", output, "--keep-going", "--rejects", directory.path("r.ndjson")] + extra)
         guard let data = FileManager.default.contents(atPath: output),
             let document = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let records = document["records"] as? [[String: Any]]
@@ -71,7 +72,9 @@ import Testing
         #expect(titles.count >= 25, "\(titles.count): \(result.stderr)")
         // The ingredients joined from their own file reached the recipes.
         let directory = try TemporaryDirectory()
-        _ = try CLI.run(["import", folder, "-o", directory.path("out.json"), "--keep-going"])
+        _ = try CLI.run([
+            "import", folder, "-o", directory.path("out.json"), "--keep-going", "--rejects", directory.path("r.ndjson"),
+        ])
         let text = try String(contentsOfFile: directory.path("out.json"), encoding: .utf8)
         #expect(text.contains("\"ingredients\":[{") || text.contains("\"ingredients\": [\n"), "no ingredient joined")
         // And the folder given with --from openeats is the same unit.
