@@ -136,4 +136,23 @@ import Testing
             directory.path("plantoeat-export.zip"), ["--from", "plantoeat"])
         #expect(forced.status == 0 && forcedTitles == titles, "\(forced.stderr)")
     }
+
+    @Test("a folder of more zips than open files allowed, each read entry by entry, imports: a plan holds no open file")
+    func manyZipsInAFolder() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("zips"), withIntermediateDirectories: true)
+        let page = try String(contentsOfFile: Self.sample("cafe-scones.xml"), encoding: .isoLatin1)
+        for index in 0..<80 {
+            let xml = page.replacingOccurrences(of: "Scones", with: "Scones \(index)")
+            try ImportSecurityCLITests.zip(
+                [("recipe-\(index).xml", Array(xml.utf8))], at: directory.path("zips/box-\(index).zip"))
+        }
+        let output = directory.path("out.json")
+        let command =
+            "ulimit -n 48 && '\(CLI.executable.path)' import '\(directory.path("zips"))' -o '\(output)' --keep-going "
+            + "--rejects '\(directory.path("r.ndjson"))'"
+        let result = try CLI.runProgram("/bin/sh", ["-c", command], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(result.stderr.contains("80 imported"), "\(result.stderr.suffix(500))")
+    }
 }

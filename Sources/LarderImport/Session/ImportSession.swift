@@ -79,6 +79,8 @@ public final class ImportSession: ImportSink {
     private var currentFormat: ImportFormat = .schemaorg
     /// The report so far.
     public private(set) var report = Report()
+    /// The archive whose entries are being read one by one (its units follow each other).
+    private var openArchive: ImportProbe?
     /// The census of the brew record about to be written.
     private var pendingCensus: FieldCensus?
 
@@ -134,6 +136,7 @@ public final class ImportSession: ImportSink {
         } catch let abort as ImportAbort {
             throw abort.error
         }
+        openArchive = nil
         try outputs.finish()
         report.outputs = outputs.paths
         report.replaced = outputs.replaced
@@ -151,7 +154,11 @@ public final class ImportSession: ImportSink {
         let origin = ImportOrigin(file: unit.path, entry: unit.entry?.path)
         do {
             let before = report.itemCount
-            if let entry = unit.entry, let archive = unit.archive {
+            if let entry = unit.entry {
+                let archive =
+                    try openArchive.flatMap { $0.path == unit.path ? $0 : nil }
+                    ?? ImportProbe(archive: unit.path, options: options.importOptions)
+                openArchive = archive
                 try archive.withExtracted(entry, keepingName: true) { copy in
                     let sink = EntrySink(self, copy: copy, origin: origin)
                     do {

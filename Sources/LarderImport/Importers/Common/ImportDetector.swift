@@ -24,10 +24,9 @@ package enum ImportDetector {
     package struct Unit {
         /// The file, archive or folder.
         package var path: String
-        /// The archive's entry, when the unit is one.
+        /// The archive's entry, when the unit is one (the archive is `path`, opened again to read it:
+        /// a plan holds no open file, whatever the number of archives in a folder).
         package var entry: ImportProbe.Entry?
-        /// The archive the entry is in (opened once for all its entries).
-        package var archive: ImportProbe?
         /// The format that reads it.
         package var format: ImportFormat
     }
@@ -188,13 +187,13 @@ package enum ImportDetector {
             let origin = ImportOrigin(file: probe.path, entry: entry.path)
             if let forced {
                 if try reads(forced, entryProbe) {
-                    plan.units.append(Unit(path: probe.path, entry: entry, archive: probe, format: forced.format))
+                    plan.units.append(Unit(path: probe.path, entry: entry, format: forced.format))
                 } else {
                     plan.unclaimed.append((origin, notRead(as: forced)))
                 }
             } else if ImportPlugins.all.allSatisfy({ $0.refusal(entryProbe) == nil }), let plugin = try best(entryProbe)
             {
-                plan.units.append(Unit(path: probe.path, entry: entry, archive: probe, format: plugin.format))
+                plan.units.append(Unit(path: probe.path, entry: entry, format: plugin.format))
             } else {
                 plan.unclaimed.append(
                     (
