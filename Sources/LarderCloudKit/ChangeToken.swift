@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An opaque sync token: which feed, which generation of it, and how far the holder has read.
 ///

@@ -199,7 +199,7 @@ package enum SystemCrypto {
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return false }
         var name = [CChar](repeating: 0, count: 64)
         guard EVP_PKEY_get_group_name(key, &name, name.count, nil) == 1 else { return false }
-        let group = String(cString: name)
+        let group = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return group == "prime256v1" || group == "P-256"
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The two spellings of a CloudKit web-auth token: plain (what `--web-auth-token` and config files
 /// hold) and percent-encoded (what goes after `ckWebAuthToken=` in a URL).

@@ -1,5 +1,5 @@
 public import Foundation
-public import Hummingbird
+import Hummingbird
 import LarderCloudKit
 public import LarderCore
 public import Logging

@@ -1,6 +1,6 @@
 public import Foundation
-public import LarderCloudKit
-public import LarderCore
+import LarderCloudKit
+import LarderCore
 import LarderFormats
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import LarderCloudKit
-public import LarderCore
+import LarderCore
 
 /// Everything `larder serve` can be told: where to listen and store, who may call, and the limits.
 ///

@@ -1,5 +1,5 @@
 public import Hummingbird
-public import Logging
+import Logging
 import NIOCore
 
 /// The emulator's request context.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 package import LarderCloudKit
-public import LarderCore
+import LarderCore
 
 /// The emulator's SQLite store: a GRDB `DatabasePool` (WAL) in a folder, or an in-memory queue.
 ///

@@ -1,5 +1,5 @@
 internal import CLibXML2
-public import LarderCore
+import LarderCore
 
 /// One element of an HTML page: its lower-case name, its attributes and its children.
 package struct HTMLElement: Sendable {

@@ -1,5 +1,5 @@
 internal import CLibZ
-public import LarderCore
+import LarderCore
 
 #if canImport(Glibc)
 import Glibc

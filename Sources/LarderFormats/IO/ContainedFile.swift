@@ -1,5 +1,5 @@
 package import Foundation
-public import LarderCore
+import LarderCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 internal import CLibZ
-public import LarderCore
+import LarderCore
 
 /// Decompresses a gzip stream (several concatenated members included) while it is read.
 ///

@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 
 #if canImport(Glibc)
 import Glibc

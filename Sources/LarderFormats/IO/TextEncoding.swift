@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 
 /// Character encodings Larder meets in recipe files, sniffed from the bytes and decoded to UTF-8.
 public enum TextEncoding: String, Sendable, Hashable {

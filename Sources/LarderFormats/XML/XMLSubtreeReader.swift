@@ -1,5 +1,5 @@
 internal import CLibXML2
-package import LarderCore
+import LarderCore
 
 /// A small element tree: one record element and what it holds (a RecipeML `<recipe>`).
 package final class XMLElementNode {

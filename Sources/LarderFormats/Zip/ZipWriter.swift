@@ -1,6 +1,6 @@
 internal import CLibZ
 public import Foundation
-public import LarderCore
+import LarderCore
 
 /// Writes a zip archive to a sink, entry by entry.
 ///

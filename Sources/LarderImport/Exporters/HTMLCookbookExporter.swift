@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Writes a static, printable cookbook: `index.html` (every recipe, linked), one page per recipe

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 
 /// One difference between two versions of a schema, with what it means for each direction.
 public struct SchemaChange: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 
 /// Where the registry's files come from: the copy compiled into the binary, or a folder.
 ///

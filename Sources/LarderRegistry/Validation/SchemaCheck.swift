@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 public import LarderFormats
 import Synchronization
 

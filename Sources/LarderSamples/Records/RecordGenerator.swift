@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import LarderCore
 
 /// Generates realistic synthetic records deterministically, for benchmarks and tests.

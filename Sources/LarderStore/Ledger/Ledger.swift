@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 public import LarderCore
 public import LarderFormats
@@ -111,7 +111,7 @@ public struct Ledger {
                         "these \(name) records are v\(resolved) but the store holds v\(current): migrate the file first (larder migrate FILE --to \(current)) or the store (larder migrate --store \(store.path) --type \(name) --to \(resolved))"
                     )
                 }
-                if let resolved, existing?.version == nil, storeHasRecords {
+                if resolved != nil, existing?.version == nil, storeHasRecords {
                     throw LarderError(
                         .usage,
                         "the store holds \(name) records without a schema version: adopt them first with larder schema baseline --type \(name) --version N --store \(store.path)"

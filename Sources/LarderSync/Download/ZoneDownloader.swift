@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import LarderCloudKit
 public import LarderCore
 public import LarderFormats
@@ -298,7 +298,7 @@ public struct ZoneDownloader: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? -1
         let header = StateHeader(
             target: client.target.identity, recordType: recordType?.rawValue, syncToken: token,
-            outputBytes: size ?? -1, records: records)
+            outputBytes: size, records: records)
         let sink = try FileByteSink(path: statePath)
         try sink.write(String(decoding: try JSONEncoder().encode(header), as: UTF8.self) + "\n")
         let reader = try LineReader(path: namesPath)

@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 
 /// The recipe fields a CSV column can fill, and the header names (English, German, French) that
 /// map to each one automatically.

@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports a CSV (or TSV) file of recipes: a header line, then one recipe per row.

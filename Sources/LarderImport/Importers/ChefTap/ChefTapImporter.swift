@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports ChefTap's text export: a zip whose `cheftap_export/` folder holds one `.txt` file per

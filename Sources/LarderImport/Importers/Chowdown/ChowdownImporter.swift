@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Chowdown recipes (clarklab/chowdown, a Jekyll recipe site): Markdown files with YAML

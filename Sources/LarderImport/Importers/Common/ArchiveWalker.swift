@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 package import LarderFormats
 
 /// Walks a zip archive entry by entry for an importer: skips directories, `__MACOSX` and

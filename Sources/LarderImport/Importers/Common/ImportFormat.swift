@@ -1,5 +1,5 @@
 import Foundation
-public import LarderCore
+import LarderCore
 import LarderFormats
 
 /// A foreign format `larder import` reads, by its name (`--from`, ids, the report).

@@ -1,4 +1,4 @@
-public import LarderCore
+import LarderCore
 
 /// One format `larder import` reads, as its importer's folder declares it.
 ///

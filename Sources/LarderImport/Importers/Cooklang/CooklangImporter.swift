@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Cooklang `.cook` files (a folder of them, or a zip of them): ingredients in the

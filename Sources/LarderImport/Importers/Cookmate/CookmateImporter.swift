@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Cookmate's (My CookBook's) export: an `.mcb` zip holding a cookbook XML file and the

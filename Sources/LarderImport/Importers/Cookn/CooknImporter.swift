@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports a Cook'n cookbook export: a zip of `temp_*.dsv` tables (the cookbook's database

@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports MealMaster text files (`.mmf`, `.mm`, `.txt`): every recipe between a header line

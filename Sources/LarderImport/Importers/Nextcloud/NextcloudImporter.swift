@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Nextcloud Cookbook folders: one folder per recipe holding a schema.org
@@ -12,7 +12,7 @@ package struct NextcloudImporter: RecipeImporter {
 
     package func importItems(at path: String, into sink: any ImportSink) throws {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
             try importFolder(path, into: sink)
         } else {

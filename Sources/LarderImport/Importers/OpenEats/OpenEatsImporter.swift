@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports an OpenEats database dump: Django's `dumpdata` JSON, one list of `{model, pk, fields}`

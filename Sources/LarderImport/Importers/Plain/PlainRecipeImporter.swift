@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports recipe files people write by hand or export from scripts (``PlainRecipe`` says what

@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports RecetteTek's (My Recipe Box's) backup: an `.rtk` zip of `recipes.json` (older

@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 package import LarderFormats
 
 /// Imports RecipeML 0.5 (`<recipeml>` with `<recipe>` elements, also inside `<menu>`).

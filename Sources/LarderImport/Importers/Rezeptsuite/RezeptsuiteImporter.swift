@@ -1,5 +1,5 @@
 import Foundation
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Rezeptsuite.de's export: CookML (`<cookml>` with one `<recipe>` per recipe), as an

@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 import LarderFormats
 
 /// Imports Saffron's text export: a zip of `.txt` files, one recipe each (or such a file alone,

@@ -1,4 +1,4 @@
-package import LarderCore
+import LarderCore
 package import LarderFormats
 
 /// Pulls the `<script type="application/ld+json">` blocks out of an HTML page while reading it.
