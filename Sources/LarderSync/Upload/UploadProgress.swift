@@ -82,7 +82,8 @@ public struct UploadProgress: Sendable {
         return text
     }
 
-    static func grouped(_ value: Int) -> String {
+    /// `1,234,567`.
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value)
         var out = ""
         for (index, character) in digits.reversed().enumerated() {
@@ -92,7 +93,8 @@ public struct UploadProgress: Sendable {
         return String(out.reversed())
     }
 
-    static func clock(_ seconds: Double) -> String {
+    /// `0:42`, `12:05` or `1:02:03`, rounded up.
+    package static func clock(_ seconds: Double) -> String {
         let total = Int(saturating: seconds, .up)
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderSync
 import Synchronization
 
 #if canImport(Glibc)
@@ -127,11 +128,13 @@ final class RunProgress: Sendable {
     private func text(_ state: State, now: Double) -> String {
         let elapsed = max(now - started, 0.001)
         let rate = Double(state.records) / elapsed
-        var parts = [state.records < 0 ? state.stage : "\(state.stage): \(Self.grouped(state.records)) records"]
+        var parts = [
+            state.records < 0 ? state.stage : "\(state.stage): \(UploadProgress.grouped(state.records)) records"
+        ]
         var fraction: Double?
         if state.records >= 0, let totalRecords, totalRecords > 0 {
             fraction = Double(state.records) / Double(totalRecords)
-            parts[0] += " of \(Self.grouped(totalRecords))"
+            parts[0] += " of \(UploadProgress.grouped(totalRecords))"
         }
         if let totalBytes = state.totalBytes, let startBytes = state.startBytes, let current = Self.bytesRead() {
             let read = min(max(current - startBytes, 0), totalBytes)
@@ -139,9 +142,9 @@ final class RunProgress: Sendable {
             fraction = fraction ?? Double(read) / Double(totalBytes)
         }
         if let fraction { parts[parts.count - 1] += " (\(Int((min(fraction, 1) * 100).rounded(.down)))%)" }
-        if state.records >= 0 { parts.append("\(Self.grouped(Int(rate)))/s") }
+        if state.records >= 0 { parts.append("\(UploadProgress.grouped(Int(rate)))/s") }
         if let fraction, fraction > 0.01, fraction < 1 {
-            parts.append("ETA " + Self.duration(elapsed * (1 - fraction) / fraction))
+            parts.append("ETA " + UploadProgress.clock(elapsed * (1 - fraction) / fraction))
         }
         return parts.joined(separator: " · ")
     }
@@ -169,27 +172,8 @@ final class RunProgress: Sendable {
         return total
     }
 
-    /// `1,234,567`.
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0, character != "-" { out += "," }
-            out.append(character)
-        }
-        return out
-    }
-
     /// `61 MB` (or `820 KB`).
     static func megabytes(_ bytes: Int64) -> String {
         bytes >= 1_000_000 ? "\(bytes / 1_000_000) MB" : "\(bytes / 1_000) KB"
-    }
-
-    /// `0:42`, `12:05` or `1:02:03`.
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
-        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
 }

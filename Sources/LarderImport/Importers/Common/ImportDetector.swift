@@ -191,16 +191,14 @@ package enum ImportDetector {
                 } else {
                     plan.unclaimed.append((origin, notRead(as: forced)))
                 }
-            } else if ImportPlugins.all.allSatisfy({ $0.refusal(entryProbe) == nil }), let plugin = try best(entryProbe)
-            {
-                plan.units.append(Unit(path: probe.path, entry: entry, format: plugin.format))
             } else {
-                plan.unclaimed.append(
-                    (
-                        origin,
-                        ImportPlugins.all.lazy.compactMap { $0.refusal(entryProbe) }.first
-                            ?? "no recipe format claims this entry (checked against \(checkedNames))"
-                    ))
+                let refusal = ImportPlugins.all.lazy.compactMap { $0.refusal(entryProbe) }.first
+                if refusal == nil, let plugin = try best(entryProbe) {
+                    plan.units.append(Unit(path: probe.path, entry: entry, format: plugin.format))
+                } else {
+                    plan.unclaimed.append(
+                        (origin, refusal ?? "no recipe format claims this entry (checked against \(checkedNames))"))
+                }
             }
         }
     }
