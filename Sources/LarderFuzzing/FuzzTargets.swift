@@ -234,7 +234,8 @@ package enum FuzzTargets {
     static func imported(_ bytes: [UInt8], _ format: ImportFormat, ext: String) -> Int {
         withTemporaryFile(bytes, ext: ext) { path in
             let sink = CountingSink()
-            try? format.makeImporter().importItems(at: path, into: sink)
+            try? format.makeImporter().importItems(
+                at: path, context: ImportContext(records: sink, diagnostics: sink))
             return sink.count
         }
     }
@@ -291,11 +292,11 @@ package enum FuzzTargets {
 }
 
 /// Counts what an importer reads and drops it.
-final class CountingSink: ImportSink {
+final class CountingSink: ImportRecordSink, ImportDiagnostics {
     var count = 0
     func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws { count += 1 }
-    func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws { count += 1 }
-    func brewLog(_ log: BrewLog, origin: ImportOrigin) throws { count += 1 }
+    func brewRecipe(_ recipe: BrewRecipe, census: FieldCensus?, origin: ImportOrigin) throws { count += 1 }
+    func brewLog(_ log: BrewLog, census: FieldCensus?, origin: ImportOrigin) throws { count += 1 }
     func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws {}
     func warn(_ message: String, origin: ImportOrigin) {}
 }

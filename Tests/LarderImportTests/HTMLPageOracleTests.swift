@@ -32,7 +32,7 @@ import Testing
             let expectedData = try Data(contentsOf: root.appendingPathComponent(stem + ".expected.json"))
             let expected = try JSONLDBlocks.parse(MemoryByteSource(Array(expectedData), name: stem + ".expected.json"))
             let sink = ImportCollector()
-            try SchemaOrgImporter().importItems(at: root.appendingPathComponent(file).path, into: sink)
+            try SchemaOrgImporter().importItems(at: root.appendingPathComponent(file).path, context: sink.context)
             guard let (recipe, origin) = sink.recipes.first else {
                 rejected.append("\(file): \(sink.rejects.first.map { "\($0.0)" } ?? "no recipe")")
                 readers["none", default: 0] += 1

@@ -15,7 +15,7 @@ import Testing
         try Data(page).write(to: URL(fileURLWithPath: dir.path(name)))
         let sink = ImportCollector()
         sink.readerLimits = limits
-        try SchemaOrgImporter().importItems(at: dir.path(name), into: sink)
+        try SchemaOrgImporter().importItems(at: dir.path(name), context: sink.context)
         return (sink, dir.path(name))
     }
 

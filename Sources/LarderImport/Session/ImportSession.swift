@@ -14,7 +14,7 @@ public import LarderFormats
 /// Re-runs are idempotent: ids derive from the source (the format's own id, else the source
 /// URL or archive entry) and the title, and when the output file already exists its records
 /// are kept (with ``Options/merge``) and items already in it count as duplicates.
-public final class ImportSession: ImportSink {
+public final class ImportSession: ImportRecordSink, ImportDiagnostics {
     /// How to run.
     public struct Options {
         /// The output file (`nil` or `-`: standard output).
@@ -81,10 +81,10 @@ public final class ImportSession: ImportSink {
     public private(set) var report = Report()
     /// The archive whose entries are being read one by one (its units follow each other).
     private var openArchive: ImportProbe?
-    /// The census of the brew record about to be written.
-    private var pendingCensus: FieldCensus?
-
-    package var readerLimits: ReaderLimits { options.limits }
+    /// What importers are handed: this session takes their records and their diagnostics.
+    private var context: ImportContext {
+        ImportContext(records: self, diagnostics: self, readerLimits: options.limits)
+    }
 
     /// Creates a session.
     /// - Throws: ``LarderError`` `io-error` when the rejects file cannot be created.
@@ -160,15 +160,15 @@ public final class ImportSession: ImportSink {
                     ?? ImportProbe(archive: unit.path, options: options.importOptions)
                 openArchive = archive
                 try archive.withExtracted(entry, keepingName: true) { copy in
-                    let sink = EntrySink(self, copy: copy, origin: origin)
+                    let entry = EntrySink(context, copy: copy, origin: origin)
                     do {
-                        try importer.importItems(at: copy, into: sink)
+                        try importer.importItems(at: copy, context: entry.context)
                     } catch let error as LarderError {
-                        throw sink.relocated(error)
+                        throw entry.relocated(error)
                     }
                 }
             } else {
-                try importer.importItems(at: unit.path, into: self)
+                try importer.importItems(at: unit.path, context: context)
             }
             if report.itemCount == before, unit.entry != nil || ContainedFile.isNonEmpty(unit.path) {
                 let what = unit.format == .beanconqueror ? "records" : "recipes"
@@ -184,7 +184,7 @@ public final class ImportSession: ImportSink {
         }
     }
 
-    // MARK: ImportSink
+    // MARK: ImportRecordSink
 
     package func recipe(_ imported: ImportedRecipe, origin: ImportOrigin) throws {
         let source =
@@ -236,21 +236,15 @@ public final class ImportSession: ImportSink {
         itemDone()
     }
 
-    package func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws {
-        try write(recipe, name: recipe.name, origin: origin)
+    package func brewRecipe(_ recipe: BrewRecipe, census: FieldCensus?, origin: ImportOrigin) throws {
+        try write(recipe, name: recipe.name, census: census, origin: origin)
     }
 
-    package func brewLog(_ log: BrewLog, origin: ImportOrigin) throws {
-        try write(log, name: log.recipeNameAtBrew, origin: origin)
+    package func brewLog(_ log: BrewLog, census: FieldCensus?, origin: ImportOrigin) throws {
+        try write(log, name: log.recipeNameAtBrew, census: census, origin: origin)
     }
 
-    package func census(_ census: FieldCensus, format: ImportFormat, origin: ImportOrigin) {
-        pendingCensus = census
-    }
-
-    private func write<R: LarderRecord>(_ record: R, name: String, origin: ImportOrigin) throws {
-        let census = pendingCensus
-        pendingCensus = nil
+    private func write<R: LarderRecord>(_ record: R, name: String, census: FieldCensus?, origin: ImportOrigin) throws {
         let writer = try outputs.writer(for: R.recordType, duplicates: &duplicates)
         if let reason = duplicates.duplicate(id: record.id, type: R.recordType, sameWhat: "id") {
             report.duplicates.append(ReportLine(name: name, id: record.id, origin: origin.description, reason: reason))
@@ -269,6 +263,8 @@ public final class ImportSession: ImportSink {
         report.imported.append(ReportLine(name: name, id: record.id, origin: origin.description))
         itemDone()
     }
+
+    // MARK: ImportDiagnostics
 
     package func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws {
         let located = error.locatedAt(origin.location())

@@ -9,7 +9,7 @@ import Testing
 @Suite struct AppCSVImportTests {
     private func read(_ path: String, as format: ImportFormat) throws -> ImportCollector {
         let collector = ImportCollector()
-        try format.makeImporter().importItems(at: path, into: collector)
+        try format.makeImporter().importItems(at: path, context: collector.context)
         return collector
     }
 

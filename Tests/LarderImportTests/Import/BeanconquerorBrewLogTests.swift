@@ -46,7 +46,7 @@ import Testing
             type: "V60", name: "V60", brews: [brew("a"), brew("b", rating: 4, dose: 15, water: 250, note: long)])
         _ = dir
         let sink = ImportCollector()
-        try BeanconquerorImporter().importItems(at: path, into: sink)
+        try BeanconquerorImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.brewLogs.count == 2)
         let unrated = try #require(sink.brewLogs.first)
@@ -94,7 +94,7 @@ import Testing
             brews: [brew("s", rating: 5, dose: 18, water: 0, beverage: 36, time: 28, bloom: 5)])
         _ = dir
         let sink = ImportCollector()
-        try BeanconquerorImporter().importItems(at: path, into: sink)
+        try BeanconquerorImporter().importItems(at: path, context: sink.context)
         let log = try #require(sink.brewLogs.first)
         #expect(log.method == .espresso && log.targetYieldGrams == 36)
         let recipe = try #require(sink.brewRecipes.first)
@@ -108,7 +108,7 @@ import Testing
             type: "AEROPRESS", name: "Aeropress", brews: [brew("p", rating: 3, dose: 15, water: 230, time: 120)])
         _ = dir2
         let sink2 = ImportCollector()
-        try BeanconquerorImporter().importItems(at: aeropress, into: sink2)
+        try BeanconquerorImporter().importItems(at: aeropress, context: sink2.context)
         let steep = try #require(sink2.brewRecipes.first)
         #expect(steep.method == .aeropress)
         #expect(steep.steps.map(\.instruction) == ["Add 230 g of water and steep"])
@@ -122,7 +122,7 @@ import Testing
     func realTestBackup() throws {
         let sink = ImportCollector()
         try BeanconquerorImporter().importItems(
-            at: Corpus.path("exports/beanconqueror/BeanconquerorTestData-2024.json"), into: sink)
+            at: Corpus.path("exports/beanconqueror/BeanconquerorTestData-2024.json"), context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.prefix(3).map(\.0.description))")
         #expect(sink.brewLogs.count == 2000)
         #expect(sink.brewLogs.allSatisfy { $0.validate().isEmpty && $0.method == .aeropress })

@@ -8,7 +8,7 @@ import Testing
 @Suite struct BigOvenImportTests {
     private func read(_ path: String, as format: ImportFormat = .bigoven) throws -> ImportCollector {
         let sink = ImportCollector()
-        try format.makeImporter().importItems(at: path, into: sink)
+        try format.makeImporter().importItems(at: path, context: sink.context)
         return sink
     }
 

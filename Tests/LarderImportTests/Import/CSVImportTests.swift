@@ -9,7 +9,7 @@ import Testing
 @Suite struct CSVImportTests {
     private func read(_ path: String, columns: [CSVColumn: String] = [:]) throws -> ImportCollector {
         let collector = ImportCollector()
-        try CSVImporter(columns: columns).importItems(at: path, into: collector)
+        try CSVImporter(columns: columns).importItems(at: path, context: collector.context)
         return collector
     }
 

@@ -9,7 +9,7 @@ import Testing
     @Test("the sample export: title line, the ingredient paragraph, directions, description and source URL")
     func importsSample() throws {
         let sink = ImportCollector()
-        try ChefTapImporter().importItems(at: ImportFixtures.sample("cheftap-export.zip"), into: sink)
+        try ChefTapImporter().importItems(at: ImportFixtures.sample("cheftap-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Chocolate Oat Cookies", "Green Shakshuka"])
         let cookies = try #require(sink.recipes.first?.0)
@@ -47,7 +47,7 @@ import Testing
             ], at: path)
         #expect(try ImportFormat.detect(path: path) == .cheftap)
         let sink = ImportCollector()
-        try ChefTapImporter().importItems(at: path, into: sink)
+        try ChefTapImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea"])
         #expect(
             sink.rejects.map(\.1.entry) == [
@@ -67,12 +67,12 @@ import Testing
         #expect(try ImportFormat.detect(path: dir.path("cheftap_export")) == .cheftap)
         #expect(try ImportFormat.detect(path: dir.path("")) == .cheftap)
         let sink = ImportCollector()
-        try ChefTapImporter().importItems(at: dir.path("cheftap_export"), into: sink)
+        try ChefTapImporter().importItems(at: dir.path("cheftap_export"), context: sink.context)
         #expect(sink.titles == ["Tea"])
         let error = try #require(throws: LarderError.self) { try ImportFormat.detect(path: file) }
         #expect(error.code == .usage)
         let lone = ImportCollector()
-        try ChefTapImporter().importItems(at: file, into: lone)
+        try ChefTapImporter().importItems(at: file, context: lone.context)
         #expect(lone.titles == ["Tea"])
     }
 
@@ -81,12 +81,12 @@ import Testing
         let dir = try TemporaryDirectory()
         let numbered = try dir.write("Soup.txt", "Soup\n\n1. Heat the oil.\n2) Stir in the stock.\n")
         let sink = ImportCollector()
-        try ChefTapImporter().importItems(at: numbered, into: sink)
+        try ChefTapImporter().importItems(at: numbered, context: sink.context)
         #expect(sink.recipes.first?.0.ingredients == [])
         #expect(sink.recipes.first?.0.steps.map(\.text) == ["Heat the oil.", "Stir in the stock."])
         let amounts = try dir.write("Stock.txt", "Stock\nserves many\n\n½ lemon\n1.5 l water\n\nSimmer.\n")
         let other = ImportCollector()
-        try ChefTapImporter().importItems(at: amounts, into: other)
+        try ChefTapImporter().importItems(at: amounts, context: other.context)
         #expect(other.recipes.first?.0.ingredients == ["½ lemon", "1.5 l water"])
         #expect(other.recipes.first?.0.description == "serves many")
         #expect(other.recipes.first?.0.steps.map(\.text) == ["Simmer."])

@@ -11,7 +11,7 @@ import Testing
     @Test("the sample site zip: recipes and components, headings, times, yield, nutrition, photo, extras")
     func sampleSite() throws {
         let sink = ImportCollector()
-        try ChowdownImporter().importItems(at: ImportFixtures.sample("chowdown-master.zip"), into: sink)
+        try ChowdownImporter().importItems(at: ImportFixtures.sample("chowdown-master.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         #expect(sink.titles == ["Peanut Dipping Sauce", "Smoky Bean Stew", "Summer Rolls"])
         let stew = try #require(sink.recipes.first { $0.0.title == "Smoky Bean Stew" }?.0)
@@ -50,7 +50,7 @@ import Testing
                 ("_recipes/broken.md", Array(broken.utf8)), ("_recipes/bare.md", Array(bare.utf8)),
             ], at: dir.path("site.zip"))
         let sink = ImportCollector()
-        try ChowdownImporter().importItems(at: dir.path("site.zip"), into: sink)
+        try ChowdownImporter().importItems(at: dir.path("site.zip"), context: sink.context)
         #expect(sink.titles == ["Good"])
         let messages = sink.rejects.map { "\($0.1): \($0.0.description)" }
         #expect(sink.rejects.count == 3, "\(messages)")
@@ -71,7 +71,7 @@ import Testing
         _ = try dir.write("site/_recipes/a.md", "---\ntitle: A\nimage: ok.jpg\ningredients:\n- 1 egg\n---\n")
         _ = try dir.write("site/_recipes/b.md", "---\ntitle: B\nimage: ../../secret.jpg\n---\n")
         let sink = ImportCollector()
-        try ChowdownImporter().importItems(at: dir.path("site"), into: sink)
+        try ChowdownImporter().importItems(at: dir.path("site"), context: sink.context)
         #expect(sink.titles == ["A", "B"])
         #expect(sink.recipes[0].0.images.count == 1)
         #expect(sink.recipes[1].0.images.isEmpty)

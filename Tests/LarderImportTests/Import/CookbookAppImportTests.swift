@@ -15,7 +15,8 @@ import Testing
     @Test("the sample's pages: a JSON-LD recipe keeps its image address, a microdata one gets its photo from the zip")
     func importsPages() throws {
         let sink = ImportCollector()
-        try CookbookAppImporter().importItems(at: ImportFixtures.sample("cookbookapp-export.zip"), into: sink)
+        try CookbookAppImporter().importItems(
+            at: ImportFixtures.sample("cookbookapp-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.warnings.isEmpty)
         #expect(sink.titles == ["Miso-Glazed Aubergine", "Cheddar Scones"])
@@ -50,7 +51,7 @@ import Testing
     @Test("the older YAML layout: yield, times, favourite, directions and ingredient lines, a heading, notes, source")
     func importsYAML() throws {
         let sink = ImportCollector()
-        try CookbookAppImporter().importItems(at: ImportFixtures.sample("cookbookapp-yaml.zip"), into: sink)
+        try CookbookAppImporter().importItems(at: ImportFixtures.sample("cookbookapp-yaml.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Warm Chickpea Salad", "Banana Oat Muffins"])
         let (salad, origin) = try #require(sink.recipes.first)
@@ -97,7 +98,7 @@ import Testing
             ], at: path)
         #expect(try ImportFormat.detect(path: path) == .cookbookapp)
         let sink = ImportCollector()
-        try CookbookAppImporter().importItems(at: path, into: sink)
+        try CookbookAppImporter().importItems(at: path, context: sink.context)
         #expect(Set(sink.titles) == ["Toast", "Tea"])
         let tea = try #require(sink.recipes.first { $0.0.title == "Tea" }?.0)
         #expect(tea.extras["cookbookapp"]?.objectValue?["kettle"] == .string("blue"))
@@ -139,7 +140,7 @@ import Testing
                 ),
             ], at: path)
         let sink = ImportCollector()
-        try CookbookAppImporter().importItems(at: path, into: sink)
+        try CookbookAppImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty)
         let egg = try #require(sink.recipes.first?.0)
         guard case .data(_, let ext)? = egg.images.first else {
@@ -161,7 +162,7 @@ import Testing
         let fine = #"{"@type":"Recipe","name":"Fine","recipeIngredient":["1 egg"]}"#
         _ = try dir.write("export/Fine.html", String(decoding: Self.page(jsonLD: fine), as: UTF8.self))
         let sink = ImportCollector()
-        try CookbookAppImporter().importItems(at: dir.path("export"), into: sink)
+        try CookbookAppImporter().importItems(at: dir.path("export"), context: sink.context)
         #expect(sink.titles == ["Fine"])
         #expect(sink.rejects.map(\.1.entry) == ["Leak.html"])
         #expect(sink.rejects.first?.0.code == .refusedInput)
@@ -190,7 +191,7 @@ import Testing
         let lone = try dir.write("Pie.html", String(decoding: Self.page(body: microdata), as: UTF8.self))
         #expect(try ImportFormat.detect(path: lone) == .schemaorg)
         let sink = ImportCollector()
-        try ImportFormat.cookbookapp.makeImporter().importItems(at: lone, into: sink)
+        try ImportFormat.cookbookapp.makeImporter().importItems(at: lone, context: sink.context)
         #expect(sink.titles == ["Pie"])
     }
 

@@ -12,7 +12,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = try dir.write("r.cook", text)
         let sink = ImportCollector()
-        try CooklangImporter().importItems(at: path, into: sink)
+        try CooklangImporter().importItems(at: path, context: sink.context)
         return try #require(sink.recipes.first?.0)
     }
 
@@ -70,7 +70,7 @@ import Testing
         for file in files {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
             let sink = ImportCollector()
-            try CooklangImporter().importItems(at: root + "/" + file, into: sink)
+            try CooklangImporter().importItems(at: root + "/" + file, context: sink.context)
             let recipe = try #require(sink.recipes.first?.0, "\(file)")
             let saysTime = text.lowercased().contains("time:") || text.lowercased().contains("prep:")
             if saysTime {

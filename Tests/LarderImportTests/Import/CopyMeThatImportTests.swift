@@ -9,7 +9,7 @@ import Testing
     @Test("the sample zip: cards by id, tags without the Tags: label, servings, star, link, notes and photo")
     func importsSample() throws {
         let sink = ImportCollector()
-        try CopyMeThatImporter().importItems(at: ImportFixtures.sample("copymethat-export.zip"), into: sink)
+        try CopyMeThatImporter().importItems(at: ImportFixtures.sample("copymethat-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Banana Bread", "Quick Pickled Onions"])
         let bread = try #require(sink.recipes.first?.0)
@@ -41,7 +41,7 @@ import Testing
         try ImportFixtures.zip([("recipes.html", Array(page.utf8))], at: path)
         #expect(try ImportFormat.detect(path: path) == .copymethat)
         let sink = ImportCollector()
-        try CopyMeThatImporter().importItems(at: path, into: sink)
+        try CopyMeThatImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Egg"])
         #expect(sink.rejects.first?.1.index == 0)
         #expect(sink.rejects.first?.0.location?.fieldPath?.description == "name")

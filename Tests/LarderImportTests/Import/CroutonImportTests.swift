@@ -10,7 +10,8 @@ import Testing
     @Test("the sample .crumb: quantities with unit codes and ranges, steps in order with a section, photo, tags")
     func importsSample() throws {
         let sink = ImportCollector()
-        try CroutonImporter().importItems(at: ImportFixtures.sample("weeknight-chicken-soup.crumb"), into: sink)
+        try CroutonImporter().importItems(
+            at: ImportFixtures.sample("weeknight-chicken-soup.crumb"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         let soup = try #require(sink.recipes.first?.0)
         #expect(soup.title == "Weeknight Chicken Soup")
@@ -73,7 +74,7 @@ import Testing
             ], at: path)
         #expect(try ImportFormat.detect(path: path) == .crouton)
         let sink = ImportCollector()
-        try CroutonImporter().importItems(at: path, into: sink)
+        try CroutonImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Weeknight Chicken Soup"])
         #expect(sink.rejects.map(\.1.entry) == ["Nameless.crumb", "Broken.crumb"])
         #expect(sink.rejects.map { $0.0.location?.fieldPath?.description } == ["name", "images[0]"])

@@ -9,7 +9,7 @@ import Testing
     @Test("the sample export: minutes, text lines, source URL or name, the data-URL image")
     func importsSample() throws {
         let sink = ImportCollector()
-        try DomesticaImporter().importItems(at: ImportFixtures.sample("domestica-recipes.json"), into: sink)
+        try DomesticaImporter().importItems(at: ImportFixtures.sample("domestica-recipes.json"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Lentil Soup", "Iced Tea"])
         let soup = try #require(sink.recipes.first?.0)
@@ -47,7 +47,7 @@ import Testing
                 + #"{"name":"Jam","timePrep":1,"directions":"Spread."}]"#)
         #expect(try ImportFormat.detect(path: path) == .domestica)
         let sink = ImportCollector()
-        try DomesticaImporter().importItems(at: path, into: sink)
+        try DomesticaImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea", "Jam"])
         #expect(sink.rejects.map(\.1.index) == [1, 2])
         #expect(sink.rejects.map { $0.0.location?.fieldPath?.description } == ["name", "image"])

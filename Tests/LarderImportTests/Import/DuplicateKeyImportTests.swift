@@ -49,7 +49,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = try dir.write("lemon.json", page)
         let sink = ImportCollector()
-        try SchemaOrgImporter().importItems(at: path, into: sink)
+        try SchemaOrgImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty)
         let recipe = try #require(sink.recipes.first?.0)
         #expect(recipe.title == "Lemon Bars" && recipe.description == "Tangy lemon bars.")

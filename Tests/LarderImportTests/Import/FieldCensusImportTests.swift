@@ -292,7 +292,7 @@ private enum PaprikaExporterHash {
         let dir = try TemporaryDirectory()
         try ImportFixtures.zip([("database.json", Array(database.utf8))], at: dir.path("mealie.zip"))
         let sink = ImportCollector()
-        try MealieImporter().importItems(at: dir.path("mealie.zip"), into: sink)
+        try MealieImporter().importItems(at: dir.path("mealie.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         let imported = try #require(sink.recipes.first?.0)
         let recipe = imported.makeRecipe(id: "c", imageRef: nil, importedAt: Self.date)
@@ -367,7 +367,7 @@ private enum PaprikaExporterHash {
         try FileManager.default.createDirectory(atPath: dir.path("Flatbread"), withIntermediateDirectories: true)
         _ = try dir.write("Flatbread/recipe.json", json)
         let sink = ImportCollector()
-        try NextcloudImporter().importItems(at: dir.path("."), into: sink)
+        try NextcloudImporter().importItems(at: dir.path("."), context: sink.context)
         let imported = try #require(sink.recipes.first?.0)
         let recipe = imported.makeRecipe(id: "f", imageRef: nil, importedAt: Self.date)
         #expect(recipe.tools == ["Skillet"])
@@ -541,7 +541,7 @@ private enum PaprikaExporterHash {
             """
         let dir = try TemporaryDirectory()
         let sink = ImportCollector()
-        try ORFImporter().importItems(at: try dir.write("bread.yaml", yaml), into: sink)
+        try ORFImporter().importItems(at: try dir.write("bread.yaml", yaml), context: sink.context)
         let imported = try #require(sink.recipes.first?.0)
         #expect(imported.sourceName == "Flour Water Salt Yeast")
         #expect(Self.extras(imported, .orf)["oven_temp"] == ["amount": 230, "unit": "C"])
@@ -558,7 +558,7 @@ private enum PaprikaExporterHash {
             """
         let dir = try TemporaryDirectory()
         let sink = ImportCollector()
-        try RecipeMLImporter().importItems(at: try dir.write("scones.xml", xml), into: sink)
+        try RecipeMLImporter().importItems(at: try dir.write("scones.xml", xml), context: sink.context)
         let imported = try #require(sink.recipes.first?.0)
         #expect(imported.sourceName == "Cafe book")
         #expect(imported.nutrition["text"] == "300 kcal")
@@ -574,7 +574,7 @@ private enum PaprikaExporterHash {
             "r.json",
             #"{"title":"Tea","ingredients":["tea"],"steps":["Brew."],"wine":{"name":"Riesling"},"source":"Aunt May"}"#)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         let imported = try #require(sink.recipes.first?.0)
         #expect(Self.extras(imported, .plain)["wine"] == ["name": "Riesling"])
         #expect(imported.sourceName == "Aunt May")
@@ -603,7 +603,7 @@ private enum PaprikaExporterHash {
             """
         let dir = try TemporaryDirectory()
         let sink = ImportCollector()
-        try BeanconquerorImporter().importItems(at: try dir.write("Beanconqueror.json", json), into: sink)
+        try BeanconquerorImporter().importItems(at: try dir.write("Beanconqueror.json", json), context: sink.context)
         let log = try #require(sink.brewLogs.first)
         #expect(
             log.bean

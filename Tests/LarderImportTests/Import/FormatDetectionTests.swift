@@ -51,7 +51,7 @@ import Testing
         let detected = try ImportFormat.detect(path: path)
         #expect(detected == expected, "\(name) went to \(detected.rawValue)")
         let sink = ImportCollector()
-        try detected.makeImporter().importItems(at: path, into: sink)
+        try detected.makeImporter().importItems(at: path, context: sink.context)
         #expect(sink.recipes.count + sink.brewLogs.count > 0, "\(name) imported nothing")
         #expect(sink.rejects.allSatisfy { $0.1.file == path })
     }
@@ -81,7 +81,8 @@ import Testing
         let text = try String(contentsOfFile: ImportFixtures.sample("plantoeat-recipes.csv"), encoding: .utf8)
         #expect(try ImportFormat.detect(path: try dir.write("export.txt", text)) == .plantoeat)
         let sink = ImportCollector()
-        try ImportFormat.csv.makeImporter().importItems(at: ImportFixtures.sample("plantoeat-recipes.csv"), into: sink)
+        try ImportFormat.csv.makeImporter().importItems(
+            at: ImportFixtures.sample("plantoeat-recipes.csv"), context: sink.context)
         #expect(sink.titles.count == 2)
     }
 }

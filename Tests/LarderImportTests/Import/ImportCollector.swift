@@ -6,7 +6,7 @@ import LarderTestSupport
 import Testing
 
 /// Collects what an importer emits, for tests.
-final class ImportCollector: ImportSink {
+final class ImportCollector: ImportRecordSink, ImportDiagnostics {
     var recipes: [(ImportedRecipe, ImportOrigin)] = []
     var brewRecipes: [BrewRecipe] = []
     var brewLogs: [BrewLog] = []
@@ -15,10 +15,15 @@ final class ImportCollector: ImportSink {
     var readerLimits = ReaderLimits.default
 
     func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws { recipes.append((recipe, origin)) }
-    func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws { brewRecipes.append(recipe) }
-    func brewLog(_ log: BrewLog, origin: ImportOrigin) throws { brewLogs.append(log) }
+    func brewRecipe(_ recipe: BrewRecipe, census: FieldCensus?, origin: ImportOrigin) throws {
+        brewRecipes.append(recipe)
+    }
+    func brewLog(_ log: BrewLog, census: FieldCensus?, origin: ImportOrigin) throws { brewLogs.append(log) }
     func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws { rejects.append((error, origin)) }
     func warn(_ message: String, origin: ImportOrigin) { warnings.append(message) }
+
+    /// A context handing an importer's records and diagnostics to this collector.
+    var context: ImportContext { ImportContext(records: self, diagnostics: self, readerLimits: readerLimits) }
 
     var titles: [String] { recipes.map(\.0.title) }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct MealMasterImportTests {
     private func read(_ path: String) throws -> ImportCollector {
         let collector = ImportCollector()
-        try MealMasterImporter().importItems(at: path, into: collector)
+        try MealMasterImporter().importItems(at: path, context: collector.context)
         return collector
     }
 
@@ -174,27 +174,11 @@ import Testing
                 "MMMMM----- Recipe via Meal-Master (tm) v8.05", "      Title: Small", "", "      1 c  Tea", "MMMMM",
             ],
             in: dir)
-        final class Limited: ImportSink {
-            let inner = ImportCollector()
-            func recipe(_ recipe: ImportedRecipe, origin: ImportOrigin) throws {
-                try inner.recipe(recipe, origin: origin)
-            }
-            func brewRecipe(_ recipe: BrewRecipe, origin: ImportOrigin) throws {}
-            func brewLog(_ log: BrewLog, origin: ImportOrigin) throws {}
-            func reject(_ error: LarderError, origin: ImportOrigin, raw: Value?) throws {
-                try inner.reject(error, origin: origin, raw: raw)
-            }
-            func warn(_ message: String, origin: ImportOrigin) {}
-            var readerLimits: ReaderLimits {
-                var limits = ReaderLimits.default
-                limits.maxRecordSize = 1024
-                return limits
-            }
-        }
-        let sink = Limited()
-        try MealMasterImporter().importItems(at: path, into: sink)
-        #expect(sink.inner.titles == ["Small"])
-        #expect(sink.inner.rejects.first?.0.code == .refusedInput)
+        let sink = ImportCollector()
+        sink.readerLimits.maxRecordSize = 1024
+        try MealMasterImporter().importItems(at: path, context: sink.context)
+        #expect(sink.titles == ["Small"])
+        #expect(sink.rejects.first?.0.code == .refusedInput)
     }
 
     @Test("detection claims files with the framing, whatever their extension, and no file without it")
@@ -218,7 +202,7 @@ import Testing
         let path = ImportFixtures.sample("mealmaster-unframed.txt")
         #expect(try ImportFormat.detect(path: path) == .mealmaster)
         let sink = ImportCollector()
-        try MealMasterImporter().importItems(at: path, into: sink)
+        try MealMasterImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Lemon Bars", "Iced Tea"])
         let bars = try #require(sink.recipes.first)
@@ -239,7 +223,7 @@ import Testing
             name: "two.txt")
         #expect(try ImportFormat.detect(path: broken) == .mealmaster)
         let brokenSink = ImportCollector()
-        try MealMasterImporter().importItems(at: broken, into: brokenSink)
+        try MealMasterImporter().importItems(at: broken, context: brokenSink.context)
         #expect(brokenSink.titles == ["Toast"])
         #expect(brokenSink.rejects.first?.1.index == 0)
         #expect(brokenSink.rejects.first?.0.location?.line == 1)

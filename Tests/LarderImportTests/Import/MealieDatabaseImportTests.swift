@@ -19,7 +19,7 @@ import Testing
         let dir = try TemporaryDirectory()
         try ImportFixtures.zip([("database.json", Array(database.utf8))], at: dir.path("mealie.zip"))
         let sink = ImportCollector()
-        try MealieImporter().importItems(at: dir.path("mealie.zip"), into: sink)
+        try MealieImporter().importItems(at: dir.path("mealie.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         let recipe = try #require(sink.recipes.first?.0)
         #expect(recipe.ingredients == ["1 tin beans", "1 pepper", "1 onion"])

@@ -71,7 +71,7 @@ import Testing
     @Test("imports the Open Recipe Format sample, with strict YAML scalars")
     func importsORF() throws {
         let sink = ImportCollector()
-        try ORFImporter().importItems(at: ImportFixtures.sample("tomato-salad.yaml"), into: sink)
+        try ORFImporter().importItems(at: ImportFixtures.sample("tomato-salad.yaml"), context: sink.context)
         let salad = try #require(sink.recipes.first?.0)
         #expect(salad.title == "Summer Tomato Salad")
         #expect(
@@ -92,8 +92,10 @@ import Testing
     func importsORFCorpus() throws {
         let root = URL(fileURLWithPath: Corpus.path("orf"))
         let corpus = ImportCollector()
-        try ORFImporter().importItems(at: root.appendingPathComponent("banana-bread.yaml").path, into: corpus)
-        try ORFImporter().importItems(at: root.appendingPathComponent("orf-sample-1.yaml").path, into: corpus)
+        try ORFImporter().importItems(
+            at: root.appendingPathComponent("banana-bread.yaml").path, context: corpus.context)
+        try ORFImporter().importItems(
+            at: root.appendingPathComponent("orf-sample-1.yaml").path, context: corpus.context)
         #expect(corpus.rejects.isEmpty)
         let bread = try #require(corpus.recipes.first?.0)
         #expect(bread.title == "Banana Bread")

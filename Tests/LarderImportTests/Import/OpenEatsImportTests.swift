@@ -9,7 +9,7 @@ import Testing
     @Test("the sample dump: rows joined into recipes with ingredient groups, cuisine, course, tags and ratings")
     func importsSample() throws {
         let sink = ImportCollector()
-        try OpenEatsImporter().importItems(at: ImportFixtures.sample("openeats-dump.json"), into: sink)
+        try OpenEatsImporter().importItems(at: ImportFixtures.sample("openeats-dump.json"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Pesto Pasta", "Tomato Bruschetta"])
         let pesto = try #require(sink.recipes.first?.0)
@@ -39,7 +39,7 @@ import Testing
                 + #"{"model":"recipe.recipe","pk":2,"fields":{"title":"Tea","directions":"Brew."}}]"#)
         #expect(try ImportFormat.detect(path: path) == .openeats)
         let sink = ImportCollector()
-        try OpenEatsImporter().importItems(at: path, into: sink)
+        try OpenEatsImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea"])
         #expect(sink.rejects.first?.1.index == 0)
         #expect(sink.rejects.first?.0.location?.fieldPath?.description == "title")
@@ -57,7 +57,7 @@ import Testing
                 + #"{"model":"ingredient.ingredient","pk":9,"fields":{"ingredient_group":5,"title":"salt","#
                 + #""numerator":1e300,"denominator":1}}]"#)
         let sink = ImportCollector()
-        try OpenEatsImporter().importItems(at: path, into: sink)
+        try OpenEatsImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea"])
         #expect(sink.recipes.first?.0.ingredients == ["1e+300 salt"])
         #expect(sink.recipes.first?.0.servings == 2)

@@ -9,7 +9,7 @@ import Testing
     @Test("imports every recipe of a .paprikarecipes archive with its photo")
     func importsSampleArchive() throws {
         let sink = ImportCollector()
-        try PaprikaImporter().importItems(at: ImportFixtures.sample("sample.paprikarecipes"), into: sink)
+        try PaprikaImporter().importItems(at: ImportFixtures.sample("sample.paprikarecipes"), context: sink.context)
         #expect(sink.titles == ["Weeknight Red Lentil Soup", "Buttermilk Pancakes", "Lemon Herb Roast Chicken"])
         #expect(sink.rejects.isEmpty)
         let pancakes = sink.recipes[1].0
@@ -41,7 +41,7 @@ import Testing
                 ("Bad.paprikarecipe", try ImportFixtures.gzip(badField)),
             ], at: dir.path("mixed.paprikarecipes"))
         let sink = ImportCollector()
-        try PaprikaImporter().importItems(at: dir.path("mixed.paprikarecipes"), into: sink)
+        try PaprikaImporter().importItems(at: dir.path("mixed.paprikarecipes"), context: sink.context)
         #expect(sink.titles == ["Good"])
         #expect(sink.rejects.count == 2)
         let broken = try #require(sink.rejects.first { $0.1.entry == "Broken.paprikarecipe" })
@@ -58,7 +58,7 @@ import Testing
             #"{"uid":"AAAAAAAA-2222-3333-4444-555555555555","name":"Toast","ingredients":"1 slice bread\n\nbutter","directions":"Toast.\nButter.","servings":"1","cook_time":"3 mins"}"#
         try Data(try ImportFixtures.gzip(json)).write(to: URL(fileURLWithPath: dir.path("toast.paprikarecipe")))
         let sink = ImportCollector()
-        try PaprikaImporter().importItems(at: dir.path("toast.paprikarecipe"), into: sink)
+        try PaprikaImporter().importItems(at: dir.path("toast.paprikarecipe"), context: sink.context)
         let toast = try #require(sink.recipes.first?.0)
         #expect(toast.ingredients == ["1 slice bread", "butter"])
         #expect(toast.steps.map(\.text) == ["Toast.", "Butter."])

@@ -9,7 +9,8 @@ import Testing
     @Test("the sample export: header labels, tab-indented blocks, times, yield, image URL and notes")
     func importsSample() throws {
         let sink = ImportCollector()
-        try PepperplateImporter().importItems(at: ImportFixtures.sample("pepperplate-export.zip"), into: sink)
+        try PepperplateImporter().importItems(
+            at: ImportFixtures.sample("pepperplate-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.warnings.isEmpty)
         #expect(sink.titles == ["Lemon Ricotta Pancakes", "Tomato Bread Soup"])
@@ -52,7 +53,7 @@ import Testing
                 + "Note: watch it closely.\r\n\r\n")
         #expect(try ImportFormat.detect(path: path) == .pepperplate)
         let sink = ImportCollector()
-        try PepperplateImporter().importItems(at: path, into: sink)
+        try PepperplateImporter().importItems(at: path, context: sink.context)
         let toast = try #require(sink.recipes.first?.0)
         #expect(toast.description == "Crisp.\nStill the description.")
         #expect(toast.steps.map(\.text) == ["Toast it.", "Note: watch it closely."])
@@ -81,7 +82,7 @@ import Testing
             ], at: path)
         #expect(try ImportFormat.detect(path: path) == .pepperplate)
         let sink = ImportCollector()
-        try PepperplateImporter().importItems(at: path, into: sink)
+        try PepperplateImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea", "Scrap"])
         #expect(sink.rejects.map(\.1.entry) == ["Untitled.txt", "Junk.txt", "Binary.txt"])
         #expect(sink.rejects[0].0.location?.fieldPath?.description == "Title")
@@ -104,7 +105,7 @@ import Testing
         _ = try dir.write("export/Tea.txt", text)
         #expect(try ImportFormat.detect(path: dir.path("export")) == .pepperplate)
         let sink = ImportCollector()
-        try PepperplateImporter().importItems(at: dir.path("export"), into: sink)
+        try PepperplateImporter().importItems(at: dir.path("export"), context: sink.context)
         #expect(sink.recipes.map(\.1.entry) == ["Tea.txt"])
         let other = try dir.write("other.txt", "Title: Tea\nIngredients:\n\t1 tea bag\nInstructions:\n\tBrew.\n")
         // Without Pepperplate's own labels it is left to the other formats (here: a plain YAML-like recipe).

@@ -42,7 +42,7 @@ import Testing
         let path = try dir.write("recipes.yaml", Self.yamlList)
         #expect(try ImportFormat.detect(path: path) == .plain)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         #expect(sink.titles == ["Pancakes", "Dal"])
         let pancakes = sink.recipes[0].0
@@ -81,7 +81,7 @@ import Testing
             """#)
         #expect(try ImportFormat.detect(path: path) == .plain)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         let toast = try #require(sink.recipes.first?.0)
         #expect(toast.ingredients == ["2 slices bread", "butter"])
@@ -130,7 +130,7 @@ import Testing
             """)
         #expect(try ImportFormat.detect(path: path) == .plain)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         #expect(sink.titles == ["Soup", "Salad"])
         let soup = sink.recipes[0].0
@@ -165,7 +165,7 @@ import Testing
               steps: Boil.
             """)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Good", "Fine"])
         #expect(sink.rejects.count == 3)
         let first = try #require(sink.rejects.first)
@@ -184,7 +184,7 @@ import Testing
             "recipes.ndjson",
             "{\"title\":\"A\",\"ingredients\":[\"1 egg\"]}\n{\"title\":\n{\"title\":\"B\",\"steps\":\"Go.\"}\n")
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["A", "B"])
         #expect(sink.rejects.count == 1)
     }
@@ -196,7 +196,7 @@ import Testing
             "export.json",
             #"{"version": 2, "recipes": [{"title": "A", "ingredients": ["1 egg"]}, {"title": "B", "steps": "Go."}]}"#)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["A", "B"])
         #expect(sink.warnings.contains { $0.contains("version") })
     }
@@ -249,7 +249,7 @@ import Testing
         let path = CLI.packageRoot.appendingPathComponent("samples/recipes.yaml").path
         #expect(try ImportFormat.detect(path: path) == .plain)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: path, into: sink)
+        try PlainRecipeImporter().importItems(at: path, context: sink.context)
         #expect(sink.rejects.isEmpty, "\(sink.rejects.map(\.0.description))")
         let reader = try RecordIO.openReader(path: path)
         let first = try Recipe(value: try #require(try reader.next()).value)
@@ -295,7 +295,7 @@ import Testing
             to: URL(fileURLWithPath: gz))
         #expect(try ImportFormat.detect(path: gz) == .plain)
         let sink = ImportCollector()
-        try PlainRecipeImporter().importItems(at: gz, into: sink)
+        try PlainRecipeImporter().importItems(at: gz, context: sink.context)
         #expect(sink.titles == ["A"])
     }
 

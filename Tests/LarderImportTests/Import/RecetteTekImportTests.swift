@@ -9,7 +9,7 @@ import Testing
     @Test("the sample .rtk: text lines, minutes as text, keywords, nutrition lines, the photo by file name")
     func importsSample() throws {
         let sink = ImportCollector()
-        try RecetteTekImporter().importItems(at: ImportFixtures.sample("recettetek-backup.rtk"), into: sink)
+        try RecetteTekImporter().importItems(at: ImportFixtures.sample("recettetek-backup.rtk"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.warnings.isEmpty)
         #expect(sink.titles == ["Soupe à l'oignon", "Citronnade"])
@@ -59,7 +59,7 @@ import Testing
         try ImportFixtures.zip([("recipes.json", Array(json.utf8))], at: path)
         #expect(try ImportFormat.detect(path: path) == .recettetek)
         let sink = ImportCollector()
-        try RecetteTekImporter().importItems(at: path, into: sink)
+        try RecetteTekImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tea", "Toast"])
         #expect(sink.rejects.map(\.1.index) == [1, 2])
         #expect(sink.rejects.map(\.1.entry) == ["recipes.json", "recipes.json"])

@@ -9,7 +9,8 @@ import Testing
     @Test("the sample zip: item properties, numbered directions, course and categories, nutrients, the photo")
     func importsSample() throws {
         let sink = ImportCollector()
-        try RecipeKeeperImporter().importItems(at: ImportFixtures.sample("recipekeeper-export.zip"), into: sink)
+        try RecipeKeeperImporter().importItems(
+            at: ImportFixtures.sample("recipekeeper-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Spaghetti Aglio e Olio", "Crème Caramel"])
         let pasta = try #require(sink.recipes.first)
@@ -45,7 +46,8 @@ import Testing
     @Test("no time and no rating (PT0S, 0) are dropped with their reason; a source that is a name is the source name")
     func zeroValuesAndSourceName() throws {
         let sink = ImportCollector()
-        try RecipeKeeperImporter().importItems(at: ImportFixtures.sample("recipekeeper-export.zip"), into: sink)
+        try RecipeKeeperImporter().importItems(
+            at: ImportFixtures.sample("recipekeeper-export.zip"), context: sink.context)
         let caramel = try #require(sink.recipes.last?.0)
         #expect(caramel.steps.first?.text == "Make a dark caramel with the sugar and pour it into the ramekins.")
         #expect(caramel.cookMinutes == nil)
@@ -73,7 +75,7 @@ import Testing
         try ImportFixtures.zip([("recipes.html", Array(page.utf8))], at: path)
         #expect(try ImportFormat.detect(path: path) == .recipekeeper)
         let sink = ImportCollector()
-        try RecipeKeeperImporter().importItems(at: path, into: sink)
+        try RecipeKeeperImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Boiled Egg"])
         let reject = try #require(sink.rejects.first)
         #expect(reject.1.entry == "recipes.html")

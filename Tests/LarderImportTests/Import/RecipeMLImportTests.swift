@@ -9,7 +9,7 @@ import Testing
     @Test("imports RecipeML declared as ISO-8859-1, without fetching its DTD")
     func importsLatin1Sample() throws {
         let sink = ImportCollector()
-        try RecipeMLImporter().importItems(at: ImportFixtures.sample("cafe-scones.xml"), into: sink)
+        try RecipeMLImporter().importItems(at: ImportFixtures.sample("cafe-scones.xml"), context: sink.context)
         let scones = try #require(sink.recipes.first?.0)
         #expect(scones.title == "Café Scones")
         #expect(
@@ -33,12 +33,12 @@ import Testing
             "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<recipeml><recipe><head><title>Tea &b;</title></head><directions><step>Brew.</step></directions></recipe></recipeml>"
         )
         let sink = ImportCollector()
-        try RecipeMLImporter().importItems(at: bomb, into: sink)
+        try RecipeMLImporter().importItems(at: bomb, context: sink.context)
         let title = try #require(sink.recipes.first?.0.title)
         #expect(!title.contains("aaaaaaaaaa"))
         let broken = try dir.write("broken.xml", "<recipeml>\n<recipe><head><title>X</title></head>\n</recipeml>")
         let error = try #require(throws: LarderError.self) {
-            try RecipeMLImporter().importItems(at: broken, into: ImportCollector())
+            try RecipeMLImporter().importItems(at: broken, context: ImportCollector().context)
         }
         #expect(error.code == .syntax)
         #expect(error.location?.line == 3)
@@ -54,7 +54,7 @@ import Testing
         _ = try ExportSession(inputs: [input], format: .recipeml, outputPath: dir.path("out.xml"), keepGoing: false).run
         { _, e in throw e }
         let sink = ImportCollector()
-        try RecipeMLImporter().importItems(at: dir.path("out.xml"), into: sink)
+        try RecipeMLImporter().importItems(at: dir.path("out.xml"), context: sink.context)
         let back = try #require(sink.recipes.first?.0)
         #expect(back.title == "Pasta Carbonara")
         #expect(back.ingredients == ["200 g spaghetti", "2 eggs"])

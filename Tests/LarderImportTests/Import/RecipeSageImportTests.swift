@@ -9,7 +9,8 @@ import Testing
     @Test("the sample's {\"recipes\": [...]} export: headings in brackets, notes, source, labels, rating, UUID ids")
     func importsSample() throws {
         let sink = ImportCollector()
-        try RecipeSageImporter().importItems(at: ImportFixtures.sample("recipesage-recipes.json"), into: sink)
+        try RecipeSageImporter().importItems(
+            at: ImportFixtures.sample("recipesage-recipes.json"), context: sink.context)
         #expect(sink.titles == ["Yoghurt Flatbreads", "Bircher Muesli", "Bramley Apple Sauce"])
         #expect(sink.rejects.isEmpty)
         let bread = try #require(sink.recipes.first?.0)
@@ -33,7 +34,8 @@ import Testing
     @Test("an empty notes comment is dropped with its reason; a time RecipeSage kept as text stays in extras")
     func emptyCommentAndTextTime() throws {
         let sink = ImportCollector()
-        try RecipeSageImporter().importItems(at: ImportFixtures.sample("recipesage-recipes.json"), into: sink)
+        try RecipeSageImporter().importItems(
+            at: ImportFixtures.sample("recipesage-recipes.json"), context: sink.context)
         let muesli = try #require(sink.recipes.dropFirst().first?.0)
         #expect(muesli.notes == nil)
         #expect(muesli.sourceURL == nil)
@@ -58,7 +60,7 @@ import Testing
         let page = #"{"@context":"https://schema.org","@type":"Recipe","name":"Toast"}"#
         #expect(try ImportFormat.detect(path: try dir.write("page.jsonld", page)) == .schemaorg)
         let sink = ImportCollector()
-        try RecipeSageImporter().importItems(at: path, into: sink)
+        try RecipeSageImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Toast", "Tea"])
         let reject = try #require(sink.rejects.first)
         #expect(reject.1.index == 1)

@@ -9,7 +9,8 @@ import Testing
     @Test("the sample CookML: head attributes, parts as ingredient groups, directions, remark, base64 photo")
     func importsSample() throws {
         let sink = ImportCollector()
-        try RezeptsuiteImporter().importItems(at: ImportFixtures.sample("rezeptsuite-export.xml"), into: sink)
+        try RezeptsuiteImporter().importItems(
+            at: ImportFixtures.sample("rezeptsuite-export.xml"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Kartoffelsuppe", "Apfelschorle"])
         let soup = try #require(sink.recipes.first?.0)
@@ -63,7 +64,7 @@ import Testing
         try ImportFixtures.zip([("Rezepte.cml", Array(xml.utf8))], at: path)
         #expect(try ImportFormat.detect(path: path) == .rezeptsuite)
         let sink = ImportCollector()
-        try RezeptsuiteImporter().importItems(at: path, into: sink)
+        try RezeptsuiteImporter().importItems(at: path, context: sink.context)
         #expect(sink.titles == ["Tee", "Brot"])
         #expect(sink.rejects.map(\.1.index) == [1, 2])
         #expect(sink.rejects.map(\.1.entry) == ["Rezepte.cml", "Rezepte.cml"])

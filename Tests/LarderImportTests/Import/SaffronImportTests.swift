@@ -9,7 +9,7 @@ import Testing
     @Test("the sample export: labels, unindented blocks, times, cookbook as a tag and section as a category")
     func importsSample() throws {
         let sink = ImportCollector()
-        try SaffronImporter().importItems(at: ImportFixtures.sample("saffron-export.zip"), into: sink)
+        try SaffronImporter().importItems(at: ImportFixtures.sample("saffron-export.zip"), context: sink.context)
         #expect(sink.rejects.isEmpty)
         #expect(sink.titles == ["Red Lentil Dal", "Maple Granola"])
         let dal = try #require(sink.recipes.first?.0)
@@ -52,7 +52,7 @@ import Testing
             ], at: path)
         #expect(try ImportFormat.detect(path: path) == .saffron)
         let sink = ImportCollector()
-        try SaffronImporter().importItems(at: path, into: sink)
+        try SaffronImporter().importItems(at: path, context: sink.context)
         let rice = try #require(sink.recipes.first?.0)
         #expect(rice.steps.map(\.text) == ["Rinse the rice.", "Cook: covered, 18 minutes."])
         #expect(rice.cookMinutes == nil)

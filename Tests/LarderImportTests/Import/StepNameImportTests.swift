@@ -38,7 +38,7 @@ import Testing
                {"@type": "HowToStep", "name": "Rest", "text": "Let the dough rest."}]}
             """)
         let sink = ImportCollector()
-        try SchemaOrgImporter().importItems(at: path, into: sink)
+        try SchemaOrgImporter().importItems(at: path, context: sink.context)
         let recipe = try #require(sink.recipes.first?.0)
         #expect(recipe.steps.map(\.text) == ["Preheat the oven.", "Mix the flour.", "Rest", "Let the dough rest."])
         let fates = recipe.fieldCensus.entries.filter { $0.field == "recipeInstructions[].name" }.map(\.fate)

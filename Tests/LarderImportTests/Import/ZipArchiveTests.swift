@@ -29,7 +29,8 @@ import Testing
             at: dir.path("x.zip"))
         let sink = ImportCollector()
         var visited: [String] = []
-        try ArchiveWalker(path: dir.path("x.zip")).forEachEntry(into: sink) { entry, _, _ in visited.append(entry.path)
+        try ArchiveWalker(path: dir.path("x.zip")).forEachEntry(context: sink.context) { entry, _, _ in
+            visited.append(entry.path)
         }
         #expect(visited == ["ok.txt"])
         #expect(sink.rejects.count == 1)

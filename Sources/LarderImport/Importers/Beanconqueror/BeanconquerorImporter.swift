@@ -18,7 +18,7 @@ package struct BeanconquerorImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    private struct Context {
+    private struct Lookups {
         var beans: [String: String] = [:]
         var beanDetails: [String: CoffeeBean] = [:]
         var mills: [String: String] = [:]
@@ -29,18 +29,18 @@ package struct BeanconquerorImporter: RecipeImporter {
         var latestByPreparation: [String: (date: Double, brew: Value)] = [:]
     }
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         let origin = ImportOrigin(file: path)
-        var context = Context()
+        var lookups = Lookups()
         guard ZipArchive.isZip(head) else {
             let main = try JSONLDBlocks.parse(
                 TranscodingByteSource(try FileByteSource(path: path), encoding: nil),
-                limits: sink.readerLimits.forWholeDocument
-            ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
-            readLookups(main, into: &context)
-            try readBrews(main["BREWS"], origin: origin, context: &context, into: sink)
-            try emitRecipes(context, origin: origin, into: sink)
+                limits: context.readerLimits.forWholeDocument
+            ) { context.warn(JSONLDBlocks.warningText($0), origin: origin) }
+            readLookups(main, into: &lookups)
+            try readBrews(main["BREWS"], origin: origin, lookups: &lookups, context: context)
+            try emitRecipes(lookups, origin: origin, context: context)
             return
         }
         // Pass 1: the lookups (beans, preparations, settings) from the main file and bean chunks.
@@ -53,12 +53,12 @@ package struct BeanconquerorImporter: RecipeImporter {
             if name == "beanconqueror.json" { mainEntry = entry }
             if name.hasPrefix("beanconqueror_brews_") && name.hasSuffix(".json") { brewChunks.append(entry) }
             if name.hasPrefix("beanconqueror_beans_") && name.hasSuffix(".json") {
-                try sink.isolating(origin.entry(entry.path)) {
+                try context.isolating(origin.entry(entry.path)) {
                     let beans = try JSONLDBlocks.parse(
                         TranscodingByteSource(try archive.open(entry), encoding: nil),
-                        limits: sink.readerLimits.forWholeDocument
-                    ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin.entry(entry.path)) }
-                    readBeans(beans, into: &context)
+                        limits: context.readerLimits.forWholeDocument
+                    ) { context.warn(JSONLDBlocks.warningText($0), origin: origin.entry(entry.path)) }
+                    readBeans(beans, into: &lookups)
                 }
             }
         }
@@ -70,33 +70,33 @@ package struct BeanconquerorImporter: RecipeImporter {
         let mainOrigin = origin.entry(mainEntry.path)
         let main = try JSONLDBlocks.parse(
             TranscodingByteSource(try archive.open(mainEntry), encoding: nil),
-            limits: sink.readerLimits.forWholeDocument
-        ) { sink.warn(JSONLDBlocks.warningText($0), origin: mainOrigin) }
-        readLookups(main, into: &context)
+            limits: context.readerLimits.forWholeDocument
+        ) { context.warn(JSONLDBlocks.warningText($0), origin: mainOrigin) }
+        readLookups(main, into: &lookups)
         // Pass 2: the brews, main file first, then the chunks in order.
-        try readBrews(main["BREWS"], origin: mainOrigin, context: &context, into: sink)
+        try readBrews(main["BREWS"], origin: mainOrigin, lookups: &lookups, context: context)
         for entry in brewChunks.sorted(by: { Self.chunkNumber($0.fileName) < Self.chunkNumber($1.fileName) }) {
             let chunkOrigin = origin.entry(entry.path)
-            try sink.isolating(chunkOrigin) {
+            try context.isolating(chunkOrigin) {
                 let brews = try JSONLDBlocks.parse(
                     TranscodingByteSource(try archive.open(entry), encoding: nil),
-                    limits: sink.readerLimits.forWholeDocument
-                ) { sink.warn(JSONLDBlocks.warningText($0), origin: chunkOrigin) }
-                try readBrews(brews, origin: chunkOrigin, context: &context, into: sink)
+                    limits: context.readerLimits.forWholeDocument
+                ) { context.warn(JSONLDBlocks.warningText($0), origin: chunkOrigin) }
+                try readBrews(brews, origin: chunkOrigin, lookups: &lookups, context: context)
             }
         }
-        try emitRecipes(context, origin: mainOrigin, into: sink)
+        try emitRecipes(lookups, origin: mainOrigin, context: context)
     }
 
     private static func chunkNumber(_ name: String) -> Int {
         Int(name.filter(\.isNumber)) ?? 0
     }
 
-    private func readLookups(_ main: Value, into context: inout Context) {
-        readBeans(main["BEANS"] ?? .null, into: &context)
+    private func readLookups(_ main: Value, into lookups: inout Lookups) {
+        readBeans(main["BEANS"] ?? .null, into: &lookups)
         for preparation in main["PREPARATION"]?.arrayValue ?? [] {
             guard let uuid = preparation["config"]?["uuid"]?.stringValue else { continue }
-            context.preparations[uuid] = (
+            lookups.preparations[uuid] = (
                 preparation["name"]?.stringValue ?? "Brew", preparation["type"]?.stringValue ?? ""
             )
         }
@@ -104,30 +104,30 @@ package struct BeanconquerorImporter: RecipeImporter {
             guard let uuid = mill["config"]?["uuid"]?.stringValue, let name = mill["name"]?.stringValue else {
                 continue
             }
-            context.mills[uuid] = name
+            lookups.mills[uuid] = name
         }
         for water in main["WATER"]?.arrayValue ?? [] {
             guard let uuid = water["config"]?["uuid"]?.stringValue else { continue }
             let hardness = Self.number(water["general_hardness"] ?? water["total_hardness"]).map {
                 "\(Self.grams($0)) \(water["general_hardness_type"]?.stringValue ?? "ppm")"
             }
-            context.waters[uuid] = BrewWater(name: water["name"]?.stringValue, hardness: hardness)
+            lookups.waters[uuid] = BrewWater(name: water["name"]?.stringValue, hardness: hardness)
         }
         let settings = main["SETTINGS"]?.arrayValue?.first ?? main["SETTINGS"]
-        if let scale = settings?["brew_rating"].flatMap(Self.number), scale > 0 { context.ratingScale = scale }
+        if let scale = settings?["brew_rating"].flatMap(Self.number), scale > 0 { lookups.ratingScale = scale }
     }
 
-    private func readBeans(_ beans: Value, into context: inout Context) {
+    private func readBeans(_ beans: Value, into lookups: inout Lookups) {
         for bean in beans.arrayValue ?? [] {
             guard let uuid = bean["config"]?["uuid"]?.stringValue else { continue }
             let name = bean["name"]?.stringValue ?? ""
             let roaster = bean["roaster"]?.stringValue ?? ""
-            context.beans[uuid] = roaster.isEmpty ? name : "\(name) (\(roaster))"
+            lookups.beans[uuid] = roaster.isEmpty ? name : "\(name) (\(roaster))"
             let information = bean["bean_information"]?.arrayValue?.first
             func text(_ value: Value?) -> String? { value?.stringValue.flatMap(ImportText.nonEmpty) }
             let origin = [text(information?["country"]), text(information?["region"]), text(information?["farm"])]
                 .compactMap { $0 }
-            context.beanDetails[uuid] = CoffeeBean(
+            lookups.beanDetails[uuid] = CoffeeBean(
                 name: text(bean["name"]), roaster: text(bean["roaster"]),
                 origin: origin.isEmpty ? nil : origin.joined(separator: ", "), variety: text(information?["variety"]),
                 process: text(information?["processing"]), roastLevel: text(bean["roast"]),
@@ -135,12 +135,12 @@ package struct BeanconquerorImporter: RecipeImporter {
         }
     }
 
-    private func readBrews(_ brews: Value?, origin: ImportOrigin, context: inout Context, into sink: any ImportSink)
+    private func readBrews(_ brews: Value?, origin: ImportOrigin, lookups: inout Lookups, context: ImportContext)
         throws
     {
         guard let brews else { return }
         guard let list = brews.arrayValue else {
-            try sink.reject(
+            try context.reject(
                 LarderError(
                     .malformedRecord, "expected a list of brews, found \(brews.kindDescription)",
                     location: SourceLocation(fieldPath: "BREWS")), origin: origin, raw: nil)
@@ -148,37 +148,36 @@ package struct BeanconquerorImporter: RecipeImporter {
         }
         for (index, brew) in list.enumerated() {
             let itemOrigin = origin.item(index)
-            try sink.isolating(itemOrigin, raw: brew) {
-                let log = try brewLog(brew, context: context)
-                sink.census(Self.census(of: brew, log: log), format: .beanconqueror, origin: itemOrigin)
+            try context.isolating(itemOrigin, raw: brew) {
+                let log = try brewLog(brew, lookups: lookups)
                 if let preparation = brew["method_of_preparation"]?.stringValue, log.doseGrams != nil,
                     log.targetYieldGrams != nil
                 {
                     let date = log.createdAt.timeIntervalSince1970
-                    if date >= context.latestByPreparation[preparation]?.date ?? -.infinity {
-                        context.latestByPreparation[preparation] = (date, brew)
+                    if date >= lookups.latestByPreparation[preparation]?.date ?? -.infinity {
+                        lookups.latestByPreparation[preparation] = (date, brew)
                     }
                 }
-                try sink.brewLog(log, origin: itemOrigin)
+                try context.records.brewLog(log, census: Self.census(of: brew, log: log), origin: itemOrigin)
             }
         }
     }
 
     /// The brew log a Beanconqueror brew describes.
-    private func brewLog(_ brew: Value, context: Context) throws -> BrewLog {
+    private func brewLog(_ brew: Value, lookups: Lookups) throws -> BrewLog {
         let r = try ValueReader(brew)
         guard let uuid = brew["config"]?["uuid"]?.stringValue, !uuid.isEmpty else {
             throw LarderError(
                 .malformedRecord, "the brew has no config.uuid", location: SourceLocation(fieldPath: "config.uuid"))
         }
         let preparationID = try r.optionalString("method_of_preparation")
-        let preparation = preparationID.flatMap { context.preparations[$0] }
-        let bean = try r.optionalString("bean").flatMap { context.beans[$0] }
+        let preparation = preparationID.flatMap { lookups.preparations[$0] }
+        let bean = try r.optionalString("bean").flatMap { lookups.beans[$0] }
         let name = [preparation?.name, bean].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
         let dose = Self.number(r.fields["grind_weight"]) ?? 0
         let water = Self.number(r.fields["brew_quantity"]) ?? 0
         let beverage = Self.number(r.fields["brew_beverage_quantity"]) ?? 0
-        let rating = Self.rating(r.fields["rating"], scale: context.ratingScale)
+        let rating = Self.rating(r.fields["rating"], scale: lookups.ratingScale)
         let method = BeanconquerorPreparation.method(type: preparation?.type ?? "", name: preparation?.name ?? "")
         let seconds = Self.number(brew["config"]?["unix_timestamp"]) ?? 0
         let temperature = Self.number(r.fields["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil }
@@ -186,7 +185,7 @@ package struct BeanconquerorImporter: RecipeImporter {
         let brewTime = Self.number(r.fields["brew_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         let note = try r.optionalString("note").flatMap(ImportText.nonEmpty)
         let beanID = try r.optionalString("bean")
-        let millName = try r.optionalString("mill").flatMap { context.mills[$0] }
+        let millName = try r.optionalString("mill").flatMap { lookups.mills[$0] }
         let grindSetting = try r.optionalString("grind_size").flatMap(ImportText.nonEmpty)
         let bloomSeconds = Self.number(r.fields["coffee_blooming_time"]).flatMap { $0 > 0 ? Int(rounding: $0) : nil }
         // A percentage; anything else is left in extras rather than failing the brew's validation.
@@ -200,10 +199,10 @@ package struct BeanconquerorImporter: RecipeImporter {
             rating: rating,
             brewTimeSeconds: brewTime, note: note, createdAt: Date(timeIntervalSince1970: seconds),
             recipeID: preparationID.map { StableID.uuid(["beanconqueror", "preparation", $0]) },
-            bean: beanID.flatMap { context.beanDetails[$0] },
+            bean: beanID.flatMap { lookups.beanDetails[$0] },
             grinder: millName != nil || grindSetting != nil ? Grinder(name: millName, setting: grindSetting) : nil,
             bloom: bloomSeconds.map { Bloom(seconds: $0) },
-            water: try r.optionalString("water").flatMap { context.waters[$0] }, tds: tds,
+            water: try r.optionalString("water").flatMap { lookups.waters[$0] }, tds: tds,
             extractionYield: Self.extractionYield(tds: tds, beverage: beverage, dose: dose), photos: photos)
         let kept = Self.take(brew, log: log).extras
         if !kept.isEmpty {
@@ -284,13 +283,13 @@ package struct BeanconquerorImporter: RecipeImporter {
 
     /// One brew recipe per preparation method, from its latest complete brew: a bloom step when
     /// the brew had one, then the pour to the full water weight.
-    private func emitRecipes(_ context: Context, origin: ImportOrigin, into sink: any ImportSink) throws {
-        for (preparationID, latest) in context.latestByPreparation.sorted(by: { $0.key < $1.key }) {
+    private func emitRecipes(_ lookups: Lookups, origin: ImportOrigin, context: ImportContext) throws {
+        for (preparationID, latest) in lookups.latestByPreparation.sorted(by: { $0.key < $1.key }) {
             let brew = latest.brew
-            let preparation = context.preparations[preparationID]
+            let preparation = lookups.preparations[preparationID]
             let recipeOrigin = ImportOrigin(
                 file: origin.file, entry: (origin.entry ?? "") + " PREPARATION \(preparation?.name ?? preparationID)")
-            try sink.isolating(recipeOrigin, raw: brew) {
+            try context.isolating(recipeOrigin, raw: brew) {
                 let dose = Self.number(brew["grind_weight"]) ?? 0
                 let name = preparation?.name ?? ""
                 let type = preparation?.type ?? ""
@@ -313,7 +312,7 @@ package struct BeanconquerorImporter: RecipeImporter {
                     targetYieldGrams: water,
                     waterTemperatureCelsius: Self.number(brew["brew_temperature"]).flatMap { $0 > 0 ? $0 : nil },
                     grindLabel: Self.grindLabel(brew["grind_size"]?.stringValue), steps: steps, createdAt: created)
-                try sink.brewRecipe(recipe, origin: recipeOrigin)
+                try context.records.brewRecipe(recipe, census: nil, origin: recipeOrigin)
             }
         }
     }

@@ -26,17 +26,17 @@ package struct BigOvenImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(4096)
         let first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            try CSVImporter(profile: .bigOven).importItems(at: path, into: sink)
+            try CSVImporter(profile: .bigOven).importItems(at: path, context: context)
             return
         }
-        try sink.forEachJSONRecord(
+        try context.forEachJSONRecord(
             try FileByteSource(path: path), origin: ImportOrigin(file: path), unwrapping: "Results"
         ) { value, origin in
-            try sink.recipe(try Self.recipe(from: value), origin: origin)
+            try context.records.recipe(try Self.recipe(from: value), origin: origin)
         }
     }
 

@@ -39,9 +39,9 @@ package struct CSVImporter: RecipeImporter {
         self.profile = profile
     }
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
-            return try importCSV(at: path, named: path, into: sink)
+            return try importCSV(at: path, named: path, context: context)
         }
         // An export zipped (Plan to Eat's is one `plantoeat.csv` inside a zip): each `.csv` entry.
         let archive = try ZipArchive(path: path)
@@ -50,7 +50,7 @@ package struct CSVImporter: RecipeImporter {
             guard !entry.isIgnorable, entry.fileName.lowercased().hasSuffix(".csv") else { continue }
             found = true
             try archive.withExtracted(entry, archive: path) { extracted in
-                try importCSV(at: extracted, named: "\(path):\(entry.path)", into: sink)
+                try importCSV(at: extracted, named: "\(path):\(entry.path)", context: context)
             }
         }
         guard found else {
@@ -60,11 +60,11 @@ package struct CSVImporter: RecipeImporter {
     }
 
     /// Imports the CSV file at `path`, naming it `name` in origins and errors.
-    private func importCSV(at file: String, named path: String, into sink: any ImportSink) throws {
+    private func importCSV(at file: String, named path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: file).readPrefix(64 * 1024)
         let delimiter = CSVRowReader.sniffDelimiter(head)
         let decoded = TranscodingByteSource(try FileByteSource(path: file), encoding: nil)
-        let rows = CSVRowReader(decoded, delimiter: delimiter, maxRowBytes: sink.readerLimits.maxRecordSize)
+        let rows = CSVRowReader(decoded, delimiter: delimiter, maxRowBytes: context.readerLimits.maxRecordSize)
         let fileOrigin = ImportOrigin(file: path)
         guard var header = try rows.next() else { return }
         if let first = header.cells.first, first.hasPrefix("\u{FEFF}") { header.cells[0] = String(first.dropFirst()) }
@@ -80,7 +80,7 @@ package struct CSVImporter: RecipeImporter {
             }
             let origin = fileOrigin.item(index)
             index += 1
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 if let problem = row.problem {
                     throw LarderError(.syntax, problem, location: SourceLocation(line: row.line))
                 }
@@ -90,10 +90,10 @@ package struct CSVImporter: RecipeImporter {
                         "the row has \(row.cells.count) cells, the header \(header.cells.count)",
                         location: SourceLocation(line: row.line))
                 }
-                try sink.recipe(try recipe(row, header: header.cells, roles: roles), origin: origin)
+                try context.records.recipe(try recipe(row, header: header.cells, roles: roles), origin: origin)
             }
         }
-        if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
+        if decoded.usedFallback { context.warnEncodingFallback(fileOrigin) }
     }
 
     /// The field of each column (by position), from the overrides then the header names.

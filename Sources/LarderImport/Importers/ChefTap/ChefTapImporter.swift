@@ -19,9 +19,9 @@ package struct ChefTapImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try TextExportFiles.importRecipes(
-            at: path, into: sink, read: { try Self.parts(of: $0, origin: $1, sink: sink) }, raw: { $0 },
+            at: path, context: context, read: { try Self.parts(of: $0, origin: $1, context: context) }, raw: { $0 },
             recipe: Self.recipe(from:))
     }
 
@@ -32,11 +32,11 @@ package struct ChefTapImporter: RecipeImporter {
     /// (lists of lines), `source`.
     /// - Throws: ``LarderError`` `malformed-record` at a NUL byte's line; `refused-input` past the
     ///   record size limit.
-    static func parts(of source: any ByteSource, origin: ImportOrigin, sink: any ImportSink) throws -> Fields {
+    static func parts(of source: any ByteSource, origin: ImportOrigin, context: ImportContext) throws -> Fields {
         var title: String?
         var sourceURL: String?
         var paragraphs: [[String]] = [[]]
-        try TextExportFiles.forEachLine(of: source, origin: origin, sink: sink) { line, _ in
+        try TextExportFiles.forEachLine(of: source, origin: origin, context: context) { line, _ in
             let text = line.trimmingWhitespace
             if title == nil {
                 if !text.isEmpty { title = text }

@@ -19,17 +19,18 @@ package struct ChowdownImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            try importFolder(path, into: sink)
+            try importFolder(path, context: context)
         } else if ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) {
-            try importArchive(path, into: sink)
+            try importArchive(path, context: context)
         } else {
             let origin = ImportOrigin(file: path)
-            try sink.isolating(origin) {
-                let text = try Self.text(try FileByteSource(path: path), origin: origin, sink: sink)
-                try sink.recipe(try Self.recipe(text, fallbackTitle: Self.stem(path), image: nil), origin: origin)
+            try context.isolating(origin) {
+                let text = try Self.text(try FileByteSource(path: path), origin: origin, context: context)
+                try context.records.recipe(
+                    try Self.recipe(text, fallbackTitle: Self.stem(path), image: nil), origin: origin)
             }
         }
     }
@@ -47,9 +48,10 @@ package struct ChowdownImporter: RecipeImporter {
         return parts.count == 1 || parts.contains { collections.contains(String($0)) }
     }
 
-    private func importFolder(_ root: String, into sink: any ImportSink) throws {
-        try FolderWalker(path: root).forEachFile(into: sink, accept: Self.isRecipeFile) { file, resolved, origin in
-            let text = try Self.text(try FileByteSource(path: resolved), origin: origin, sink: sink)
+    private func importFolder(_ root: String, context: ImportContext) throws {
+        try FolderWalker(path: root).forEachFile(context: context, accept: Self.isRecipeFile) {
+            file, resolved, origin in
+            let text = try Self.text(try FileByteSource(path: resolved), origin: origin, context: context)
             let site = Self.siteRoot(of: file)
             let recipe = try Self.recipe(text, fallbackTitle: Self.stem(file)) { name in
                 let folder = site.isEmpty ? "images" : "\(site)/images"
@@ -59,11 +61,11 @@ package struct ChowdownImporter: RecipeImporter {
                 else { return nil }
                 return try FileByteSource(path: image).readAll(limit: 64 << 20)
             }
-            try sink.recipe(recipe, origin: origin)
+            try context.records.recipe(recipe, origin: origin)
         }
     }
 
-    private func importArchive(_ path: String, into sink: any ImportSink) throws {
+    private func importArchive(_ path: String, context: ImportContext) throws {
         let archive = try ZipArchive(path: path)
         var pages: [ZipEntry] = []
         var images: [String: ZipEntry] = [:]
@@ -77,16 +79,16 @@ package struct ChowdownImporter: RecipeImporter {
         }
         for entry in pages {
             let origin = ImportOrigin(file: path).entry(entry.path)
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 _ = try entry.safeRelativePath(archive: path)
-                let text = try Self.text(try archive.open(entry), origin: origin, sink: sink)
+                let text = try Self.text(try archive.open(entry), origin: origin, context: context)
                 let site = Self.siteRoot(of: entry.path)
                 let recipe = try Self.recipe(text, fallbackTitle: Self.stem(entry.path)) { name in
                     guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix(".") else { return nil }
                     let key = site.isEmpty ? "images/\(name)" : "\(site)/images/\(name)"
                     return try images[key].map { try archive.open($0).readAll(limit: 64 << 20) }
                 }
-                try sink.recipe(recipe, origin: origin)
+                try context.records.recipe(recipe, origin: origin)
             }
         }
     }
@@ -109,10 +111,10 @@ package struct ChowdownImporter: RecipeImporter {
     }
 
     /// The page's text, decoded to UTF-8 (windows-1252 with a warning when it is not UTF-8).
-    static func text(_ source: any ByteSource, origin: ImportOrigin, sink: any ImportSink) throws -> String {
+    static func text(_ source: any ByteSource, origin: ImportOrigin, context: ImportContext) throws -> String {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let bytes = try decoded.readAll(limit: sink.readerLimits.maxRecordSize)
-        if decoded.usedFallback { sink.warnEncodingFallback(origin) }
+        let bytes = try decoded.readAll(limit: context.readerLimits.maxRecordSize)
+        if decoded.usedFallback { context.warnEncodingFallback(origin) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

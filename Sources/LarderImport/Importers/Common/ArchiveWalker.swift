@@ -20,7 +20,7 @@ package struct ArchiveWalker {
     /// Calls `body` for every entry that `accept` (given the entry) keeps.
     /// - Throws: ``LarderError`` when the archive itself cannot be read.
     package func forEachEntry(
-        into sink: any ImportSink, accept: (ZipEntry) -> Bool = { _ in true },
+        context: ImportContext, accept: (ZipEntry) -> Bool = { _ in true },
         _ body: (ZipEntry, any ByteSource, ImportOrigin) throws -> Void
     ) throws {
         let archive = try ZipArchive(path: path, limits: limits)
@@ -28,7 +28,7 @@ package struct ArchiveWalker {
         while let entry = try archive.nextEntry() {
             if entry.isIgnorable || !accept(entry) { continue }
             let entryOrigin = origin.entry(entry.path)
-            try sink.isolating(entryOrigin) {
+            try context.isolating(entryOrigin) {
                 _ = try entry.safeRelativePath(archive: path)
                 try body(entry, try archive.open(entry), entryOrigin)
             }

@@ -20,7 +20,7 @@ struct BackupArchive {
     /// - Throws: ``LarderError`` `malformed-record` when the zip holds no record file (`what`
     ///   names it), or what opening the archive throws.
     static func forEachRecordFile(
-        at path: String, origin: ImportOrigin? = nil, into sink: any ImportSink, what: String,
+        at path: String, origin: ImportOrigin? = nil, context: ImportContext, what: String,
         isRecordFile: (ZipEntry) -> Bool, _ body: (any ByteSource, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
         let fileOrigin = origin ?? ImportOrigin(file: path)
@@ -47,7 +47,7 @@ struct BackupArchive {
         for record in records {
             let origin = fileOrigin.entry(record.path)
             let folder = String(record.path.dropLast(record.fileName.count))
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 _ = try record.safeRelativePath(archive: path)
                 try body(try archive.open(record), origin) { photo in
                     let relative = String(photo.drop { $0 == "/" })

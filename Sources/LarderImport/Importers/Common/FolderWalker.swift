@@ -16,15 +16,15 @@ package struct FolderWalker {
 
     /// Calls `body` with each kept file's relative path, its resolved path and its origin; a
     /// ``LarderError`` from `body` rejects that file only.
-    /// - Throws: what the sink throws to stop the import.
+    /// - Throws: what the context throws to stop the import.
     package func forEachFile(
-        into sink: any ImportSink, accept: (String) -> Bool, _ body: (String, String, ImportOrigin) throws -> Void
+        context: ImportContext, accept: (String) -> Bool, _ body: (String, String, ImportOrigin) throws -> Void
     ) throws {
         let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
             .filter { accept($0) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
         for file in files {
             let origin = ImportOrigin(file: path, entry: file)
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 // Symlinks are followed only while they stay inside the folder being imported.
                 switch ContainedFile.resolveInside(file, base: path, folder: ".") {
                 case .success(let resolved): try body(file, resolved, origin)

@@ -29,18 +29,18 @@ struct HTMLExportArchive {
     /// - Throws: ``LarderError`` when the archive or page cannot be read at all; a page that
     ///   cannot be read is rejected and the others are read.
     static func forEachPage(
-        at path: String, into sink: any ImportSink, isPage: (String) -> Bool = isRecipesPage,
+        at path: String, context: ImportContext, isPage: (String) -> Bool = isRecipesPage,
         _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
         let fileOrigin = ImportOrigin(file: path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            try forEachPage(inFolder: path, into: sink, isPage: isPage, body)
+            try forEachPage(inFolder: path, context: context, isPage: isPage, body)
             return
         }
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             let root = try HTMLDocument.parse(
-                try HTMLPageReader.pageBytes(atPath: path, limits: sink.readerLimits), name: path)
+                try HTMLPageReader.pageBytes(atPath: path, limits: context.readerLimits), name: path)
             try body(root, fileOrigin) { _ in nil }
             return
         }
@@ -54,9 +54,9 @@ struct HTMLExportArchive {
         for page in pages {
             let origin = fileOrigin.entry(page.path)
             let folder = String(page.path.dropLast(page.fileName.count))
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 _ = try page.safeRelativePath(archive: path)
-                let bytes = try utf8(archive.open(page), limits: sink.readerLimits)
+                let bytes = try utf8(archive.open(page), limits: context.readerLimits)
                 try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { written in
                     let source = written.replacingAll("\\", with: "/")
                     guard let entry = files[folder + source] ?? files[source] else { return nil }
@@ -69,15 +69,15 @@ struct HTMLExportArchive {
 
     /// The folder case of ``forEachPage(at:into:isPage:_:)``.
     private static func forEachPage(
-        inFolder path: String, into sink: any ImportSink, isPage: (String) -> Bool,
+        inFolder path: String, context: ImportContext, isPage: (String) -> Bool,
         _ body: (HTMLElement, ImportOrigin, ImageLoader) throws -> Void
     ) throws {
         func accept(_ file: String) -> Bool {
             isPage((file.split(separator: "/").last.map(String.init) ?? file).lowercased())
         }
-        try FolderWalker(path: path).forEachFile(into: sink, accept: accept) { file, resolved, origin in
+        try FolderWalker(path: path).forEachFile(context: context, accept: accept) { file, resolved, origin in
             let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
-            let bytes = try HTMLPageReader.pageBytes(atPath: resolved, limits: sink.readerLimits)
+            let bytes = try HTMLPageReader.pageBytes(atPath: resolved, limits: context.readerLimits)
             try body(try HTMLDocument.parse(bytes, name: origin.description), origin) { written in
                 let source = folder + written.replacingAll("\\", with: "/")
                 switch ContainedFile.resolveInside(source, base: path, folder: ".") {
@@ -89,29 +89,29 @@ struct HTMLExportArchive {
         }
     }
 
-    /// Sends a recipe for every card (`isCard`) of every page to `sink`, each isolated: `read` gives
+    /// Sends a recipe for every card (`isCard`) of every page to `context`, each isolated: `read` gives
     /// a card's fields (the raw record of a reject) and the `src` of its photos, which are loaded from
     /// the export (one the export lacks is a warning), and `recipe` makes the recipe of both.
     /// - Throws: what ``forEachPage(at:into:_:)`` throws.
     static func importCards(
-        at path: String, into sink: any ImportSink, isPage: (String) -> Bool = isRecipesPage,
+        at path: String, context: ImportContext, isPage: (String) -> Bool = isRecipesPage,
         isCard: (HTMLElement) -> Bool, read: (HTMLElement) -> (fields: Fields, photos: [String]),
         recipe: (Fields, [ImportedRecipe.Image]) throws -> ImportedRecipe
     ) throws {
-        try forEachPage(at: path, into: sink, isPage: isPage) { root, origin, loadImage in
+        try forEachPage(at: path, context: context, isPage: isPage) { root, origin, loadImage in
             for (index, card) in root.all(nested: false, where: isCard).enumerated() {
                 let itemOrigin = origin.item(index)
                 let (fields, sources) = read(card)
-                try sink.isolating(itemOrigin, raw: .object(fields)) {
+                try context.isolating(itemOrigin, raw: .object(fields)) {
                     var photos: [ImportedRecipe.Image] = []
                     for source in sources {
                         if let bytes = try loadImage(source) {
                             photos.append(image(bytes))
                         } else {
-                            sink.warn("the photo \(source) is not in the export", origin: itemOrigin)
+                            context.warn("the photo \(source) is not in the export", origin: itemOrigin)
                         }
                     }
-                    try sink.recipe(try recipe(fields, photos), origin: itemOrigin)
+                    try context.records.recipe(try recipe(fields, photos), origin: itemOrigin)
                 }
             }
         }

@@ -25,15 +25,15 @@ struct LabeledTextRecipe {
     /// The 1-based line each field starts on.
     private(set) var lines: [String: Int] = [:]
 
-    /// Reads one file (see ``TextExportFiles/forEachLine(of:origin:sink:_:)``).
+    /// Reads one file (see ``TextExportFiles/forEachLine(of:origin:context:_:)``).
     /// - Throws: ``LarderError`` `malformed-record` at the line of text before the first label or
     ///   of a NUL byte (not a text file); `refused-input` past the record size limit.
     static func read(
-        _ source: any ByteSource, layout: Layout, origin: ImportOrigin, sink: any ImportSink
+        _ source: any ByteSource, layout: Layout, origin: ImportOrigin, context: ImportContext
     ) throws -> LabeledTextRecipe {
         var recipe = LabeledTextRecipe()
         var current: (label: String, isBlock: Bool)?
-        try TextExportFiles.forEachLine(of: source, origin: origin, sink: sink) { line, number in
+        try TextExportFiles.forEachLine(of: source, origin: origin, context: context) { line, number in
             if let (label, rest) = label(of: line), current?.isBlock != true || layout.blocks.contains(label) {
                 let isBlock = layout.blocks.contains(label)
                 current = (label, isBlock)

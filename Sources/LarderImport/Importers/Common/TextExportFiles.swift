@@ -29,22 +29,22 @@ enum TextExportFiles {
     /// file is always read) and its origin.
     /// - Throws: ``LarderError`` when the zip or folder itself cannot be read.
     static func forEach(
-        at path: String, into sink: any ImportSink, accept: @escaping (String) -> Bool = isText,
+        at path: String, context: ImportContext, accept: @escaping (String) -> Bool = isText,
         _ body: (any ByteSource, ImportOrigin) throws -> Void
     ) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            try FolderWalker(path: path).forEachFile(into: sink, accept: accept) { _, resolved, origin in
+            try FolderWalker(path: path).forEachFile(context: context, accept: accept) { _, resolved, origin in
                 try body(try FileByteSource(path: resolved), origin)
             }
         } else if ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) {
             let acceptEntry: (ZipEntry) -> Bool = { accept($0.path) }
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: acceptEntry) { _, source, origin in
+            try ArchiveWalker(path: path).forEachEntry(context: context, accept: acceptEntry) { _, source, origin in
                 try body(source, origin)
             }
         } else {
             let origin = ImportOrigin(file: path)
-            try sink.isolating(origin) { try body(try FileByteSource(path: path), origin) }
+            try context.isolating(origin) { try body(try FileByteSource(path: path), origin) }
         }
     }
 
@@ -52,13 +52,13 @@ enum TextExportFiles {
     /// record of a reject) and `recipe` makes the recipe, each file isolated.
     /// - Throws: what ``forEach(at:into:accept:_:)`` throws.
     static func importRecipes<Parsed>(
-        at path: String, into sink: any ImportSink, read: (any ByteSource, ImportOrigin) throws -> Parsed,
+        at path: String, context: ImportContext, read: (any ByteSource, ImportOrigin) throws -> Parsed,
         raw: (Parsed) -> Fields, recipe: (Parsed) throws -> ImportedRecipe
     ) throws {
-        try forEach(at: path, into: sink) { source, origin in
+        try forEach(at: path, context: context) { source, origin in
             let parsed = try read(source, origin)
-            try sink.isolating(origin, raw: .object(raw(parsed))) {
-                try sink.recipe(try recipe(parsed), origin: origin)
+            try context.isolating(origin, raw: .object(raw(parsed))) {
+                try context.records.recipe(try recipe(parsed), origin: origin)
             }
         }
     }
@@ -68,9 +68,9 @@ enum TextExportFiles {
     /// - Throws: ``LarderError`` `malformed-record` at the line of a NUL byte (not a text file);
     ///   `refused-input` when the file passes the record size limit.
     static func forEachLine(
-        of source: any ByteSource, origin: ImportOrigin, sink: any ImportSink, _ body: (String, Int) throws -> Void
+        of source: any ByteSource, origin: ImportOrigin, context: ImportContext, _ body: (String, Int) throws -> Void
     ) throws {
-        let limit = sink.readerLimits.maxRecordSize
+        let limit = context.readerLimits.maxRecordSize
         let decoded = TranscodingByteSource(source, encoding: nil)
         let reader = TextLineReader(decoded, maxLineBytes: limit)
         var size = 0
@@ -88,6 +88,6 @@ enum TextExportFiles {
             }
             try body(line, reader.lineNumber)
         }
-        if decoded.usedFallback { sink.warnEncodingFallback(origin) }
+        if decoded.usedFallback { context.warnEncodingFallback(origin) }
     }
 }

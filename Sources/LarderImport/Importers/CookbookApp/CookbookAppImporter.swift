@@ -26,14 +26,14 @@ package struct CookbookAppImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         guard !isFolder, ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             if !isFolder, Self.isRecipeFile(path.lowercased()) {
-                try importYAMLFiles(at: path, into: sink)
+                try importYAMLFiles(at: path, context: context)
             } else {
-                try importPages(at: path, into: sink)
+                try importPages(at: path, context: context)
             }
             return
         }
@@ -51,8 +51,8 @@ package struct CookbookAppImporter: RecipeImporter {
                 .malformedRecord, "the archive holds no .html page and no .yml recipe file",
                 location: SourceLocation(file: path))
         }
-        if hasYAML { try importYAMLFiles(at: path, into: sink) }
-        if hasPages { try importPages(at: path, into: sink) }
+        if hasYAML { try importYAMLFiles(at: path, context: context) }
+        if hasPages { try importPages(at: path, context: context) }
     }
 
     /// Whether a file name (lower-cased) is a recipe page: `.html` or `.htm`.
@@ -82,12 +82,12 @@ package struct CookbookAppImporter: RecipeImporter {
     }
 
     /// Reads every page of the export at `path` (a zip, a folder or one page).
-    private func importPages(at path: String, into sink: any ImportSink) throws {
-        try HTMLExportArchive.forEachPage(at: path, into: sink, isPage: Self.isPage) { root, origin, loadImage in
-            try sink.isolating(origin) {
+    private func importPages(at path: String, context: ImportContext) throws {
+        try HTMLExportArchive.forEachPage(at: path, context: context, isPage: Self.isPage) { root, origin, loadImage in
+            try context.isolating(origin) {
                 let (nodes, finder) = HTMLPageImport.recipes(
-                    inPage: root, name: origin.description, limits: sink.readerLimits
-                ) { sink.warn($0, origin: origin) }
+                    inPage: root, name: origin.description, limits: context.readerLimits
+                ) { context.warn($0, origin: origin) }
                 guard !nodes.isEmpty else {
                     throw LarderError(
                         .malformedRecord,
@@ -102,12 +102,12 @@ package struct CookbookAppImporter: RecipeImporter {
                         node.appendMember("image", .string(source))
                     }
                     let itemOrigin = origin.item(index)
-                    try sink.isolating(itemOrigin, raw: node) {
+                    try context.isolating(itemOrigin, raw: node) {
                         var recipe = try parser.parse(node, table: Self.pageFieldTable)
                         recipe.images = try recipe.images.map {
-                            try Self.resolve($0, load: loadImage) { sink.warn($0, origin: itemOrigin) }
+                            try Self.resolve($0, load: loadImage) { context.warn($0, origin: itemOrigin) }
                         }
-                        try sink.recipe(recipe, origin: itemOrigin)
+                        try context.records.recipe(recipe, origin: itemOrigin)
                     }
                 }
             }
@@ -115,23 +115,24 @@ package struct CookbookAppImporter: RecipeImporter {
     }
 
     /// Reads every `.yml` file of the export at `path` (a zip, or one file).
-    private func importYAMLFiles(at path: String, into sink: any ImportSink) throws {
+    private func importYAMLFiles(at path: String, context: ImportContext) throws {
         let isRecipeFile: (ZipEntry) -> Bool = { Self.isRecipeFile($0.fileName.lowercased()) }
-        try BackupArchive.forEachRecordFile(at: path, into: sink, what: ".yml recipe file", isRecordFile: isRecipeFile)
-        {
+        try BackupArchive.forEachRecordFile(
+            at: path, context: context, what: ".yml recipe file", isRecordFile: isRecipeFile
+        ) {
             source, origin, images in
             let reader = try YAMLReader(
-                source: TranscodingByteSource(source, encoding: nil), limits: sink.readerLimits)
+                source: TranscodingByteSource(source, encoding: nil), limits: context.readerLimits)
             var index = 0
             while let item = try reader.next() {
                 let itemOrigin = origin.item(index)
                 index += 1
-                try sink.isolating(itemOrigin, raw: item.value) {
+                try context.isolating(itemOrigin, raw: item.value) {
                     do {
                         let recipe = try Self.recipe(fromYAML: item.value, images: images) {
-                            sink.warn($0, origin: itemOrigin)
+                            context.warn($0, origin: itemOrigin)
                         }
-                        try sink.recipe(recipe, origin: itemOrigin)
+                        try context.records.recipe(recipe, origin: itemOrigin)
                     } catch let error as LarderError {
                         // Point at the field's line in the file when the reader knows it.
                         let location = error.location?.fieldPath.flatMap(reader.location(of:)) ?? item.location

@@ -12,36 +12,37 @@ package struct CooklangImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let isCookFile: (String) -> Bool = { $0.lowercased().hasSuffix(".cook") }
-            try FolderWalker(path: path).forEachFile(into: sink, accept: isCookFile) { file, resolved, origin in
+            try FolderWalker(path: path).forEachFile(context: context, accept: isCookFile) { file, resolved, origin in
                 try read(
                     try FileByteSource(path: resolved), title: Self.title(fromFileName: file), origin: origin,
-                    into: sink)
+                    context: context)
             }
             return
         }
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
             let isCookFile: (ZipEntry) -> Bool = { $0.path.lowercased().hasSuffix(".cook") }
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCookFile) { entry, source, origin in
-                try read(source, title: Self.title(fromFileName: entry.fileName), origin: origin, into: sink)
+            try ArchiveWalker(path: path).forEachEntry(context: context, accept: isCookFile) { entry, source, origin in
+                try read(source, title: Self.title(fromFileName: entry.fileName), origin: origin, context: context)
             }
             return
         }
         try read(
             try FileByteSource(path: path), title: Self.title(fromFileName: path), origin: ImportOrigin(file: path),
-            into: sink)
+            context: context)
     }
 
-    private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, into sink: any ImportSink) throws {
+    private func read(_ source: any ByteSource, title: String, origin: ImportOrigin, context: ImportContext) throws {
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let text = String(decoding: try decoded.readAll(limit: sink.readerLimits.maxRecordSize), as: UTF8.self)
-        if decoded.usedFallback { sink.warnEncodingFallback(origin) }
-        try sink.isolating(origin) {
-            try sink.recipe(try Self.recipe(from: CooklangParser.parse(text), fallbackTitle: title), origin: origin)
+        let text = String(decoding: try decoded.readAll(limit: context.readerLimits.maxRecordSize), as: UTF8.self)
+        if decoded.usedFallback { context.warnEncodingFallback(origin) }
+        try context.isolating(origin) {
+            try context.records.recipe(
+                try Self.recipe(from: CooklangParser.parse(text), fallbackTitle: title), origin: origin)
         }
     }
 

@@ -21,16 +21,16 @@ package struct CookmateImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try BackupArchive.forEachRecordFile(
-            at: path, into: sink, what: "cookbook .xml file", isRecordFile: Self.isCookbook
+            at: path, context: context, what: "cookbook .xml file", isRecordFile: Self.isCookbook
         ) { source, origin, images in
-            try sink.forEachXMLRecord(source, named: "recipe", origin: origin, fields: Self.fields) {
+            try context.forEachXMLRecord(source, named: "recipe", origin: origin, fields: Self.fields) {
                 element, fields, itemOrigin in
                 let recipe = try Self.recipe(from: element, fields: fields, images: images) {
-                    sink.warn($0, origin: itemOrigin)
+                    context.warn($0, origin: itemOrigin)
                 }
-                try sink.recipe(recipe, origin: itemOrigin)
+                try context.records.recipe(recipe, origin: itemOrigin)
             }
         }
     }

@@ -27,17 +27,17 @@ package struct CooknImporter: RecipeImporter {
     /// The table whose rows are the recipes; the zip holds it beside the others.
     static let recipeTable = "temp_recipe.dsv"
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
             throw LarderError(
                 .malformedRecord, "a Cook'n export is a zip of temp_*.dsv tables", location: SourceLocation(file: path))
         }
-        try importArchive(path, origin: ImportOrigin(file: path), into: sink, nested: true)
+        try importArchive(path, origin: ImportOrigin(file: path), context: context, nested: true)
     }
 
     /// Imports the cookbook in the zip at `path`; a zip with no `temp_recipe.dsv` but zips in it
     /// (several cookbooks zipped together, as Mealie also takes) has each of those read, one level deep.
-    private func importArchive(_ path: String, origin: ImportOrigin, into sink: any ImportSink, nested: Bool) throws {
+    private func importArchive(_ path: String, origin: ImportOrigin, context: ImportContext, nested: Bool) throws {
         let archive = try ZipArchive(path: path)
         var hasTables = false
         var cookbooks: [ZipEntry] = []
@@ -49,24 +49,25 @@ package struct CooknImporter: RecipeImporter {
         if !hasTables, nested, !cookbooks.isEmpty {
             for entry in cookbooks {
                 let entryOrigin = origin.entry(entry.path)
-                try sink.isolating(entryOrigin) {
+                try context.isolating(entryOrigin) {
                     try archive.withExtracted(entry, archive: path) { inner in
-                        try importArchive(inner, origin: entryOrigin, into: sink, nested: false)
+                        try importArchive(inner, origin: entryOrigin, context: context, nested: false)
                     }
                 }
             }
             return
         }
         try BackupArchive.forEachRecordFile(
-            at: path, origin: origin, into: sink, what: Self.recipeTable, isRecordFile: Self.isRecipeTable
+            at: path, origin: origin, context: context, what: Self.recipeTable, isRecordFile: Self.isRecipeTable
         ) { source, origin, files in
             let database = try Database(
-                recipes: Self.rows(try source.readAll(limit: sink.readerLimits.maxRecordSize)),
+                recipes: Self.rows(try source.readAll(limit: context.readerLimits.maxRecordSize)),
                 load: { name in try files(name).map(Self.rows) ?? [] })
             for (index, row) in database.recipes.enumerated() {
                 let itemOrigin = origin.item(index)
-                try sink.isolating(itemOrigin, raw: .object(row)) {
-                    try sink.recipe(try Self.recipe(row, database: database, loadFile: files), origin: itemOrigin)
+                try context.isolating(itemOrigin, raw: .object(row)) {
+                    try context.records.recipe(
+                        try Self.recipe(row, database: database, loadFile: files), origin: itemOrigin)
                 }
             }
         }

@@ -17,9 +17,9 @@ package struct CopyMeThatImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try HTMLExportArchive.importCards(
-            at: path, into: sink, isCard: { $0.name == "div" && $0.hasClass("recipe") },
+            at: path, context: context, isCard: { $0.name == "div" && $0.hasClass("recipe") },
             read: { HTMLExportArchive.withPhoto(Self.fields(of: $0)) },
             recipe: { try Self.recipe(from: $0, photos: $1) })
     }

@@ -19,29 +19,29 @@ package struct CroutonImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            try FolderWalker(path: path).forEachFile(into: sink, accept: Self.isCrumb) { _, resolved, origin in
-                try read(try FileByteSource(path: resolved), origin: origin, into: sink)
+            try FolderWalker(path: path).forEachFile(context: context, accept: Self.isCrumb) { _, resolved, origin in
+                try read(try FileByteSource(path: resolved), origin: origin, context: context)
             }
         } else if ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) {
             let isCrumb: (ZipEntry) -> Bool = { Self.isCrumb($0.path) }
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCrumb) { _, source, origin in
-                try read(source, origin: origin, into: sink)
+            try ArchiveWalker(path: path).forEachEntry(context: context, accept: isCrumb) { _, source, origin in
+                try read(source, origin: origin, context: context)
             }
         } else {
-            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
+            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), context: context)
         }
     }
 
     /// Whether a path names a Crouton recipe file.
     private static func isCrumb(_ path: String) -> Bool { path.lowercased().hasSuffix(".crumb") }
 
-    private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let value = try sink.readJSON(source, origin: origin)
-        try sink.isolating(origin, raw: value) {
-            try sink.recipe(try Self.recipe(from: value), origin: origin)
+    private func read(_ source: any ByteSource, origin: ImportOrigin, context: ImportContext) throws {
+        let value = try context.readJSON(source, origin: origin)
+        try context.isolating(origin, raw: value) {
+            try context.records.recipe(try Self.recipe(from: value), origin: origin)
         }
     }
 

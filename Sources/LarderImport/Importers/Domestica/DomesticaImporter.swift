@@ -16,10 +16,10 @@ package struct DomesticaImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
-        try sink.forEachJSONRecord(try FileByteSource(path: path), origin: ImportOrigin(file: path)) {
+    package func importItems(at path: String, context: ImportContext) throws {
+        try context.forEachJSONRecord(try FileByteSource(path: path), origin: ImportOrigin(file: path)) {
             value, origin in
-            try sink.recipe(try Self.recipe(from: value), origin: origin)
+            try context.records.recipe(try Self.recipe(from: value), origin: origin)
         }
     }
 

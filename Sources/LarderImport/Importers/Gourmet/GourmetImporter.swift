@@ -18,9 +18,10 @@ package struct GourmetImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try HTMLExportArchive.importCards(
-            at: path, into: sink, isPage: Self.isRecipePage, isCard: { $0.name == "div" && $0.hasClass("recipe") },
+            at: path, context: context, isPage: Self.isRecipePage,
+            isCard: { $0.name == "div" && $0.hasClass("recipe") },
             read: { HTMLExportArchive.withPhoto(Self.fields(of: $0)) },
             recipe: { try Self.recipe(from: $0, photos: $1) })
     }

@@ -24,11 +24,11 @@ package struct MealMasterImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(ImportDetector.sniffLength)
         let isUnframed = !Self.claims(String(decoding: head, as: UTF8.self))
         let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
-        let lines = TextLineReader(decoded, maxLineBytes: sink.readerLimits.maxRecordSize)
+        let lines = TextLineReader(decoded, maxLineBytes: context.readerLimits.maxRecordSize)
         let fileOrigin = ImportOrigin(file: path)
         var current: MealMasterRecipeReader?
         var index = 0
@@ -38,17 +38,17 @@ package struct MealMasterImporter: RecipeImporter {
         func close(_ reader: inout MealMasterRecipeReader, problem: String?) throws {
             let origin = fileOrigin.item(index)
             index += 1
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 if oversized {
                     throw LarderError(
                         .refusedInput,
-                        "the recipe is larger than the record size limit (\(sink.readerLimits.maxRecordSize) bytes); refused",
+                        "the recipe is larger than the record size limit (\(context.readerLimits.maxRecordSize) bytes); refused",
                         location: SourceLocation(line: reader.headerLine))
                 }
                 if let problem {
                     throw LarderError(.malformedRecord, problem, location: SourceLocation(line: reader.headerLine))
                 }
-                try sink.recipe(try reader.finish(), origin: origin)
+                try context.records.recipe(try reader.finish(), origin: origin)
             }
         }
 
@@ -80,7 +80,7 @@ package struct MealMasterImporter: RecipeImporter {
                 continue
             }
             size += line.utf8.count + 1
-            if size > sink.readerLimits.maxRecordSize { oversized = true }
+            if size > context.readerLimits.maxRecordSize { oversized = true }
             // In place (no copy of what the recipe holds so far).
             if !oversized { current?.add(line) }
         }
@@ -94,7 +94,7 @@ package struct MealMasterImporter: RecipeImporter {
                 }
             try close(&open, problem: end.map { "the file ends before the recipe's end line (\($0))" })
         }
-        if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) }
+        if decoded.usedFallback { context.warnEncodingFallback(fileOrigin) }
     }
 }
 

@@ -14,10 +14,11 @@ package struct MealieImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         guard ZipArchive.isZip(head) else {
-            try readRecipeFile(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), into: sink)
+            try readRecipeFile(
+                try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), context: context)
             return
         }
         let archive = try ZipArchive(path: path)
@@ -40,34 +41,34 @@ package struct MealieImporter: RecipeImporter {
             }
         }
         if let database, recipeFiles.isEmpty {
-            try readDatabase(archive, database, images: images, archivePath: path, into: sink)
+            try readDatabase(archive, database, images: images, archivePath: path, context: context)
             return
         }
         for entry in recipeFiles {
             let origin = ImportOrigin(file: path, entry: entry.path)
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 _ = try entry.safeRelativePath(archive: path)
                 let parts = entry.path.split(separator: "/")
                 let folder = parts.count >= 2 ? String(parts[parts.count - 2]) : ""
                 let image = try images[folder].map { try archive.open($0).readAll(limit: 64 << 20) }
-                try readRecipeFile(archive.open(entry), image: image, origin: origin, into: sink)
+                try readRecipeFile(archive.open(entry), image: image, origin: origin, context: context)
             }
         }
     }
 
     private func readRecipeFile(
-        _ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink
+        _ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, context: ImportContext
     ) throws {
-        let value = try sink.readJSON(source, origin: origin)
+        let value = try context.readJSON(source, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin
-            try sink.isolating(itemOrigin, raw: item) {
+            try context.isolating(itemOrigin, raw: item) {
                 var recipe = try Self.recipe(from: item)
                 if let image, !image.isEmpty {
                     recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
                 }
-                try sink.recipe(recipe, origin: itemOrigin)
+                try context.records.recipe(recipe, origin: itemOrigin)
             }
         }
     }
@@ -75,17 +76,17 @@ package struct MealieImporter: RecipeImporter {
     /// Mealie 1.x `database.json`: tables by name, rows joined on `recipe_id` (``MealieDatabaseJoin``).
     private func readDatabase(
         _ archive: ZipArchive, _ entry: ZipEntry, images: [String: ZipEntry], archivePath: String,
-        into sink: any ImportSink
+        context: ImportContext
     ) throws {
         let origin = ImportOrigin(file: archivePath, entry: entry.path)
         let database = try JSONLDBlocks.parse(
-            TranscodingByteSource(try archive.open(entry), encoding: nil), limits: sink.readerLimits.forWholeDocument
-        ) { sink.warn(JSONLDBlocks.warningText($0), origin: origin) }
+            TranscodingByteSource(try archive.open(entry), encoding: nil), limits: context.readerLimits.forWholeDocument
+        ) { context.warn(JSONLDBlocks.warningText($0), origin: origin) }
         let recipes = database["recipes"]?.arrayValue ?? []
         let tables = MealieDatabaseJoin(database)
         for (index, row) in recipes.enumerated() {
             let itemOrigin = origin.item(index)
-            try sink.isolating(itemOrigin, raw: row) {
+            try context.isolating(itemOrigin, raw: row) {
                 guard case .object(let columns) = row else {
                     throw LarderError(.malformedRecord, "expected a recipe row, found \(row.kindDescription)")
                 }
@@ -95,7 +96,7 @@ package struct MealieImporter: RecipeImporter {
                 if let image = try images[id].map({ try archive.open($0).readAll(limit: 64 << 20) }), !image.isEmpty {
                     recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
                 }
-                try sink.recipe(recipe, origin: itemOrigin)
+                try context.records.recipe(recipe, origin: itemOrigin)
             }
         }
     }

@@ -13,25 +13,25 @@ package struct MelaImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
             let isNotImage: (ZipEntry) -> Bool = { !$0.path.lowercased().hasSuffix(".jpg") }
-            try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isNotImage) { _, source, origin in
-                try read(source, origin: origin, into: sink)
+            try ArchiveWalker(path: path).forEachEntry(context: context, accept: isNotImage) { _, source, origin in
+                try read(source, origin: origin, context: context)
             }
         } else {
-            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
+            try read(try FileByteSource(path: path), origin: ImportOrigin(file: path), context: context)
         }
     }
 
-    private func read(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
-        let value = try sink.readJSON(source, origin: origin)
+    private func read(_ source: any ByteSource, origin: ImportOrigin, context: ImportContext) throws {
+        let value = try context.readJSON(source, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin
-            try sink.isolating(itemOrigin, raw: item) {
-                try sink.recipe(try Self.recipe(from: item), origin: itemOrigin)
+            try context.isolating(itemOrigin, raw: item) {
+                try context.records.recipe(try Self.recipe(from: item), origin: itemOrigin)
             }
         }
     }

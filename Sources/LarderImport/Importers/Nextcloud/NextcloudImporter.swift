@@ -10,17 +10,17 @@ package struct NextcloudImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
-            try importFolder(path, into: sink)
+            try importFolder(path, context: context)
         } else {
-            try importArchive(path, into: sink)
+            try importArchive(path, context: context)
         }
     }
 
-    private func importFolder(_ root: String, into sink: any ImportSink) throws {
+    private func importFolder(_ root: String, context: ImportContext) throws {
         guard let walker = FileManager.default.enumerator(atPath: root) else {
             throw LarderError(.io, "cannot list the folder", location: SourceLocation(file: root))
         }
@@ -38,7 +38,7 @@ package struct NextcloudImporter: RecipeImporter {
         for relative in recipeFiles.sorted() {
             let origin = ImportOrigin(file: root, entry: relative)
             let folder = String(relative.dropLast("recipe.json".count))
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 // Symlinks are followed only while they stay inside the folder being imported.
                 let recipePath: String
                 switch ContainedFile.resolveInside(relative, base: root, folder: ".") {
@@ -50,16 +50,17 @@ package struct NextcloudImporter: RecipeImporter {
                 where FileManager.default.fileExists(atPath: root + "/" + folder + name) {
                     switch ContainedFile.resolveInside(folder + name, base: root, folder: ".") {
                     case .success(let path): image = try FileByteSource(path: path).readAll(limit: 64 << 20)
-                    case .failure(let reason): sink.warn("\(folder + name): \(reason); image not read", origin: origin)
+                    case .failure(let reason):
+                        context.warn("\(folder + name): \(reason); image not read", origin: origin)
                     }
                     break
                 }
-                try read(FileByteSource(path: recipePath), image: image, origin: origin, into: sink)
+                try read(FileByteSource(path: recipePath), image: image, origin: origin, context: context)
             }
         }
     }
 
-    private func importArchive(_ path: String, into sink: any ImportSink) throws {
+    private func importArchive(_ path: String, context: ImportContext) throws {
         // Photos sit beside recipe.json; collect them per folder first (the central directory
         // order is not guaranteed), then read each recipe.
         let archive = try ZipArchive(path: path)
@@ -74,11 +75,11 @@ package struct NextcloudImporter: RecipeImporter {
         }
         for entry in recipes {
             let origin = ImportOrigin(file: path, entry: entry.path)
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 _ = try entry.safeRelativePath(archive: path)
                 let folder = String(entry.path.dropLast(entry.fileName.count))
                 let image = try images[folder].map { try archive.open($0).readAll(limit: 64 << 20) }
-                try read(archive.open(entry), image: image, origin: origin, into: sink)
+                try read(archive.open(entry), image: image, origin: origin, context: context)
             }
         }
     }
@@ -90,10 +91,9 @@ package struct NextcloudImporter: RecipeImporter {
         "id": .carried("id")
     ])
 
-    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws
-    {
-        let value = try sink.readJSON(source, origin: origin)
-        try sink.isolating(origin, raw: value) {
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, context: ImportContext) throws {
+        let value = try context.readJSON(source, origin: origin)
+        try context.isolating(origin, raw: value) {
             var recipe = try SchemaOrgRecipeParser().parse(value, table: Self.fieldTable) { recipe in
                 if let id = value["id"].flatMap({
                     $0.stringValue ?? ($0.objectValue == nil ? SchemaOrgRecipeParser().text($0) : nil)
@@ -105,7 +105,7 @@ package struct NextcloudImporter: RecipeImporter {
                 recipe.images.insert(
                     .data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16)))), at: 0)
             }
-            try sink.recipe(recipe, origin: origin)
+            try context.records.recipe(recipe, origin: origin)
         }
     }
 }

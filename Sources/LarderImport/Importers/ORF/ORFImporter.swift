@@ -14,15 +14,15 @@ package struct ORFImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let reader = try YAMLReader(source: TranscodingByteSource(try FileByteSource(path: path), encoding: nil))
         var index = 0
         while let item = try reader.next() {
             let origin = index == 0 ? ImportOrigin(file: path) : ImportOrigin(file: path, index: index)
             index += 1
-            try sink.isolating(origin, raw: item.value) {
+            try context.isolating(origin, raw: item.value) {
                 do {
-                    try sink.recipe(try Self.recipe(from: item.value), origin: origin)
+                    try context.records.recipe(try Self.recipe(from: item.value), origin: origin)
                 } catch let error as LarderError {
                     // Point at the field's line in the YAML when the reader knows it.
                     if let path = error.location?.fieldPath, let location = reader.location(of: path) {

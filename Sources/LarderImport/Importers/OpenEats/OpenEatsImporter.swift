@@ -53,7 +53,7 @@ package struct OpenEatsImporter: RecipeImporter {
         }
     }
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         var isDirectory: ObjCBool = false
         let files =
             FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -63,7 +63,7 @@ package struct OpenEatsImporter: RecipeImporter {
         var rows: [Value] = []
         for file in files {
             guard
-                let part = try sink.readJSON(try FileByteSource(path: file), origin: ImportOrigin(file: file))
+                let part = try context.readJSON(try FileByteSource(path: file), origin: ImportOrigin(file: file))
                     .arrayValue
             else {
                 throw LarderError(
@@ -76,8 +76,9 @@ package struct OpenEatsImporter: RecipeImporter {
         let dump = Dump(rows)
         for (index, row) in dump.recipes.enumerated() {
             let itemOrigin = origin.item(index)
-            try sink.isolating(itemOrigin, raw: .object(row.fields)) {
-                try sink.recipe(try Self.recipe(pk: row.pk, fields: row.fields, dump: dump), origin: itemOrigin)
+            try context.isolating(itemOrigin, raw: .object(row.fields)) {
+                try context.records.recipe(
+                    try Self.recipe(pk: row.pk, fields: row.fields, dump: dump), origin: itemOrigin)
             }
         }
     }

@@ -13,28 +13,28 @@ package struct PaprikaImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let origin = ImportOrigin(file: path)
         let head = try FileByteSource(path: path).readPrefix(4)
         if ZipArchive.isZip(head) {
-            try ArchiveWalker(path: path).forEachEntry(into: sink) { entry, source, entryOrigin in
-                try readRecipes(from: source, origin: entryOrigin, into: sink)
+            try ArchiveWalker(path: path).forEachEntry(context: context) { entry, source, entryOrigin in
+                try readRecipes(from: source, origin: entryOrigin, context: context)
             }
         } else {
-            try readRecipes(from: try FileByteSource(path: path), origin: origin, into: sink)
+            try readRecipes(from: try FileByteSource(path: path), origin: origin, context: context)
         }
     }
 
     /// Reads one gzip or plain JSON document holding a recipe (or a list of them).
-    func readRecipes(from raw: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
+    func readRecipes(from raw: any ByteSource, origin: ImportOrigin, context: ImportContext) throws {
         let peekable = PeekableByteSource(raw)
         let isGzip = GzipReader.isGzip(try peekable.peek(2))
-        let value = try sink.readJSON(isGzip ? try GzipReader(peekable) : peekable, origin: origin)
+        let value = try context.readJSON(isGzip ? try GzipReader(peekable) : peekable, origin: origin)
         let items = value.arrayValue ?? [value]
         for (index, item) in items.enumerated() {
             let itemOrigin = items.count > 1 ? origin.item(index) : origin
-            try sink.isolating(itemOrigin, raw: item.droppingPhotoData) {
-                try sink.recipe(try Self.recipe(from: item), origin: itemOrigin)
+            try context.isolating(itemOrigin, raw: item.droppingPhotoData) {
+                try context.records.recipe(try Self.recipe(from: item), origin: itemOrigin)
             }
         }
     }

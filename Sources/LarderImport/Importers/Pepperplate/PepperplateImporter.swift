@@ -18,9 +18,10 @@ package struct PepperplateImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try TextExportFiles.importRecipes(
-            at: path, into: sink, read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, sink: sink) },
+            at: path, context: context,
+            read: { try LabeledTextRecipe.read($0, layout: .appExport, origin: $1, context: context) },
             raw: \.fields, recipe: Self.recipe(from:))
     }
 

@@ -12,7 +12,7 @@ import LarderFormats
 /// reader knows it) and the rest import; after a syntax error only NDJSON reads on.
 ///
 /// Source fields Larder has no field for are kept verbatim in `extras.plain` and named in a
-/// warning (``keep(_:in:fields:isLarderRecord:origin:sink:)``).
+/// warning (``keep(_:in:fields:isLarderRecord:origin:context:)``).
 ///
 /// ```swift
 /// try PlainRecipeImporter().importItems(at: "recipes.yaml", into: session)
@@ -23,14 +23,14 @@ package struct PlainRecipeImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let (source, dataFormat) = try RecordIO.sniff(FileByteSource(path: path), path: path)
         if dataFormat == .xml {
-            try importXML(source, path: path, into: sink)
+            try importXML(source, path: path, context: context)
             return
         }
         let decoded = TranscodingByteSource(source, encoding: nil)
-        let limits = sink.readerLimits
+        let limits = context.readerLimits
         let reader: any RecordReader
         switch dataFormat {
         case .yaml: reader = try YAMLReader(source: decoded, limits: limits)
@@ -39,20 +39,20 @@ package struct PlainRecipeImporter: RecipeImporter {
         }
         var index = 0
         var warningsSeen = 0
-        defer { if decoded.usedFallback { sink.warnEncodingFallback(ImportOrigin(file: path)) } }
+        defer { if decoded.usedFallback { context.warnEncodingFallback(ImportOrigin(file: path)) } }
         while true {
             let item: RecordItem?
             do {
                 item = try reader.next()
             } catch let error as LarderError where error.code != .io {
-                try sink.reject(error, origin: ImportOrigin(file: path, index: index), raw: nil)
+                try context.reject(error, origin: ImportOrigin(file: path, index: index), raw: nil)
                 index += 1
                 if reader.canRecover { continue }
                 return
             }
             if let json = reader as? JSONReader, json.warnings.count > warningsSeen {
                 for warning in json.warnings[warningsSeen...] {
-                    sink.warn(JSONLDBlocks.warningText(warning), origin: ImportOrigin(file: path))
+                    context.warn(JSONLDBlocks.warningText(warning), origin: ImportOrigin(file: path))
                 }
                 warningsSeen = json.warnings.count
             }
@@ -65,13 +65,13 @@ package struct PlainRecipeImporter: RecipeImporter {
             }
             let isLarderRecord = reader.header?.recordType == .recipe
             for (value, prefix) in Self.recipes(
-                in: item.value, origin: ImportOrigin(file: path, index: index), sink: sink)
+                in: item.value, origin: ImportOrigin(file: path, index: index), context: context)
             {
                 let origin = ImportOrigin(file: path, index: index)
                 index += 1
-                try sink.isolating(origin, raw: value) {
+                try context.isolating(origin, raw: value) {
                     do {
-                        try Self.importRecord(value, isLarderRecord: isLarderRecord, origin: origin, into: sink)
+                        try Self.importRecord(value, isLarderRecord: isLarderRecord, origin: origin, context: context)
                     } catch let error as LarderError {
                         // Point at the field's line in the file when the reader knows it.
                         let inner = error.location?.fieldPath ?? .root
@@ -87,16 +87,16 @@ package struct PlainRecipeImporter: RecipeImporter {
         }
     }
 
-    /// Reads one record and hands the recipe to the sink, with what it could not carry.
-    static func importRecord(_ value: Value, isLarderRecord: Bool, origin: ImportOrigin, into sink: any ImportSink)
+    /// Reads one record and hands the recipe to the context, with what it could not carry.
+    static func importRecord(_ value: Value, isLarderRecord: Bool, origin: ImportOrigin, context: ImportContext)
         throws
     {
         let plain = try PlainRecipe(value: value, isLarderRecord: isLarderRecord)
         var recipe = plain.recipe
         keep(
             plain.unmapped, in: &recipe, fields: value.objectValue ?? Fields(), isLarderRecord: isLarderRecord,
-            origin: origin, sink: sink)
-        try sink.recipe(recipe, origin: origin)
+            origin: origin, context: context)
+        try context.records.recipe(recipe, origin: origin)
     }
 
     /// Where the source fields Larder has no place for go: `extras.plain`, verbatim, keyed by the
@@ -112,10 +112,10 @@ package struct PlainRecipeImporter: RecipeImporter {
     ///   - fields: the record's top-level fields, for the census.
     ///   - isLarderRecord: whether the record is a Larder record (its `extras` are its own).
     ///   - origin: where the recipe came from, for the warnings.
-    ///   - sink: the receiver of the warnings.
+    ///   - context: the receiver of the warnings.
     static func keep(
         _ unmapped: [PlainRecipe.UnmappedField], in recipe: inout ImportedRecipe, fields: Fields,
-        isLarderRecord: Bool, origin: ImportOrigin, sink: any ImportSink
+        isLarderRecord: Bool, origin: ImportOrigin, context: ImportContext
     ) {
         var kept = Fields()
         var overrides: [String: FieldFate] = [:]
@@ -136,14 +136,14 @@ package struct PlainRecipeImporter: RecipeImporter {
             let role = topKey.flatMap { PlainRecipe.Role(key: $0) }
             if let reason = field.reason, role == .larderFlag || role == .syncState {
                 if isTopLevel, let topKey { overrides[topKey] = .dropped(reason) }
-                sink.warn("\(field.path): \(field.value.snippet) not imported: \(reason)", origin: origin)
+                context.warn("\(field.path): \(field.value.snippet) not imported: \(reason)", origin: origin)
                 continue
             }
             let key = field.path.description
             if !kept.contains(key: key) { kept.append(key: key, value: field.value) }
             if isTopLevel, let topKey { overrides[topKey] = .extras }
             if let reason = field.reason {
-                sink.warn(
+                context.warn(
                     "\(field.path): \(field.value.snippet) not imported: \(reason) (kept verbatim in extras.plain)",
                     origin: origin)
             } else {
@@ -151,7 +151,7 @@ package struct PlainRecipeImporter: RecipeImporter {
             }
         }
         if !withoutField.isEmpty {
-            sink.warn(
+            context.warn(
                 "not imported into a Larder field (no Larder recipe field for \(withoutField.count == 1 ? "it" : "them"); kept verbatim in extras.plain): "
                     + withoutField.joined(separator: ", "), origin: origin)
         }
@@ -192,7 +192,7 @@ package struct PlainRecipeImporter: RecipeImporter {
     ///
     /// The record itself, or the list of a document that wraps its recipes (`{"recipes": […]}`,
     /// `recipe: {…}`); the wrapper's other members are reported as not imported.
-    static func recipes(in value: Value, origin: ImportOrigin, sink: any ImportSink) -> [(Value, FieldPath)] {
+    static func recipes(in value: Value, origin: ImportOrigin, context: ImportContext) -> [(Value, FieldPath)] {
         guard let fields = value.objectValue, !fields.contains(where: { PlainRecipe.Role(key: $0.key) == .title }),
             let wrapper = fields.first(where: {
                 wrapperNames.contains(PlainRecipe.normalizedName($0.key))
@@ -201,7 +201,7 @@ package struct PlainRecipeImporter: RecipeImporter {
         else { return [(value, .root)] }
         let others = fields.filter { $0.key != wrapper.key && !PlainRecipe.isEmpty($0.value) }.map(\.key)
         if !others.isEmpty {
-            sink.warn(
+            context.warn(
                 "not imported (fields of the document around its recipes): \(others.joined(separator: ", "))",
                 origin: ImportOrigin(file: origin.file))
         }
@@ -211,7 +211,7 @@ package struct PlainRecipeImporter: RecipeImporter {
     }
 
     /// Reads every `<recipe>` element of an XML document, one subtree at a time.
-    private func importXML(_ source: any ByteSource, path: String, into sink: any ImportSink) throws {
+    private func importXML(_ source: any ByteSource, path: String, context: ImportContext) throws {
         let reader = try XMLSubtreeReader(source: source, recordElements: ["recipe"])
         var index = 0
         while let element = try reader.nextRecord() {
@@ -219,11 +219,11 @@ package struct PlainRecipeImporter: RecipeImporter {
             let value = element.plainValue(lines: &lines)
             let origin = ImportOrigin(file: path, index: index)
             index += 1
-            try sink.isolating(origin, raw: value) {
+            try context.isolating(origin, raw: value) {
                 do {
                     // Larder's own XML (`<records schema="recipe">`) keeps its ids.
                     try Self.importRecord(
-                        value, isLarderRecord: reader.rootName == "records", origin: origin, into: sink)
+                        value, isLarderRecord: reader.rootName == "records", origin: origin, context: context)
                 } catch let error as LarderError {
                     var line = element.line
                     if var path = error.location?.fieldPath {

@@ -22,13 +22,15 @@ package struct RecetteTekImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let isRecipeList: (ZipEntry) -> Bool = { Self.isRecipeList($0.fileName) }
-        try BackupArchive.forEachRecordFile(at: path, into: sink, what: "recipes.json", isRecordFile: isRecipeList) {
+        try BackupArchive.forEachRecordFile(
+            at: path, context: context, what: "recipes.json", isRecordFile: isRecipeList
+        ) {
             source, origin, images in
-            try sink.forEachJSONRecord(source, origin: origin) { value, itemOrigin in
-                let recipe = try Self.recipe(from: value, images: images) { sink.warn($0, origin: itemOrigin) }
-                try sink.recipe(recipe, origin: itemOrigin)
+            try context.forEachJSONRecord(source, origin: origin) { value, itemOrigin in
+                let recipe = try Self.recipe(from: value, images: images) { context.warn($0, origin: itemOrigin) }
+                try context.records.recipe(recipe, origin: itemOrigin)
             }
         }
     }

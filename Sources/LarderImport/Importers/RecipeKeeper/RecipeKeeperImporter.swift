@@ -19,9 +19,9 @@ package struct RecipeKeeperImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         try HTMLExportArchive.importCards(
-            at: path, into: sink, isCard: { $0.name == "div" && $0.hasClass("recipe-details") },
+            at: path, context: context, isCard: { $0.name == "div" && $0.hasClass("recipe-details") },
             read: { (Self.properties(of: $0), Self.photoSources(in: $0)) },
             recipe: { try Self.recipe(from: $0, photos: $1) })
     }

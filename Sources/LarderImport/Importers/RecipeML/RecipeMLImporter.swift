@@ -13,15 +13,15 @@ package struct RecipeMLImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let reader = try XMLSubtreeReader(source: try FileByteSource(path: path), recordElements: ["recipe"])
         var index = 0
         while let recipe = try reader.nextRecord() {
             let origin = ImportOrigin(file: path, index: index)
             index += 1
-            try sink.isolating(origin) {
+            try context.isolating(origin) {
                 do {
-                    try sink.recipe(try Self.recipe(from: recipe), origin: origin)
+                    try context.records.recipe(try Self.recipe(from: recipe), origin: origin)
                 } catch let error as LarderError {
                     throw error.locatedAt(SourceLocation(line: recipe.line))
                 }

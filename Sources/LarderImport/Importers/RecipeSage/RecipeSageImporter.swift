@@ -21,18 +21,18 @@ package struct RecipeSageImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let decoded = TranscodingByteSource(try FileByteSource(path: path), encoding: nil)
-        let reader = JSONReader(source: decoded, lenient: true, limits: sink.readerLimits)
+        let reader = JSONReader(source: decoded, lenient: true, limits: context.readerLimits)
         let fileOrigin = ImportOrigin(file: path)
-        defer { if decoded.usedFallback { sink.warnEncodingFallback(fileOrigin) } }
+        defer { if decoded.usedFallback { context.warnEncodingFallback(fileOrigin) } }
         var index = 0
         while let item = try reader.next() {
             for value in item.value["recipes"]?.arrayValue ?? [item.value] {
                 let origin = fileOrigin.item(index)
                 index += 1
-                try sink.isolating(origin, raw: value) {
-                    try sink.recipe(try Self.recipe(from: value), origin: origin)
+                try context.isolating(origin, raw: value) {
+                    try context.records.recipe(try Self.recipe(from: value), origin: origin)
                 }
             }
         }

@@ -22,14 +22,14 @@ package struct RezeptsuiteImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         guard ZipArchive.isZip(try FileByteSource(path: path).readPrefix(4)) else {
-            try Self.readCookbook(try FileByteSource(path: path), origin: ImportOrigin(file: path), into: sink)
+            try Self.readCookbook(try FileByteSource(path: path), origin: ImportOrigin(file: path), context: context)
             return
         }
         let isCookML: (ZipEntry) -> Bool = { Self.isCookML($0.fileName) }
-        try ArchiveWalker(path: path).forEachEntry(into: sink, accept: isCookML) { _, source, origin in
-            try Self.readCookbook(source, origin: origin, into: sink)
+        try ArchiveWalker(path: path).forEachEntry(context: context, accept: isCookML) { _, source, origin in
+            try Self.readCookbook(source, origin: origin, context: context)
         }
     }
 
@@ -44,11 +44,11 @@ package struct RezeptsuiteImporter: RecipeImporter {
         keys.has("cookml") || (keys.has("recipe") && keys.has("head") && keys.has("part"))
     }
 
-    private static func readCookbook(_ source: any ByteSource, origin: ImportOrigin, into sink: any ImportSink) throws {
+    private static func readCookbook(_ source: any ByteSource, origin: ImportOrigin, context: ImportContext) throws {
         let raw: (Fields) -> Value = { .object($0.droppingPicture) }
-        try sink.forEachXMLRecord(source, named: "recipe", origin: origin, fields: fields, raw: raw) {
+        try context.forEachXMLRecord(source, named: "recipe", origin: origin, fields: fields, raw: raw) {
             element, fields, itemOrigin in
-            try sink.recipe(try recipe(from: element, fields: fields), origin: itemOrigin)
+            try context.records.recipe(try recipe(from: element, fields: fields), origin: itemOrigin)
         }
     }
 

@@ -13,7 +13,7 @@ package struct SchemaOrgImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let file = try FileByteSource(path: path)
         let peekable = PeekableByteSource(file)
         let head = try peekable.peek(4096)
@@ -33,33 +33,33 @@ package struct SchemaOrgImporter: RecipeImporter {
                 index += 1
                 do {
                     let value = try JSONLDBlocks.parse(
-                        text: block.text, name: "\(path):\(block.line)", limits: sink.readerLimits
+                        text: block.text, name: "\(path):\(block.line)", limits: context.readerLimits
                     ) {
-                        sink.warn(JSONLDBlocks.warningText($0), origin: blockOrigin)
+                        context.warn(JSONLDBlocks.warningText($0), origin: blockOrigin)
                     }
                     blocks.append((value, blockOrigin))
                 } catch let error as LarderError {
                     // One broken block does not hide the others.
-                    sink.warn("skipped an ld+json block that is not JSON: \(error.message)", origin: blockOrigin)
+                    context.warn("skipped an ld+json block that is not JSON: \(error.message)", origin: blockOrigin)
                 }
             }
         } else {
             blocks.append(
                 (
-                    try JSONLDBlocks.parse(text, limits: sink.readerLimits) {
-                        sink.warn(JSONLDBlocks.warningText($0), origin: origin)
+                    try JSONLDBlocks.parse(text, limits: context.readerLimits) {
+                        context.warn(JSONLDBlocks.warningText($0), origin: origin)
                     }, origin
                 ))
         }
-        if text.usedFallback { sink.warnEncodingFallback(origin) }
+        if text.usedFallback { context.warnEncodingFallback(origin) }
         if firstByte == UInt8(ascii: "<") {
-            blocks = try HTMLPageImport.completing(blocks, path: path, limits: sink.readerLimits)
+            blocks = try HTMLPageImport.completing(blocks, path: path, limits: context.readerLimits)
         }
-        try emitRecipes(in: blocks, into: sink, emptyOrigin: origin)
+        try emitRecipes(in: blocks, context: context, emptyOrigin: origin)
     }
 
-    /// Sends every Recipe node of a page's blocks to `sink`.
-    package func emitRecipes(in blocks: [(Value, ImportOrigin)], into sink: any ImportSink, emptyOrigin: ImportOrigin)
+    /// Sends every Recipe node of a page's blocks to `context`.
+    package func emitRecipes(in blocks: [(Value, ImportOrigin)], context: ImportContext, emptyOrigin: ImportOrigin)
         throws
     {
         let finder = SchemaOrgNodeFinder(blocks: blocks.map(\.0))
@@ -69,15 +69,15 @@ package struct SchemaOrgImporter: RecipeImporter {
             let nodes = finder.recipes(in: block)
             for (index, node) in nodes.enumerated() {
                 let itemOrigin = nodes.count > 1 || found > 0 ? blockOrigin.item(found) : blockOrigin
-                try sink.isolating(itemOrigin, raw: node) {
-                    try sink.recipe(try parser.parse(node), origin: itemOrigin)
+                try context.isolating(itemOrigin, raw: node) {
+                    try context.records.recipe(try parser.parse(node), origin: itemOrigin)
                 }
                 _ = index
                 found += 1
             }
         }
         if found == 0 {
-            try sink.reject(
+            try context.reject(
                 LarderError(
                     .malformedRecord,
                     "no schema.org Recipe found (looked at the top level, @graph, mainEntity and nested nodes; "

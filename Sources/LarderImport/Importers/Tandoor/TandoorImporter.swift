@@ -16,16 +16,16 @@ package struct TandoorImporter: RecipeImporter {
     /// Creates the importer.
     package init() {}
 
-    package func importItems(at path: String, into sink: any ImportSink) throws {
+    package func importItems(at path: String, context: ImportContext) throws {
         let head = try FileByteSource(path: path).readPrefix(4)
         guard ZipArchive.isZip(head) else {
-            try read(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), into: sink)
+            try read(try FileByteSource(path: path), image: nil, origin: ImportOrigin(file: path), context: context)
             return
         }
-        try importArchive(path, origin: ImportOrigin(file: path), into: sink, depth: 0)
+        try importArchive(path, origin: ImportOrigin(file: path), context: context, depth: 0)
     }
 
-    private func importArchive(_ path: String, origin: ImportOrigin, into sink: any ImportSink, depth: Int) throws {
+    private func importArchive(_ path: String, origin: ImportOrigin, context: ImportContext, depth: Int) throws {
         let archive = try ZipArchive(path: path)
         var recipeEntry: ZipEntry?
         var imageEntry: ZipEntry?
@@ -39,31 +39,30 @@ package struct TandoorImporter: RecipeImporter {
         }
         if let recipeEntry {
             let recipeOrigin = origin.entry(recipeEntry.path)
-            try sink.isolating(recipeOrigin) {
+            try context.isolating(recipeOrigin) {
                 let image = try imageEntry.map { try archive.open($0).readAll(limit: 64 << 20) }
-                try read(archive.open(recipeEntry), image: image, origin: recipeOrigin, into: sink)
+                try read(archive.open(recipeEntry), image: image, origin: recipeOrigin, context: context)
             }
         }
         guard depth < Self.maxNesting else { return }
         for entry in inner {
             let entryOrigin = origin.entry(entry.path)
-            try sink.isolating(entryOrigin) {
+            try context.isolating(entryOrigin) {
                 try archive.withExtracted(entry, archive: path) { temporary in
-                    try importArchive(temporary, origin: entryOrigin, into: sink, depth: depth + 1)
+                    try importArchive(temporary, origin: entryOrigin, context: context, depth: depth + 1)
                 }
             }
         }
     }
 
-    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, into sink: any ImportSink) throws
-    {
-        let value = try sink.readJSON(source, origin: origin)
-        try sink.isolating(origin, raw: value) {
+    private func read(_ source: any ByteSource, image: [UInt8]?, origin: ImportOrigin, context: ImportContext) throws {
+        let value = try context.readJSON(source, origin: origin)
+        try context.isolating(origin, raw: value) {
             var recipe = try Self.recipe(from: value)
             if let image, !image.isEmpty {
                 recipe.images = [.data(image, fileExtension: ImageKind.fileExtension(for: Array(image.prefix(16))))]
             }
-            try sink.recipe(recipe, origin: origin)
+            try context.records.recipe(recipe, origin: origin)
         }
     }
 

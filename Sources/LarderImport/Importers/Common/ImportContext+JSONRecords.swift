@@ -1,7 +1,7 @@
 import LarderCore
 import LarderFormats
 
-extension ImportSink {
+extension ImportContext {
     /// Streams the records of a JSON array (or the one object) in `source`, each isolated: `body`
     /// gets the record and its origin (`origin` with the record's index), and a ``LarderError`` it
     /// throws rejects that record alone, with the record as the reject's raw value.

@@ -1,7 +1,7 @@
 import LarderCore
 import LarderFormats
 
-extension ImportSink {
+extension ImportContext {
     /// Streams the `<name>` elements of an XML document through ``XMLSubtreeReader`` (no DTD
     /// fetched, no entity expanded), each isolated: `fields` gives the element's source fields
     /// (the reject's raw value is `raw` of them), and a ``LarderError`` `body` throws rejects that
