@@ -28,8 +28,9 @@ build: deps
 	$(SWIFT) build -c release --product larder
 
 ## browser-deps: a real headless browser for the dashboard and cookbook tests (Debian's chromium,
-## chromium-driver and python3-selenium; the tests use /usr/bin/python3 and skip, saying why, without them)
-BROWSER_PACKAGES := chromium chromium-driver python3-selenium
+## chromium-driver and python3-selenium; poppler-utils' pdftotext reads the printed book back; the
+## tests use /usr/bin/python3 and skip, saying why, without them)
+BROWSER_PACKAGES := chromium chromium-driver python3-selenium poppler-utils
 .PHONY: browser-deps
 browser-deps:
 	@missing=""; for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

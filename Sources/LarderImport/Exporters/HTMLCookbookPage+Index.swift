@@ -3,27 +3,53 @@ import LarderCore
 import LarderFormats
 
 extension HTMLCookbookPage {
-    /// The index page: every recipe, in title order, linked to its page, with its facts.
-    static func index(_ entries: [Entry]) -> String {
-        let sorted = entries.sorted {
-            $0.title.localizedStandardCompare($1.title) == .orderedAscending
-        }
-        var body = "<main class=\"index\">\n<h1>Cookbook</h1>\n"
+    /// The index page: every recipe, in title order, linked to its page, with its facts; recipes
+    /// with the same title are told apart by their source (``displayTitles(_:)``).
+    static func index(_ entries: [Entry], title: String) -> String {
+        let names = displayTitles(entries)
+        var body = "<main class=\"index\">\n<h1>\(escape(title))</h1>\n"
         body += "<p class=\"meta\">\(entries.count) recipe\(entries.count == 1 ? "" : "s")"
-        body += " · <a href=\"print.html\">the whole cookbook on one page, to print</a></p>\n<ul>\n"
-        for entry in sorted {
-            body += "<li><a href=\"\(link(entry.file))\">\(escape(entry.title))</a>"
+        body += " · <a href=\"print.html\">the whole cookbook, to print</a></p>\n<ul>\n"
+        for entry in alphabetical(entries) {
+            body += "<li><a href=\"\(link(entry.file))\">\(escape(names[entry.anchor] ?? entry.title))</a>"
             if !entry.facts.isEmpty { body += " <span class=\"meta\">\(escape(entry.facts))</span>" }
             body += "</li>\n"
         }
         body += "</ul>\n</main>"
-        return document(title: "Cookbook", language: nil, body: body)
+        return document(title: title, language: nil, body: body)
     }
 
-    /// `print.html`: every recipe's article (`articles`, in export order), each starting a new sheet on paper.
-    static func printBook(articles: String) -> String {
-        let body = "<nav><a href=\"index.html\">← All recipes</a></nav>\n<main class=\"book\">\n" + articles + "</main>"
-        return document(title: "Cookbook", language: nil, body: body)
+    /// `entries` A–Z by title (numbers in titles by value), then by source, then in export order.
+    static func alphabetical(_ entries: [Entry]) -> [Entry] {
+        entries.enumerated().sorted { left, right in
+            let order = left.element.title.localizedStandardCompare(right.element.title)
+            if order != .orderedSame { return order == .orderedAscending }
+            let sources = (left.element.source ?? "").localizedStandardCompare(right.element.source ?? "")
+            if sources != .orderedSame { return sources == .orderedAscending }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// The title each entry is listed under, by anchor: its own, or, when other recipes have the
+    /// same title (case aside), the title and its source (`Pancakes — Serious Eats`), and a number
+    /// when the sources are the same too.
+    static func displayTitles(_ entries: [Entry]) -> [String: String] {
+        let key = { (entry: Entry) in entry.title.trimmingWhitespace.lowercased() }
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[key(entry), default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        var names: [String: String] = [:]
+        for entry in alphabetical(entries) {
+            guard counts[key(entry), default: 0] > 1 else {
+                names[entry.anchor] = entry.title
+                continue
+            }
+            let label = entry.title + (entry.source.map { " — \($0)" } ?? "")
+            seen[label.lowercased(), default: 0] += 1
+            let n = seen[label.lowercased(), default: 1]
+            names[entry.anchor] = n == 1 ? label : "\(label) (\(n))"
+        }
+        return names
     }
 
     /// `cookbook.css`: a readable page on screen, and on paper one recipe per sheet with no
@@ -61,6 +87,14 @@ extension HTMLCookbookPage {
         .index li { break-inside: avoid; margin: .35rem 0; }
         .meta { color: var(--muted); font-size: .85rem; }
         .book article + article { margin-top: 3rem; border-top: 1px solid var(--rule); padding-top: 1rem; }
+        .cover { text-align: center; padding: 4rem 0; }
+        .cover h1 { font-size: 3rem; }
+        .toc ol { list-style: none; padding: 0; margin: 0 0 1rem; }
+        .toc li a { display: flex; gap: .75rem; color: inherit; text-decoration: none; padding: .1rem 0; }
+        .toc-title { flex: 1; border-bottom: 1px dotted var(--rule); }
+        .toc-page { min-width: 3em; text-align: right; font-variant-numeric: tabular-nums; }
+        .chapter-title { font-size: 2.6rem; border-bottom: 2px solid var(--accent); padding-bottom: .3rem; }
+        .title-only ul { columns: 2 16rem; }
         @media (max-width: 40rem) { .columns { grid-template-columns: 1fr; gap: 0; } }
         @media print {
           @page { margin: 1.6cm; }
@@ -70,8 +104,13 @@ extension HTMLCookbookPage {
           .photo img { max-height: 9cm; }
           .columns { grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); }
           h1, h2, h3 { break-after: avoid; }
-          li, tr, figure, .facts { break-inside: avoid; }
-          .book article + article { break-before: page; }
+          li, tr, figure, .facts, .ingredients, .nutrition { break-inside: avoid; }
+          .book article + article { margin-top: 0; border-top: none; padding-top: 0; break-before: page; }
+          .source { margin-top: 1rem; break-before: avoid; break-inside: avoid; }
+          .cover { break-after: page; padding-top: 30%; }
+          .toc { break-after: page; }
+          .chapter, .title-only { break-before: page; }
+          .toc h2 { break-after: avoid; }
         }
 
         """

@@ -8,20 +8,42 @@ import LarderFormats
 /// Every text from a record goes through ``escape(_:)``; links (`href`, `src`) are either files
 /// the exporter wrote (percent-encoded) or `http(s)` URLs, so no record can add markup, a script
 /// or a `javascript:` link.
-enum HTMLCookbookPage {
-    /// A recipe in the index.
+package enum HTMLCookbookPage {
+    /// A recipe in the index and the book.
     struct Entry {
         var title: String
         /// The page's file name.
         var file: String
         /// One line of facts: total time, yield.
         var facts: String
+        /// Where the recipe comes from (its source's name, else its URL's host), to tell
+        /// recipes with the same title apart.
+        var source: String?
+        /// The recipe's categories, courses and cuisines, for chapters.
+        var categories: [String], courses: [String], cuisines: [String]
+        /// Whether the recipe has nothing but a title (no ingredient, step, description or note).
+        var titleOnly: Bool
+        /// The article's anchor in the book (`r1`, `r2`, … in export order).
+        var anchor: String
+        /// Where the article's bytes are in the exporter's spool.
+        var spool: Range<Int>
 
-        init(recipe: Recipe, file: String) {
+        init(recipe: Recipe, file: String, anchor: String, spool: Range<Int>) {
             title = recipe.title
             self.file = file
             facts = [ExportText.totalMinutes(recipe).map(ExportText.duration), ExportText.yieldText(recipe)]
                 .compactMap { $0 }.joined(separator: " · ")
+            source =
+                recipe.sourceName.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 }
+                ?? recipe.sourceURL.flatMap { URLComponents(string: $0)?.host }
+            categories = recipe.categories
+            courses = recipe.courses
+            cuisines = recipe.cuisines
+            titleOnly =
+                recipe.ingredients.isEmpty && recipe.instructions.isEmpty && recipe.notes.isEmpty
+                && (recipe.description ?? "").trimmingWhitespace.isEmpty
+            self.anchor = anchor
+            self.spool = spool
         }
     }
 
@@ -89,9 +111,10 @@ enum HTMLCookbookPage {
         return document(title: recipe.title, language: recipe.language, body: body)
     }
 
-    /// A recipe's `<article>`: its page's content, and its part of the whole-cookbook `print.html`.
-    static func article(_ recipe: Recipe, photo: String?) -> String {
-        var body = "<article class=\"recipe\" itemscope itemtype=\"https://schema.org/Recipe\">\n"
+    /// A recipe's `<article>`: its page's content, and (with its `anchor`) its part of the book, `print.html`.
+    static func article(_ recipe: Recipe, photo: String?, anchor: String? = nil) -> String {
+        let id = anchor.map { " id=\"\($0)\"" } ?? ""
+        var body = "<article class=\"recipe\"\(id) itemscope itemtype=\"https://schema.org/Recipe\">\n"
         body += "<h1 itemprop=\"name\">\(escape(recipe.title))</h1>\n"
         if let photo {
             let src = isWebURL(photo) ? escape(photo) : link(photo)

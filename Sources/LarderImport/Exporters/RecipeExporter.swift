@@ -8,8 +8,10 @@ package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case mealmaster, csv, crouton
     /// RezKonv, MealMaster's German variant (`=====  REZKONV-Rezept` framing).
     case rezkonv
-    /// A static, printable cookbook: `index.html` and one page per recipe.
+    /// A static, printable cookbook: `index.html`, one page per recipe and the book, `print.html`.
     case html
+    /// The cookbook as a PDF, printed by headless Chromium.
+    case pdf
     /// One Markdown file per recipe with YAML front matter (Chowdown's keys and layout).
     case markdown
 
@@ -26,12 +28,13 @@ package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .rezkonv: "rk"
         case .csv: "csv"
         case .html, .markdown: "zip"
+        case .pdf: "pdf"
         case .crouton: "zip"
         }
     }
 
     /// The import format that reads this export back (and whose `extras` the exporter restores);
-    /// `nil` for the HTML cookbook, which no importer reads back as a whole.
+    /// `nil` for the HTML and PDF cookbook, which no importer reads back as a whole.
     package var importFormat: ImportFormat? {
         switch self {
         case .schemaorg: .schemaorg
@@ -45,7 +48,7 @@ package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .mealmaster, .rezkonv: .mealmaster
         case .csv: .csv
         case .markdown: .chowdown
-        case .html: nil
+        case .html, .pdf: nil
         case .crouton: .crouton
         }
     }
@@ -89,6 +92,8 @@ package struct ExportSession {
     package var keepGoing: Bool
     /// Called after each record read with the count so far (a progress line).
     package var progress: ((Int) -> Void)?
+    /// How the HTML and PDF cookbook is laid out.
+    package var layout = CookbookLayout()
 
     /// Creates a session.
     package init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
@@ -194,7 +199,8 @@ package struct ExportSession {
         case .mealmaster: return try MealMasterExporter(path: outputPath)
         case .rezkonv: return try RezKonvExporter(path: outputPath)
         case .csv: return try CSVExporter(path: outputPath)
-        case .html: return try HTMLCookbookExporter(path: outputPath)
+        case .html: return try HTMLCookbookExporter(path: outputPath, layout: layout)
+        case .pdf: return try CookbookPDFExporter(path: outputPath, layout: layout)
         case .markdown: return try MarkdownExporter(path: outputPath)
         case .crouton: return try CroutonExporter(path: outputPath)
         }

@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV, Crouton, a printable HTML cookbook or Markdown.",
+            "Export Larder recipes to schema.org, Paprika, Cooklang, RecipeML, Mealie, Tandoor, Nextcloud, Mela, MealMaster, CSV, Crouton, a printable HTML or PDF cookbook, or Markdown.",
         discussion: """
             Reads Larder recipe records (JSON, NDJSON, YAML or XML, gzip or not) and writes:
               schemaorg  one JSON-LD document with an @graph of Recipe nodes
@@ -33,9 +33,14 @@ struct ExportCommand: ParsableCommand {
                          cook time, total time, categories, tags, source, notes, image)
               html       a static, printable cookbook into a folder (-o DIR) or a .zip: index.html,
                          one page per recipe (photo, times, yield, ingredients and steps under
-                         their section headings, nutrition, notes), print.html (every recipe,
-                         each on a new sheet when printed) and cookbook.css for screen and
-                         print; photos copied to images/
+                         their section headings, nutrition, notes), print.html (the book: a
+                         cover, the contents, chapters (--group-by) with their recipes A-Z, each
+                         on a new sheet, page numbers and chapter names in the margins on paper
+                         (--paper)) and cookbook.css for screen and print; photos copied to
+                         images/ (the book prints local photos only, never linked ones)
+              pdf        the same book as one PDF file, printed by headless Chromium (install
+                         chromium, or name it in LARDER_CHROMIUM); its contents give each
+                         recipe's page number
               markdown   one Markdown file per recipe with YAML front matter, laid out as a
                          Chowdown site (_recipes/<slug>.md, images/<slug>.*) into a folder or a
                          .zip, or one recipe's .md (-o x.md or standard output)
@@ -53,6 +58,7 @@ struct ExportCommand: ParsableCommand {
               larder export recipes.json --to paprika -o recipes.paprikarecipes
               larder export recipes.json --to schemaorg -o recipes.jsonld
               larder export recipes.json --to html -o Cookbook
+              larder export recipes.json --to pdf --group-by course --paper letter -o cookbook.pdf
             """
     )
 
@@ -62,20 +68,46 @@ struct ExportCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, rezkonv, csv, crouton, html or markdown."
+            "Format: schemaorg, paprika, cooklang, recipeml, mealie, tandoor, nextcloud, mela, mealmaster, rezkonv, csv, crouton, html, pdf or markdown."
     )
     var to: ExportFormat
 
     @Option(name: [.customShort("o"), .long], help: "Output file or folder ('-' or none: standard output).")
     var output: String?
 
+    @Option(
+        name: .customLong("group-by"),
+        help: "html, pdf: the book's chapters, by a recipe's first category (default), course, cuisine, or none.")
+    var groupBy: CookbookLayout.Grouping?
+
+    @Option(help: "html, pdf: the paper the book is laid out for: a4 (default) or letter.")
+    var paper: CookbookLayout.Paper?
+
+    @Option(help: "html, pdf: the title on the book's cover and index (default: Cookbook).")
+    var title: String?
+
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var progress: ProgressOptions
+
+    func validate() throws {
+        if to != .html && to != .pdf, groupBy != nil || paper != nil || title != nil {
+            throw ValidationError(
+                "--group-by, --paper and --title lay out a cookbook: use them with --to html or --to pdf")
+        }
+    }
+
+    /// The book's layout from the options.
+    var layout: CookbookLayout {
+        let defaults = CookbookLayout()
+        return CookbookLayout(
+            title: title ?? defaults.title, groupBy: groupBy ?? defaults.groupBy, paper: paper ?? defaults.paper)
+    }
 
     func run() throws {
         let rejectsWriter = try rejects.resolvedRejectsPath.map { try RejectsWriter(path: $0) }
         var session = ExportSession(
             inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
+        session.layout = layout
         let meter = progress.start("export", inputs: session.inputs)
         session.progress = { meter.update(records: $0) }
         let summary = try session.run { record, error in
@@ -98,3 +130,5 @@ struct ExportCommand: ParsableCommand {
 }
 
 extension ExportFormat: ExpressibleByArgument {}
+extension CookbookLayout.Grouping: ExpressibleByArgument {}
+extension CookbookLayout.Paper: ExpressibleByArgument {}
