@@ -84,6 +84,65 @@ import Testing
         }
     }
 
+    @Test(
+        "--fetch-images downloads a linked photo into the book's images; a 404 and a non-image are warnings, the recipes still exported",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 not installed"),
+        .timeLimit(.minutes(2)))
+    func fetchesLinkedPhotos() throws {
+        let dir = try TemporaryDirectory()
+        let site = dir.path("www")
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64)
+        try Data(png).write(to: URL(fileURLWithPath: site + "/photo.png"))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: site + "/text.png"))
+        // A loopback web server on a free port, which it writes to a file once it listens; it stops
+        // when its standard input closes, so it never outlives the test process.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [
+            "-c",
+            """
+            import functools, http.server, sys, threading
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            httpd = http.server.HTTPServer(("127.0.0.1", 0), handler)
+            open(sys.argv[2], "w").write(str(httpd.server_address[1]))
+            threading.Thread(target=httpd.serve_forever, daemon=True).start()
+            sys.stdin.read()
+            """, site, dir.path("port"),
+        ]
+        let lifeline = Pipe()
+        server.standardInput = lifeline
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        var port: String?
+        for _ in 0..<100 where port == nil {
+            port = (try? String(contentsOfFile: dir.path("port"), encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+            if port == nil { usleep(50_000) }
+        }
+        let base = "http://127.0.0.1:\(try #require(port))"
+        let records = zip(["Tart", "Pie", "Flan"], ["photo.png", "missing.png", "text.png"]).enumerated().map {
+            """
+            {"id":"r\($0.offset)","title":"\($0.element.0)","createdAt":"2024-01-01T00:00:00Z","imageRef":"\(base)/\($0.element.1)",\
+            "ingredients":[{"original":"1 egg"}],"instructions":[{"text":"Bake."}]}
+            """
+        }
+        try dir.write("recipes.json", "[" + records.joined(separator: ",\n") + "]")
+        let without = try CLI.run(["export", dir.path("recipes.json"), "--to", "html", "-o", dir.path("Plain")])
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("Plain/images")))
+        let result = try CLI.run(
+            ["export", dir.path("recipes.json"), "--to", "html", "--fetch-images", "-o", dir.path("Book")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: dir.path("Book/images/Tart.png")).map([UInt8].init) == png)
+        let book = try String(contentsOfFile: dir.path("Book/print.html"), encoding: .utf8)
+        #expect(book.contains("src=\"images/Tart.png\""))
+        #expect(result.stderr.contains("missing.png could not be fetched: the server answered 404"), "\(result.stderr)")
+        #expect(result.stderr.contains("text.png is not an image"), "\(result.stderr)")
+        #expect(result.stderr.contains("3 exported, 0 rejected"))
+    }
+
     @Test("--to pdf without Chromium says how to get it, exits with a usage error and writes nothing")
     func withoutChromium() throws {
         let dir = try TemporaryDirectory()

@@ -94,6 +94,10 @@ package struct ExportSession {
     package var progress: ((Int) -> Void)?
     /// How the HTML and PDF cookbook is laid out.
     package var layout = CookbookLayout()
+    /// Fetches a recipe's linked (`http(s)`) photo when it has no local one (`--fetch-images`).
+    ///
+    /// Gives the image's bytes, or why not. `nil`: linked photos are not fetched.
+    package var fetchImage: ((String) -> Result<[UInt8], LarderError>)?
 
     /// Creates a session.
     package init(inputs: [String], format: ExportFormat, outputPath: String?, keepGoing: Bool) {
@@ -160,8 +164,12 @@ package struct ExportSession {
                                 .description)
                         summary.imagesLeftOut += 1
                     }
+                    var photoLocation = item.location
+                    photoLocation.recordIndex = item.index
+                    photoLocation.fieldPath = "imageRef"
+                    let fetched = image == nil ? fetchedImage(recipe, at: photoLocation, summary: &summary) : nil
                     do {
-                        try exporter.write(ExportItem(recipe: recipe, image: image))
+                        try exporter.write(ExportItem(recipe: recipe, image: image ?? fetched))
                     } catch var error as LarderError where error.code == .usage {
                         // The output cannot take this record (a single-recipe file given a second
                         // one): an error about the output, named with the record it stopped at.
@@ -184,6 +192,23 @@ package struct ExportSession {
         }
         try exporter.finish()
         return summary
+    }
+
+    /// The recipe's first linked photo, fetched with ``fetchImage``; `nil` (with a warning saying
+    /// why) when it cannot be fetched or is not an image.
+    private func fetchedImage(_ recipe: Recipe, at location: SourceLocation, summary: inout Summary) -> [UInt8]? {
+        guard let fetchImage, let url = HTMLCookbookPage.remotePhoto(recipe) else { return nil }
+        let problem: String
+        switch fetchImage(url) {
+        case .success(let bytes) where ImageKind.fileExtension(for: Array(bytes.prefix(16))) != "bin":
+            return bytes
+        case .success: problem = "is not an image (JPEG, PNG, GIF, WebP or HEIC)"
+        case .failure(let error): problem = "could not be fetched: \(error.message)"
+        }
+        let message = "the photo \(url) \(problem); exported without it"
+        summary.warnings.append(
+            Diagnostic(severity: .warning, code: "image-unavailable", message: message, location: location).description)
+        return nil
     }
 
     private func makeExporter() throws -> any RecipeExporter {

@@ -86,6 +86,12 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "html, pdf: the title on the book's cover and index (default: Cookbook).")
     var title: String?
 
+    @Flag(
+        help:
+            "html, pdf: download each recipe's linked photo (http/https, at most 20 MB) when it has no local one, so the book prints it; without it, linked photos are left out of the book."
+    )
+    var fetchImages = false
+
     @OptionGroup var rejects: RejectsOptions
     @OptionGroup var progress: ProgressOptions
 
@@ -108,6 +114,10 @@ struct ExportCommand: ParsableCommand {
         var session = ExportSession(
             inputs: inputs.isEmpty ? ["-"] : inputs, format: to, outputPath: output, keepGoing: rejects.keepGoing)
         session.layout = layout
+        if fetchImages {
+            let fetcher = ImageFetcher()
+            session.fetchImage = { fetcher.fetch($0) }
+        }
         let meter = progress.start("export", inputs: session.inputs)
         session.progress = { meter.update(records: $0) }
         let summary = try session.run { record, error in
