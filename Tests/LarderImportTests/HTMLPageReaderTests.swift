@@ -245,4 +245,40 @@ import Testing
         #expect(
             recipe.steps.map(\.text) == ["Rub the butter into the flour.", "Add the milk and bake for 12 minutes."])
     }
+
+    @Test("a bold line or a group-head element in an ingredient container names a group, not an ingredient")
+    func boldGroupNamesInMicrodata() throws {
+        let sink = try importing(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Meatballs</h1>
+            <div itemprop="recipeIngredient"><p><strong>Meatballs&nbsp;</strong><br> 400 grams lamb mince<br>
+            <b>2 eggs</b><br><strong>Sauce</strong><br> 1 onion</p></div>
+            <div itemprop="recipeIngredient"><div class="ingredient">1 tsp oil</div><div class="group-head">Side</div>
+            <div class="ingredient">30g watercress</div></div>
+            <span itemprop="recipeIngredient"><b>Salt</b></span></div></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients.contains("400 grams lamb mince"))
+        #expect(recipe.ingredients.contains("2 eggs"))
+        #expect(!recipe.ingredients.contains("Meatballs"))
+        #expect(!recipe.ingredients.contains("Sauce"))
+        #expect(!recipe.ingredients.contains("Side"))
+        // A lone bold ingredient is an ingredient.
+        #expect(recipe.ingredients.contains("Salt"))
+    }
+
+    @Test("page text: a bold line among the ingredient lines heads a group; typed bullets end where the bullets do")
+    func boldGroupNamesAndBulletRunsInPageText() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Tart</h1><h3>Ingredients</h3><p>- 250g pastry</p><p>- 3 egg yolks</p>
+            <p><strong>The topping</strong></p><p>- 50g sugar</p>
+            <div><p>Sign up to our newsletter!</p></div>
+            <h3>Method</h3><ol><li>Line the tin.</li><li>Bake.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients == ["250g pastry", "3 egg yolks", "50g sugar"])
+        #expect(recipe.ingredientHeadings[2] == "The topping")
+        #expect(recipe.steps.map(\.text) == ["Line the tin.", "Bake."])
+    }
 }

@@ -119,6 +119,9 @@ enum MicrodataReader {
             let items = element.all(nested: false) { $0.name == "li" }
             if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
             if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
+            // A container holding the whole list may head its groups in bold; a lone line is an ingredient.
+            let marked = element.lineTextMarkingGroupNames
+            if HTMLText.hasLineBreak(marked) { return jsonOrText(marked, name: name) }
         }
         return jsonOrText(element.lineText, name: name)
     }

@@ -114,7 +114,7 @@ enum PageTextReader {
         var pending = ""
         func flush() {
             for line in HTMLText.normalizeKeepingLines(pending).split(separator: "\n") {
-                let text = HTMLText.collapseWhitespace(String(line))
+                let text = HTMLElement.resolvingGroupMarks(String(line))
                 if !text.isEmpty { blocks.append(Block(kind: .line, text: text)) }
             }
             pending = ""
@@ -149,6 +149,11 @@ enum PageTextReader {
                 } else if e.first(where: { HTMLElement.blockNames.contains($0.name) }) != nil {
                     flush()
                     flatten(e, into: &blocks, depth: depth + 1)
+                } else if e.name == "strong" || e.name == "b" {
+                    // A line all in bold with no digit names a group (see `resolvingGroupMarks`).
+                    pending.append(HTMLElement.groupMarkStart)
+                    pending += e.flatText
+                    pending.append(HTMLElement.groupMarkEnd)
                 } else {
                     pending += e.lineText.replacingAll("\n", with: " ")
                 }
@@ -218,6 +223,12 @@ enum PageTextReader {
         }
     }
 
+    /// Whether `line` starts with a bullet typed as text (`- `, `• `, `* `, `– `).
+    static func hasTypedBullet(_ line: String) -> Bool {
+        guard let first = line.first, "-•*–·▪".contains(first) else { return false }
+        return line.dropFirst().first?.isWhitespace ?? false
+    }
+
     private static func isHeadingLike(_ block: Block) -> Bool {
         if case .heading = block.kind { return true }
         return false
@@ -275,6 +286,11 @@ enum PageTextReader {
                         return (items, index - 1)
                     }
                     items.append(block.text.hasSuffix(":") ? block.text : block.text + ":")
+                } else if let last = lines.last, hasTypedBullet(last), !hasTypedBullet(block.text),
+                    !block.text.hasSuffix(":")
+                {
+                    // Lines with typed bullets ("- 250g pastry") end where the bullets do.
+                    return (lines, index - 1)
                 } else {
                     lines.append(block.text)
                 }
