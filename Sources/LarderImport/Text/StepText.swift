@@ -45,8 +45,8 @@ enum StepText {
         var end = start + digits.count
         guard chars[end] == "." || chars[end] == ")" else { return nil }
         end += 1
-        // `1.5` is a number, not a marker.
-        if end < chars.count, chars[end].isNumber { return nil }
+        // `1.5` is a number, not a marker (`2.六寸`, a CJK numeral after the marker, is a step's text).
+        if end < chars.count, chars[end].unicodeScalars.first?.properties.numericType == .decimal { return nil }
         while end < chars.count, chars[end].isWhitespace { end += 1 }
         return end
     }

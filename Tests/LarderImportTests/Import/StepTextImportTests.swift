@@ -65,4 +65,17 @@ import Testing
         #expect(recipe.fieldCensus.fate(of: "recipeIngredient") == .extras)
         #expect(recipe.fieldCensus.fate(of: "ingredients") == .carried("ingredients"))
     }
+
+    @Test("a CJK numeral after a step number is the step's text, not a decimal")
+    func cjkAfterMarker() {
+        #expect(StepText.numberedSteps("1.切丁 2.六寸模具 3.烤28分钟") == ["切丁", "六寸模具", "烤28分钟"])
+    }
+
+    @Test("a section's steps under a capitalised ItemListElement are read, not lost")
+    func capitalisedItemListElement() throws {
+        let recipe = try parse(
+            #"{"@type": "Recipe", "name": "Tikka", "recipeInstructions": [{"@type": "HowToSection", "name": "Raita:","#
+                + #" "ItemListElement": [{"@type": "HowToStep", "text": "Grate the cucumber."}]}]}"#)
+        #expect(recipe.steps.map(\.text) == ["Raita:", "Grate the cucumber."])
+    }
 }

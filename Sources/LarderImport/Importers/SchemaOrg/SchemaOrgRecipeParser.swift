@@ -448,7 +448,8 @@ package struct SchemaOrgRecipeParser: Sendable {
         switch finder.resolve(value) {
         case .string(let s): return TextRepair.mojibake(s)
         case .array(let elements) where elements.count == 1: return singleText(elements[0])
-        case .object(let fields) where fields["itemListElement"] == nil && fields["name"] == nil:
+        case .object(let fields)
+        where fields["itemListElement"] == nil && fields["ItemListElement"] == nil && fields["name"] == nil:
             return fields["text"]?.stringValue.map(TextRepair.mojibake)
         default: return nil
         }
@@ -476,7 +477,8 @@ package struct SchemaOrgRecipeParser: Sendable {
                 collect(element, into: &steps, depth: depth + 1, inList: elements.count > 1)
             }
         case .object(let fields):
-            let elements = fields["itemListElement"]
+            // Some pages capitalise the key (`ItemListElement`), as they do `Name`.
+            let elements = fields["itemListElement"] ?? fields["ItemListElement"]
             if SchemaOrgNodeFinder.hasType(value, "HowToSection")
                 || (elements != nil && !SchemaOrgNodeFinder.hasType(value, "HowToStep"))
             {
