@@ -281,4 +281,17 @@ import Testing
         #expect(recipe.ingredientHeadings[2] == "The topping")
         #expect(recipe.steps.map(\.text) == ["Line the tin.", "Bake."])
     }
+
+    @Test("an ingredient list given as markup in a meta's content keeps its bold group names as groups")
+    func markupInMetaContent() throws {
+        let sink = try importing(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Rice Salad</h1>
+            <meta itemprop="ingredients" content="<p><b>DRESSING (whisk together; chill)</b><br> 1/2 cup mayonnaise</p>
+            <p><b>Salad</b><br> <b>2 (1 pound) chicken breasts</b><br> 4 cups wild rice</p>"></div></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients == ["1/2 cup mayonnaise", "2 (1 pound) chicken breasts", "4 cups wild rice"])
+        #expect(recipe.ingredientHeadings == [0: "DRESSING (whisk together; chill)", 1: "Salad"])
+    }
 }

@@ -100,7 +100,17 @@ enum MicrodataReader {
     }
 
     private static func propertyValue(_ element: HTMLElement, name: String) -> Value {
-        if let content = element[attribute: "content"] { return jsonOrText(content, name: name) }
+        if let content = element[attribute: "content"] {
+            // A whole list given as markup in the attribute (`content="<p><b>Dressing</b><br>…"`)
+            // is read as that markup, so its bold group names stay group names.
+            if textProperties.contains(name), content.contains("<"),
+                let fragment = try? HTMLDocument.parse(Array(content.utf8), name: "itemprop \(name)")
+            {
+                let marked = fragment.lineTextMarkingGroupNames
+                if HTMLText.hasLineBreak(marked) { return .string(marked) }
+            }
+            return jsonOrText(content, name: name)
+        }
         switch element.name {
         case "meta": return .string("")
         case "img", "audio", "video", "source", "embed", "iframe", "track":
