@@ -294,4 +294,32 @@ import Testing
         #expect(recipe.ingredients == ["1/2 cup mayonnaise", "2 (1 pound) chicken breasts", "4 cups wild rice"])
         #expect(recipe.ingredientHeadings == [0: "DRESSING (whisk together; chill)", 1: "Salad"])
     }
+
+    @Test(
+        "reads Zip Recipes cards, current (zrdn classes) and older (zlrecipe ids), with group labels",
+        arguments: [
+            """
+            <div class="zrdn-recipe-container"><h2 class="zrdn-recipe-title">Candy Bark</h2>
+            <h3 class="zrdn-recipe-label zrdn-ingredients-label">Ingredients</h3>
+            <ul class="zrdn-list zrdn-ingredients-list"><li>3 c. candy corn</li></ul>
+            <h4 class="zrdn-subtitle">Topping</h4><ul class="zrdn-list zrdn-ingredients-list"><li>2 c. chocolate chips</li></ul>
+            <ul class="zrdn-list zrdn-instructions-list"><li>Melt.</li><li>Spread and cool.</li></ul></div>
+            """,
+            """
+            <div id="zlrecipe-container"><h2 id="zlrecipe-title">Candy Bark</h2>
+            <ul id="zlrecipe-ingredients-list"><li class="ingredient">3 c. candy corn</li>
+            <li class="ingredient-label">Topping</li><li class="ingredient">2 c. chocolate chips</li></ul>
+            <ol id="zlrecipe-instructions-list"><li class="instruction">Melt.</li>
+            <li class="instruction">Spread and cool.</li></ol></div>
+            """,
+        ])
+    func readsZipRecipesCard(card: String) throws {
+        let sink = try importing("<html><body>\(card)</body></html>")
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "recipe card (Zip Recipes)")
+        #expect(recipe.title == "Candy Bark")
+        #expect(recipe.ingredients == ["3 c. candy corn", "2 c. chocolate chips"])
+        #expect(recipe.ingredientHeadings == [1: "Topping"])
+        #expect(recipe.steps.map(\.text) == ["Melt.", "Spread and cool."])
+    }
 }

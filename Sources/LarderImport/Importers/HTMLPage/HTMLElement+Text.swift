@@ -124,6 +124,11 @@ extension HTMLElement {
         classes.contains { $0 == name }
     }
 
+    /// Whether one of the element's classes, or its `id`, is `name`.
+    func isNamed(_ name: String) -> Bool {
+        hasClass(name) || self[attribute: "id"] == name
+    }
+
     /// Whether one of the element's classes starts with `prefix`.
     func hasClass(prefix: String) -> Bool {
         classes.contains { $0.hasPrefix(prefix) }
