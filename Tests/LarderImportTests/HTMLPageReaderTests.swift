@@ -322,4 +322,37 @@ import Testing
         #expect(recipe.ingredientHeadings == [1: "Topping"])
         #expect(recipe.steps.map(\.text) == ["Melt.", "Spread and cool."])
     }
+
+    @Test("a JSON-LD Recipe without ingredients or steps takes them from the page's recipe card, with a warning")
+    func fillsMissingPartsFromMarkup() throws {
+        let page = """
+            <html><head><script type="application/ld+json">
+            {"@context": "https://schema.org", "@type": "Recipe", "name": "Leek Soup", "recipeIngredient": [],
+             "recipeYield": "4"}
+            </script></head><body><div class="wprm-recipe-container"><h2 class="wprm-recipe-name">Leek Soup</h2>
+            <div class="wprm-recipe-ingredients-container"><ul><li class="wprm-recipe-ingredient">2 leeks</li>
+            <li class="wprm-recipe-ingredient">1 l stock</li></ul></div>
+            <div class="wprm-recipe-instructions-container"><ul><li><div class="wprm-recipe-instruction-text">Simmer.</div>
+            </li></ul></div></div></body></html>
+            """
+        let sink = try importing(page)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(sink.recipes.count == 1)
+        #expect(origin.entry?.hasPrefix("ld+json") == true)
+        #expect(recipe.ingredients == ["2 leeks", "1 l stock"])
+        #expect(recipe.steps.map(\.text) == ["Simmer."])
+        #expect(recipe.servings == 4)
+        #expect(
+            sink.warnings.contains {
+                $0.contains("has no recipeIngredient and recipeInstructions")
+                    && $0.contains("recipe card (WP Recipe Maker)")
+            }, "\(sink.warnings)")
+        // A Recipe that has its parts is not touched, and the page is not read again for them.
+        let whole = try importing(
+            page.replacingOccurrences(
+                of: "\"recipeIngredient\": []",
+                with: "\"recipeIngredient\": [\"leeks\"], \"recipeInstructions\": \"Cook.\""))
+        #expect(whole.recipes.first?.0.ingredients == ["leeks"])
+        #expect(whole.warnings.isEmpty, "\(whole.warnings)")
+    }
 }
