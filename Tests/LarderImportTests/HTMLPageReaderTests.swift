@@ -355,4 +355,24 @@ import Testing
         #expect(whole.recipes.first?.0.ingredients == ["leeks"])
         #expect(whole.warnings.isEmpty, "\(whole.warnings)")
     }
+
+    @Test("page text: a Directions heading wins over a Recipe one; a Recipe heading over the list is no method heading")
+    func strongInstructionHeadings() throws {
+        let printable = try importing(
+            """
+            <html><body><h1>Fruit Kabobs</h1><h3>Ingredients</h3><ul><li>1 C strawberries</li><li>1 C pineapple</li></ul>
+            <h3>Recipe downloads</h3><ul><li>4" x 6" card</li><li>8.5" x 11" page</li></ul>
+            <h3>Directions</h3><ol><li>Thread the fruit on skewers.</li><li>Serve.</li></ol></body></html>
+            """)
+        #expect(printable.recipes.first?.0.steps.map(\.text) == ["Thread the fruit on skewers.", "Serve."])
+        let headed = try importing(
+            """
+            <html><body><h1>Bento</h1><h3>Recipe: Orange Juice Carrots</h3>
+            <ul><li>3 large carrots</li><li>1/4 tsp. salt</li><li>1 Tbs. soy sauce</li></ul>
+            <p>Cut the carrots.</p><p>Boil them in the juice.</p><h3>Variation</h3><p>Omit the salt.</p></body></html>
+            """)
+        let recipe = try #require(headed.recipes.first?.0)
+        #expect(recipe.ingredients == ["3 large carrots", "1/4 tsp. salt", "1 Tbs. soy sauce"])
+        #expect(recipe.steps.map(\.text) == ["Cut the carrots.", "Boil them in the juice."])
+    }
 }

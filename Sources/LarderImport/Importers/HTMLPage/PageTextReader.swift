@@ -34,6 +34,9 @@ enum PageTextReader {
         "get started", "recipe",
         "cooking instructions", "the method",
     ]
+    /// Instruction headings that may also name something else (`Recipe: Carrots`, `Steps to a
+    /// better kitchen`): read only when no other instruction heading has lines under it.
+    static let weakInstructionWords: Set<String> = ["recipe", "steps", "to make", "get started", "how to make"]
     /// Headings that end a recipe's lists.
     static let otherWords = [
         "notes", "note", "tips", "nutrition", "comments", "related", "share", "you may also like", "reviews",
@@ -54,8 +57,13 @@ enum PageTextReader {
         }
         var ingredients = section(after: ingredientWords, in: blocks) ?? []
         // The instructions' heading after the ingredients' one, else anywhere.
+        // Headings that name the method outright ("Directions") win over ones that may name
+        // something else ("Recipe", "Steps", "To make").
+        let strongWords = instructionWords.filter { !weakInstructionWords.contains($0) }
         var steps =
-            section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
+            section(after: strongWords, in: blocks, from: ingredientStart ?? 0)
+            ?? section(after: strongWords, in: blocks)
+            ?? section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
             ?? section(after: instructionWords, in: blocks) ?? []
         steps = steps.filter { !MarkupIngredientLines.isStepLabel($0) }
         if steps.isEmpty, let start = ingredientStart {
@@ -68,6 +76,11 @@ enum PageTextReader {
             // Without a heading, a list of numbers is a recipe only with steps after it.
             guard !steps.isEmpty else { return nil }
             ingredients = blocks[list].map(\.text)
+            // A heading such as "Recipe: Carrots" over the list is no method heading: the steps follow the list.
+            if steps == ingredients {
+                steps = lines(after: list.upperBound, in: blocks)
+                guard !steps.isEmpty else { return nil }
+            }
         }
         guard !ingredients.isEmpty else { return nil }
         var recipe: Value = ["@type": "Recipe"]
