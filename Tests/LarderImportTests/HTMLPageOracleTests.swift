@@ -52,5 +52,6 @@ import Testing
         #expect(score.share("title") >= 0.91)
         #expect(score.share("ingredients") >= 0.74)
         #expect(score.share("instructions") >= 0.70)
+        #expect(score.share("yields") >= 0.69)
     }
 }

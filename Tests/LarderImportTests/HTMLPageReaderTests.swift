@@ -375,4 +375,20 @@ import Testing
         #expect(recipe.ingredients == ["3 large carrots", "1/4 tsp. salt", "1 Tbs. soy sauce"])
         #expect(recipe.steps.map(\.text) == ["Cut the carrots.", "Boil them in the juice."])
     }
+
+    @Test(
+        "page text: a line opening with a yield word and holding a number gives the yield",
+        arguments: [
+            ("Serves 4", "4 servings"), ("Serves: 4 to 6", "6 servings"), ("🍽 Makes 12 muffins", "12 muffins"),
+            ("Serves 2-4 | Prep 10 min", "4 servings"),
+        ])
+    func pageTextYield(line: String, yield: String) throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Soup</h1><p>\(line)</p><h3>Ingredients</h3><ul><li>1 leek</li><li>1 l stock</li></ul>
+            <h3>Method</h3><ol><li>Simmer.</li><li>Serve.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.yieldText == yield)
+    }
 }

@@ -89,9 +89,31 @@ enum PageTextReader {
         let heading = blocks[..<anchor].last { $0.kind == .heading(level: 1) }?.text
         if let title = heading ?? title(of: root) { recipe.appendMember("name", .string(title)) }
         recipe.appendMember("recipeIngredient", .array(ingredients.map { .string($0) }))
+        if let yield = blocks.lazy.compactMap({ yieldLine($0.text) }).first {
+            recipe.appendMember("recipeYield", .string(yield))
+        }
         recipe.appendMember(
             "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
         return recipe
+    }
+
+    /// Words that open a line giving the yield ("Serves 4", "Makes: 12 muffins", "Portionen 4").
+    static let yieldWords = [
+        "serves", "servings", "serving", "yield", "yields", "makes", "portions", "portionen", "personen", "porties",
+        "personnes", "porzioni", "raciones", "porciones",
+    ]
+
+    /// The yield a line gives (up to a `|` that starts the next fact), when it opens with a yield
+    /// word and holds a number; `nil` otherwise.
+    static func yieldLine(_ line: String) -> String? {
+        let fact = String(line.prefix { $0 != "|" }).trimmingWhitespace
+        guard fact.count < 60, fact.contains(where: \.isNumber) else { return nil }
+        let lower = fact.lowercased().drop { !$0.isLetter }
+        for word in yieldWords where lower.hasPrefix(word) {
+            let next = lower.dropFirst(word.count).first
+            if next == nil || next == ":" || next?.isWhitespace == true { return fact }
+        }
+        return nil
     }
 
     /// The first `h1`, else `og:title` or the `title` without a trailing site name.
