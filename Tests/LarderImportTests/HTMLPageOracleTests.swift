@@ -53,5 +53,8 @@ import Testing
         #expect(score.share("ingredients") >= 0.74)
         #expect(score.share("instructions") >= 0.70)
         #expect(score.share("yields") >= 0.69)
+        #expect(score.share("total_time") >= 0.82)
+        #expect(score.share("prep_time") >= 0.72)
+        #expect(score.share("cook_time") >= 0.73)
     }
 }

@@ -391,4 +391,20 @@ import Testing
         let recipe = try #require(sink.recipes.first?.0)
         #expect(recipe.yieldText == yield)
     }
+
+    @Test(
+        "page text: prep, cook and total times from lines such as `Prep time: 10 min` or `Serves 2 | Prep 10 min | Cook 25 min`"
+    )
+    func pageTextTimes() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Meatballs</h1><p>Serves 2-4 | Prep 10 min | Cook 25 min |</p><p>Total time: 1 hour</p>
+            <h3>Ingredients</h3><ul><li>500 g beef</li><li>1 egg</li></ul>
+            <h3>Method</h3><ol><li>Roll.</li><li>Bake.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.prepMinutes == 10)
+        #expect(recipe.cookMinutes == 25)
+        #expect(recipe.totalMinutes == 60)
+    }
 }

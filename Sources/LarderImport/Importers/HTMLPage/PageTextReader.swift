@@ -92,6 +92,11 @@ enum PageTextReader {
         if let yield = blocks.lazy.compactMap({ yieldLine($0.text) }).first {
             recipe.appendMember("recipeYield", .string(yield))
         }
+        for (member, words) in timeWords {
+            if let time = blocks.lazy.compactMap({ timeFact($0.text, words: words) }).first {
+                recipe.appendMember(member, .string(time))
+            }
+        }
         recipe.appendMember(
             "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
         return recipe
@@ -112,6 +117,39 @@ enum PageTextReader {
         for word in yieldWords where lower.hasPrefix(word) {
             let next = lower.dropFirst(word.count).first
             if next == nil || next == ":" || next?.isWhitespace == true { return fact }
+        }
+        return nil
+    }
+
+    /// Words that open a line giving a time, by the schema.org member they give (longest first).
+    static let timeWords: [(String, [String])] = [
+        (
+            "prepTime",
+            ["preparation time", "prep time", "preparation", "prep", "temps de préparation", "vorbereitungszeit"]
+        ),
+        (
+            "cookTime",
+            [
+                "cooking time", "cook time", "baking time", "bake time", "cooking", "cook", "temps de cuisson",
+                "kochzeit", "backzeit",
+            ]
+        ),
+        ("totalTime", ["total time", "ready in", "total", "temps total", "gesamtzeit"]),
+    ]
+
+    /// The time a line gives after one of `words` (`Prep time: 10 min` → `10 min`), looking at each
+    /// `|`-separated fact of the line; `nil` when none opens with one of them and holds a number.
+    static func timeFact(_ line: String, words: [String]) -> String? {
+        for fact in line.split(separator: "|") {
+            let trimmed = String(fact).trimmingWhitespace
+            guard trimmed.count < 60, trimmed.contains(where: \.isNumber) else { continue }
+            let lower = Substring(trimmed.lowercased()).drop { !$0.isLetter }
+            for word in words where lower.hasPrefix(word) {
+                let rest = lower.dropFirst(word.count)
+                guard let next = rest.first, next == ":" || next.isWhitespace else { continue }
+                let value = rest.drop { $0 == ":" || $0.isWhitespace }
+                if value.first?.isNumber == true { return String(value) }
+            }
         }
         return nil
     }
