@@ -8,6 +8,26 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    @Test("a web page nothing recognises is reported as such: stderr, the rejects file and the report name it")
+    func reportsUnrecognisedPage() throws {
+        let dir = try TemporaryDirectory()
+        let page = try dir.write(
+            "about.html",
+            "<html><head><title>About us</title></head><body><h1>About us</h1><p>We sell pans.</p></body></html>")
+        let result = try CLI.run(
+            [
+                "import", page, "--keep-going", "--rejects", dir.path("rej.ndjson"), "-o", dir.path("r.json"),
+                "--report", dir.path("report.json"),
+            ])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("no schema.org Recipe found"), "\(result.stderr)")
+        #expect(result.stderr.contains("0 imported, 1 rejected"), "\(result.stderr)")
+        #expect(try dir.read("rej.ndjson").contains("microdata, RDFa, recipe-plugin cards and headed ingredient lists"))
+        let report = try Self.object(try dir.read("report.json"))
+        #expect((report["counts"] as? [String: Any])?["rejected"] as? Int == 1)
+        #expect((report["rejected"] as? [[String: Any]])?.first?["origin"] as? String == page)
+    }
+
     @Test("--report writes counts, the rejects summary and the field census as JSON, and stderr shows the census")
     func writesCensusReport() throws {
         let dir = try TemporaryDirectory()

@@ -245,4 +245,166 @@ import Testing
         #expect(
             recipe.steps.map(\.text) == ["Rub the butter into the flour.", "Add the milk and bake for 12 minutes."])
     }
+
+    @Test("a bold line or a group-head element in an ingredient container names a group, not an ingredient")
+    func boldGroupNamesInMicrodata() throws {
+        let sink = try importing(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Meatballs</h1>
+            <div itemprop="recipeIngredient"><p><strong>Meatballs&nbsp;</strong><br> 400 grams lamb mince<br>
+            <b>2 eggs</b><br><strong>Sauce</strong><br> 1 onion</p></div>
+            <div itemprop="recipeIngredient"><div class="ingredient">1 tsp oil</div><div class="group-head">Side</div>
+            <div class="ingredient">30g watercress</div></div>
+            <span itemprop="recipeIngredient"><b>Salt</b></span></div></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients.contains("400 grams lamb mince"))
+        #expect(recipe.ingredients.contains("2 eggs"))
+        #expect(!recipe.ingredients.contains("Meatballs"))
+        #expect(!recipe.ingredients.contains("Sauce"))
+        #expect(!recipe.ingredients.contains("Side"))
+        // A lone bold ingredient is an ingredient.
+        #expect(recipe.ingredients.contains("Salt"))
+    }
+
+    @Test("page text: a bold line among the ingredient lines heads a group; typed bullets end where the bullets do")
+    func boldGroupNamesAndBulletRunsInPageText() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Tart</h1><h3>Ingredients</h3><p>- 250g pastry</p><p>- 3 egg yolks</p>
+            <p><strong>The topping</strong></p><p>- 50g sugar</p>
+            <div><p>Sign up to our newsletter!</p></div>
+            <h3>Method</h3><ol><li>Line the tin.</li><li>Bake.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients == ["250g pastry", "3 egg yolks", "50g sugar"])
+        #expect(recipe.ingredientHeadings[2] == "The topping")
+        #expect(recipe.steps.map(\.text) == ["Line the tin.", "Bake."])
+    }
+
+    @Test("an ingredient list given as markup in a meta's content keeps its bold group names as groups")
+    func markupInMetaContent() throws {
+        let sink = try importing(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Rice Salad</h1>
+            <meta itemprop="ingredients" content="<p><b>DRESSING (whisk together; chill)</b><br> 1/2 cup mayonnaise</p>
+            <p><b>Salad</b><br> <b>2 (1 pound) chicken breasts</b><br> 4 cups wild rice</p>"></div></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.ingredients == ["1/2 cup mayonnaise", "2 (1 pound) chicken breasts", "4 cups wild rice"])
+        #expect(recipe.ingredientHeadings == [0: "DRESSING (whisk together; chill)", 1: "Salad"])
+    }
+
+    @Test(
+        "reads Zip Recipes cards, current (zrdn classes) and older (zlrecipe ids), with group labels",
+        arguments: [
+            """
+            <div class="zrdn-recipe-container"><h2 class="zrdn-recipe-title">Candy Bark</h2>
+            <h3 class="zrdn-recipe-label zrdn-ingredients-label">Ingredients</h3>
+            <ul class="zrdn-list zrdn-ingredients-list"><li>3 c. candy corn</li></ul>
+            <h4 class="zrdn-subtitle">Topping</h4><ul class="zrdn-list zrdn-ingredients-list"><li>2 c. chocolate chips</li></ul>
+            <ul class="zrdn-list zrdn-instructions-list"><li>Melt.</li><li>Spread and cool.</li></ul></div>
+            """,
+            """
+            <div id="zlrecipe-container"><h2 id="zlrecipe-title">Candy Bark</h2>
+            <ul id="zlrecipe-ingredients-list"><li class="ingredient">3 c. candy corn</li>
+            <li class="ingredient-label">Topping</li><li class="ingredient">2 c. chocolate chips</li></ul>
+            <ol id="zlrecipe-instructions-list"><li class="instruction">Melt.</li>
+            <li class="instruction">Spread and cool.</li></ol></div>
+            """,
+        ])
+    func readsZipRecipesCard(card: String) throws {
+        let sink = try importing("<html><body>\(card)</body></html>")
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(origin.entry == "recipe card (Zip Recipes)")
+        #expect(recipe.title == "Candy Bark")
+        #expect(recipe.ingredients == ["3 c. candy corn", "2 c. chocolate chips"])
+        #expect(recipe.ingredientHeadings == [1: "Topping"])
+        #expect(recipe.steps.map(\.text) == ["Melt.", "Spread and cool."])
+    }
+
+    @Test("a JSON-LD Recipe without ingredients or steps takes them from the page's recipe card, with a warning")
+    func fillsMissingPartsFromMarkup() throws {
+        let page = """
+            <html><head><script type="application/ld+json">
+            {"@context": "https://schema.org", "@type": "Recipe", "name": "Leek Soup", "recipeIngredient": [],
+             "recipeYield": "4"}
+            </script></head><body><div class="wprm-recipe-container"><h2 class="wprm-recipe-name">Leek Soup</h2>
+            <div class="wprm-recipe-ingredients-container"><ul><li class="wprm-recipe-ingredient">2 leeks</li>
+            <li class="wprm-recipe-ingredient">1 l stock</li></ul></div>
+            <div class="wprm-recipe-instructions-container"><ul><li><div class="wprm-recipe-instruction-text">Simmer.</div>
+            </li></ul></div></div></body></html>
+            """
+        let sink = try importing(page)
+        let (recipe, origin) = try #require(sink.recipes.first)
+        #expect(sink.recipes.count == 1)
+        #expect(origin.entry?.hasPrefix("ld+json") == true)
+        #expect(recipe.ingredients == ["2 leeks", "1 l stock"])
+        #expect(recipe.steps.map(\.text) == ["Simmer."])
+        #expect(recipe.servings == 4)
+        #expect(
+            sink.warnings.contains {
+                $0.contains("has no recipeIngredient and recipeInstructions")
+                    && $0.contains("recipe card (WP Recipe Maker)")
+            }, "\(sink.warnings)")
+        // A Recipe that has its parts is not touched, and the page is not read again for them.
+        let whole = try importing(
+            page.replacingOccurrences(
+                of: "\"recipeIngredient\": []",
+                with: "\"recipeIngredient\": [\"leeks\"], \"recipeInstructions\": \"Cook.\""))
+        #expect(whole.recipes.first?.0.ingredients == ["leeks"])
+        #expect(whole.warnings.isEmpty, "\(whole.warnings)")
+    }
+
+    @Test("page text: a Directions heading wins over a Recipe one; a Recipe heading over the list is no method heading")
+    func strongInstructionHeadings() throws {
+        let printable = try importing(
+            """
+            <html><body><h1>Fruit Kabobs</h1><h3>Ingredients</h3><ul><li>1 C strawberries</li><li>1 C pineapple</li></ul>
+            <h3>Recipe downloads</h3><ul><li>4" x 6" card</li><li>8.5" x 11" page</li></ul>
+            <h3>Directions</h3><ol><li>Thread the fruit on skewers.</li><li>Serve.</li></ol></body></html>
+            """)
+        #expect(printable.recipes.first?.0.steps.map(\.text) == ["Thread the fruit on skewers.", "Serve."])
+        let headed = try importing(
+            """
+            <html><body><h1>Bento</h1><h3>Recipe: Orange Juice Carrots</h3>
+            <ul><li>3 large carrots</li><li>1/4 tsp. salt</li><li>1 Tbs. soy sauce</li></ul>
+            <p>Cut the carrots.</p><p>Boil them in the juice.</p><h3>Variation</h3><p>Omit the salt.</p></body></html>
+            """)
+        let recipe = try #require(headed.recipes.first?.0)
+        #expect(recipe.ingredients == ["3 large carrots", "1/4 tsp. salt", "1 Tbs. soy sauce"])
+        #expect(recipe.steps.map(\.text) == ["Cut the carrots.", "Boil them in the juice."])
+    }
+
+    @Test(
+        "page text: a line opening with a yield word and holding a number gives the yield",
+        arguments: [
+            ("Serves 4", "4 servings"), ("Serves: 4 to 6", "6 servings"), ("🍽 Makes 12 muffins", "12 muffins"),
+            ("Serves 2-4 | Prep 10 min", "4 servings"),
+        ])
+    func pageTextYield(line: String, yield: String) throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Soup</h1><p>\(line)</p><h3>Ingredients</h3><ul><li>1 leek</li><li>1 l stock</li></ul>
+            <h3>Method</h3><ol><li>Simmer.</li><li>Serve.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.yieldText == yield)
+    }
+
+    @Test(
+        "page text: prep, cook and total times from lines such as `Prep time: 10 min` or `Serves 2 | Prep 10 min | Cook 25 min`"
+    )
+    func pageTextTimes() throws {
+        let sink = try importing(
+            """
+            <html><body><h1>Meatballs</h1><p>Serves 2-4 | Prep 10 min | Cook 25 min |</p><p>Total time: 1 hour</p>
+            <h3>Ingredients</h3><ul><li>500 g beef</li><li>1 egg</li></ul>
+            <h3>Method</h3><ol><li>Roll.</li><li>Bake.</li></ol></body></html>
+            """)
+        let recipe = try #require(sink.recipes.first?.0)
+        #expect(recipe.prepMinutes == 10)
+        #expect(recipe.cookMinutes == 25)
+        #expect(recipe.totalMinutes == 60)
+    }
 }

@@ -52,7 +52,7 @@ import Testing
         #expect(rejected.isEmpty)
         #expect(score.share("title") >= 0.99)
         #expect(score.share("ingredients") >= 0.85)
-        #expect(score.share("instructions") >= 0.80)
+        #expect(score.share("instructions") >= 0.88)
         for key in ["yields", "total_time", "prep_time", "cook_time"] {
             #expect(score.share(key) >= 0.90, "\(key)")
         }

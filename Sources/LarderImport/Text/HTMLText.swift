@@ -175,9 +175,18 @@ package enum HTMLText {
         collapseWhitespace(stripTags(decodeEntitiesFully(text)))
     }
 
+    /// Whether `text` holds a line break: `\n`, `\r\n` (one character to Swift, so
+    /// `contains("\n")` misses it) or `\r`.
+    package static func hasLineBreak(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x0A || $0 == 0x0D }
+    }
+
     /// Like ``normalize(_:)`` but keeps paragraph breaks (`<br>`, `<p>`, newlines) as `\n`.
+    ///
+    /// A Windows (`\r\n`) or old Mac (`\r`) line break is a line break too: Swift reads `\r\n`
+    /// as one character, which a split on `\n` does not see.
     package static func normalizeKeepingLines(_ text: String) -> String {
-        var marked = decodeEntitiesFully(text)
+        var marked = decodeEntitiesFully(text).replacingAll("\r\n", with: "\n").replacingAll("\r", with: "\n")
         for tag in ["<br>", "<br/>", "<br />", "</p>", "</li>", "<BR>", "<BR/>", "<BR />"] {
             marked = marked.replacingAll(tag, with: "\n")
         }

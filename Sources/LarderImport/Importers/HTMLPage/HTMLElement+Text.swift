@@ -21,12 +21,50 @@ extension HTMLElement {
             .joined(separator: "\n")
     }
 
+    /// Like ``lineText``, but a line that is one emphasised run (`<strong>`, `<b>`, a heading, or
+    /// an element whose class names a group's heading, such as `group-head`) and holds no digit
+    /// ends with a colon: the name of an ingredient group, as the recipe parser reads it
+    /// (`<p><strong>Sauce</strong><br>2 tbsp oil…` → `Sauce:`, `2 tbsp oil`).
+    var lineTextMarkingGroupNames: String {
+        var out = ""
+        appendText(to: &out, markingGroups: true)
+        return out.split(separator: "\n").map { Self.resolvingGroupMarks(String($0)) }.filter { !$0.isEmpty }
+            .joined(separator: "\n")
+    }
+
+    /// Marks around an emphasised run while lines are assembled (private-use characters).
+    static let groupMarkStart: Character = "\u{E000}"
+    static let groupMarkEnd: Character = "\u{E001}"
+
+    /// Whether the element sets its text apart as a group's name: bold, a heading, or a class such
+    /// as `group-head`, `ingredient-group-title`.
+    var marksGroupName: Bool {
+        if ["strong", "b", "h2", "h3", "h4", "h5", "h6"].contains(name) { return true }
+        return classes.contains { raw in
+            let c = raw.lowercased()
+            return c.contains("group") && (c.contains("head") || c.contains("title") || c.contains("name"))
+        }
+    }
+
+    /// `line` without its marks, ending with a colon when it was all one marked run with no digit
+    /// (and shorter than 60 characters).
+    static func resolvingGroupMarks(_ line: String) -> String {
+        let collapsed = HTMLText.collapseWhitespace(line)
+        guard collapsed.contains(groupMarkStart) || collapsed.contains(groupMarkEnd) else { return collapsed }
+        let plain = HTMLText.collapseWhitespace(collapsed.filter { $0 != groupMarkStart && $0 != groupMarkEnd })
+        guard collapsed.first == groupMarkStart, collapsed.last == groupMarkEnd,
+            collapsed.filter({ $0 == groupMarkStart }).count == 1, !plain.isEmpty, plain.count < 60,
+            !plain.contains(where: \.isNumber)
+        else { return plain }
+        return plain.hasSuffix(":") ? plain : plain + ":"
+    }
+
     /// The element's text on one line.
     var flatText: String {
         HTMLText.collapseWhitespace(lineText.replacingAll("\n", with: " "))
     }
 
-    private func appendText(to out: inout String) {
+    private func appendText(to out: inout String, markingGroups: Bool = false) {
         for child in children {
             switch child {
             case .text(let text): out += text.replacingAll("\n", with: " ")
@@ -34,7 +72,13 @@ extension HTMLElement {
                 guard !Self.hiddenNames.contains(element.name) else { continue }
                 let isBlock = Self.blockNames.contains(element.name)
                 if isBlock { out += "\n" }
-                element.appendText(to: &out)
+                if markingGroups, element.marksGroupName {
+                    out.append(Self.groupMarkStart)
+                    out += element.flatText
+                    out.append(Self.groupMarkEnd)
+                } else {
+                    element.appendText(to: &out, markingGroups: markingGroups)
+                }
                 if isBlock { out += "\n" }
             }
         }
@@ -78,6 +122,11 @@ extension HTMLElement {
     /// Whether one of the element's classes is `name`.
     func hasClass(_ name: String) -> Bool {
         classes.contains { $0 == name }
+    }
+
+    /// Whether one of the element's classes, or its `id`, is `name`.
+    func isNamed(_ name: String) -> Bool {
+        hasClass(name) || self[attribute: "id"] == name
     }
 
     /// Whether one of the element's classes starts with `prefix`.

@@ -100,7 +100,17 @@ enum MicrodataReader {
     }
 
     private static func propertyValue(_ element: HTMLElement, name: String) -> Value {
-        if let content = element[attribute: "content"] { return jsonOrText(content, name: name) }
+        if let content = element[attribute: "content"] {
+            // A whole list given as markup in the attribute (`content="<p><b>Dressing</b><br>…"`)
+            // is read as that markup, so its bold group names stay group names.
+            if textProperties.contains(name), content.contains("<"),
+                let fragment = try? HTMLDocument.parse(Array(content.utf8), name: "itemprop \(name)")
+            {
+                let marked = fragment.lineTextMarkingGroupNames
+                if HTMLText.hasLineBreak(marked) { return .string(marked) }
+            }
+            return jsonOrText(content, name: name)
+        }
         switch element.name {
         case "meta": return .string("")
         case "img", "audio", "video", "source", "embed", "iframe", "track":
@@ -119,6 +129,9 @@ enum MicrodataReader {
             let items = element.all(nested: false) { $0.name == "li" }
             if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
             if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
+            // A container holding the whole list may head its groups in bold; a lone line is an ingredient.
+            let marked = element.lineTextMarkingGroupNames
+            if HTMLText.hasLineBreak(marked) { return jsonOrText(marked, name: name) }
         }
         return jsonOrText(element.lineText, name: name)
     }

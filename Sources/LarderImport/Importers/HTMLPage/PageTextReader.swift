@@ -34,6 +34,9 @@ enum PageTextReader {
         "get started", "recipe",
         "cooking instructions", "the method",
     ]
+    /// Instruction headings that may also name something else (`Recipe: Carrots`, `Steps to a
+    /// better kitchen`): read only when no other instruction heading has lines under it.
+    static let weakInstructionWords: Set<String> = ["recipe", "steps", "to make", "get started", "how to make"]
     /// Headings that end a recipe's lists.
     static let otherWords = [
         "notes", "note", "tips", "nutrition", "comments", "related", "share", "you may also like", "reviews",
@@ -54,8 +57,13 @@ enum PageTextReader {
         }
         var ingredients = section(after: ingredientWords, in: blocks) ?? []
         // The instructions' heading after the ingredients' one, else anywhere.
+        // Headings that name the method outright ("Directions") win over ones that may name
+        // something else ("Recipe", "Steps", "To make").
+        let strongWords = instructionWords.filter { !weakInstructionWords.contains($0) }
         var steps =
-            section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
+            section(after: strongWords, in: blocks, from: ingredientStart ?? 0)
+            ?? section(after: strongWords, in: blocks)
+            ?? section(after: instructionWords, in: blocks, from: ingredientStart ?? 0)
             ?? section(after: instructionWords, in: blocks) ?? []
         steps = steps.filter { !MarkupIngredientLines.isStepLabel($0) }
         if steps.isEmpty, let start = ingredientStart {
@@ -68,6 +76,11 @@ enum PageTextReader {
             // Without a heading, a list of numbers is a recipe only with steps after it.
             guard !steps.isEmpty else { return nil }
             ingredients = blocks[list].map(\.text)
+            // A heading such as "Recipe: Carrots" over the list is no method heading: the steps follow the list.
+            if steps == ingredients {
+                steps = lines(after: list.upperBound, in: blocks)
+                guard !steps.isEmpty else { return nil }
+            }
         }
         guard !ingredients.isEmpty else { return nil }
         var recipe: Value = ["@type": "Recipe"]
@@ -76,9 +89,69 @@ enum PageTextReader {
         let heading = blocks[..<anchor].last { $0.kind == .heading(level: 1) }?.text
         if let title = heading ?? title(of: root) { recipe.appendMember("name", .string(title)) }
         recipe.appendMember("recipeIngredient", .array(ingredients.map { .string($0) }))
+        if let yield = blocks.lazy.compactMap({ yieldLine($0.text) }).first {
+            recipe.appendMember("recipeYield", .string(yield))
+        }
+        for (member, words) in timeWords {
+            if let time = blocks.lazy.compactMap({ timeFact($0.text, words: words) }).first {
+                recipe.appendMember(member, .string(time))
+            }
+        }
         recipe.appendMember(
             "recipeInstructions", .array(steps.map { ["@type": "HowToStep", "text": .string($0)] }))
         return recipe
+    }
+
+    /// Words that open a line giving the yield ("Serves 4", "Makes: 12 muffins", "Portionen 4").
+    static let yieldWords = [
+        "serves", "servings", "serving", "yield", "yields", "makes", "portions", "portionen", "personen", "porties",
+        "personnes", "porzioni", "raciones", "porciones",
+    ]
+
+    /// The yield a line gives (up to a `|` that starts the next fact), when it opens with a yield
+    /// word and holds a number; `nil` otherwise.
+    static func yieldLine(_ line: String) -> String? {
+        let fact = String(line.prefix { $0 != "|" }).trimmingWhitespace
+        guard fact.count < 60, fact.contains(where: \.isNumber) else { return nil }
+        let lower = fact.lowercased().drop { !$0.isLetter }
+        for word in yieldWords where lower.hasPrefix(word) {
+            let next = lower.dropFirst(word.count).first
+            if next == nil || next == ":" || next?.isWhitespace == true { return fact }
+        }
+        return nil
+    }
+
+    /// Words that open a line giving a time, by the schema.org member they give (longest first).
+    static let timeWords: [(String, [String])] = [
+        (
+            "prepTime",
+            ["preparation time", "prep time", "preparation", "prep", "temps de préparation", "vorbereitungszeit"]
+        ),
+        (
+            "cookTime",
+            [
+                "cooking time", "cook time", "baking time", "bake time", "cooking", "cook", "temps de cuisson",
+                "kochzeit", "backzeit",
+            ]
+        ),
+        ("totalTime", ["total time", "ready in", "total", "temps total", "gesamtzeit"]),
+    ]
+
+    /// The time a line gives after one of `words` (`Prep time: 10 min` → `10 min`), looking at each
+    /// `|`-separated fact of the line; `nil` when none opens with one of them and holds a number.
+    static func timeFact(_ line: String, words: [String]) -> String? {
+        for fact in line.split(separator: "|") {
+            let trimmed = String(fact).trimmingWhitespace
+            guard trimmed.count < 60, trimmed.contains(where: \.isNumber) else { continue }
+            let lower = Substring(trimmed.lowercased()).drop { !$0.isLetter }
+            for word in words where lower.hasPrefix(word) {
+                let rest = lower.dropFirst(word.count)
+                guard let next = rest.first, next == ":" || next.isWhitespace else { continue }
+                let value = rest.drop { $0 == ":" || $0.isWhitespace }
+                if value.first?.isNumber == true { return String(value) }
+            }
+        }
+        return nil
     }
 
     /// The first `h1`, else `og:title` or the `title` without a trailing site name.
@@ -114,7 +187,7 @@ enum PageTextReader {
         var pending = ""
         func flush() {
             for line in HTMLText.normalizeKeepingLines(pending).split(separator: "\n") {
-                let text = HTMLText.collapseWhitespace(String(line))
+                let text = HTMLElement.resolvingGroupMarks(String(line))
                 if !text.isEmpty { blocks.append(Block(kind: .line, text: text)) }
             }
             pending = ""
@@ -149,6 +222,11 @@ enum PageTextReader {
                 } else if e.first(where: { HTMLElement.blockNames.contains($0.name) }) != nil {
                     flush()
                     flatten(e, into: &blocks, depth: depth + 1)
+                } else if e.name == "strong" || e.name == "b" {
+                    // A line all in bold with no digit names a group (see `resolvingGroupMarks`).
+                    pending.append(HTMLElement.groupMarkStart)
+                    pending += e.flatText
+                    pending.append(HTMLElement.groupMarkEnd)
                 } else {
                     pending += e.lineText.replacingAll("\n", with: " ")
                 }
@@ -218,6 +296,12 @@ enum PageTextReader {
         }
     }
 
+    /// Whether `line` starts with a bullet typed as text (`- `, `• `, `* `, `– `).
+    static func hasTypedBullet(_ line: String) -> Bool {
+        guard let first = line.first, "-•*–·▪".contains(first) else { return false }
+        return line.dropFirst().first?.isWhitespace ?? false
+    }
+
     private static func isHeadingLike(_ block: Block) -> Bool {
         if case .heading = block.kind { return true }
         return false
@@ -275,6 +359,11 @@ enum PageTextReader {
                         return (items, index - 1)
                     }
                     items.append(block.text.hasSuffix(":") ? block.text : block.text + ":")
+                } else if let last = lines.last, hasTypedBullet(last), !hasTypedBullet(block.text),
+                    !block.text.hasSuffix(":")
+                {
+                    // Lines with typed bullets ("- 250g pastry") end where the bullets do.
+                    return (lines, index - 1)
                 } else {
                     lines.append(block.text)
                 }

@@ -2,8 +2,8 @@ import LarderCore
 import LarderFormats
 
 /// Reads the recipe cards WordPress recipe plugins print (WP Recipe Maker, Tasty Recipes,
-/// Mediavine Create, WP Ultimate Recipe, EasyRecipe, Cooked) by their class names, into a
-/// schema.org-shaped `Recipe` object.
+/// Mediavine Create, WP Ultimate Recipe, EasyRecipe, Zip Recipes, Jetpack, Cooked) by their class
+/// names (or, for older Zip Recipes cards, their ids), into a schema.org-shaped `Recipe` object.
 enum RecipeCardReader {
     /// The class names one plugin marks a card's parts with.
     struct Markup {
@@ -53,6 +53,24 @@ enum RecipeCardReader {
             instructions: Part(container: "ERSInstructions", item: "instruction"), groupNames: ["ERSSectionHead"],
             yield: ["ERSServes"], summary: ["ERSSummary"]),
         Markup(
+            plugin: "Zip Recipes", title: ["zrdn-recipe-title"],
+            ingredients: Part(container: "zrdn-ingredients-list", item: nil),
+            instructions: Part(container: "zrdn-instructions-list", item: nil),
+            groupNames: ["zrdn-subtitle"], yield: ["zrdn-yield"],
+            summary: ["zrdn-summary"]),
+        // Zip Recipes before version 5 (ZipList): the parts are named by `id`.
+        Markup(
+            plugin: "Zip Recipes", title: ["zlrecipe-title"],
+            ingredients: Part(container: "zlrecipe-ingredients-list", item: nil),
+            instructions: Part(container: "zlrecipe-instructions-list", item: nil),
+            groupNames: ["ingredient-label", "instruction-label"], yield: ["zlrecipe-yield"],
+            summary: ["zlrecipe-summary"]),
+        Markup(
+            plugin: "Jetpack", title: ["jetpack-recipe-title"],
+            ingredients: Part(container: "jetpack-recipe-ingredients", item: nil),
+            instructions: Part(container: "jetpack-recipe-directions", item: nil), groupNames: [],
+            yield: ["jetpack-recipe-servings"], summary: ["jetpack-recipe-notes"]),
+        Markup(
             plugin: "Cooked", title: ["cooked-recipe-name"],
             ingredients: Part(container: "cooked-recipe-ingredients", item: "cooked-ing-name"),
             instructions: Part(container: "cooked-recipe-directions", item: "cooked-dir-content"),
@@ -62,14 +80,14 @@ enum RecipeCardReader {
     /// The first recipe card on the page, with the plugin's name; `nil` when there is none.
     static func recipe(in root: HTMLElement) -> (Value, plugin: String)? {
         for markup in known {
-            guard let ingredients = root.first(where: { $0.hasClass(markup.ingredients.container) }) else { continue }
-            let lines = items(of: ingredients, part: markup.ingredients, groupNames: markup.groupNames)
+            guard root.first(where: { $0.isNamed(markup.ingredients.container) }) != nil else { continue }
+            let lines = partLines(in: root, part: markup.ingredients, other: markup.instructions, markup: markup)
             guard !lines.isEmpty else { continue }
             var recipe: Value = ["@type": "Recipe"]
             if let title = text(in: root, classes: markup.title) { recipe.appendMember("name", .string(title)) }
             recipe.appendMember("recipeIngredient", .array(lines.map { .string($0) }))
-            if let container = root.first(where: { $0.hasClass(markup.instructions.container) }) {
-                let steps = items(of: container, part: markup.instructions, groupNames: markup.groupNames)
+            if root.first(where: { $0.isNamed(markup.instructions.container) }) != nil {
+                let steps = partLines(in: root, part: markup.instructions, other: markup.ingredients, markup: markup)
                 recipe.appendMember("recipeInstructions", .array(steps.map(step)))
             }
             if let yield = text(in: root, classes: markup.yield) { recipe.appendMember("recipeYield", .string(yield)) }
@@ -91,18 +109,47 @@ enum RecipeCardReader {
 
     private static func text(in root: HTMLElement, classes: [String]) -> String? {
         for name in classes {
-            if let element = root.first(where: { $0.hasClass(name) }), !element.flatText.isEmpty {
+            if let element = root.first(where: { $0.isNamed(name) }), !element.flatText.isEmpty {
                 return element.flatText
             }
         }
         return nil
     }
 
+    /// The lines of every container of `part` on the page, in order.
+    ///
+    /// A card that closes its list for each group (Zip Recipes: `ul`, `h4.zrdn-subtitle`, `ul`) names the group between two
+    /// containers: the last group name seen since the previous container (of either part) heads
+    /// the next one.
+    private static func partLines(in root: HTMLElement, part: Part, other: Part, markup: Markup) -> [String] {
+        var lines: [String] = []
+        var pendingGroup: String?
+        root.walk { element in
+            if element.isNamed(part.container) {
+                if let group = pendingGroup { lines.append(group) }
+                pendingGroup = nil
+                lines += items(of: element, part: part, groupNames: markup.groupNames)
+                return false
+            }
+            if element.isNamed(other.container) {
+                pendingGroup = nil
+                return false
+            }
+            if markup.groupNames.contains(where: { element.isNamed($0) }) {
+                let name = element.flatText
+                pendingGroup = name.isEmpty ? nil : (name.hasSuffix(":") ? name : name + ":")
+                return false
+            }
+            return true
+        }
+        return lines
+    }
+
     /// The container's items in order, group names as `"Name:"` lines.
     private static func items(of container: HTMLElement, part: Part, groupNames: [String]) -> [String] {
         var lines: [String] = []
         container.walk { element in
-            if groupNames.contains(where: { element.hasClass($0) }) || ["h3", "h4", "h5"].contains(element.name) {
+            if groupNames.contains(where: { element.isNamed($0) }) || ["h3", "h4", "h5"].contains(element.name) {
                 let name = element.flatText
                 // The card's own "Ingredients" / "Instructions" title is no group.
                 let isPartTitle =
@@ -111,7 +158,7 @@ enum RecipeCardReader {
                 if !name.isEmpty, !isPartTitle { lines.append(name.hasSuffix(":") ? name : name + ":") }
                 return false
             }
-            let isItem = part.item.map { element.hasClass($0) } ?? (element.name == "li")
+            let isItem = part.item.map { element.isNamed($0) } ?? (element.name == "li")
             if isItem {
                 let text = element.flatText
                 if !text.isEmpty { lines.append(text) }

@@ -52,23 +52,88 @@ package struct SchemaOrgImporter: RecipeImporter {
                 ))
         }
         if text.usedFallback { context.warnEncodingFallback(origin) }
+        var pageMarkup: PageMarkup?
         if firstByte == UInt8(ascii: "<") {
+            let read = blocks.count
             blocks = try HTMLPageImport.completing(blocks, path: path, limits: context.readerLimits)
+            // A JSON-LD Recipe without its ingredients or steps: the page's markup may have them.
+            if blocks.count == read {
+                pageMarkup = PageMarkup { [limits = context.readerLimits] in
+                    guard let found = try? HTMLPageReader.recipes(atPath: path, limits: limits),
+                        found.kind != .pageText, let first = found.values.first
+                    else { return nil }
+                    return (first, found.kind.rawValue + (found.detail.map { " (\($0))" } ?? ""))
+                }
+            }
         }
-        try emitRecipes(in: blocks, context: context, emptyOrigin: origin)
+        try emitRecipes(in: blocks, context: context, emptyOrigin: origin, pageMarkup: pageMarkup)
+    }
+
+    /// The recipe a page's markup (microdata, RDFa, a recipe card) carries, read when first asked for.
+    package final class PageMarkup {
+        private let read: () -> (Value, String)?
+        private var cached: (Value, String)??
+
+        /// Creates the reader; `read` runs at most once.
+        package init(_ read: @escaping () -> (Value, String)?) {
+            self.read = read
+        }
+
+        /// The markup's recipe object and the name of the reader that found it.
+        package var recipe: (Value, String)? {
+            if let cached { return cached }
+            let value = read()
+            cached = value
+            return value
+        }
+    }
+
+    /// The members a Recipe node must have for a recipe to be whole; filled from the page's
+    /// markup when the node lacks them.
+    static let partMembers = [["recipeIngredient", "ingredients"], ["recipeInstructions", "RecipeInstructions"]]
+
+    /// `node` with each part it lacks (no ingredients, no steps) taken from `markup`, and the names
+    /// of the members taken; `nil` when it lacks none or the markup has none of them.
+    static func fillingMissingParts(_ node: Value, from markup: PageMarkup) -> (Value, [String], String)? {
+        func isEmpty(_ value: Value?) -> Bool {
+            guard let value else { return true }
+            if let s = value.stringValue { return s.trimmingWhitespace.isEmpty }
+            if let list = value.arrayValue { return list.allSatisfy { isEmpty($0) } }
+            return false
+        }
+        let missing = partMembers.filter { names in names.allSatisfy { isEmpty(node[$0]) } }
+        guard !missing.isEmpty, case .object(var fields) = node, let (found, reader) = markup.recipe else {
+            return nil
+        }
+        var taken: [String] = []
+        for names in missing {
+            guard let value = found[names[0]], !isEmpty(value) else { continue }
+            for name in names where fields[name] != nil { fields.removeValue(forKey: name) }
+            fields[names[0]] = value
+            taken.append(names[0])
+        }
+        return taken.isEmpty ? nil : (.object(fields), taken, reader)
     }
 
     /// Sends every Recipe node of a page's blocks to `context`.
-    package func emitRecipes(in blocks: [(Value, ImportOrigin)], context: ImportContext, emptyOrigin: ImportOrigin)
-        throws
-    {
+    package func emitRecipes(
+        in blocks: [(Value, ImportOrigin)], context: ImportContext, emptyOrigin: ImportOrigin,
+        pageMarkup: PageMarkup? = nil
+    ) throws {
         let finder = SchemaOrgNodeFinder(blocks: blocks.map(\.0))
         let parser = SchemaOrgRecipeParser(finder: finder)
         var found = 0
         for (block, blockOrigin) in blocks {
             let nodes = finder.recipes(in: block)
-            for (index, node) in nodes.enumerated() {
+            for (index, recipeNode) in nodes.enumerated() {
+                var node = recipeNode
                 let itemOrigin = nodes.count > 1 || found > 0 ? blockOrigin.item(found) : blockOrigin
+                if let pageMarkup, let (filled, taken, reader) = Self.fillingMissingParts(node, from: pageMarkup) {
+                    node = filled
+                    context.warn(
+                        "the JSON-LD Recipe has no \(taken.joined(separator: " and ")); read from the page's \(reader)",
+                        origin: itemOrigin)
+                }
                 try context.isolating(itemOrigin, raw: node) {
                     try context.records.recipe(try parser.parse(node), origin: itemOrigin)
                 }

@@ -51,7 +51,9 @@ extension SchemaOrgRecipeParser {
         case "video": carried = key == "contentUrl" && value.stringValue == recipe.videoURL ? "videoURL" : nil
         case "image": carried = imageMember(key, value: value, node: node, recipe: recipe)
         default:
-            if key == "itemListElement" { return .walk }
+            if key == "itemListElement" || (key == "ItemListElement" && node["itemListElement"] == nil) {
+                return .walk
+            }
             if key == "name", let name = text(value), StepLabel.onlyNumbers(name),
                 !SchemaOrgNodeFinder.hasType(.object(node), "HowToSection"), text(node["text"]) != nil
             {

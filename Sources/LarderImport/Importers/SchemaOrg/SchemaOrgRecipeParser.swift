@@ -87,7 +87,11 @@ package struct SchemaOrgRecipeParser: Sendable {
         } else if node["Author"] != nil {
             fates["creator"] = .extras
         }
-        if node["recipeIngredient"] != nil { fates["ingredients"] = .extras }
+        if usesIngredientsOverRecipeIngredient(node) {
+            fates["recipeIngredient"] = .extras
+        } else if node["recipeIngredient"] != nil {
+            fates["ingredients"] = .extras
+        }
         if node["recipeIngredient"] != nil || node["ingredients"] != nil { fates["supply"] = .extras }
         if node["recipeInstructions"] != nil { fates["RecipeInstructions"] = .extras }
         if node["recipeYield"] != nil { fates["yield"] = .extras }
@@ -138,6 +142,7 @@ package struct SchemaOrgRecipeParser: Sendable {
         recipe.reviews = reviews(node["review"])
         recipe.tools = list(node["tool"], splittingCommas: false)
         var lines = ingredients(node["recipeIngredient"] ?? node["ingredients"])
+        if usesIngredientsOverRecipeIngredient(node) { lines = ingredients(node["ingredients"]) }
         if lines.isEmpty { lines = ingredients(node["supply"]) }
         // A line such as `For the glaze:` heads a group; it is not an ingredient.
         for line in lines {
@@ -315,6 +320,14 @@ package struct SchemaOrgRecipeParser: Sendable {
 
     // MARK: Ingredients
 
+    /// Whether the node's `ingredients` list is read instead of its `recipeIngredient`: pages
+    /// marking each line `ingredients` and adding one `recipeIngredient` holding them all run
+    /// together (no line breaks left to part them) publish the list twice; the one in lines is the list.
+    private func usesIngredientsOverRecipeIngredient(_ node: Value) -> Bool {
+        guard node["recipeIngredient"] != nil, node["ingredients"] != nil else { return false }
+        return ingredients(node["recipeIngredient"]).count <= 1 && ingredients(node["ingredients"]).count > 1
+    }
+
     private func ingredients(_ value: Value?) -> [String] {
         guard let value else { return [] }
         var lines: [String] = []
@@ -325,10 +338,14 @@ package struct SchemaOrgRecipeParser: Sendable {
             case .string(let s):
                 // One string holding the whole list, a line each.
                 let repaired = TextRepair.mojibake(s)
-                let parts =
-                    repaired.contains("\n")
+                var parts =
+                    HTMLText.hasLineBreak(repaired)
                     ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init)
                     : [HTMLText.normalize(repaired)]
+                // In a list of lines, a line break before lower-case text (`"2 \r\nbay leaf"`) wraps one line.
+                if value.arrayValue.map({ $0.count > 1 }) ?? false {
+                    parts = Self.joiningWrappedLines(parts)
+                }
                 lines.append(contentsOf: parts.filter { !$0.isEmpty })
             case .object(let fields):
                 if SchemaOrgNodeFinder.hasType(element, "PropertyValue") {
@@ -347,6 +364,19 @@ package struct SchemaOrgRecipeParser: Sendable {
         if case .array(let elements) = value, let rejoined = Self.rejoinCommaSplit(elements) { return rejoined }
         add(value, depth: 0)
         return lines
+    }
+
+    /// `parts` with each part that starts with a lower-case letter joined to the one before it.
+    static func joiningWrappedLines(_ parts: [String]) -> [String] {
+        var joined: [String] = []
+        for part in parts {
+            if let last = joined.last, part.first?.isLowercase ?? false {
+                joined[joined.count - 1] = last + " " + part
+            } else {
+                joined.append(part)
+            }
+        }
+        return joined
     }
 
     /// Rejoins ingredient text that a CMS split on every comma; `nil` when the list shows no such split.
@@ -395,22 +425,60 @@ package struct SchemaOrgRecipeParser: Sendable {
         guard let value else { return [] }
         var steps: [ImportedRecipe.Step] = []
         collect(value, into: &steps, depth: 0)
+        // The whole method as one text: its inline numbers, else its glued sentences, part it.
+        if let whole = singleText(value), let numbered = StepText.numberedSteps(HTMLText.normalize(whole)),
+            numbered.count > steps.count
+        {
+            return numbered.map { .init(text: $0) }
+        }
+        if steps.count == 1, !steps[0].isSection {
+            let sentences = StepText.gluedSentences(steps[0].text)
+            if sentences.count > 1 {
+                var parts = sentences.map { ImportedRecipe.Step(text: $0) }
+                parts[0].timerSeconds = steps[0].timerSeconds
+                parts[0].images = steps[0].images
+                return parts
+            }
+        }
         return steps
     }
 
-    private func collect(_ raw: Value, into steps: inout [ImportedRecipe.Step], depth: Int) {
+    /// The text of instructions given as one string (or a list, or a step, holding only one).
+    private func singleText(_ value: Value) -> String? {
+        switch finder.resolve(value) {
+        case .string(let s): return TextRepair.mojibake(s)
+        case .array(let elements) where elements.count == 1: return singleText(elements[0])
+        case .object(let fields)
+        where fields["itemListElement"] == nil && fields["ItemListElement"] == nil && fields["name"] == nil:
+            return fields["text"]?.stringValue.map(TextRepair.mojibake)
+        default: return nil
+        }
+    }
+
+    /// Adds the steps `raw` holds.
+    ///
+    /// A text is split at its line breaks when it is the whole method (`inList` false); a text
+    /// among others in a list is one step, as the oracle reads it.
+    private func collect(_ raw: Value, into steps: inout [ImportedRecipe.Step], depth: Int, inList: Bool = false) {
         guard depth < 16 else { return }
         let value = finder.resolve(raw)
         switch value {
         case .string(let s):
+            guard !inList else {
+                if let t = text(value) { steps.append(.init(text: t)) }
+                return
+            }
             for line in HTMLText.normalizeKeepingLines(TextRepair.mojibake(s)).split(separator: "\n") {
                 let t = String(line).trimmingWhitespace
                 if !t.isEmpty { steps.append(.init(text: t)) }
             }
         case .array(let elements):
-            for element in elements { collect(element, into: &steps, depth: depth + 1) }
+            for element in elements {
+                collect(element, into: &steps, depth: depth + 1, inList: elements.count > 1)
+            }
         case .object(let fields):
-            let elements = fields["itemListElement"]
+            // Some pages capitalise the key (`ItemListElement`), as they do `Name`.
+            let elements = fields["itemListElement"] ?? fields["ItemListElement"]
             if SchemaOrgNodeFinder.hasType(value, "HowToSection")
                 || (elements != nil && !SchemaOrgNodeFinder.hasType(value, "HowToStep"))
             {
