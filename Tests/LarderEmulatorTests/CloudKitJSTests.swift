@@ -95,4 +95,22 @@ import FoundationNetworking
             #expect(created.apnsToken.count == 64 && created.webcourierURL != nil)
         }
     }
+
+    @Test("the webcourierURL is a long poll answering null, which CloudKit JS reads as no notification")
+    func webcourierLongPoll() async throws {
+        let server = try await TestServer.start { $0.webcourierHoldSeconds = 0 }
+        try await stopping(server) { _ in
+            let created = try await server.client(nil, database: .public).post(
+                "tokens/create", json: #"{"apnsEnvironment":"development"}"#)
+            let webcourier = try #require(created.json["webcourierURL"]?.stringValue.flatMap(URL.init(string:)))
+            let (data, response) = try await URLSession.shared.data(from: webcourier)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            // Before, a 404 whose JSON body CloudKit JS handed to the app as a notification, ~70 times a second.
+            #expect(String(decoding: data, as: UTF8.self) == "null")
+            let other = server.baseURL.appendingPathComponent(
+                "_emulator/webcourier/iCloud.com.other/\(String(repeating: "a", count: 64))")
+            let (_, refused) = try await URLSession.shared.data(from: other)
+            #expect((refused as? HTTPURLResponse)?.statusCode == 404)
+        }
+    }
 }

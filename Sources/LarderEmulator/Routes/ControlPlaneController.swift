@@ -65,6 +65,21 @@ struct ControlPlaneController: Sendable {
             try await services.store.deploySchema(container: container)
             return JSONResponse.make(Data(#"{"deployed":true}"#.utf8))
         }
+        group.get("webcourier/:container/:token") { _, context in
+            // The long poll CloudKit JS parks on after `registerForNotifications()` (`webcourierURL`
+            // of `tokens/create`). The emulator pushes nothing: it holds the poll, then answers `null`,
+            // which CloudKit JS reads as "no notification" and polls again.
+            let container = context.parameters.get("container") ?? ""
+            let token = context.parameters.get("token") ?? ""
+            guard services.configuration.containers.contains(container), token.utf8.count == 64,
+                token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+            else {
+                throw CloudKitServerError(.notFound, "no notification channel for that container and APNs token")
+            }
+            let hold = services.configuration.webcourierHoldSeconds
+            if hold > 0 { try? await services.clock.sleep(hold) }
+            return JSONResponse.make(Data("null".utf8))
+        }
         group.get("signin") { request, _ in
             // Stands in for Apple ID sign-in: ?user=<userRecordName or email or first name>.
             let wanted = QueryString.parse(request.uri.query)["user"]?.lowercased()
