@@ -96,6 +96,29 @@ import FoundationNetworking
         }
     }
 
+    @Test("the control plane exports a zone named by owner, database and zone name, as the dashboard does")
+    func controlPlaneExport() async throws {
+        let server = try await TestServer.start()
+        try await stopping(server) { _ in
+            let logs = Array(try Self.sampleRecords("brew-logs.json").prefix(4))
+            try await Self.upload(logs, type: .brewLog, as: server.client())
+            let owner = TestServer.alice.userRecordName
+            let (status, text, headers) = try await Self.download(
+                server, "/_emulator/export/larder?owner=\(owner)&type=brewLog")
+            #expect(status == 200, "\(text)")
+            #expect(headers["content-disposition"] == "attachment; filename=\"_defaultZone-brewLog.json\"")
+            let zone = try await DashboardTests.aliceZone(server)
+            let (_, fromDashboard, _) = try await Self.download(
+                server, "/_emulator/ui/export?zone=\(zone)&type=brewLog")
+            #expect(text == fromDashboard)
+            let exported = try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+            #expect(exported["schema"] == "brewLog" && exported["records"]?.arrayValue?.count == 4)
+            #expect(try await Self.download(server, "/_emulator/export/larder?owner=\(owner)").0 == 400)
+            #expect(try await Self.download(server, "/_emulator/export/larder?type=recipe").0 == 400)
+            #expect(try await Self.download(server, "/_emulator/export/larder?owner=_nobody&type=recipe").0 == 404)
+        }
+    }
+
     @Test("export: a zone of several Larder types asks for one; other types and unknown zones are refused")
     func exportChoicesAndRefusals() async throws {
         let server = try await TestServer.start()

@@ -45,12 +45,17 @@ struct DashboardExport {
             }
             type = only
         }
+        return Self.download(zone: zone, type: type, services: services)
+    }
+
+    /// The streamed download of `zone`'s records of `type` (the dashboard's link and the control
+    /// plane's `GET /_emulator/export/larder`).
+    static func download(zone: DashboardZone, type: RecordType, services: EmulatorServices) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[HTTPField.Name.constant("X-Content-Type-Options")] = "nosniff"
         headers[.contentDisposition] = "attachment; filename=\"\(Self.fileName(zone: zone.row.name, type: type))\""
-        let services = services
         let body = ResponseBody { writer in
             try await Self.stream(zone: zone, type: type, services: services, into: &writer)
             try await writer.finish(nil)
