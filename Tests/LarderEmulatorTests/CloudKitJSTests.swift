@@ -13,8 +13,10 @@ import FoundationNetworking
 /// Requests as Apple's CloudKit JS 2.6.4 sends them (issue 30, part 1), where its shape differs from
 /// the Web Services reference: the emulator follows the library, which is what Apple's servers take.
 @Suite struct CloudKitJSTests {
-    /// CloudKit JS's query string on every request.
-    static let ckjs = "ckjsBuildVersion=2.6.4&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
+    /// CloudKit JS's query string on every request (its build version is 2310ProjectDev27, not 2.6.4:
+    /// Fixtures/cloudkit-js-requests.txt).
+    static let ckjs =
+        "ckjsBuildVersion=2310ProjectDev27&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
 
     @Test("performQuery(previousResponse): the next page's request adds numbersAsStrings and zoneWide false")
     func queryContinuationWithDefaultsAdded() async throws {
