@@ -113,6 +113,9 @@ import FoundationNetworking
                 "_emulator/webcourier/iCloud.com.other/\(String(repeating: "a", count: 64))")
             let (_, refused) = try await URLSession.shared.data(from: other)
             #expect((refused as? HTTPURLResponse)?.statusCode == 404)
+            // Asked again each time it is answered, the poll stays out of the request log.
+            #expect(
+                !server.emulator.services.requestLog.entries(limit: nil).contains { $0.path.contains("webcourier") })
         }
     }
 }
