@@ -109,7 +109,8 @@ let package = Package(
             dependencies: [
                 "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "LarderSyncTests",

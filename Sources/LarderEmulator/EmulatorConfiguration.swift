@@ -49,6 +49,14 @@ public struct EmulatorConfiguration: Sendable, Hashable, Codable {
     /// Needed off loopback; see docs/emulator.md.
     public var adminToken: String?
 
+    /// How long the webcourier long poll holds before it answers `null`.
+    ///
+    /// `GET /_emulator/webcourier/…` is the `webcourierURL` of `tokens/create`; `null` means "no
+    /// notification". CloudKit JS polls it again at once; without the hold it would ask a hundred times
+    /// a second. Short, because stopping the server waits for a held poll (SIGTERM with a poll held
+    /// 25 s took 24 s). Not a config file key: tests set 0.
+    package var webcourierHoldSeconds: Double = 2
+
     /// CloudKit's limits, all configurable.
     public struct Limits: Sendable, Hashable, Codable {
         /// Operations per records/modify or zones/modify request (CloudKit: 200).

@@ -52,9 +52,12 @@ struct EmulatorMiddleware: RouterMiddleware {
         // `tokens/…` has no database segment: /database/1/{container}/{environment}/tokens/create.
         let hasScope = isDatabase && parts[4] != "tokens"
         let code = response.status.code >= 400 ? response.headers[.larderErrorCode] : nil
-        // The dashboard's page views and its polling of the log would push real requests out of it.
+        // The dashboard's page views and its polling of the log would push real requests out of it, and
+        // so would CloudKit JS's notification long poll, asked again each time it is answered.
         let isDashboardRead =
-            request.method == .get && (path == "/_emulator/requests" || path.hasPrefix(DashboardPage.root))
+            request.method == .get
+            && (path == "/_emulator/requests" || path.hasPrefix(DashboardPage.root)
+                || path.hasPrefix("/_emulator/webcourier/"))
         guard !isDashboardRead else { return response }
         requestLog.append { id in
             RequestLogEntry(

@@ -6,7 +6,7 @@ Loads sample data into a running `larder serve` through records/modify (samples/
 headless Chromium with selenium: the hub (records by type, live request rate), zone -> record ->
 history, filter, paging through the 10k records, the title column with no word broken mid-word,
 JSON-in-STRING folds and readable times, an uploaded photo previewed, a field edited and a record
-deleted from the page, a fault rule seen failing the next request in the live log, CSRF refusal,
+deleted from the page, a zone exported as Larder JSON (the hub's link, fetched by the page), a fault rule seen failing the next request in the live log, CSRF refusal,
 stored markup shown as text, reset with confirmation. Prints `PASS name` / `FAIL name: why` per check, writes a screenshot
 of each view to --out, and exits 1 when any check failed.
 
@@ -431,6 +431,32 @@ def edit_and_delete(session, emulator, zone_url):
     session.shot("15-deleted")
 
 
+def export_as_larder_json(session, emulator):
+    # Two records of Larder's own type `recipe`, as `larder upload` maps them (strings stay STRING).
+    emulator.modify([{"recordName": "recipe-export-%d" % i, "recordType": "recipe",
+                      "fields": {"id": {"value": "export-%d" % i}, "title": {"value": "Exported %d" % i}}}
+                     for i in (1, 2)])
+    session.open("/_emulator/ui/")
+    links = session.finds("a.export[id$='-recipe']")
+    if not check("the hub links an export per Larder record type", links, "no export link for recipe"):
+        return
+    href = links[0].get_attribute("href")
+    # What the download holds, fetched by the page itself (same origin, the dashboard session).
+    answer = session.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0]).then(r => r.text().then(t => done([r.status,"
+        " r.headers.get('content-disposition'), t]))).catch(e => done([0, '', String(e)]));", href)
+    status, disposition, text = answer
+    try:
+        envelope = json.loads(text)
+    except ValueError:
+        envelope = {}
+    titles = sorted(r.get("title", "") for r in envelope.get("records", []))
+    check("Export as Larder JSON downloads the envelope larder reads",
+          status == 200 and "attachment" in (disposition or "") and envelope.get("schema") == "recipe"
+          and titles == ["Exported 1", "Exported 2"], "%s %s %s" % (status, disposition, text[:200]))
+
+
 def is_browser_race(error):
     """ChromeDriver losing an element to a document that replaced it while it was used: seen on a
     loaded 2-core machine ("Node with given id does not belong to the document"), never a dashboard
@@ -473,6 +499,7 @@ def main():
             step(readable_recipes, session, zone_url)
             step(photo_preview, session, emulator, zone_url)
             step(edit_and_delete, session, emulator, zone_url)
+        step(export_as_larder_json, session, emulator)
         step(fault_in_live_log, session, emulator)
         step(admin_needs_sign_in, session, args.admin_token)
         step(csrf_refused, session)

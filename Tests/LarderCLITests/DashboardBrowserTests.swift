@@ -33,7 +33,7 @@ let browserAvailable: Bool = {
     static let owner = "_a11ce"
 
     @Test(
-        "the dashboard in headless Chromium: hub, navigate, filter, page 10k records, titles and times, JSON folds, photo, edit and delete, fault rule in the live log, CSRF, XSS, reset",
+        "the dashboard in headless Chromium: hub, navigate, filter, page 10k records, titles and times, JSON folds, photo, edit and delete, export as Larder JSON, fault rule in the live log, CSRF, XSS, reset",
         .enabled(
             if: browserAvailable, "chromium/chromedriver/selenium not installed (make browser-deps installs them)"),
         .timeLimit(.minutes(5)))
@@ -66,6 +66,7 @@ let browserAvailable: Bool = {
             "PASS JSON in a STRING field is pretty-printed in a fold",
             "PASS an uploaded photo is previewed from the emulator's own download URL",
             "PASS the edit went through records/modify", "PASS the delete went through records/modify",
+            "PASS Export as Larder JSON downloads the envelope larder reads",
         ] {
             #expect(transcript.contains(view), "\(view) missing:\n\(transcript)")
         }

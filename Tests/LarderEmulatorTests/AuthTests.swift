@@ -103,7 +103,8 @@ import LarderTestSupport
             let endpoint = DatabaseEndpoint(
                 container: TestServer.container, environment: .development, database: .public)
             // What CloudKit JS 2.6.4 sends: its version and client id in the query string.
-            let query = "ckjsBuildVersion=2.6.4&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
+            let query =
+                "ckjsBuildVersion=2310ProjectDev27&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
             let path = endpoint.path("records/query")
             let body = Data(#"{"query":{"recordType":"Note"},"zoneID":{"zoneName":"_defaultZone"}}"#.utf8)
             func send(signing signedPath: String) async throws -> Int {

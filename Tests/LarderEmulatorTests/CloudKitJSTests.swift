@@ -13,8 +13,10 @@ import FoundationNetworking
 /// Requests as Apple's CloudKit JS 2.6.4 sends them (issue 30, part 1), where its shape differs from
 /// the Web Services reference: the emulator follows the library, which is what Apple's servers take.
 @Suite struct CloudKitJSTests {
-    /// CloudKit JS's query string on every request.
-    static let ckjs = "ckjsBuildVersion=2.6.4&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
+    /// CloudKit JS's query string on every request (its build version is 2310ProjectDev27, not 2.6.4:
+    /// Fixtures/cloudkit-js-requests.txt).
+    static let ckjs =
+        "ckjsBuildVersion=2310ProjectDev27&ckjsVersion=2.6.4&clientId=3b6e6d42-5b1e-4a63-9b5e-0d4b1f2a7c11"
 
     @Test("performQuery(previousResponse): the next page's request adds numbersAsStrings and zoneWide false")
     func queryContinuationWithDefaultsAdded() async throws {
@@ -93,6 +95,27 @@ import FoundationNetworking
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
             let created = try JSONDecoder().decode(APNsTokenResponse.self, from: data)
             #expect(created.apnsToken.count == 64 && created.webcourierURL != nil)
+        }
+    }
+
+    @Test("the webcourierURL is a long poll answering null, which CloudKit JS reads as no notification")
+    func webcourierLongPoll() async throws {
+        let server = try await TestServer.start { $0.webcourierHoldSeconds = 0 }
+        try await stopping(server) { _ in
+            let created = try await server.client(nil, database: .public).post(
+                "tokens/create", json: #"{"apnsEnvironment":"development"}"#)
+            let webcourier = try #require(created.json["webcourierURL"]?.stringValue.flatMap(URL.init(string:)))
+            let (data, response) = try await URLSession.shared.data(from: webcourier)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            // Before, a 404 whose JSON body CloudKit JS handed to the app as a notification, ~70 times a second.
+            #expect(String(decoding: data, as: UTF8.self) == "null")
+            let other = server.baseURL.appendingPathComponent(
+                "_emulator/webcourier/iCloud.com.other/\(String(repeating: "a", count: 64))")
+            let (_, refused) = try await URLSession.shared.data(from: other)
+            #expect((refused as? HTTPURLResponse)?.statusCode == 404)
+            // Asked again each time it is answered, the poll stays out of the request log.
+            #expect(
+                !server.emulator.services.requestLog.entries(limit: nil).contains { $0.path.contains("webcourier") })
         }
     }
 }

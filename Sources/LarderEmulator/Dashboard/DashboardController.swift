@@ -25,6 +25,9 @@ struct DashboardController: Sendable {
         group.get("zone") { request, _ in try await self.recordsPage(DashboardForm.query(request)) }
         group.get("record") { request, _ in try await self.recordPage(DashboardForm.query(request)) }
         group.get("changes") { request, _ in try await self.changesPage(DashboardForm.query(request)) }
+        group.get("export") { request, _ in
+            try await DashboardExport(services: self.services).response(DashboardForm.query(request))
+        }
         group.get("requests") { _, _ in DashboardPage.render(title: "Requests", body: DashboardRequestsPage.render()) }
         group.get("faults") { _, _ in
             DashboardPage.render(

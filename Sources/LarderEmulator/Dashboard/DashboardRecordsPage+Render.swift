@@ -12,7 +12,11 @@ extension DashboardRecordsPage {
         let fields = typeFields.keys.sorted()
         let display = recordType.isEmpty ? nil : DashboardDisplayField.choose(typeFields)
         let columns = chosenColumns(fields: fields.filter { $0 != display }, records: records)
-        var body = "<p>" + HTML.link("change feed of this zone", DashboardPage.root + "/changes", zoneQuery) + "</p>"
+        var body = "<p>" + HTML.link("change feed of this zone", DashboardPage.root + "/changes", zoneQuery)
+        body +=
+            " · "
+            + DashboardExport.link(zone: zone.row.id, type: DashboardExport.isLarderType(recordType) ? recordType : nil)
+        body += "</p>"
         body += form(schema: schema, fields: fields, columns: columns)
         let zoneID = String(zone.row.id)
         let rows = records.map { record -> [String] in

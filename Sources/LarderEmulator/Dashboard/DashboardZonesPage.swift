@@ -53,13 +53,18 @@ enum DashboardZonesPage {
                 HTML.link(
                     "\(count.type) \(count.count)", DashboardPage.root + "/zone",
                     [("zone", String(id)), ("type", count.type)])
+                    + (DashboardExport.isLarderType(count.type)
+                        ? " " + DashboardExport.link(zone: id, type: count.type, text: "(export)") : "")
             }.joined(separator: "<br>")
+            let exportable = !zone.isDeleted && counts.contains { DashboardExport.isLarderType($0.type) }
             let last = activity[id]?.lastChange.map { HTML.time($0.modifiedAt) + " " + $0.kind } ?? ""
             groups[key, default: []].append([
                 HTML.escape(zone.database), users.html(zone.owner), zoneCell, countCell, last,
                 HTML.escape("\(zone.changeSeq ?? 0)"),
                 zone.isShared ? "shared, \(zone.members) accepted participant(s)" : "not shared",
-                zone.isDeleted ? "" : HTML.link("change feed", DashboardPage.root + "/changes", [("zone", String(id))]),
+                (zone.isDeleted
+                    ? "" : HTML.link("change feed", DashboardPage.root + "/changes", [("zone", String(id))]))
+                    + (exportable ? "<br>" + DashboardExport.link(zone: id) : ""),
             ])
         }
         var body = ""

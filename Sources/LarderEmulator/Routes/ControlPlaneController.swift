@@ -65,6 +65,48 @@ struct ControlPlaneController: Sendable {
             try await services.store.deploySchema(container: container)
             return JSONResponse.make(Data(#"{"deployed":true}"#.utf8))
         }
+        group.get("export/larder") { request, _ in
+            // A zone's records of one Larder type as the Larder JSON `larder` reads (the dashboard's
+            // "Export as Larder JSON", naming the zone instead of its row id).
+            let query = QueryString.parse(request.uri.query)
+            guard let type = query["type"].flatMap(RecordType.init(rawValue:)) else {
+                throw CloudKitServerError.badRequest("type must be one of recipe, brewRecipe, brewLog")
+            }
+            guard let environment = DatabaseEndpoint.Environment(rawValue: query["environment"] ?? "development")
+            else { throw CloudKitServerError.badRequest("environment must be development or production") }
+            let database = query["database"] ?? "private"
+            let owner: String
+            switch database {
+            case "public": owner = DatabaseOperationContext.publicOwner
+            case "private":
+                guard let user = query["owner"], !user.isEmpty else {
+                    throw CloudKitServerError.badRequest("owner (the zone owner's userRecordName) is required")
+                }
+                owner = user
+            default: throw CloudKitServerError.badRequest("database must be private or public")
+            }
+            guard
+                let zone = try await services.store.dashboardZone(
+                    container: query["container"] ?? services.configuration.containers[0], environment: environment,
+                    database: database, owner: owner, name: query["zone"] ?? RecordZoneID.defaultZoneName)
+            else { throw CloudKitServerError(.notFound, "no such zone") }
+            return DashboardExport.download(zone: zone, type: type, services: services)
+        }
+        group.get("webcourier/:container/:token") { _, context in
+            // The long poll CloudKit JS parks on after `registerForNotifications()` (`webcourierURL`
+            // of `tokens/create`). The emulator pushes nothing: it holds the poll, then answers `null`,
+            // which CloudKit JS reads as "no notification" and polls again.
+            let container = context.parameters.get("container") ?? ""
+            let token = context.parameters.get("token") ?? ""
+            guard services.configuration.containers.contains(container), token.utf8.count == 64,
+                token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+            else {
+                throw CloudKitServerError(.notFound, "no notification channel for that container and APNs token")
+            }
+            let hold = services.configuration.webcourierHoldSeconds
+            if hold > 0 { try? await services.clock.sleep(hold) }
+            return JSONResponse.make(Data("null".utf8))
+        }
         group.get("signin") { request, _ in
             // Stands in for Apple ID sign-in: ?user=<userRecordName or email or first name>.
             let wanted = QueryString.parse(request.uri.query)["user"]?.lowercased()

@@ -8,7 +8,7 @@ struct APNsTokenStore {
     let call: DatabaseOperationContext
 
     /// Makes a token for the caller (signed in or not) and answers it with a `webcourierURL` on
-    /// the emulator, which serves nothing.
+    /// the emulator (a long poll that answers `null` after a hold: no push is ever delivered).
     /// - Throws: `BAD_REQUEST` when `apnsEnvironment` is not development or production.
     func create(_ request: APNsTokenRequest, baseURL: String, db: Database) throws -> APNsTokenResponse {
         let environment = try apnsEnvironment(request)

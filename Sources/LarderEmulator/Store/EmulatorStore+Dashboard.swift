@@ -125,6 +125,23 @@ extension EmulatorStore {
         (error as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT
     }
 
+    /// The live zone `name` of `owner` (``DatabaseOperationContext/publicOwner`` in the public
+    /// database), or nil.
+    func dashboardZone(
+        container: String, environment: DatabaseEndpoint.Environment, database: String, owner: String, name: String
+    ) async throws -> DashboardZone? {
+        try await writer.read { db in
+            let id = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM zone WHERE container = ? AND environment = ? AND database = ? AND owner = ?
+                    AND name = ? AND isDeleted = 0
+                    """, arguments: [container, environment.rawValue, database, owner, name]
+            ).map { row -> Int64 in try row.decode(atIndex: 0, in: .zone) }
+            return try Self.dashboardZone(id: id, db: db)
+        }
+    }
+
     /// The zone with row id `id`, read in `db`.
     private static func dashboardZone(id: Int64?, db: Database) throws -> DashboardZone? {
         guard let id,

@@ -1,4 +1,5 @@
 public import Foundation
+import LarderCloudKit
 public import LarderCore
 
 /// The local image files a Larder record refers to, and where they travel as CloudKit assets.
@@ -9,7 +10,7 @@ public import LarderCore
 /// string members keep their paths; downloading writes asset *i* to path *i* under the output's folder.
 public enum ImageFiles {
     /// The CloudKit field carrying the image bytes.
-    public static let field = "larderImages"
+    public static let field = RecordMapping.imagesField
 
     /// The distinct local image paths of `record`, in order: `imageRef`, `images[].ref`, `photos[]`.
     public static func paths(in record: Value) -> [String] {

@@ -1,5 +1,4 @@
 import Foundation
-public import LarderCloudKit
 public import LarderCore
 import LarderFormats
 
@@ -34,9 +33,14 @@ import LarderFormats
 /// field, `larderTypes`, a JSON object naming each such member's original kind. So
 /// download(upload(record)) gives the same members with the same values; only their order
 /// follows CloudKit's (the id first, then by name).
+///
+/// It lives here, beside the wire types, because both sides read it: LarderSync uploads and downloads
+/// with it, and the emulator's dashboard exports a zone as the Larder JSON `larder` reads.
 public struct RecordMapping: Sendable {
     /// The field that records kinds the CloudKit types cannot tell apart.
     public static let hintsField = "larderTypes"
+    /// The field the uploader keeps a record's image files in (not a member of the record).
+    public static let imagesField = "larderImages"
     /// Members that are not uploaded as fields.
     public static let excludedMembers: Set<String> = ["changeTag"]
 
@@ -109,7 +113,7 @@ public struct RecordMapping: Sendable {
         for member in members {
             let key = member.key
             if Self.excludedMembers.contains(key) { continue }
-            guard key != Self.hintsField, key != ImageFiles.field else {
+            guard key != Self.hintsField, key != Self.imagesField else {
                 throw MappingError(path: key, "the member name \(key) is reserved for the upload")
             }
             guard Self.isValidFieldName(key) else {
@@ -204,7 +208,7 @@ public struct RecordMapping: Sendable {
     }
 
     /// Whether a `STRING` field of this shape holds JSON.
-    static func impliesJSON(_ shape: Shape) -> Bool {
+    package static func impliesJSON(_ shape: Shape) -> Bool {
         switch shape {
         case .object: true
         case .list(let element):
@@ -237,7 +241,7 @@ public struct RecordMapping: Sendable {
         }
         var members: [Field] = []
         members.reserveCapacity(wire.count + hints.count)
-        for (key, field) in wire where key != Self.hintsField && key != ImageFiles.field {
+        for (key, field) in wire where key != Self.hintsField && key != Self.imagesField {
             members.append(
                 Field(key: key, value: try decode(field, key: key, shape: shape.member(key), hint: hints[key])))
         }
@@ -303,12 +307,12 @@ public struct RecordMapping: Sendable {
     // MARK: JSON helpers
 
     /// Compact JSON text of a value (the project's writer: numbers keep their kind).
-    static func compactJSON(_ value: Value) -> String {
+    package static func compactJSON(_ value: Value) -> String {
         (try? JSONWriter.string(value)) ?? "null"
     }
 
     /// Parses one JSON value of any kind with the project's reader.
-    static func parseJSON(_ text: String) throws -> Value {
+    package static func parseJSON(_ text: String) throws -> Value {
         var bytes = Array("{\"v\":".utf8)
         bytes.append(contentsOf: text.utf8)
         bytes.append(contentsOf: "}\n".utf8)
