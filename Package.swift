@@ -129,10 +129,14 @@ let package = Package(
 // `larder-fuzz` (files and wire formats) and `larder-fuzz-emulator` (the emulator's request bodies).
 let fuzzing = Context.environment["LARDER_FUZZ"] != nil
 if fuzzing {
+    // Linked with libFuzzer's runtime (its `main`) and ASan's.
+    let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
     package.targets.append(contentsOf: [
-        .executableTarget(name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry"),
         .executableTarget(
-            name: "larder-fuzz-emulator", dependencies: ["LarderEmulatorFuzzing"], path: "Fuzz/EmulatorEntry"),
+            name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry", linkerSettings: fuzzerLink),
+        .executableTarget(
+            name: "larder-fuzz-emulator", dependencies: ["LarderEmulatorFuzzing"], path: "Fuzz/EmulatorEntry",
+            linkerSettings: fuzzerLink),
     ])
     package.products.append(contentsOf: [
         .executable(name: "larder-fuzz", targets: ["larder-fuzz"]),
@@ -147,10 +151,10 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("MemberImportVisibility"),
         .enableUpcomingFeature("InternalImportsByDefault"),
     ])
-    // The fuzz build (scripts/fuzz.sh) passes `--sanitize=fuzzer --sanitize=address`, which swiftc reads
-    // as ASan alone (the last `-sanitize=` wins): every module, dependencies included, gets ASan. Larder's
-    // own modules get libFuzzer's coverage here too; GRDB, NIO and Hummingbird (350,000 counters, scanned
-    // after every input) get none.
+    // The fuzz build (scripts/fuzz.sh) passes `--sanitize=address`: every module, dependencies included,
+    // gets ASan. Larder's own modules get libFuzzer's coverage here too (swiftc keeps the last `-sanitize=`,
+    // and these flags come after SwiftPM's); GRDB, NIO and Hummingbird (350,000 counters, scanned after
+    // every input) get none.
     if fuzzing && target.type != .test {
         settings.append(.unsafeFlags(["-sanitize=fuzzer,address"]))
     }

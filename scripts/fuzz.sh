@@ -55,13 +55,15 @@ weight() {
 # lld, not the default gold: gold drops the Swift modules' coverage counters, and libFuzzer then
 # sees no coverage at all (measured: 25k counters and "cov: 0" with gold, 140k and growing with lld).
 # Coverage only on Larder's own modules: swiftc keeps only the last of several -sanitize= flags, so
-# SwiftPM's "--sanitize=fuzzer --sanitize=address" compiles the Swift modules with ASan but without
-# coverage, and Package.swift adds "-sanitize=fuzzer,address" (one flag, passed after SwiftPM's) to
-# Larder's targets when LARDER_FUZZ is set. GRDB, NIO and Hummingbird keep ASan without coverage:
-# their 350,000 counters were scanned by libFuzzer after every input (25-37 % of csv's and schemaorg's
-# samples). (An -Xswiftc -sanitize=fuzzer,address here would instrument every module again.)
-BUILD=(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "$SCRATCH" --sanitize=fuzzer --sanitize=address
-  -Xswiftc -use-ld=lld)
+# SwiftPM's --sanitize=address gives every module, dependencies included, ASan alone, and Package.swift
+# adds "-sanitize=fuzzer,address" (one flag, passed after SwiftPM's) to Larder's targets when LARDER_FUZZ
+# is set, and to the fuzz binaries' link (libFuzzer's runtime and main). GRDB, NIO and Hummingbird keep
+# ASan without coverage: their 350,000 counters were scanned by libFuzzer after every input (25-37 % of
+# csv's and schemaorg's samples). Not --sanitize=fuzzer here: SwiftPM passes its sanitizers in no fixed
+# order ("-sanitize=fuzzer -sanitize=address" in one build, the reverse in another), and with the reverse
+# the dependencies got coverage without ASan (GRDB's and NIO's objects called __sanitizer_cov_* and no
+# __asan_*). (Nor -Xswiftc -sanitize=fuzzer,address, which would instrument every module again.)
+BUILD=(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "$SCRATCH" --sanitize=address -Xswiftc -use-ld=lld)
 # Two binaries: larder-fuzz (files and wire formats: no emulator, GRDB, NIO or Hummingbird linked) and
 # larder-fuzz-emulator (the emulator's request bodies: ck-query, multipart).
 BINARIES="larder-fuzz larder-fuzz-emulator"

@@ -1,16 +1,21 @@
-// The libFuzzer entry of `larder-fuzz-emulator`, the emulator's request-body targets (EmulatorFuzzTargets;
-// built only with LARDER_FUZZ=1, see Package.swift and Fuzz/Entry/main.swift).
+// The libFuzzer binary `larder-fuzz-emulator`, the emulator's request-body targets (EmulatorFuzzTargets; built
+// only with LARDER_FUZZ=1). How it starts libFuzzer: see Fuzz/Entry/main.swift.
 import LarderEmulatorFuzzing
 import LarderFuzzing
 
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
-) -> Int32 {
-    FuzzEntry.initialize(targets: EmulatorFuzzTargets.all, binary: "larder-fuzz-emulator")
-}
+#if canImport(Glibc)
+import Glibc
+#endif
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    FuzzEntry.run(data, size)
-}
+/// libFuzzer's `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *, size_t))`.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+FuzzEntry.initialize(targets: EmulatorFuzzTargets.all, binary: "larder-fuzz-emulator")
+var argumentCount = CommandLine.argc
+var arguments = CommandLine.unsafeArgv
+exit(runFuzzerDriver(&argumentCount, &arguments) { data, size in FuzzEntry.run(data, size) })

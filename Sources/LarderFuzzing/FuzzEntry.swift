@@ -3,14 +3,15 @@ import Glibc
 #endif
 
 /// What the libFuzzer binaries' entry points do (`Fuzz/Entry` and `Fuzz/EmulatorEntry`, each with
-/// its own targets): pick the target named by `LARDER_FUZZ_TARGET` once, then run it on each input.
+/// its own targets): pick the target named by `LARDER_FUZZ_TARGET` once, before libFuzzer's driver
+/// starts, then run it on each input the driver gives.
 package enum FuzzEntry {
     /// The chosen target. (Set once by ``initialize(targets:binary:)`` before the first input.)
     nonisolated(unsafe) private static var target: FuzzTargets.Target?
     /// `LARDER_FUZZ_VERBOSE=1`: print how many items each input gave (is the target reading?).
     nonisolated(unsafe) private static var verbose = false
 
-    /// Resolves `LARDER_FUZZ_TARGET` among `targets`, from `LLVMFuzzerInitialize`.
+    /// Resolves `LARDER_FUZZ_TARGET` among `targets`, before libFuzzer's driver starts.
     ///
     /// `LARDER_FUZZ_TARGET=seeds` prints each target's name and seed file suffixes, one target a line
     /// (scripts/fuzz.sh seeds each target as FuzzRegressionTests does), and exits. An unknown or
@@ -18,8 +19,7 @@ package enum FuzzEntry {
     /// - Parameters:
     ///   - targets: The binary's targets.
     ///   - binary: The binary's name, for the message.
-    /// - Returns: 0, libFuzzer's "go on".
-    package static func initialize(targets: [FuzzTargets.Target], binary: String) -> Int32 {
+    package static func initialize(targets: [FuzzTargets.Target], binary: String) {
         let name = getenv("LARDER_FUZZ_TARGET").map { String(cString: $0) }
         if name == "seeds" {
             for target in targets {
@@ -34,10 +34,9 @@ package enum FuzzEntry {
             exit(2)
         }
         verbose = getenv("LARDER_FUZZ_VERBOSE") != nil
-        return 0
     }
 
-    /// Runs the chosen target on one input, from `LLVMFuzzerTestOneInput`.
+    /// Runs the chosen target on one input: libFuzzer's callback (`LLVMFuzzerTestOneInput`'s role).
     /// - Parameters:
     ///   - data: The input's bytes (nil when it is empty).
     ///   - size: The input's length.
