@@ -195,7 +195,8 @@ demo-pipeline: build
 bench-upload: deps
 	bash scripts/bench-upload.sh
 
-## fuzz: libFuzzer (ASan) over every parser (TARGETS="json xml" for a few): a total budget of FUZZ_SECONDS
+## fuzz: libFuzzer (ASan) over every parser (TARGETS="json xml" for a few), in two binaries (larder-fuzz: files
+# and wire formats; larder-fuzz-emulator: ck-query, multipart; FUZZ_NO_BUILD=1 reuses them): a total budget of FUZZ_SECONDS
 # fuzzing seconds (default 1200; wall time about half), split by weight, two targets at a time, each from
 # its corpus in Fuzz/corpus/<target>/ (merged back, capped) and appending its figures to Fuzz/STATUS.md.
 # Findings land in Fuzz/regressions/<target>/, which make test replays (FuzzRegressionTests). Fuzz/README.md.

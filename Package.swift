@@ -83,13 +83,17 @@ let package = Package(
             ]
         ),
         .target(name: "LarderTestSupport", dependencies: ["LarderCore", "LarderFormats", "LarderRegistry"]),
-        // The fuzz targets (make fuzz); the tests run them over the regression corpus too.
+        // The fuzz targets (make fuzz); the tests run them over the regression corpus too. The file and
+        // wire-format targets link no emulator (no GRDB, NIO or Hummingbird: fewer coverage counters for
+        // libFuzzer to scan after each input); the emulator's request targets are a module of their own.
         .target(
             name: "LarderFuzzing",
-            dependencies: [
-                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit", "LarderEmulator",
-            ]),
-        .testTarget(name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderTestSupport"]),
+            dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
+        .target(
+            name: "LarderEmulatorFuzzing",
+            dependencies: ["LarderCore", "LarderCloudKit", "LarderEmulator", "LarderFuzzing"]),
+        .testTarget(
+            name: "LarderFuzzingTests", dependencies: ["LarderFuzzing", "LarderEmulatorFuzzing", "LarderTestSupport"]),
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderTestSupport"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderSamples", "LarderTestSupport"]),
         .testTarget(name: "LarderImportTests", dependencies: ["LarderImport", "LarderFormats", "LarderTestSupport"]),
@@ -122,10 +126,23 @@ let package = Package(
         ),
     ]
 )
-// `make fuzz`: the libFuzzer binary, only when LARDER_FUZZ is set (it has no `main` of its own).
-if Context.environment["LARDER_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry"))
-    package.products.append(.executable(name: "larder-fuzz", targets: ["larder-fuzz"]))
+// `make fuzz`: the libFuzzer binaries, only when LARDER_FUZZ is set (they have no `main` of their own):
+// `larder-fuzz` (files and wire formats) and `larder-fuzz-emulator` (the emulator's request bodies).
+let fuzzing = Context.environment["LARDER_FUZZ"] != nil
+if fuzzing {
+    // Linked with libFuzzer's runtime (its `main`) and ASan's.
+    let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    package.targets.append(contentsOf: [
+        .executableTarget(
+            name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry", linkerSettings: fuzzerLink),
+        .executableTarget(
+            name: "larder-fuzz-emulator", dependencies: ["LarderEmulatorFuzzing"], path: "Fuzz/EmulatorEntry",
+            linkerSettings: fuzzerLink),
+    ])
+    package.products.append(contentsOf: [
+        .executable(name: "larder-fuzz", targets: ["larder-fuzz"]),
+        .executable(name: "larder-fuzz-emulator", targets: ["larder-fuzz-emulator"]),
+    ])
 }
 
 for target in package.targets where target.type != .system {
@@ -135,5 +152,12 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("MemberImportVisibility"),
         .enableUpcomingFeature("InternalImportsByDefault"),
     ])
+    // The fuzz build (scripts/fuzz.sh) passes `--sanitize=address`: every module, dependencies included,
+    // gets ASan. Larder's own modules get libFuzzer's coverage here too (swiftc keeps the last `-sanitize=`,
+    // and these flags come after SwiftPM's); GRDB, NIO and Hummingbird (350,000 counters, scanned after
+    // every input) get none.
+    if fuzzing && target.type != .test {
+        settings.append(.unsafeFlags(["-sanitize=fuzzer,address"]))
+    }
     target.swiftSettings = settings
 }

@@ -54,31 +54,55 @@ weight() {
 
 # lld, not the default gold: gold drops the Swift modules' coverage counters, and libFuzzer then
 # sees no coverage at all (measured: 25k counters and "cov: 0" with gold, 140k and growing with lld).
-# -Xswiftc -sanitize=fuzzer,address: swiftc keeps only the last of several -sanitize= flags, so SwiftPM's
-# "--sanitize=fuzzer --sanitize=address" compiles the Swift modules with ASan but without coverage
-# (measured: 8,974 counters, all from the C sources of swift-nio, and a fuzzer that never grows its
-# corpus). One comma-separated flag, passed last, gives both.
-BUILD=(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "$SCRATCH" --sanitize=fuzzer --sanitize=address
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
-# FUZZ_NO_BUILD=1 runs the binary already built (a second run beside one in progress).
+# Coverage only on Larder's own modules: swiftc keeps only the last of several -sanitize= flags, so
+# SwiftPM's --sanitize=address gives every module, dependencies included, ASan alone, and Package.swift
+# adds "-sanitize=fuzzer,address" (one flag, passed after SwiftPM's) to Larder's targets when LARDER_FUZZ
+# is set, and to the fuzz binaries' link (libFuzzer's runtime and main). GRDB, NIO and Hummingbird keep
+# ASan without coverage: their 350,000 counters were scanned by libFuzzer after every input (25-37 % of
+# csv's and schemaorg's samples). Not --sanitize=fuzzer here: SwiftPM passes its sanitizers in no fixed
+# order ("-sanitize=fuzzer -sanitize=address" in one build, the reverse in another), and with the reverse
+# the dependencies got coverage without ASan (GRDB's and NIO's objects called __sanitizer_cov_* and no
+# __asan_*). (Nor -Xswiftc -sanitize=fuzzer,address, which would instrument every module again.)
+BUILD=(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "$SCRATCH" --sanitize=address -Xswiftc -use-ld=lld)
+# Two binaries: larder-fuzz (files and wire formats: no emulator, GRDB, NIO or Hummingbird linked) and
+# larder-fuzz-emulator (the emulator's request bodies: ck-query, multipart).
+BINARIES="larder-fuzz larder-fuzz-emulator"
+# FUZZ_NO_BUILD=1 runs the binaries already built (a second run beside one in progress).
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
-  LARDER_FUZZ=1 "${BUILD[@]}" --product larder-fuzz >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  : >"$OUT/build.log"
+  for product in $BINARIES; do
+    LARDER_FUZZ=1 "${BUILD[@]}" --product "$product" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  done
 fi
-BIN=$(LARDER_FUZZ=1 "${BUILD[@]}" --show-bin-path)/larder-fuzz
+BIN_PATH=$(LARDER_FUZZ=1 "${BUILD[@]}" --show-bin-path)
 
-all=$( (LARDER_FUZZ_TARGET=none "$BIN" 2>&1 || true) | sed -n "s/.*one of: //p")
+# Each binary's targets (it prints them when LARDER_FUZZ_TARGET names none); bin_of gives a target's binary.
+declare -A binary_of
+all=""
+for product in $BINARIES; do
+  for t in $( (LARDER_FUZZ_TARGET=none "$BIN_PATH/$product" 2>&1 || true) | sed -n "s/.*one of: //p"); do
+    binary_of[$t]=$BIN_PATH/$product
+    all="$all $t"
+  done
+done
+bin_of() { echo "${binary_of[$1]:?fuzz: no binary has the target $1}"; }
 
-# Refuse to fuzz blind: the Swift modules must carry coverage counters (the C sources alone give
-# under 10k; the Swift modules add well over 100k).
+# Refuse to fuzz blind: Larder's Swift modules must carry coverage counters (the C sources alone give
+# under 10k; Larder's modules over 100k in each binary).
 empty=$(mktemp -d)
-counters=$( (LARDER_FUZZ_TARGET=json ASAN_OPTIONS=detect_leaks=0 "$BIN" "$empty" -runs=0 2>&1 || true) \
-  | sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -1)
+counts=""
+for product in $BINARIES; do
+  first=$(LARDER_FUZZ_TARGET=seeds "$BIN_PATH/$product" 2>/dev/null | head -1 | cut -d' ' -f1 || true)
+  counters=$( (LARDER_FUZZ_TARGET=$first ASAN_OPTIONS=detect_leaks=0 "$BIN_PATH/$product" "$empty" -runs=0 2>&1 || true) \
+    | sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -1)
+  if [ "${counters:-0}" -lt 50000 ]; then
+    echo "fuzz: $product has ${counters:-no} coverage counters; the Swift modules were built without coverage" >&2
+    exit 1
+  fi
+  counts="$counts, $product $counters"
+done
 rmdir "$empty"
-if [ "${counters:-0}" -lt 50000 ]; then
-  echo "fuzz: the binary has ${counters:-no} coverage counters; the Swift modules were built without coverage" >&2
-  exit 1
-fi
-echo "fuzz: $counters coverage counters"
+echo "fuzz: coverage counters${counts#,}"
 targets=${TARGETS:-$all}
 corpus_root=../shared/corpus
 
@@ -97,7 +121,7 @@ echo "fuzz: $FUZZ_SECONDS s over $n targets, $JOBS at a time (wall time about $(
 # Seeds: the sample files whose names end like the target's inputs (its seedSuffixes in FuzzTargets,
 # and a few more below), cut to the target's longest input (what libFuzzer reads of a file anyway),
 # plus the seeds kept in Fuzz/seeds/<target>/ (for targets whose input no sample is).
-suffixes=$(LARDER_FUZZ_TARGET=seeds ASAN_OPTIONS=detect_leaks=0 "$BIN" 2>/dev/null || true)
+suffixes=$(for product in $BINARIES; do LARDER_FUZZ_TARGET=seeds ASAN_OPTIONS=detect_leaks=0 "$BIN_PATH/$product" 2>/dev/null || true; done)
 seed() { # target dir suffix...
   local target=$1 dir=$2 len
   len=$(max_len "$1")
@@ -178,8 +202,9 @@ ASAN=${FUZZ_ASAN_OPTIONS:-detect_leaks=0:malloc_context_size=0}
 
 # One target: fuzz for its share, merge the corpus back, leave a row of figures in $work/row.
 run_one() { # target seconds
-  local t=$1 secs=$2
+  local t=$1 secs=$2 bin
   local work="$SCRATCH/fuzz/$t" keep="$CORPUS/$t" timeout=10 len
+  bin=$(bin_of "$t")
   len=$(max_len "$t")
   case $QUADRATIC in *" $t "*) timeout=2 ;; esac
   rm -rf "$work"
@@ -196,7 +221,7 @@ run_one() { # target seconds
   before=$(find "Fuzz/regressions/$t" -type f -not -name README.md | sort)
   start=$(date +%s)
   # New inputs go to the first folder ($work/new); the kept corpus is only read.
-  ASAN_OPTIONS=$ASAN LARDER_FUZZ_TARGET=$t "$BIN" "$work/new" "$keep" "$work/seeds" \
+  ASAN_OPTIONS=$ASAN LARDER_FUZZ_TARGET=$t "$bin" "$work/new" "$keep" "$work/seeds" \
     -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$len" -print_final_stats=1 \
     -artifact_prefix="Fuzz/regressions/$t/" >"$OUT/$t.log" 2>&1 || true
   elapsed=$(($(date +%s) - start))
@@ -204,7 +229,7 @@ run_one() { # target seconds
   # Merge the kept corpus, this run's inputs and the seeds into a minimised set (smallest first),
   # then cap it; the kept corpus is replaced only by a merge that finished.
   local dropped=0 merged_edges
-  if ASAN_OPTIONS=$ASAN LARDER_FUZZ_TARGET=$t "$BIN" -merge=1 -merge_control_file="$work/merge.control" \
+  if ASAN_OPTIONS=$ASAN LARDER_FUZZ_TARGET=$t "$bin" -merge=1 -merge_control_file="$work/merge.control" \
     "$work/merged" "$keep" "$work/new" "$work/seeds" \
     -timeout="$timeout" -rss_limit_mb=2048 -max_len="$len" -artifact_prefix="$work/merge-artifacts/" \
     >"$OUT/$t.merge.log" 2>&1 && [ -n "$(ls -A "$work/merged")" ]; then
@@ -303,7 +328,7 @@ done
 section="## $started: $ran s of fuzzing (budget $FUZZ_SECONDS s), $JOBS at a time
 
 Commit $commit; \
-$(nproc) cores; load average (1 min) while it ran: $load; $execs_total executions in all.
+$(nproc) cores; load average (1 min) while it ran: $load; $execs_total executions in all; coverage counters:${counts#,}.
 
 $header
 $rows"

@@ -1,7 +1,6 @@
 import Foundation
 import LarderCloudKit
 import LarderCore
-import LarderEmulator
 import LarderFormats
 import LarderImport
 import LarderRegistry
@@ -10,13 +9,16 @@ import LarderRegistry
 import Glibc
 #endif
 
-/// The fuzz targets: each feeds arbitrary bytes to one parser the way the product does, and
-/// swallows the errors the parser is allowed to throw (a ``LarderError`` or a decoding error).
+/// The fuzz targets of files and wire formats: each feeds arbitrary bytes to one parser the way the
+/// product does, and swallows the errors the parser is allowed to throw (a ``LarderError`` or a
+/// decoding error).
 ///
 /// A crash, a trap, a hang or a sanitizer report is a finding. The same functions run in
 /// `make test` over the regression corpus (`Fuzz/regressions/<target>/`) and over seeds made from
 /// `samples/`, where each returns how many items it read, so a target that silently reads
-/// nothing shows up as a failing test. `make fuzz` runs them under libFuzzer (`Fuzz/Entry`).
+/// nothing shows up as a failing test. `make fuzz` runs them under libFuzzer (`Fuzz/Entry`, the
+/// `larder-fuzz` binary, which links no emulator); the emulator's request bodies are
+/// `EmulatorFuzzTargets` (LarderEmulatorFuzzing, `larder-fuzz-emulator`).
 package enum FuzzTargets {
     /// One target: its name (the corpus folder and `LARDER_FUZZ_TARGET`) and its entry.
     package struct Target: Sendable {
@@ -24,9 +26,16 @@ package enum FuzzTargets {
         /// Seeds from `samples/`: file name suffixes this target reads.
         package var seedSuffixes: [String]
         package var run: @Sendable ([UInt8]) -> Int
+
+        /// A target called `name` that reads files ending in `seedSuffixes` and runs `run` on each input.
+        package init(name: String, seedSuffixes: [String], run: @escaping @Sendable ([UInt8]) -> Int) {
+            self.name = name
+            self.seedSuffixes = seedSuffixes
+            self.run = run
+        }
     }
 
-    /// Every target, by name.
+    /// Every target of this module, by name.
     package static let all: [Target] = [
         Target(name: "json", seedSuffixes: [".json"]) { records($0, .json) },
         Target(name: "ndjson", seedSuffixes: [".ndjson", ".json"]) { records($0, .ndjson) },
@@ -48,8 +57,6 @@ package enum FuzzTargets {
         Target(name: "manifest", seedSuffixes: ["registry.yaml"]) { manifest($0) },
         Target(name: "ck-request", seedSuffixes: [".ckrequest.json"]) { cloudKitRequest($0) },
         Target(name: "change-token", seedSuffixes: [".token"]) { changeToken($0) },
-        Target(name: "ck-query", seedSuffixes: [".ckquery.json"]) { QueryFuzzing.run($0) },
-        Target(name: "multipart", seedSuffixes: [".multipart"]) { MultipartFuzzing.run($0) },
         Target(name: "html-text", seedSuffixes: [".html"]) { htmlText($0) },
         Target(name: "ingredient-repair", seedSuffixes: [".txt"]) { repairedIngredientLine($0) },
         Target(name: "mealmaster", seedSuffixes: [".mmf", ".mm"]) { imported($0, .mealmaster, ext: "mmf") },

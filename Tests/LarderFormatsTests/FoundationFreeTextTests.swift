@@ -112,6 +112,27 @@ import Testing
         }
     }
 
+    @Test("seeded texts: containsText answers as contains(_:), searching by Character, does")
+    func containsTextAgrees() {
+        var generator = SeededGenerator(seed: 276)
+        // The Kelvin sign, the Greek question mark and varia equal K, ; and ` as Characters; a combining
+        // mark after a match makes it another Character.
+        let pieces = [
+            "&amp;", "&", "&\u{301}", "<", "<\u{301}", "K", "\u{212A}", ";", "\u{37E}", "`", "\u{1FEF}", "é",
+            "e\u{301}",
+            "slice", "slices", "s", "a", " ",
+        ]
+        let targets = ["&", "&amp;", "<", "slice", "slices", "K", "a;", "`a", "é", "e", "", " "]
+        for _ in 0..<20_000 {
+            let text = Self.random(pieces, count: Int.random(in: 0...10, using: &generator), using: &generator)
+            for target in targets {
+                #expect(
+                    text.containsText(target) == CharacterSearch.contains(text, target),
+                    "\(Array(text.unicodeScalars)) \(target)")
+            }
+        }
+    }
+
     /// ``TextEncoding/sniff(_:)`` before: the head as a lowercased `String`, searched by `firstRange(of:)`.
     static func referenceSniff(_ head: [UInt8]) -> TextEncoding? {
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }

@@ -4,6 +4,7 @@ import LarderFormats
 import LarderTestSupport
 import Testing
 
+@testable import LarderEmulatorFuzzing
 @testable import LarderFuzzing
 
 /// The fuzz targets over the regression corpus (every past finding) and over seeds: each must
@@ -13,6 +14,12 @@ import Testing
 /// The CPU-bound work runs serialized and off the cooperative pool, which the emulator tests' in-process servers need.
 @Suite(.serialized) struct FuzzRegressionTests {
     static let root = CLI.packageRoot
+
+    /// Every fuzz target of both binaries: the files and wire formats, and the emulator's request bodies.
+    static let targets = FuzzTargets.all + EmulatorFuzzTargets.all
+
+    /// The target called `name`.
+    static func target(_ name: String) -> FuzzTargets.Target? { targets.first { $0.name == name } }
 
     /// The files of the regression corpus of `target`.
     static func regressions(_ target: String) -> [URL] {
@@ -80,9 +87,9 @@ import Testing
         </head><body></body></html>
         """
 
-    @Test("every fuzz target survives its regression corpus", arguments: FuzzTargets.all.map(\.name))
+    @Test("every fuzz target survives its regression corpus", arguments: FuzzRegressionTests.targets.map(\.name))
     func regressionCorpus(name: String) async throws {
-        let target = try #require(FuzzTargets.named(name))
+        let target = try #require(FuzzRegressionTests.target(name))
         let files = Self.regressions(name).filter { $0.lastPathComponent != "README.md" }
         try await offCooperativePool {
             for file in files { _ = target.run(Array(try Data(contentsOf: file))) }
@@ -90,9 +97,10 @@ import Testing
     }
 
     @Test(
-        "every fuzz target reads its valid seeds, and survives them cut short", arguments: FuzzTargets.all.map(\.name))
+        "every fuzz target reads its valid seeds, and survives them cut short",
+        arguments: FuzzRegressionTests.targets.map(\.name))
     func seedsAreRead(name: String) async throws {
-        let target = try #require(FuzzTargets.named(name))
+        let target = try #require(FuzzRegressionTests.target(name))
         let seeds = try Self.seeds(target)
         try #require(!seeds.isEmpty, "no seed for \(name)")
         let read = try await offCooperativePool {
@@ -113,18 +121,25 @@ import Testing
 
     @Test("the query target reaches SQL and records: a plain query answers with the fixture's two recipes")
     func queryTargetReachesRecords() throws {
-        let target = try #require(FuzzTargets.named("ck-query"))
+        let target = try #require(FuzzRegressionTests.target("ck-query"))
         #expect(target.run(Array(#"{"query":{"recordType":"Recipe"}}"#.utf8)) == 3)
         let filtered =
             #"{"query":{"recordType":"Recipe","filterBy":[{"fieldName":"title","comparator":"EQUALS","fieldValue":{"value":"Stew"}}]}}"#
         #expect(target.run(Array(filtered.utf8)) == 2)
     }
 
+    @Test("each target name is one binary's: larder-fuzz and larder-fuzz-emulator share none")
+    func targetNamesAreDistinct() {
+        let names = Self.targets.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(Set(EmulatorFuzzTargets.all.map(\.name)) == ["ck-query", "multipart"])
+    }
+
     @Test("the regression corpus only names targets that exist")
     func corpusFoldersNameTargets() throws {
         let folder = Self.root.appendingPathComponent("Fuzz/regressions")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
-        let known = Set(FuzzTargets.all.map(\.name))
+        let known = Set(FuzzRegressionTests.targets.map(\.name))
         #expect(names.filter { !known.contains($0) }.isEmpty)
     }
 }

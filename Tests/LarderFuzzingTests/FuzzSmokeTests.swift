@@ -19,9 +19,11 @@ import Testing
     static let maxInputs = 20_000
     static let baseSeed = UInt64(ProcessInfo.processInfo.environment["LARDER_FUZZ_SMOKE_SEED"] ?? "") ?? 0x5EED_1A2D
 
-    @Test("a mutation smoke of each fuzz target finishes without a crash", arguments: FuzzTargets.all.map(\.name))
+    @Test(
+        "a mutation smoke of each fuzz target finishes without a crash",
+        arguments: FuzzRegressionTests.targets.map(\.name))
     func smoke(name: String) async throws {
-        let target = try #require(FuzzTargets.named(name))
+        let target = try #require(FuzzRegressionTests.target(name))
         let seeds = try FuzzRegressionTests.seeds(target).filter { $0.count <= 256 << 10 }
         try #require(!seeds.isEmpty, "no seed small enough for \(name)")
         let seed = name.utf8.reduce(Self.baseSeed) { ($0 &* 31) &+ UInt64($1) }

@@ -2,7 +2,7 @@ import GRDB
 package import LarderCloudKit
 
 /// The store's entry points that block instead of suspending, for callers outside Swift concurrency:
-/// the emulator's start and state import, and the `ck-query` fuzz target (LarderFuzzing).
+/// the emulator's start and state import, and the `ck-query` fuzz target (LarderEmulatorFuzzing).
 extension EmulatorStore {
     /// Creates the default zones `configuration` implies that are missing: the public database's,
     /// and each configured user's private one, in every container and both environments.

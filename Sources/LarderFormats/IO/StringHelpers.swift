@@ -19,7 +19,7 @@ extension StringProtocol {
 extension String {
     /// Every occurrence of `target` replaced by `replacement` (Foundation-free).
     package func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, !surelyLacks(target), contains(target) else { return self }
+        guard !target.isEmpty, containsText(target) else { return self }
         var out = ""
         var rest = self[...]
         while let range = rest.firstRange(of: target) {
@@ -29,6 +29,16 @@ extension String {
         }
         out += rest
         return out
+    }
+
+    /// Whether the text contains `target`, as `contains(_:)` answers (by `Character`), with a byte
+    /// search first that answers most texts without the `Character` search.
+    ///
+    /// The `Character` search is generic (`_StringProcessing`) and slow: it was 3.3 % of the CSV
+    /// importer's time in `RecipeYield.normalized` (18 item words looked for in each yield cell).
+    /// O(n + m) for a text of n bytes when the byte search rules it out.
+    package func containsText(_ target: String) -> Bool {
+        !surelyLacks(target) && contains(target)
     }
 
     /// Whether the text cannot hold `target`: an ASCII target whose bytes are nowhere in the text.

@@ -7,7 +7,7 @@ package enum HTMLText {
     ///
     /// Unknown names stay as written; a missing `;` is tolerated for the common names, as browsers do.
     package static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.containsText("&") else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var i = 0
@@ -85,7 +85,7 @@ package enum HTMLText {
 
     /// Removes tags (`<br>`, `<a href=…>`, `</p>`); a `<` not starting a tag stays.
     package static func stripTags(_ text: String) -> String {
-        guard text.contains("<") else { return text }
+        guard text.containsText("<") else { return text }
         var out = ""
         var index = text.startIndex
         // The first `>` at or after the last search's start, or none left: each `<` reuses it while it
@@ -166,7 +166,7 @@ package enum HTMLText {
     /// A text whose first decoding still holds a reference it made from `&amp;` is decoded once more.
     package static func decodeEntitiesFully(_ text: String) -> String {
         let once = decodeEntities(text)
-        guard text.contains("&amp;"), once.contains("&") else { return once }
+        guard text.containsText("&amp;"), once.containsText("&") else { return once }
         return decodeEntities(once)
     }
 

@@ -15,9 +15,9 @@ package enum RecipeYield {
         var best: (length: Int, text: String)?
         for (singular, plural) in itemKinds {
             let length: Int
-            if lower.contains(singular) {
+            if lower.containsText(singular) {
                 length = singular.count
-            } else if lower.contains(plural) {
+            } else if lower.containsText(plural) {
                 length = plural.count
             } else {
                 continue

@@ -1,12 +1,31 @@
 import Foundation
 import LarderCore
 import LarderFormats
-import LarderImport
 import LarderTestSupport
 import Testing
 
+@testable import LarderImport
+
 /// CSV and TSV rows: header mapping in three languages, `--map`, RFC 4180 cells, rejects per row.
 @Suite struct CSVImportTests {
+
+    @Test("seeded header names: the ASCII fold answers as Foundation's folding does")
+    func asciiFoldAgrees() {
+        var generator = SeededGenerator(seed: 277)
+        let pieces = [
+            "Title", "PREP", "time", " ", "_", "-", "(", "min", ")", "2", "Ä", "é", "ß", "Ｔ", "\t", "Zutaten", "#",
+        ]
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...6, using: &generator)
+            let name = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            #expect(CSVColumn.fold(name) == CSVColumn.foldWithFoundation(name), "\(name)")
+        }
+        // Every ASCII byte alone and in a name.
+        for byte in UInt8(0)..<0x80 {
+            let name = "a" + String(decoding: [byte], as: UTF8.self) + "B"
+            #expect(CSVColumn.fold(name) == CSVColumn.foldWithFoundation(name), "\(byte)")
+        }
+    }
     private func read(_ path: String, columns: [CSVColumn: String] = [:]) throws -> ImportCollector {
         let collector = ImportCollector()
         try CSVImporter(columns: columns).importItems(at: path, context: collector.context)

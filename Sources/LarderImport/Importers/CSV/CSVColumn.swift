@@ -42,7 +42,26 @@ public enum CSVColumn: String, Sendable, Hashable, CaseIterable {
     }
 
     /// A header name folded for matching: lowercase, without accents, letters and digits only.
+    ///
+    /// An ASCII name is folded byte by byte (Foundation's folding through `NSString` was 3 to 6 % of
+    /// the CSV importer's time on files of many columns): it has no accents, folding changes only its
+    /// case, and its letters and digits are `A`-`Z`, `a`-`z` and `0`-`9`.
     static func fold(_ header: String) -> String {
+        guard header.utf8.allSatisfy({ $0 < 0x80 }) else { return foldWithFoundation(header) }
+        var folded: [UInt8] = []
+        folded.reserveCapacity(header.utf8.count)
+        for byte in header.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 0x20)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded.append(byte)
+            default: break
+            }
+        }
+        return String(decoding: folded, as: UTF8.self)
+    }
+
+    /// ``fold(_:)`` by Foundation's folding, for any text.
+    static func foldWithFoundation(_ header: String) -> String {
         header.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
             .filter { $0.isLetter || $0.isNumber }
     }
