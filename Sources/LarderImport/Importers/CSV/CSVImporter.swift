@@ -92,7 +92,8 @@ package struct CSVImporter: RecipeImporter {
                         "the row has \(row.cells.count) cells, the header \(header.cells.count)",
                         location: SourceLocation(line: row.line))
                 }
-                try context.records.recipe(try recipe(row, header: header.cells, roles: roles, table: table), origin: origin)
+                try context.records.recipe(
+                    try recipe(row, header: header.cells, roles: roles, table: table), origin: origin)
             }
         }
         if decoded.usedFallback { context.warnEncodingFallback(fileOrigin) }
