@@ -167,36 +167,29 @@ package enum PDFDestinations {
         let endStream = Array("endstream".utf8)
         var objects: [Int: String] = [:]
         var i = 0
-        while let hit = find(marker, in: pdf, from: i) {
+        while let hit = pdf[i...].firstRange(of: marker)?.lowerBound {
             var start = hit
             while start > 0, pdf[start - 1] >= 0x30, pdf[start - 1] <= 0x39 { start -= 1 }
             let number = Int(String(decoding: pdf[start..<hit], as: UTF8.self))
             let body = hit + marker.count
-            let close = find(end, in: pdf, from: body) ?? pdf.count
-            let opensStream = find(stream, in: pdf, from: body).flatMap { $0 < close ? $0 : nil }
+            let close = pdf[body...].firstRange(of: end)?.lowerBound ?? pdf.count
+            // Looked for before the object's end only: an object without a stream must not scan on to
+            // the next object's (the structure tree's thousands of objects at a PDF's end would each
+            // scan to the end of the file).
+            let opensStream = pdf[body..<close].firstRange(of: stream)?.lowerBound
             let text = pdf[body..<(opensStream ?? close)]
             if let number { objects[number] = String(decoding: text, as: UTF8.self) }
             if let opensStream {
-                i = (find(endStream, in: pdf, from: opensStream) ?? pdf.count) + endStream.count
-                i = find(end, in: pdf, from: min(i, pdf.count)) ?? pdf.count
+                // Past the stream whole, so bytes in it that spell `endobj` or `0 obj` are never read as either.
+                let afterStream = min(
+                    (pdf[opensStream...].firstRange(of: endStream)?.upperBound ?? pdf.count), pdf.count)
+                i = pdf[afterStream...].firstRange(of: end)?.lowerBound ?? pdf.count
             } else {
                 i = close
             }
             i = min(i + end.count, pdf.count)
         }
         return objects
-    }
-
-    /// The first index at or after `from` where `needle` starts in `bytes`.
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
-        guard let first = needle.first, from <= bytes.count - needle.count else { return nil }
-        var i = from
-        let last = bytes.count - needle.count
-        while i <= last {
-            if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
     }
 
     /// The object number of `key N 0 R` in a dictionary's text.
