@@ -27,8 +27,11 @@ extension HTMLCookbookPage {
         var spelling: [String: String] = [:]
         var members: [String?: [Entry]] = [:]
         for entry in printed {
-            let name = group(entry).map { name in spelling[name.lowercased(), default: name] }
-            if let name { spelling[name.lowercased()] = spelling[name.lowercased()] ?? name }
+            var name: String?
+            if let found = group(entry) {
+                name = spelling[found.lowercased(), default: found]
+                spelling[found.lowercased()] = name
+            }
             members[name, default: []].append(entry)
         }
         let named = members.keys.compactMap { $0 }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
