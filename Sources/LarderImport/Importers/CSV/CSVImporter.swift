@@ -74,6 +74,8 @@ package struct CSVImporter: RecipeImporter {
         let roles = try roles(header.cells, path: path)
         // The census table is the file's, not the row's (building it for every row was 2 % of the time).
         let table = fieldTable(header: header.cells, roles: roles)
+        // Each column's role by position, looked up once per file rather than hashed once per cell.
+        let roleAt = header.cells.indices.map { roles[$0] }
         var index = 0
         while let row = try rows.next() {
             // A row of empty cells (`;;;;`, as spreadsheets leave below the data) is no recipe.
@@ -93,7 +95,7 @@ package struct CSVImporter: RecipeImporter {
                         location: SourceLocation(line: row.line))
                 }
                 try context.records.recipe(
-                    try recipe(row, header: header.cells, roles: roles, table: table), origin: origin)
+                    try recipe(row, header: header.cells, roleAt: roleAt, table: table), origin: origin)
             }
         }
         if decoded.usedFallback { context.warnEncodingFallback(fileOrigin) }
@@ -158,12 +160,13 @@ package struct CSVImporter: RecipeImporter {
         return FieldTable(format, fates)
     }
 
-    /// The recipe in one row, with its field census against `table` (``fieldTable(header:roles:)``):
+    /// The recipe in one row, with its field census against `table` (``fieldTable(header:roles:)``) and
+    /// each column's role by position in `roleAt`:
     /// each mapped column is carried into its field (or kept in extras when its value could not be read,
     /// such as a time that is no duration or a source that is no URL), and every other non-empty cell is
     /// kept verbatim in `extras[format]`, keyed by header name.
     /// - Throws: ``LarderError`` `malformed-record` at field `title` when the title cell is empty.
-    func recipe(_ row: CSVRowReader.Row, header: [String], roles: [Int: CSVProfile.Role], table: FieldTable) throws
+    func recipe(_ row: CSVRowReader.Row, header: [String], roleAt: [CSVProfile.Role?], table: FieldTable) throws
         -> ImportedRecipe
     {
         var cells: [CSVProfile.Role: String] = [:]
@@ -171,17 +174,18 @@ package struct CSVImporter: RecipeImporter {
         for (position, value) in row.cells.enumerated() where position < header.count {
             fields.append(key: header[position], value: .string(value))
             let trimmed = Self.unneutralised(value.trimmingBlanksAndNewlines)
-            if let role = roles[position], !trimmed.isEmpty { cells[role] = trimmed }
+            if let role = roleAt[position], !trimmed.isEmpty { cells[role] = trimmed }
         }
         guard let title = cells[.field(.title)] else {
-            let name = roles.first { $0.value == .field(.title) }.map { header[$0.key] } ?? "title"
+            let name = roleAt.firstIndex { $0 == .field(.title) }.map { header[$0] } ?? "title"
             throw LarderError(
                 .malformedRecord, "the row has no title (column \"\(name)\")",
                 location: SourceLocation(line: row.line, fieldPath: "title"))
         }
         var recipe = ImportedRecipe(title: title)
         fill(&recipe, from: cells)
-        fillAppFields(&recipe, from: cells)
+        // A generic spreadsheet's columns are all `.field` roles: the app fields would only look up nothing.
+        if profile != nil { fillAppFields(&recipe, from: cells) }
         recipe.takeCensus(of: fields, table: table)
         return recipe
     }
