@@ -11,7 +11,7 @@
 #
 # The real peer is Splink (scripts/bench_splink.py: a Fellegi-Sunter model on its DuckDB backend),
 # installed here at bench time into a venv under bench-data/ (pinned below; skipped, saying why,
-# without pip or the network). It runs on every size (1M takes it about 2.5 min and 2 GB;
+# without pip or the network). It runs on every size (1M takes it 1–2.5 min and 2 GB here;
 # BENCH_SPLINK_SIZES caps it), timed like larder, with its precision/recall beside larder's and the
 # speed ratio at the same size; and on the tests' labelled sets (4,000 recipes with every edit kind,
 # seed 2024; 1,000 with 20 % near-misses, seed 77).
