@@ -8,13 +8,63 @@
 # (pairwise precision/recall against the labels) is printed for larder and for a Tandoor-style
 # peer that merges recipes with the same name (case-insensitive), timed on the same input.
 # Goal: 1M recipes in under 30 s wall on 2 cores with bounded memory.
-#   BENCH_DEDUPE_SIZES="100000 300000"  to choose sizes; BENCH_DEDUPE_QUALITY=0 to skip P/R.
+#
+# The real peer is Splink (scripts/bench_splink.py: a Fellegi-Sunter model on its DuckDB backend),
+# installed here at bench time into a venv under bench-data/ (pinned below; skipped, saying why,
+# without pip or the network). It runs on every size (1M takes it 1–2.5 min and 2 GB here;
+# BENCH_SPLINK_SIZES caps it), timed like larder, with its precision/recall beside larder's and the
+# speed ratio at the same size; and on the tests' labelled sets (4,000 recipes with every edit kind,
+# seed 2024; 1,000 with 20 % near-misses, seed 77).
+#   BENCH_DEDUPE_SIZES="100000 300000"  to choose sizes; BENCH_DEDUPE_QUALITY=0 to skip P/R;
+#   BENCH_SPLINK_SIZES="100000"  Splink's sizes (among BENCH_DEDUPE_SIZES); BENCH_SPLINK=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench-lib.sh
 SIZES=${BENCH_DEDUPE_SIZES:-"100000 300000 1000000"}
 QUALITY=${BENCH_DEDUPE_QUALITY:-1}
+SPLINK_SIZES=${BENCH_SPLINK_SIZES:-$SIZES}
+SPLINK_PIN=(splink==4.0.17 duckdb==1.4.4)  # duckdb 2 rejects the `x -> ...` lambdas Splink 4 writes
 [ -x "$LARDER" ] || swift build -c release --product larder >/dev/null
+
+# Splink in its own venv (bench time only, never `make test`); SPLINK_PY is empty when unavailable.
+SPLINK_PY=""
+SPLINK_VENV=$BENCH_DIR/splink-venv
+if [ "${BENCH_SPLINK:-1}" = 1 ]; then
+  if "$SPLINK_VENV/bin/python" -c "import splink, duckdb, sys
+sys.exit(f'splink=={splink.__version__} duckdb=={duckdb.__version__}' != '${SPLINK_PIN[*]}')" 2>/dev/null ||
+    { { [ -x "$SPLINK_VENV/bin/python" ] || python3 -m venv "$SPLINK_VENV"; } >/dev/null 2>&1 &&
+      "$SPLINK_VENV/bin/python" -m pip install -q "${SPLINK_PIN[@]}" >/dev/null 2>&1; }; then
+    SPLINK_PY=$SPLINK_VENV/bin/python
+  else
+    echo "(Splink peer skipped: could not install ${SPLINK_PIN[*]} into $SPLINK_VENV with python3 -m venv and pip)"
+  fi
+else
+  echo "(Splink peer skipped: BENCH_SPLINK=0)"
+fi
+in_splink_sizes() { [ -n "$SPLINK_PY" ] && [[ " $SPLINK_SIZES " == *" $1 "* ]]; }
+
+# time_v LOG CMD...: runs CMD under /usr/bin/time -v (its report in LOG; CMD's stdout and stderr as
+# the caller redirects them); sets V_WALL, V_CPU (user+sys) and V_RSS_KB. Fails when CMD fails.
+time_v() {
+  local log=$1; shift
+  /usr/bin/time -v -o "$log" "$@" || return 1
+  read -r V_WALL V_CPU V_RSS_KB < <(python3 - "$log" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.*)", t).group(1).split(":")
+num = lambda key: float(re.search(key + r".*: (.*)", t).group(1))
+print(round(sum(float(x) * 60**i for i, x in enumerate(reversed(m))), 2),
+      round(num("User time") + num("System time"), 2), int(num("Maximum resident set size")))
+PY
+  )
+}
+
+# dedupe_row LABEL N BYTES: one row of the table from V_WALL, V_CPU, V_RSS_KB.
+dedupe_row() {
+  python3 -c "
+n=$2; w=$V_WALL; c=$V_CPU; b=$3
+print('%-18s %-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % ('$1', n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $V_RSS_KB/1024, c*1e6/n))"
+}
 
 evaluate() {  # evaluate LABELS LOG|PAIRS: pairwise precision/recall
   python3 - "$@" <<'PY'
@@ -46,8 +96,31 @@ print(f"precision {tp / max(len(pred), 1):.4f}  recall {tp / max(len(truth), 1):
 PY
 }
 
+# quality NAME LABELS CLUSTERS: prints NAME and the evaluation; records precision and recall.
+quality() {
+  local result
+  result=$(evaluate "$2" "$3")
+  printf '  %-34s %s\n' "$1:" "$result"
+  bench_record "dedupe quality" "$1" precision="$(echo "$result" | awk '{print $2}')" \
+    recall="$(echo "$result" | awk '{print $4}')"
+}
+
+# splink_run N SAVED CREATED OUT: Splink on one pair of sets (its log beside OUT); false if it failed.
+splink_run() {
+  local log
+  log=$(mktemp)
+  if ! time_v "$log" "$SPLINK_PY" scripts/bench_splink.py "$2" "$3" "$4" >/dev/null 2>"${4%.ndjson}-log.txt"; then
+    echo "  (Splink failed on $1 records: see ${4%.ndjson}-log.txt)"
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
+SPLINK_DONE=""
 printf '\n%s\n' "dedupe: saved + created sets, 10% duplicates, 3% near-misses"
-printf '%-10s %9s %9s %12s %14s %9s %10s %12s\n' "records" "wall s" "cpu s" "records/s" "records/cpu-s" "MB/s" "peak MB" "cpu µs/rec"
+[ -n "$SPLINK_PY" ] && echo "Splink peer (${SPLINK_PIN[*]}, DuckDB backend) on: $SPLINK_SIZES records (BENCH_SPLINK_SIZES)"
+printf '%-18s %-10s %9s %9s %12s %14s %9s %10s %12s\n' "tool" "records" "wall s" "cpu s" "records/s" "records/cpu-s" "MB/s" "peak MB" "cpu µs/rec"
 for N in $SIZES; do
   saved=$BENCH_DIR/dedupe-$N-saved.ndjson
   created=$BENCH_DIR/dedupe-$N-created.ndjson
@@ -60,37 +133,32 @@ for N in $SIZES; do
   sync
   cat "$saved" "$created" >/dev/null
   log=$(mktemp)
-  /usr/bin/time -v -o "$log" "$LARDER" dedupe --saved "$saved" --created "$created" -o "$BENCH_DIR/dedupe-$N-out.ndjson" \
+  time_v "$log" "$LARDER" dedupe --saved "$saved" --created "$created" -o "$BENCH_DIR/dedupe-$N-out.ndjson" \
     --log "$BENCH_DIR/dedupe-$N-log.json" -v 2>"$BENCH_DIR/dedupe-$N-summary.txt"
-  wall=$(python3 -c "
-import re,sys; t=open('$log').read()
-m=re.search(r'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.*)', t).group(1).split(':')
-print(round(sum(float(x)*60**i for i,x in enumerate(reversed(m))),2))")
-  user=$(grep 'User time' "$log" | awk '{print $NF}')
-  sys=$(grep 'System time' "$log" | awk '{print $NF}')
-  rss=$(grep 'Maximum resident' "$log" | awk '{print $NF}')
   rm -f "$log"
-  python3 -c "
-n=$N; w=$wall; c=$user+$sys; b=$bytes
-print('%-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % (n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $rss/1024, c*1e6/n))"
-  bench_record "dedupe" "larder dedupe $N" wall="$wall" cpu="$(python3 -c "print($user+$sys)")" \
-    rss_mb="$(python3 -c "print(round($rss/1024,1))")" records="$N"
+  dedupe_row "larder dedupe" "$N" "$bytes"
+  bench_record "dedupe" "larder dedupe $N" wall="$V_WALL" cpu="$V_CPU" \
+    rss_mb="$(python3 -c "print(round($V_RSS_KB/1024,1))")" records="$N"
+  in_splink_sizes "$N" || continue
+  larder_wall=$V_WALL larder_cpu=$V_CPU
+  splink_run "$N" "$saved" "$created" "$BENCH_DIR/dedupe-$N-splink.ndjson" || continue
+  dedupe_row "splink" "$N" "$bytes"
+  SPLINK_DONE="$SPLINK_DONE $N"
+  bench_record "dedupe splink" "splink dedupe $N" wall="$V_WALL" cpu="$V_CPU" \
+    rss_mb="$(python3 -c "print(round($V_RSS_KB/1024,1))")" records="$N"
+  python3 -c "print('%-18s %-10s larder is %.2fx Splink per CPU second, %.2fx by wall' % ('', '', $V_CPU/max($larder_cpu,0.001), $V_WALL/max($larder_wall,0.001)))"
 done
 
 printf '\n%s\n' "phases (wall, and CPU of all threads)"
 for N in $SIZES; do
   printf '  %-8s %s\n' "$N" "$(grep -o 'time: .*;' "$BENCH_DIR/dedupe-$N-summary.txt" | sed 's/time: //; s/;$//')"
+  [ -f "$BENCH_DIR/dedupe-$N-splink-log.txt" ] && in_splink_sizes "$N" &&
+    printf '  %-8s %s\n' "" "$(tail -1 "$BENCH_DIR/dedupe-$N-splink-log.txt")"
 done
 
-if [ "$QUALITY" = 1 ]; then
-  N=$(echo "$SIZES" | awk '{print $1}')
-  saved=$BENCH_DIR/dedupe-$N-saved.ndjson
-  created=$BENCH_DIR/dedupe-$N-created.ndjson
-  labels=$BENCH_DIR/dedupe-$N-labels.ndjson
-  printf '\n%s\n' "quality on $N labelled recipes (pairwise, against the generator's truth)"
-  printf '  %-34s ' "larder dedupe:"; evaluate "$labels" "$BENCH_DIR/dedupe-$N-log.json"
-  peer=$BENCH_DIR/dedupe-$N-peer.ndjson
-  bench_time python3 - "$saved" "$created" "$peer" <<'PY'
+# same_name_peer SAVED CREATED OUT: the Tandoor-style peer, timed by bench_time (T_CPU).
+same_name_peer() {
+  bench_time python3 - "$@" <<'PY'
 # Tandoor-style: recipes with the same name (case-insensitive) are the same recipe.
 import json, sys, collections
 groups = collections.defaultdict(list)
@@ -101,6 +169,37 @@ with open(sys.argv[3], "w") as out:
     for g in groups.values():
         if len(g) > 1: out.write(json.dumps(g) + "\n")
 PY
-  printf '  %-34s ' "same-name peer ($T_CPU cpu s):"; evaluate "$labels" "$peer"
-  echo "  (Mealie does not dedupe: recall 0.)"
+}
+
+if [ "$QUALITY" = 1 ]; then
+  first=$(echo "$SIZES" | awk '{print $1}')
+  for N in $SIZES; do
+    [ "$N" = "$first" ] || [[ " $SPLINK_DONE " == *" $N "* ]] || continue
+    labels=$BENCH_DIR/dedupe-$N-labels.ndjson
+    printf '\n%s\n' "quality on $N generated recipes (pairwise, against the generator's truth)"
+    quality "larder dedupe $N" "$labels" "$BENCH_DIR/dedupe-$N-log.json"
+    [[ " $SPLINK_DONE " == *" $N "* ]] && quality "splink $N" "$labels" "$BENCH_DIR/dedupe-$N-splink.ndjson"
+    if [ "$N" = "$first" ]; then
+      same_name_peer "$BENCH_DIR/dedupe-$N-saved.ndjson" "$BENCH_DIR/dedupe-$N-created.ndjson" "$BENCH_DIR/dedupe-$N-peer.ndjson"
+      quality "same-name peer $N ($T_CPU cpu s)" "$labels" "$BENCH_DIR/dedupe-$N-peer.ndjson"
+      echo "  (Mealie does not dedupe: recall 0.)"
+    fi
+  done
+
+  # The labelled sets LarderDedupeTests measures (QualityTests.swift), from the same generator.
+  for set in "labelled-4000 4000 2024 0.03" "near-miss-1000 1000 77 0.2"; do
+    read -r name count seed near <<<"$set"
+    base=$BENCH_DIR/dedupe-$name
+    [ -f "$base-labels.ndjson" ] || "$LARDER" dedupe-generate --count "$count" --seed "$seed" --near-misses "$near" \
+      --saved "$base-saved.ndjson" --created "$base-created.ndjson" --labels "$base-labels.ndjson" 2>/dev/null
+    printf '\n%s\n' "quality on the tests' $name set (seed $seed, $count recipes, near-misses $near)"
+    "$LARDER" dedupe --saved "$base-saved.ndjson" --created "$base-created.ndjson" -o "$base-out.ndjson" \
+      --log "$base-log.json" 2>/dev/null
+    quality "larder dedupe $name" "$base-labels.ndjson" "$base-log.json"
+    if [ -n "$SPLINK_PY" ] && splink_run "$count" "$base-saved.ndjson" "$base-created.ndjson" "$base-splink.ndjson"; then
+      quality "splink $name" "$base-labels.ndjson" "$base-splink.ndjson"
+    fi
+    same_name_peer "$base-saved.ndjson" "$base-created.ndjson" "$base-peer.ndjson"
+    quality "same-name peer $name" "$base-labels.ndjson" "$base-peer.ndjson"
+  done
 fi

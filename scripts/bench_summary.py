@@ -30,6 +30,15 @@ def find(rows, section_prefix, label_prefix):
     return found
 
 
+def exact(rows, section, label):
+    """The last row with exactly this section and label."""
+    found = None
+    for row in rows:
+        if row["section"] == section and row["label"] == label:
+            found = row
+    return found
+
+
 def speed_row(rows, work, section, larder, peer, goal, keep=False):
     """Larder's rate over a peer's (per CPU second) against a goal ratio."""
     ours, theirs = find(rows, section, larder), find(rows, section, peer)
@@ -68,14 +77,57 @@ def dedupe_row(rows):
     for row in rows:
         if row["section"] == "dedupe" and (ours is None or row["records"] >= ours["records"]):
             ours = row
-    row = {"work": "dedupe, 10% duplicates", "goal": "1M: <= 15 s wall, <= 250 MB peak",
-           "target": None, "peer": "(Splink: about a minute for 1M on a laptop)"}
+    row = {"work": "dedupe, 10% duplicates", "goal": "1M: <= 15 s wall, <= 250 MB peak", "target": None}
+    peer = splink_at_largest(rows)
+    row["peer"] = f"{peer['label']}: {peer['wall']:.1f} s wall, {peer['cpu']:.1f} cpu-s, {peer['rss_mb']:.0f} MB" \
+        if peer else "(Splink not run)"
     if not ours:
         row.update(larder="-", ratio=None, met=None, note="not measured")
         return row
     row.update(larder=f"{int(ours['records']):,}: {ours['wall']:.1f} s wall, {ours['cpu']:.1f} cpu-s, "
                f"{ours['rss_mb']:.0f} MB", ratio=None,
                met=ours["records"] >= 1_000_000 and ours["wall"] <= 15 and ours["rss_mb"] <= 250)
+    return row
+
+
+def splink_at_largest(rows):
+    """The Splink row of the largest size it ran on (bench-dedupe.sh caps its sizes)."""
+    found = None
+    for row in rows:
+        if row["section"] == "dedupe splink" and (found is None or row["records"] >= found["records"]):
+            found = row
+    return found
+
+
+def quality(rows, label):
+    row = exact(rows, "dedupe quality", label)
+    return (row["precision"], row["recall"]) if row else None
+
+
+def dedupe_peer_row(rows):
+    """Larder's records per CPU second over Splink's at the largest size Splink ran, and precision and
+    recall on the labelled sets: Larder's must be equal or better."""
+    row = {"work": "dedupe vs Splink (same size)", "goal": ">= 5x Splink, equal or better P/R on labelled sets",
+           "target": 5}
+    theirs = splink_at_largest(rows)
+    ours = theirs and exact(rows, "dedupe", f"larder dedupe {int(theirs['records'])}")
+    if not theirs or not ours:
+        row.update(larder="-", peer="-", ratio=None, met=None, note="not measured (Splink not installed or skipped)")
+        return row
+    ratio = theirs["cpu"] / max(ours["cpu"], 1e-3)
+    sets, worse = [], []
+    for name in ("labelled-4000", "near-miss-1000", str(int(theirs["records"]))):
+        a, b = quality(rows, f"larder dedupe {name}"), quality(rows, f"splink {name}")
+        if a and b:
+            sets.append(f"{name} P/R {a[0]:.4f}/{a[1]:.4f} vs {b[0]:.4f}/{b[1]:.4f}")
+            if a[0] < b[0] or a[1] < b[1]:
+                worse.append(name)
+    row.update(
+        larder=f"{int(ours['records']):,}: {ours['cpu']:.1f} cpu-s, {ours['rss_mb']:.0f} MB; " + "; ".join(sets),
+        peer=f"{theirs['label']}: {theirs['cpu']:.1f} cpu-s, {theirs['rss_mb']:.0f} MB",
+        ratio=round(ratio, 2), met=ratio >= 5 and bool(sets) and not worse)
+    if worse:
+        row["note"] = "larder's P or R below Splink's on " + ", ".join(worse)
     return row
 
 
@@ -88,6 +140,7 @@ def summary(rows):
         speed_row(rows, "JSON -> YAML", "convert JSON -> YAML", "larder convert", "PyYAML", 25, keep=True),
         speed_row(rows, "YAML -> JSON", "convert YAML -> JSON", "larder convert", "PyYAML", 25, keep=True),
         dedupe_row(rows),
+        dedupe_peer_row(rows),
     ]
 
 
