@@ -32,4 +32,19 @@ enum StepLabel {
         let word = String(String.UnicodeScalarView(scalars))
         return word.isEmpty || words.contains(word)
     }
+
+    /// A step's token hashes without the label that numbers it, or nil when it has none.
+    ///
+    /// The label is an optional step word, then a whole number, then more (`step 1 …`, `1 …`); the
+    /// hashes are ``LeafText/hashes(_:wholeNumbers:)``'s. The leaf census asks it of a step it does
+    /// not find as it is.
+    static func withoutLabel(_ hashes: [UInt64], wholeNumbers: [Bool]) -> [UInt64]? {
+        var start = 0
+        if let first = hashes.first, wordHashes.contains(first) { start = 1 }
+        guard start < hashes.count, wholeNumbers[start], hashes.count - start > 1 else { return nil }
+        return Array(hashes[(start + 1)...])
+    }
+
+    /// The hashes of the step words, as ``LeafText/hash(_:)`` gives a token's.
+    private static let wordHashes = Set(words.map(LeafText.hash))
 }

@@ -33,6 +33,7 @@ final class CSVRowReader {
         self.source = source
         self.delimiter = delimiter
         self.maxRowBytes = maxRowBytes
+        unquotedStops = (0...255).map { $0 == Int(delimiter) || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
         chunk = [UInt8](
             repeating: 0, count: source.remainingByteCount.map { min(64 * 1024, max(4096, $0)) } ?? 64 * 1024)
     }
@@ -170,9 +171,7 @@ final class CSVRowReader {
     /// The bytes that end a run in a quoted cell: a quote (and a line feed, to count it).
     private let quotedStops: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x0A }
     /// The bytes that end a run in an unquoted cell: the delimiter, a quote, CR and LF.
-    private lazy var unquotedStops: [Bool] = (0...255).map {
-        $0 == Int(delimiter) || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D
-    }
+    private let unquotedStops: [Bool]
 
     /// The delimiter the header line uses: the most frequent of `;`, tab and `,` outside quotes
     /// (`,` when none is there).

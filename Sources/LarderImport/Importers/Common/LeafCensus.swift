@@ -228,15 +228,10 @@ private struct LeafWalker {
         }
     }
 
-    /// A step's tokens without the label that numbers it (`step 1 …`, `1 …`), or nil when it has none.
-    static func withoutStepLabel(_ tokens: [String]) -> [String]? {
-        var rest = tokens[...]
-        if let first = rest.first, StepLabel.words.contains(first) { rest = rest.dropFirst() }
-        guard let number = rest.first, !number.isEmpty, number.allSatisfy(\.isNumber), rest.count > 1 else {
-            return nil
-        }
-        return Array(rest.dropFirst())
-    }
+    /// The Larder fields whose leaves are read further than their tokens (durations, dates, yields, ratings).
+    private static let fieldsReadFurther: Set<String> = [
+        "totalTime", "prepTime", "cookTime", "instructions", "createdAt", "updatedAt", "yield", "servings", "rating",
+    ]
 
     /// The bytes of base64 text.
     private static let base64 = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=".utf8))
@@ -244,15 +239,19 @@ private struct LeafWalker {
     /// Whether the record carries the leaf: its tokens; else, by the Larder field it went to, its
     /// duration in minutes, its date, or its words but a yield's or rating's own (`Serves`, `stars`).
     private func carries(_ value: Value, into field: String?) -> Bool {
-        if index.carries(LeafText.hashes(value)) { return true }
-        guard case .string(let text) = value else { return false }
-        let tokens = LeafText.tokens(text)
+        guard case .string(let text) = value else { return index.carries(LeafText.hashes(value)) }
+        var wholeNumbers: [Bool]? = field == "instructions" ? [] : nil
+        let hashes = LeafText.hashes(text, wholeNumbers: &wholeNumbers)
+        if index.carries(hashes) { return true }
         // A step's own label (`Step 1:`, `2.`) is dropped by the importers: the steps' order says it.
-        if field == "instructions", let unlabeled = Self.withoutStepLabel(tokens),
-            index.carries(unlabeled.map(LeafText.hash))
+        // Looked for in the hashes: the token strings cost a tenth of a whole import of labelled steps.
+        if let wholeNumbers, let unlabeled = StepLabel.withoutLabel(hashes, wholeNumbers: wholeNumbers),
+            index.carries(unlabeled)
         {
             return true
         }
+        guard let field, Self.fieldsReadFurther.contains(field) else { return false }
+        let tokens = LeafText.tokens(text)
         let words = tokens.filter { !($0.first?.isNumber ?? false) }
         switch field {
         case "totalTime", "prepTime", "cookTime", "instructions":

@@ -78,11 +78,20 @@ package enum LeafText {
     ///
     /// O(length of the text).
     package static func hashes(_ text: String) -> [UInt64] {
+        var none: [Bool]? = nil
+        return hashes(text, wholeNumbers: &none)
+    }
+
+    /// ``hashes(_:)``, and when `wholeNumbers` is not nil, whether each token is a whole number
+    /// (digits alone), appended to it.
+    static func hashes(_ text: String, wholeNumbers: inout [Bool]?) -> [UInt64] {
         let bytes = Array(text.utf8)
         if bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") })
             || text.hasPrefix("https://schema.org/") || text.hasPrefix("http://schema.org/")
         {
-            return tokens(text).map(hash)
+            let tokens = tokens(text)
+            wholeNumbers?.append(contentsOf: tokens.map { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+            return tokens.map(hash)
         }
         var out: [UInt64] = []
         var token: [UInt8] = []
@@ -91,6 +100,7 @@ package enum LeafText {
         var hasPoint = false
         func flush() {
             guard !token.isEmpty else { return }
+            wholeNumbers?.append(inNumber && !hasPoint)
             if !inNumber {
                 out.append(hash(token))
             } else if hasPoint {
