@@ -141,6 +141,8 @@ def summary(rows):
         speed_row(rows, "YAML -> JSON", "convert YAML -> JSON", "larder convert", "PyYAML", 25, keep=True),
         dedupe_row(rows),
         dedupe_peer_row(rows),
+        speed_row(rows, "import own records vs convert", "import of Larder's own records", "larder import",
+                  "larder convert", 0.5),
     ]
 
 

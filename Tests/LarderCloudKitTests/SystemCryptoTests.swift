@@ -1,5 +1,6 @@
 import Foundation
 import LarderCloudKit
+import LarderCore
 import Testing
 
 /// The signatures and digests go through the system's libcrypto; these pin them to what
@@ -98,5 +99,45 @@ import Testing
         #expect(
             AssetDigest.hex(AssetDigest.hmac(Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+}
+
+/// LarderCore's pure-Swift SHA-256 (stable ids, fingerprints) against the FIPS 180-4 examples and
+/// the system's libcrypto, at every length around the block boundaries and fed in pieces.
+@Suite struct PureSHA256Tests {
+    @Test("the FIPS 180-4 examples")
+    func fipsExamples() {
+        #expect(
+            LarderCore.SHA256.hash(Array("abc".utf8)).hexString
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            LarderCore.SHA256.hash([UInt8]()).hexString
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            LarderCore.SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hexString
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            LarderCore.SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000)).hexString
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("every length to 300 bytes, whole and in pieces, agrees with libcrypto")
+    func agreesWithLibcrypto() {
+        var generator = SeededGenerator(seed: 1804)
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = [UInt8](SystemCrypto.sha256(Data(bytes)))
+            #expect(LarderCore.SHA256.hash(bytes) == expected, "length \(length)")
+            var hasher = LarderCore.SHA256()
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                let piece = rest.prefix(Int.random(in: 1...70, using: &generator))
+                hasher.update(piece)
+                rest = rest.dropFirst(piece.count)
+            }
+            #expect(hasher.finalize() == expected, "length \(length) in pieces")
+            // A sequence without contiguous storage takes the other path.
+            #expect(LarderCore.SHA256.hash(AnySequence(bytes)) == expected, "length \(length) as a sequence")
+        }
     }
 }
