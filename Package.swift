@@ -10,8 +10,8 @@ let package = Package(
         .library(
             name: "Larder",
             targets: [
-                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
-                "LarderStore", "LarderEmulator", "LarderSync",
+                "Larder", "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe",
+                "LarderCloudKit", "LarderStore", "LarderEmulator", "LarderSync",
             ]
         ),
         .executable(name: "larder", targets: ["larder"]),
@@ -78,6 +78,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // `import Larder`: re-exports the modules above (and holds the DocC catalog, Sources/Larder/Larder.docc).
+        .target(
+            name: "Larder",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
+                "LarderStore", "LarderEmulator", "LarderSync",
+            ]
+        ),
         // Test-data generators: `larder generate` and the tests use them; the libraries do not.
         .target(name: "LarderSamples", dependencies: ["LarderCore", "LarderFormats", "LarderDedupe"]),
         .executableTarget(
@@ -129,7 +137,7 @@ let package = Package(
             name: "LarderSyncTests",
             dependencies: [
                 "LarderSync", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry",
-                "LarderDedupe",
+                "LarderDedupe", "Larder",
                 "LarderStore", "LarderSamples", "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
