@@ -6,12 +6,12 @@ RELEASE_BIN  := .build/release/larder
 DEBUG_BIN    := .build/debug/larder
 LARDER       ?= $(RELEASE_BIN)
 
-.PHONY: all deps build debug test demo bench clean convert validate help
+.PHONY: all deps build debug test demo bench clean convert validate help docs
 
 all: build
 
 help:
-	@echo "make build | test | soak | demo | bench | clean"
+	@echo "make build | test | soak | demo | bench | docs | clean"
 	@echo "make convert IN=file TO=json|ndjson|yaml|xml [OUT=path]"
 	@echo "make validate IN=file"
 
@@ -47,6 +47,12 @@ debug: deps
 test: deps browser-deps lint
 	$(SWIFT) build --product larder
 	SWIFT=$(SWIFT) bash scripts/test.sh
+
+# DocC for the `Larder` library product and its getting-started article (Sources/Larder/Larder.docc), with the
+# toolchain's swift-symbolgraph-extract and docc, no package plugin; an unresolved ``link`` fails it. The debug
+# build it needs is the one `make test` uses. Output: .build/docs/Larder.doccarchive (it prints how to open it).
+docs: deps embed-schemas
+	SWIFT=$(SWIFT) bash scripts/docs.sh
 
 # The house style (.swift-format); `make format` rewrites the tree to it.
 .PHONY: lint format

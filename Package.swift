@@ -2,14 +2,16 @@
 import PackageDescription
 
 let package = Package(
-    // Linux only: several targets call Glibc directly, so no Apple platform is claimed.
     name: "Larder",
+    // macOS: not built yet (README, "Platforms"). The C library is imported in LarderSystem alone, with a Darwin
+    // branch for each call that differs; 15 is the first macOS with Synchronization's Mutex and Atomic.
+    platforms: [.macOS(.v15)],
     products: [
         .library(
             name: "Larder",
             targets: [
-                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
-                "LarderStore", "LarderEmulator", "LarderSync",
+                "Larder", "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe",
+                "LarderCloudKit", "LarderStore", "LarderEmulator", "LarderSync",
             ]
         ),
         .executable(name: "larder", targets: ["larder"]),
@@ -31,31 +33,35 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // SHA-256, HMAC and ECDSA P-256 from the system's OpenSSL (swift-crypto's BoringSSL cost more
         // compile time than any Larder module for these three; DEVELOPERS.md, "Build time").
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // Core ← Formats ← {Import, Registry, Dedupe, CloudKit} ← {Store, Emulator, Sync} ← larder.
-        // C libraries are imported by LarderFormats (libcrypto by LarderCloudKit); GRDB by LarderStore (the local
-        // store), LarderEmulator (the server's own database) and LarderSQLite (the row reading both share).
+        // C libraries are imported by LarderFormats (libcrypto by LarderCloudKit; the platform's C library, Glibc or
+        // Darwin, by LarderSystem alone); GRDB by LarderStore (the local store), LarderEmulator (the server's own
+        // database) and LarderSQLite (the row reading both share).
         .target(name: "LarderCore"),
-        .target(name: "LarderFormats", dependencies: ["LarderCore", "CLibXML2", "CLibYAML", "CLibZ"]),
+        // The only module that imports the platform's C library (Glibc, Darwin or Musl); see its CLibrary.swift.
+        .target(name: "LarderSystem"),
+        .target(name: "LarderFormats", dependencies: ["LarderCore", "LarderSystem", "CLibXML2", "CLibYAML", "CLibZ"]),
         .target(name: "LarderImport", dependencies: ["LarderCore", "LarderFormats"]),
         .target(name: "LarderRegistry", dependencies: ["LarderCore", "LarderFormats"]),
-        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats"]),
-        .target(name: "LarderCloudKit", dependencies: ["LarderCore", "LarderFormats", "CLibCrypto"]),
+        .target(name: "LarderDedupe", dependencies: ["LarderCore", "LarderFormats", "LarderSystem"]),
+        .target(name: "LarderCloudKit", dependencies: ["LarderCore", "LarderFormats", "LarderSystem", "CLibCrypto"]),
         .target(name: "LarderSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "LarderStore",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderRegistry", "LarderSQLite",
+                "LarderCore", "LarderFormats", "LarderRegistry", "LarderSQLite", "LarderSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "LarderEmulator",
             dependencies: [
-                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderSQLite",
+                "LarderCore", "LarderFormats", "LarderCloudKit", "LarderSQLite", "LarderSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -66,9 +72,18 @@ let package = Package(
             name: "LarderSync",
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderCloudKit", "LarderRegistry", "LarderDedupe", "LarderStore",
+                "LarderSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // `import Larder`: re-exports the modules above (and holds the DocC catalog, Sources/Larder/Larder.docc).
+        .target(
+            name: "Larder",
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
+                "LarderStore", "LarderEmulator", "LarderSync",
             ]
         ),
         // Test-data generators: `larder generate` and the tests use them; the libraries do not.
@@ -77,7 +92,7 @@ let package = Package(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderDedupe", "LarderCloudKit",
-                "LarderStore", "LarderEmulator", "LarderSync", "LarderSamples",
+                "LarderStore", "LarderEmulator", "LarderSync", "LarderSamples", "LarderSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -88,7 +103,9 @@ let package = Package(
         // libFuzzer to scan after each input); the emulator's request targets are a module of their own.
         .target(
             name: "LarderFuzzing",
-            dependencies: ["LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit"]),
+            dependencies: [
+                "LarderCore", "LarderFormats", "LarderImport", "LarderRegistry", "LarderCloudKit", "LarderSystem",
+            ]),
         .target(
             name: "LarderEmulatorFuzzing",
             dependencies: ["LarderCore", "LarderCloudKit", "LarderEmulator", "LarderFuzzing"]),
@@ -120,7 +137,7 @@ let package = Package(
             name: "LarderSyncTests",
             dependencies: [
                 "LarderSync", "LarderEmulator", "LarderCloudKit", "LarderCore", "LarderFormats", "LarderRegistry",
-                "LarderDedupe",
+                "LarderDedupe", "Larder",
                 "LarderStore", "LarderSamples", "LarderTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -134,9 +151,11 @@ if fuzzing {
     let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
     package.targets.append(contentsOf: [
         .executableTarget(
-            name: "larder-fuzz", dependencies: ["LarderFuzzing"], path: "Fuzz/Entry", linkerSettings: fuzzerLink),
+            name: "larder-fuzz", dependencies: ["LarderFuzzing", "LarderSystem"], path: "Fuzz/Entry",
+            linkerSettings: fuzzerLink),
         .executableTarget(
-            name: "larder-fuzz-emulator", dependencies: ["LarderEmulatorFuzzing"], path: "Fuzz/EmulatorEntry",
+            name: "larder-fuzz-emulator", dependencies: ["LarderEmulatorFuzzing", "LarderFuzzing", "LarderSystem"],
+            path: "Fuzz/EmulatorEntry",
             linkerSettings: fuzzerLink),
     ])
     package.products.append(contentsOf: [

@@ -2,10 +2,7 @@
 // only with LARDER_FUZZ=1). How it starts libFuzzer: see Fuzz/Entry/main.swift.
 import LarderEmulatorFuzzing
 import LarderFuzzing
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// libFuzzer's `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *, size_t))`.
 @_silgen_name("LLVMFuzzerRunDriver")

@@ -7,10 +7,7 @@
 // `--sanitize=address` alone, so SwiftPM compiles the file as a program, not as a library for libFuzzer's
 // `main` as it does with `--sanitize=fuzzer`.
 import LarderFuzzing
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// libFuzzer's `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *, size_t))`.
 @_silgen_name("LLVMFuzzerRunDriver")

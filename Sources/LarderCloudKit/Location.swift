@@ -1,4 +1,5 @@
 public import LarderCore
+import LarderSystem
 
 /// A `LOCATION` value: latitude and longitude in degrees, with optional accuracy, altitude,
 /// speed, course and a millisecond timestamp.
@@ -71,9 +72,3 @@ public struct Location: Sendable, Hashable, Codable {
         return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,4 +1,5 @@
 public import Foundation
+import LarderSystem
 
 /// Signs server-to-server requests the way CloudKit Web Services checks them, and verifies them.
 ///
@@ -165,9 +166,3 @@ public struct RequestSigner: Sendable {
         return Date(timeIntervalSince1970: TimeInterval(seconds - offset))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

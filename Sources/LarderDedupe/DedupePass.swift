@@ -8,7 +8,7 @@ public import LarderFormats
 /// The pass runs in two halves.
 /// 1. ``analyze(rejects:)`` reads every input once, in parallel (one task per input):
 ///    each record is upgraded to the current schema, decoded as a ``Recipe``, reduced to
-///    compact matching features (``FeatureTable``) and spilled in a binary encoding to an
+///    compact matching features (`FeatureTable`) and spilled in a binary encoding to an
 ///    anonymous scratch file. Then the matching stages run (same id / record name, same
 ///    normalized source URL, same content fingerprint, fuzzy score over blocked candidate
 ///    pairs) and records are clustered without chaining.

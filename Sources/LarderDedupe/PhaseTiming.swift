@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// How long one phase of a pass took: wall time, and CPU time of the whole process (user + system,
 /// all threads), which stays meaningful on a busy machine.
@@ -24,16 +20,7 @@ struct PhaseClock {
     private var cpuStart = PhaseClock.processCPUSeconds()
 
     /// The process's CPU time so far (user + system).
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        #else
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
-        #endif
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
+    static func processCPUSeconds() -> Double { ProcessResources.cpuSeconds() }
 
     /// The phase that ends now; the next one starts.
     mutating func lap(_ phase: String) -> PhaseTiming {
@@ -48,18 +35,6 @@ struct PhaseClock {
             peakResidentBytes: Self.peakResidentBytes())
     }
 
-    /// `VmHWM` from `/proc/self/status` (Linux); 0 elsewhere or when unreadable.
-    static func peakResidentBytes() -> Int {
-        guard let file = fopen("/proc/self/status", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard text.hasPrefix("VmHWM:") else { continue }
-            let kilobytes =
-                text.dropFirst("VmHWM:".count).split { $0 == " " || $0 == "\t" }.first.flatMap { Int($0) } ?? 0
-            return kilobytes * 1024
-        }
-        return 0
-    }
+    /// The peak resident memory so far (`VmHWM` on Linux, `ru_maxrss` on Darwin); 0 when unknown.
+    static func peakResidentBytes() -> Int { ProcessResources.peakResidentBytes() }
 }

@@ -45,6 +45,11 @@ public final class Emulator: Sendable {
     private let state = EmulatorState()
 
     /// Opens the store (creating default zones and the declared schema) and prepares the server.
+    /// - Parameters:
+    ///   - configuration: where to listen and store, who may call, and the limits.
+    ///   - logger: the server's logger (requests at debug, with a request id).
+    ///   - clock: the time the server reads (injected in tests).
+    ///   - random: the source of ids, tokens and fault draws (injected in tests).
     /// - Throws: ``LarderError`` `store-error` when the store cannot be opened.
     public init(
         configuration: EmulatorConfiguration, logger: Logger = Logger(label: "larder.emulator"),
@@ -110,6 +115,17 @@ public final class Emulator: Sendable {
     }
 
     /// Starts serving in the background and returns the bound URL (use port 0 for a free port).
+    ///
+    /// ```swift
+    /// var configuration = EmulatorConfiguration()
+    /// configuration.port = 0
+    /// configuration.inMemory = true
+    /// let emulator = try Emulator(configuration: configuration)
+    /// let url = try await emulator.start()
+    /// // … requests to url …
+    /// await emulator.stop()
+    /// ```
+    /// - Returns: the URL it listens on, `http://HOST:PORT`, once it listens.
     /// - Throws: the server's error if it fails before listening.
     public func start() async throws -> URL {
         let host = configuration.host

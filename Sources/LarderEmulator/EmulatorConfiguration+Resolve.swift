@@ -2,12 +2,7 @@ public import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderFormats
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 extension EmulatorConfiguration {
     /// Values given on the command line; nil means "not given".

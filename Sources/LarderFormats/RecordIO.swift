@@ -63,7 +63,23 @@ public enum RecordIO {
 
     /// Opens a writer to `path` (`nil` or `-` for standard output), written atomically.
     ///
-    /// Output is gzip-compressed when `gzip` is true or the path ends in `.gz`.
+    /// Output is gzip-compressed when `gzip` is true or the path ends in `.gz`. Records go to a temporary
+    /// file beside `path` (`.NAME.tmp-PID-XXXXXX`), which ``RecordWriter/finish()`` fsyncs and renames into
+    /// place: a run that fails or is killed leaves no partial output and never touches an existing file.
+    /// The writer buffers one chunk; memory stays flat whatever the record count.
+    ///
+    /// ```swift
+    /// let writer = try RecordIO.openWriter(path: "recipes.ndjson.gz", format: .ndjson)
+    /// try writer.write(recipe.value)
+    /// try writer.finish()
+    /// ```
+    /// - Parameters:
+    ///   - path: the file to write; `nil` or `-` writes standard output.
+    ///   - format: the format to write.
+    ///   - gzip: whether to gzip-compress the output (it also is when `path` ends in `.gz`).
+    ///   - options: the envelope, record type and layout of the output.
+    /// - Returns: a writer for the format; call ``RecordWriter/finish()`` to move the output into place.
+    /// - Throws: ``LarderError`` `io-error` naming the file when its temporary file cannot be created.
     public static func openWriter(
         path: String?, format: DataFormat, gzip: Bool = false, options: WriterOptions = WriterOptions()
     ) throws -> any RecordWriter {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// What the libFuzzer binaries' entry points do (`Fuzz/Entry` and `Fuzz/EmulatorEntry`, each with
 /// its own targets): pick the target named by `LARDER_FUZZ_TARGET` once, before libFuzzer's driver

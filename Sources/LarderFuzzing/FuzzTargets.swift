@@ -4,10 +4,7 @@ import LarderCore
 import LarderFormats
 import LarderImport
 import LarderRegistry
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The fuzz targets of files and wire formats: each feeds arbitrary bytes to one parser the way the
 /// product does, and swallows the errors the parser is allowed to throw (a ``LarderError`` or a
@@ -279,7 +276,7 @@ package enum FuzzTargets {
         }
         // One file per thread: the tests run targets in parallel in one process, and two targets
         // reading the same extension (orf and plain YAML) wrote over each other's input.
-        let path = "\(folder)/input-\(UInt(bitPattern: Int(bitPattern: pthread_self()))).\(ext)"
+        let path = "\(folder)/input-\(CurrentThread.identifier).\(ext)"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return 0 }
         let written = bytes.withUnsafeBytes { buffer -> Bool in

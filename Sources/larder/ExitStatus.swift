@@ -3,10 +3,7 @@ import Foundation
 import LarderCore
 import LarderFormats
 import LarderSync
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// Maps every error to the documented exit status in one place: 0 ok, 1 data, 2 usage, 3 I/O.
 ///
@@ -32,26 +29,26 @@ enum ExitStatus {
         switch error {
         case let error as LarderError:
             Stderr.print("larder: " + error.description)
-            Glibc.exit(status(for: error.code))
+            LibC.exit(status(for: error.code))
         case let stopped as UploadStopped:
             exit(for: stopped.larderError, printingWith: command)
         case let error as CocoaError:
             // A Foundation file error a command did not name: still an I/O failure, not a data error.
             Stderr.print("larder: error: \(error.localizedDescription)")
-            Glibc.exit(io)
+            LibC.exit(io)
         case let error as DataErrorsExit:
-            Glibc.exit(error.status)
+            LibC.exit(error.status)
         default:
             let code = command.exitCode(for: error)
             let message = command.fullMessage(for: error)
             if code != .success, let hint = optionHint(for: command) { Stderr.print(hint) }
             if code == .success {
                 if !message.isEmpty { print(message) }
-                Glibc.exit(success)
+                LibC.exit(success)
             }
             if !message.isEmpty { Stderr.print(message) }
             // argument-parser uses 64 (EX_USAGE) for usage and validation errors: Larder documents 2.
-            Glibc.exit(code == .validationFailure ? usage : (code.rawValue == 1 ? dataError : usage))
+            LibC.exit(code == .validationFailure ? usage : (code.rawValue == 1 ? dataError : usage))
         }
     }
 }
@@ -124,7 +121,7 @@ enum Stderr {
             guard let base = bytes.baseAddress else { return }  // empty text: nothing to write
             var offset = 0
             while offset < bytes.count {
-                let n = Glibc.write(2, base + offset, bytes.count - offset)
+                let n = LibC.write(2, base + offset, bytes.count - offset)
                 if n <= 0 { return }
                 offset += n
             }

@@ -1,10 +1,7 @@
 import Dispatch
 import LarderFormats
+import LarderSystem
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// SIGINT, SIGTERM and SIGHUP end a run without leaving temporary files: the outputs in flight
 /// (``TemporaryFiles``) are removed and larder exits with 128 + the signal number (130 for
@@ -26,7 +23,7 @@ enum InterruptCleanup {
         let registered = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM, SIGHUP]
         for signalNumber in signals {
-            signal(signalNumber, SIG_IGN)
+            Signals.ignore(signalNumber)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
                 TemporaryFiles.removeAll()

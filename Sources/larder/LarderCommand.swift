@@ -1,8 +1,5 @@
 import ArgumentParser
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The `larder` command: a thin root that only lists subcommands.
 @main
@@ -41,7 +38,7 @@ struct LarderCommand: AsyncParsableCommand {
         let commands = configuration.subcommands.map { $0._commandName }
         if let hint = UsageHints.unknownCommand(arguments, commands: commands) {
             Stderr.print(hint)
-            Glibc.exit(ExitStatus.usage)
+            LibC.exit(ExitStatus.usage)
         }
         do {
             var command = try parseAsRoot()

@@ -1,9 +1,6 @@
 import Foundation
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// Holds a report's lines in an anonymous temporary file while a transaction runs.
 ///
@@ -57,7 +54,7 @@ final class ReportSpool {
             guard let base = buffer.baseAddress else { return }  // no bytes: nothing to write
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                let n = LibC.write(descriptor, base + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw LarderError(.io, "cannot write the report: \(String(cString: strerror(errno)))")

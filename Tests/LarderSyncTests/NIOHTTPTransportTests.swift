@@ -86,7 +86,11 @@ final class SocketScript: Sendable {
     private let closed = Mutex<Set<Int>>([])
 
     init(connections: [[Step]]) throws {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -1,12 +1,7 @@
 import Foundation
 package import LarderCore
 import LarderFormats
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// How records are encoded in a spill file.
 package enum SpillEncoding: Sendable, Hashable {

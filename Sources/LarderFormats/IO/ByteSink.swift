@@ -1,11 +1,6 @@
 internal import CLibZ
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// A destination for bytes: buffered, so writers can append small pieces cheaply.
 public protocol ByteSink: AnyObject {
@@ -52,7 +47,7 @@ public final class MemoryByteSink: ByteSink {
 /// For a path, output goes to a temporary file in the same directory that is fsync'd and
 /// renamed over the destination by ``close()``: a run that fails or is killed leaves no
 /// partial output. Call ``discard()`` to abandon it. The temporary file is named
-/// `.NAME.tmp-PID-XXXXXX` and listed in ``TemporaryFiles`` while it exists, so a signal handler
+/// `.NAME.tmp-PID-XXXXXX` and listed in `TemporaryFiles` while it exists, so a signal handler
 /// can remove it, and a later run writing NAME removes one whose process is gone.
 public final class FileByteSink: ByteSink {
     private let fd: Int32
@@ -144,14 +139,14 @@ public final class FileByteSink: ByteSink {
         try flush()
         closed = true
         guard let temporaryPath, let destination else {
-            if fd > 2 { Glibc.close(fd) }
+            if fd > 2 { LibC.close(fd) }
             return
         }
         defer { TemporaryFiles.forget(temporaryPath) }
         // errno is read before the clean-up calls, which may change it; the descriptor is closed
         // whether or not fsync worked.
         var failure = FileSystemCalls.fsync(fd, path: destination) == 0 ? 0 : errno
-        if Glibc.close(fd) != 0 && failure == 0 { failure = errno }
+        if LibC.close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporaryPath)
             throw LarderError(
@@ -172,7 +167,7 @@ public final class FileByteSink: ByteSink {
         guard !closed else { return }
         closed = true
         if let temporaryPath {
-            Glibc.close(fd)
+            LibC.close(fd)
             unlink(temporaryPath)
             TemporaryFiles.forget(temporaryPath)
         } else {

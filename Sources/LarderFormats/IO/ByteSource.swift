@@ -1,10 +1,5 @@
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// A source of bytes read in chunks: a file, standard input, or a decompressor over either.
 ///
@@ -71,7 +66,7 @@ public final class FileByteSource: ByteSource {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let n = LibC.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 {
                 consumed += n
                 return n

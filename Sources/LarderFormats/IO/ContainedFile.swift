@@ -1,11 +1,6 @@
 package import Foundation
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// Files whose names come from content (a recipe id, an `imageRef`), kept inside one folder.
 ///

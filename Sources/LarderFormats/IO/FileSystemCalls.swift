@@ -1,11 +1,6 @@
 import Foundation
+import LarderSystem
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The low-level calls Larder's file writes go through (``FileByteSink``, image files, the upload
 /// journal), and where an ``IOFaultPlan`` makes them fail.
@@ -108,11 +103,7 @@ package enum FileSystemCalls {
         case nil:
             break
         }
-        #if canImport(Glibc)
-        return Glibc.write(fd, base, count)
-        #else
-        return Darwin.write(fd, base, count)
-        #endif
+        return LibC.write(fd, base, count)
     }
 
     /// Writes all of `bytes` to `fd` (the file `path`), going on after short writes and `EINTR`.
@@ -138,11 +129,7 @@ package enum FileSystemCalls {
             case .error(let code)?:
                 errno = code
             default:
-                #if canImport(Glibc)
-                if Glibc.fsync(fd) == 0 { return 0 }
-                #else
-                if Darwin.fsync(fd) == 0 { return 0 }
-                #endif
+                if LibC.fsync(fd) == 0 { return 0 }
             }
             if errno != EINTR { return -1 }
         }
@@ -156,11 +143,7 @@ package enum FileSystemCalls {
             case .error(let code)?:
                 errno = code
             default:
-                #if canImport(Glibc)
-                if Glibc.rename(source, destination) == 0 { return 0 }
-                #else
-                if Darwin.rename(source, destination) == 0 { return 0 }
-                #endif
+                if LibC.rename(source, destination) == 0 { return 0 }
             }
             if errno != EINTR { return -1 }
         }

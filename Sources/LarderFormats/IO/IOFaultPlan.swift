@@ -1,10 +1,5 @@
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// Failures to inject into Larder's file writes, for the fault-injection tests: `ENOSPC` or
 /// `EIO` at the N-th write, fsync, rename or store commit (optionally only for paths matching a

@@ -1,10 +1,5 @@
+import LarderSystem
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The temporary outputs this process has in flight (``FileByteSink``'s `.NAME.tmp-PID-XXXXXX`
 /// files), so that an interrupted run can remove them, and the removal of ones a killed run

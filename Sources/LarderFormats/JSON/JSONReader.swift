@@ -1,9 +1,6 @@
 import Foundation
 public import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// Streams records out of JSON: a top-level array, a single object, an envelope
 /// `{"schema", "version", "records": [...]}`, or objects one after another (NDJSON).

@@ -1,9 +1,6 @@
 import Foundation
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The hot JSON parse loop over one buffer, as a value type so its state stays in registers
 /// (class properties would cost a dynamic exclusivity check on every access).

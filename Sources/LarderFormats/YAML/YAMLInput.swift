@@ -1,10 +1,5 @@
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// Feeds libyaml's parser from a ``ByteSource`` in chunks, and keeps the last 64 KiB it handed
 /// over so that an error's source line can be quoted with a caret under the column.

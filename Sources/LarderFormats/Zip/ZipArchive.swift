@@ -1,11 +1,6 @@
 internal import CLibZ
 import LarderCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LarderSystem
 
 /// Limits that keep a hostile archive from exhausting memory or disk.
 public struct ZipLimits: Sendable, Hashable {
@@ -113,7 +108,7 @@ public final class ZipArchive {
     public init(path: String, limits: ZipLimits = .default) throws {
         name = path
         self.limits = limits
-        let opened = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let opened = LibC.open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else {
             throw LarderError(
                 .io, "cannot open for reading: \(String(cString: strerror(errno)))",

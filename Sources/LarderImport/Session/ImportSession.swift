@@ -2,10 +2,10 @@ public import Foundation
 package import LarderCore
 public import LarderFormats
 
-/// Runs an import: detects what each input holds (``ImportDetector``), sends every unit through
-/// its importer, gives each item a stable id, drops duplicates (``DuplicateFilter``), writes
-/// images beside the output (``ImportImages``), checks each record against its type and the apps'
-/// rules, and writes the good records (``ImportOutputs``: one output per record type) and the bad
+/// Runs an import: detects what each input holds (`ImportDetector`), sends every unit through
+/// its importer, gives each item a stable id, drops duplicates (`DuplicateFilter`), writes
+/// images beside the output (`ImportImages`), checks each record against its type and the apps'
+/// rules, and writes the good records (`ImportOutputs`: one output per record type) and the bad
 /// ones to the rejects file.
 ///
 /// Streams: items are written as they are read; memory holds the ids and fingerprints seen
@@ -87,6 +87,12 @@ public final class ImportSession: ImportRecordSink, ImportDiagnostics {
     }
 
     /// Creates a session.
+    ///
+    /// ```swift
+    /// let session = try ImportSession(options: .init(outputPath: "recipes.json", keepGoing: true))
+    /// let report = try session.run([("export.paprikarecipes", nil)])
+    /// ```
+    /// - Parameter options: the output, the rejects file, `keepGoing` and the limits.
     /// - Throws: ``LarderError`` `io-error` when the rejects file cannot be created.
     public init(options: Options) throws {
         self.options = options
@@ -106,6 +112,8 @@ public final class ImportSession: ImportRecordSink, ImportDiagnostics {
     ///
     /// When it throws, nothing is written: the outputs are never moved into place, and the image
     /// files and folders this run created are removed (nothing else is).
+    /// - Parameter inputs: files, archives or folders, each with the format to read it as, or `nil` to detect it.
+    /// - Returns: what was imported, rejected and dropped as a duplicate (``ImportReport``).
     /// - Throws: ``LarderError``: the first rejected item's error without `keepGoing`; I/O errors;
     ///   unreadable inputs without `keepGoing` (with it they are reported as rejected); an input
     ///   that is not empty but holds no records (`malformed-record`, naming what was looked for).

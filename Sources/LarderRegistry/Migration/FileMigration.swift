@@ -130,6 +130,7 @@ public struct FileMigration {
 
     /// Plans and simulates the migration: reads every input, runs every step in memory, validates
     /// the results, and writes nothing (not even images).
+    /// - Returns: per plan and step, the records that went through it and samples of the changes.
     /// - Throws: ``LarderError`` for unreadable inputs or a plan that cannot be made (a lossy step).
     public func dryRun() throws -> MigrationReport {
         let report = MigrationReport(collectsSamples: true)

@@ -22,6 +22,9 @@ public final class SchemaRegistry: Sendable {
     private static func key(_ type: String, _ version: Int) -> String { "\(type)@\(version)" }
 
     /// Loads the registry from `source`.
+    /// - Parameter source: where the manifest and schemas are; by default the ones compiled into Larder
+    ///   (`Schemas/` at build time).
+    /// - Returns: the registry: every record type, its versions and their schemas.
     /// - Throws: ``LarderError`` `schema-error` naming the file and JSON pointer of the first
     ///   problem, `io-error` for a missing file.
     public static func load(_ source: SchemaSource = .embedded) throws -> SchemaRegistry {

@@ -1,9 +1,6 @@
 import GRDB
 import LarderFormats
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The store's side of the fault-injection seam: with a `commit` rule in force
 /// (`LARDER_FAULT_IO="commit.enospc@1:*.db"`, see ``IOFaultPlan``), a commit of the store fails

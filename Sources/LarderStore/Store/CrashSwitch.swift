@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// A crash switch for the kill -9 tests: with `LARDER_FAULT_KILL_AT=N` in the environment, the
 /// maintenance commands send themselves SIGKILL at their N-th write step (a row deleted or

@@ -3,10 +3,7 @@ public import LarderCloudKit
 import LarderCore
 import LarderFormats
 import LarderStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The uploader's record of asset bytes already uploaded: an append-only NDJSON file beside the
 /// upload journal (`<journal>.assets`), one fsync'd line per upload, keyed by the bytes' SHA-256.

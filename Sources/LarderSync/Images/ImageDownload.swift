@@ -2,10 +2,7 @@ import Foundation
 import LarderCloudKit
 import LarderCore
 import LarderFormats
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// Writes the images of downloaded records into a folder Larder owns, under names Larder makes.
 ///

@@ -9,7 +9,7 @@ import Synchronization
 /// "origin":"file:record index","record":{…}}`. Written atomically when closed: it lists this
 /// run's dead letters only (a re-run tries them again), and an empty run leaves no file.
 ///
-/// Each stage's rejects come through a ``DiagnosticSink`` (``stage(_:recordType:origin:)``); the
+/// Each stage's rejects come through a ``DiagnosticSink`` (`stage(_:recordType:origin:)`); the
 /// warnings given there (data kept, but left out of a record) are kept for the report.
 public final class DeadLetters: Sendable {
     /// The file's path.

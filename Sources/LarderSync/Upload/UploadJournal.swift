@@ -3,10 +3,7 @@ import LarderCore
 import LarderFormats
 import LarderRegistry
 import LarderStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LarderSystem
 
 /// The upload's write-ahead journal: an append-only NDJSON file, fsync'd after every append,
 /// of the operations planned and the ones the server acknowledged.

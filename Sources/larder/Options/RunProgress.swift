@@ -2,11 +2,8 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderSync
+import LarderSystem
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `--quiet` and `--progress`: whether a long run shows its progress line.
 struct ProgressOptions: ParsableArguments {

@@ -4,7 +4,7 @@ import LarderFormats
 
 /// A foreign format `larder import` reads, by its name (`--from`, ids, the report).
 ///
-/// The formats are those of the registered plugins (``ImportPlugins/all``), each declared in its
+/// The formats are those of the registered plugins (`ImportPlugins.all`), each declared in its
 /// importer's folder (`ImportFormat.paprika` in `Importers/Paprika/`).
 public struct ImportFormat: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The name, as `--from` takes it.
