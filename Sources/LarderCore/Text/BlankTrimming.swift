@@ -49,10 +49,18 @@ extension Substring {
 
 extension String {
     /// `trimmingCharacters(in: .whitespaces)` without Foundation.
-    package var trimmingBlanks: String { self[...].trimmingBlanks }
+    package var trimmingBlanks: String { trimmed(where: \.isBlank) }
 
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
-    package var trimmingBlanksAndNewlines: String { self[...].trimmingBlanksAndNewlines }
+    package var trimmingBlanksAndNewlines: String { trimmed(where: \.isBlankOrNewline) }
+
+    /// The text itself when neither end has a scalar to trim (most cells and lines: no copy), else a
+    /// trimmed copy.
+    private func trimmed(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last, !isTrimmed(first), !isTrimmed(last)
+        else { return isEmpty ? self : String(self[...].trimmingScalars(where: isTrimmed)) }
+        return self
+    }
 
     /// The text without the scalars at either end for which `isTrimmed` holds (Foundation-free).
     package func trimmingScalars(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
