@@ -43,7 +43,7 @@ enum ExitStatus {
             let message = command.fullMessage(for: error)
             if code != .success, let hint = optionHint(for: command) { Stderr.print(hint) }
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { print(HelpLayout.wrappingUsage(message)) }
                 LibC.exit(success)
             }
             if !message.isEmpty { Stderr.print(message) }

@@ -99,3 +99,17 @@ import Testing
         #expect(Self.subcommands(in: help) == ["import", "export"])
     }
 }
+
+/// `larder <command> --help | less`: piped, the help is laid out for 80 columns, and no line of any
+/// command's help may run past them.
+@Suite struct HelpWidthTests {
+    @Test("no line of any command's --help is wider than 80 columns at COLUMNS=80")
+    func fitsEightyColumns() throws {
+        for path in try HelpGoldenTests.commandPaths() {
+            let result = try CLI.run(path + ["--help"], environment: ["COLUMNS": "80", "LINES": "50"])
+            for line in result.stdout.split(separator: "\n") where line.count > 80 {
+                Issue.record("larder \(path.joined(separator: " ")) --help: \(line.count) columns: \(line)")
+            }
+        }
+    }
+}
