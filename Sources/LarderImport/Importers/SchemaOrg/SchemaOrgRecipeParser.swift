@@ -489,7 +489,7 @@ package struct SchemaOrgRecipeParser: Sendable {
                 if let elements { collect(elements, into: &steps, depth: depth + 1) }
                 return
             }
-            let body = text(fields["text"]) ?? elements.flatMap { text($0["text"]) ?? text($0) }
+            let body = text(fields["text"]) ?? elements.flatMap(stepBody)
             let name = text(fields["name"])
             let timer = (fields["timeRequired"] ?? fields["performTime"] ?? fields["totalTime"]).flatMap(stepSeconds)
             let stepImages = images(fields["image"])
@@ -516,6 +516,16 @@ package struct SchemaOrgRecipeParser: Sendable {
         default:
             if let t = text(value) { steps.append(.init(text: t)) }
         }
+    }
+
+    /// The text of a step given in parts (`HowToDirection`s and `HowToTip`s in its `itemListElement`):
+    /// every part, in order, in one text; `nil` when no part has text.
+    private func stepBody(_ parts: Value) -> String? {
+        let texts = SchemaOrgNodeFinder.elements(parts).compactMap { element -> String? in
+            let part = finder.resolve(element)
+            return text(part["text"]) ?? text(part)
+        }
+        return texts.isEmpty ? nil : texts.joined(separator: " ")
     }
 
     func stepSeconds(_ value: Value) -> Int? {
