@@ -336,10 +336,11 @@ package struct SchemaOrgRecipeParser: Sendable {
             case .array(let inner) where depth < 4:
                 for item in inner { add(item, depth: depth + 1) }
             case .string(let s):
-                // One string holding the whole list, a line each.
+                // One string holding the whole list, a line each: parted by line breaks, or by the
+                // tags that break lines (`<br>`, `</li>`, `</p>`, also written as `&lt;br&gt;`).
                 let repaired = TextRepair.mojibake(s)
                 var parts =
-                    HTMLText.hasLineBreak(repaired)
+                    HTMLText.hasLineBreak(repaired) || repaired.contains("<") || repaired.contains("&")
                     ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init)
                     : [HTMLText.normalize(repaired)]
                 // In a list of lines, a line break before lower-case text (`"2 \r\nbay leaf"`) wraps one line.
