@@ -84,6 +84,11 @@ package enum HTMLText {
     }
 
     /// Removes tags (`<br>`, `<a href=…>`, `</p>`); a `<` not starting a tag stays.
+    ///
+    /// A tag that breaks the text (`<p>`, `<br>`, `<li>`, any tag not known to be inline) becomes a
+    /// space, so that words do not run together; an inline tag (`<a>`, `<b>`, `<span>`, `<sup>`, …)
+    /// goes without a trace, as a browser shows it: `with <a href=…>salsa</a>.` is `with salsa.`,
+    /// not `with salsa .`.
     package static func stripTags(_ text: String) -> String {
         guard text.containsText("<") else { return text }
         var out = ""
@@ -105,7 +110,7 @@ package enum HTMLText {
                 let next = text.index(after: index)
                 if next < text.endIndex, text[next].isLetter || text[next] == "/" || text[next] == "!" {
                     // Block-level breaks become spaces so that words do not run together.
-                    out.append(" ")
+                    if !isInlineTag(text[next..<close]) { out.append(" ") }
                     index = text.index(after: close)
                     continue
                 }
@@ -114,6 +119,27 @@ package enum HTMLText {
             index = text.index(after: index)
         }
         return out
+    }
+
+    /// Phrasing elements a browser renders inline, without a break around them.
+    static let inlineTagNames: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "mark", "q", "s",
+        "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+    ]
+
+    /// Whether `tag` opens or closes an inline element.
+    ///
+    /// `tag` is what lies between `<` and `>` (`a href="…"`, `/strong`); the name must end at a space,
+    /// `/` or the tag's end. Reads at most a few characters.
+    static func isInlineTag(_ tag: Substring) -> Bool {
+        var name = ""
+        var rest = tag.dropFirst(tag.first == "/" ? 1 : 0)
+        while let c = rest.first, c.isASCII, c.isLetter, name.count < 8 {
+            name.append(c)
+            rest = rest.dropFirst()
+        }
+        if let c = rest.first, !(c.isWhitespace || c == "/") { return false }
+        return inlineTagNames.contains(name.lowercased())
     }
 
     /// Collapses runs of whitespace (including no-break spaces) to one space, drops zero-width

@@ -336,10 +336,11 @@ package struct SchemaOrgRecipeParser: Sendable {
             case .array(let inner) where depth < 4:
                 for item in inner { add(item, depth: depth + 1) }
             case .string(let s):
-                // One string holding the whole list, a line each.
+                // One string holding the whole list, a line each: parted by line breaks, or by the
+                // tags that break lines (`<br>`, `</li>`, `</p>`, also written as `&lt;br&gt;`).
                 let repaired = TextRepair.mojibake(s)
                 var parts =
-                    HTMLText.hasLineBreak(repaired)
+                    HTMLText.hasLineBreak(repaired) || repaired.contains("<") || repaired.contains("&")
                     ? HTMLText.normalizeKeepingLines(repaired).split(separator: "\n").map(String.init)
                     : [HTMLText.normalize(repaired)]
                 // In a list of lines, a line break before lower-case text (`"2 \r\nbay leaf"`) wraps one line.
@@ -489,7 +490,7 @@ package struct SchemaOrgRecipeParser: Sendable {
                 if let elements { collect(elements, into: &steps, depth: depth + 1) }
                 return
             }
-            let body = text(fields["text"]) ?? elements.flatMap { text($0["text"]) ?? text($0) }
+            let body = text(fields["text"]) ?? elements.flatMap(stepBody)
             let name = text(fields["name"])
             let timer = (fields["timeRequired"] ?? fields["performTime"] ?? fields["totalTime"]).flatMap(stepSeconds)
             let stepImages = images(fields["image"])
@@ -516,6 +517,16 @@ package struct SchemaOrgRecipeParser: Sendable {
         default:
             if let t = text(value) { steps.append(.init(text: t)) }
         }
+    }
+
+    /// The text of a step given in parts (`HowToDirection`s and `HowToTip`s in its `itemListElement`):
+    /// every part, in order, in one text; `nil` when no part has text.
+    private func stepBody(_ parts: Value) -> String? {
+        let texts = SchemaOrgNodeFinder.elements(parts).compactMap { element -> String? in
+            let part = finder.resolve(element)
+            return text(part["text"]) ?? text(part)
+        }
+        return texts.isEmpty ? nil : texts.joined(separator: " ")
     }
 
     func stepSeconds(_ value: Value) -> Int? {
