@@ -43,27 +43,11 @@ else
 fi
 in_splink_sizes() { [ -n "$SPLINK_PY" ] && [[ " $SPLINK_SIZES " == *" $1 "* ]]; }
 
-# time_v LOG CMD...: runs CMD under /usr/bin/time -v (its report in LOG; CMD's stdout and stderr as
-# the caller redirects them); sets V_WALL, V_CPU (user+sys) and V_RSS_KB. Fails when CMD fails.
-time_v() {
-  local log=$1; shift
-  /usr/bin/time -v -o "$log" "$@" || return 1
-  read -r V_WALL V_CPU V_RSS_KB < <(python3 - "$log" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.*)", t).group(1).split(":")
-num = lambda key: float(re.search(key + r".*: (.*)", t).group(1))
-print(round(sum(float(x) * 60**i for i, x in enumerate(reversed(m))), 2),
-      round(num("User time") + num("System time"), 2), int(num("Maximum resident set size")))
-PY
-  )
-}
-
-# dedupe_row LABEL N BYTES: one row of the table from V_WALL, V_CPU, V_RSS_KB.
+# dedupe_row LABEL N BYTES: one row of the table from bench_measure's T_WALL, T_CPU, T_RSS_MB.
 dedupe_row() {
   python3 -c "
-n=$2; w=$V_WALL; c=$V_CPU; b=$3
-print('%-18s %-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % ('$1', n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $V_RSS_KB/1024, c*1e6/n))"
+n=$2; w=$T_WALL; c=$T_CPU; b=$3
+print('%-18s %-10d %9.2f %9.2f %12d %14d %9.1f %10.1f %12.1f' % ('$1', n, w, c, n/max(w,0.001), n/max(c,0.001), b/1048576/max(w,0.001), $T_RSS_MB, c*1e6/n))"
 }
 
 evaluate() {  # evaluate LABELS LOG|PAIRS: pairwise precision/recall
@@ -107,14 +91,10 @@ quality() {
 
 # splink_run N SAVED CREATED OUT: Splink on one pair of sets (its log beside OUT); false if it failed.
 splink_run() {
-  local log
-  log=$(mktemp)
-  if ! time_v "$log" "$SPLINK_PY" scripts/bench_splink.py "$2" "$3" "$4" >/dev/null 2>"${4%.ndjson}-log.txt"; then
+  if ! bench_measure "$SPLINK_PY" scripts/bench_splink.py "$2" "$3" "$4" >/dev/null 2>"${4%.ndjson}-log.txt"; then
     echo "  (Splink failed on $1 records: see ${4%.ndjson}-log.txt)"
-    rm -f "$log"
     return 1
   fi
-  rm -f "$log"
 }
 
 SPLINK_DONE=""
@@ -132,21 +112,19 @@ for N in $SIZES; do
   rm -f "$BENCH_DIR/dedupe-$N-out.ndjson" "$BENCH_DIR/dedupe-$N-log.json"
   sync
   cat "$saved" "$created" >/dev/null
-  log=$(mktemp)
-  time_v "$log" "$LARDER" dedupe --saved "$saved" --created "$created" -o "$BENCH_DIR/dedupe-$N-out.ndjson" \
+  bench_measure "$LARDER" dedupe --saved "$saved" --created "$created" -o "$BENCH_DIR/dedupe-$N-out.ndjson" \
     --log "$BENCH_DIR/dedupe-$N-log.json" -v 2>"$BENCH_DIR/dedupe-$N-summary.txt"
-  rm -f "$log"
   dedupe_row "larder dedupe" "$N" "$bytes"
-  bench_record "dedupe" "larder dedupe $N" wall="$V_WALL" cpu="$V_CPU" \
-    rss_mb="$(python3 -c "print(round($V_RSS_KB/1024,1))")" records="$N"
+  bench_record "dedupe" "larder dedupe $N" wall="$T_WALL" cpu="$T_CPU" \
+    rss_mb="$T_RSS_MB" records="$N"
   in_splink_sizes "$N" || continue
-  larder_wall=$V_WALL larder_cpu=$V_CPU
+  larder_wall=$T_WALL larder_cpu=$T_CPU
   splink_run "$N" "$saved" "$created" "$BENCH_DIR/dedupe-$N-splink.ndjson" || continue
   dedupe_row "splink" "$N" "$bytes"
   SPLINK_DONE="$SPLINK_DONE $N"
-  bench_record "dedupe splink" "splink dedupe $N" wall="$V_WALL" cpu="$V_CPU" \
-    rss_mb="$(python3 -c "print(round($V_RSS_KB/1024,1))")" records="$N"
-  python3 -c "print('%-18s %-10s larder is %.2fx Splink per CPU second, %.2fx by wall' % ('', '', $V_CPU/max($larder_cpu,0.001), $V_WALL/max($larder_wall,0.001)))"
+  bench_record "dedupe splink" "splink dedupe $N" wall="$T_WALL" cpu="$T_CPU" \
+    rss_mb="$T_RSS_MB" records="$N"
+  python3 -c "print('%-18s %-10s larder is %.2fx Splink per CPU second, %.2fx by wall' % ('', '', $T_CPU/max($larder_cpu,0.001), $T_WALL/max($larder_wall,0.001)))"
 done
 
 printf '\n%s\n' "phases (wall, and CPU of all threads)"

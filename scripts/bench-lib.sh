@@ -4,16 +4,21 @@ BENCH_DIR=${BENCH_DIR:-bench-data}
 mkdir -p "$BENCH_DIR"
 LARDER=${LARDER:-.build/release/larder}
 
-# bench_time CMD...: runs CMD, sets T_WALL, T_CPU (user+sys) and T_RSS_MB.
-bench_time() {
-  local log
+# bench_measure CMD...: runs CMD (its output goes where the caller redirects it), sets T_WALL, T_CPU
+# (user+sys) and T_RSS_MB; returns CMD's status.
+bench_measure() {
+  local log status=0
   log=$(mktemp)
-  /usr/bin/time -o "$log" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || true
+  /usr/bin/time -o "$log" -f "%e %U %S %M" "$@" || status=$?
   read -r T_WALL T_USER T_SYS T_RSS_KB < <(tail -1 "$log")
   rm -f "$log"
   T_CPU=$(python3 -c "print(round($T_USER+$T_SYS,2))")
   T_RSS_MB=$(python3 -c "print(round($T_RSS_KB/1024,1))")
+  return "$status"
 }
+
+# bench_time CMD...: bench_measure with CMD's output discarded and its status ignored.
+bench_time() { bench_measure "$@" >/dev/null 2>/dev/null || true; }
 
 # bench_record SECTION LABEL KEY=NUMBER...: appends one measurement to $BENCH_ROWS (JSON lines),
 # which scripts/bench_summary.py turns into `make bench`'s summary table.
