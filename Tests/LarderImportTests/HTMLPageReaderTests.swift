@@ -191,6 +191,31 @@ import Testing
         #expect(error.location?.file?.hasSuffix("page.html") == true)
     }
 
+    @Test("quadratic markup attack: properties nested 200 deep are refused at the record size limit")
+    func refusesDeeplyNestedProperties() throws {
+        // Each property's text holds the text of every property inside it: 200 nested over 200 KB
+        // made 61 MB of recipe text and took 12 s in a release build before the budget.
+        let filler = String(repeating: "word ", count: 200)
+        let page =
+            "<html><body><div itemscope itemtype=\"https://schema.org/Recipe\"><h1 itemprop=\"name\">Tower</h1>"
+            + (0..<200).map { "<div itemprop=\"recipeIngredient description note\($0)\">\(filler)" }.joined()
+            + String(repeating: "</div>", count: 201) + "</body></html>"
+        let limits = ReaderLimits(maxDepth: 256, maxAliasExpansion: 1000, maxRecordSize: 1 << 20)
+        let started = ContinuousClock.now
+        let error = try #require(throws: LarderError.self) { try importing(Array(page.utf8), limits: limits) }
+        #expect(error.code == .refusedInput)
+        #expect(error.message.contains("nested so deep"))
+        #expect(error.message.contains("1 MiB"))
+        #expect(ContinuousClock.now - started < .seconds(60))
+        // Nested a few deep, as real pages nest them, the same page is read.
+        let shallow =
+            "<html><body><div itemscope itemtype=\"https://schema.org/Recipe\"><h1 itemprop=\"name\">Tower</h1>"
+            + (0..<3).map { "<div itemprop=\"recipeIngredient\">\($0 + 1) cup \(filler)" }.joined()
+            + String(repeating: "</div>", count: 4) + "</body></html>"
+        let sink = try importing(shallow, limits: limits)
+        #expect(sink.recipes.count == 1)
+    }
+
     @Test("still reads the JSON-LD of a page that also has microdata")
     func prefersJSONLD() throws {
         let sink = try importing(

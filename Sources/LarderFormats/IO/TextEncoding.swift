@@ -157,8 +157,7 @@ public final class TranscodingByteSource: ByteSource {
             // One chunk for every read, of 64 KiB or the size of what is left when that is smaller
             // (zeroing 64 KiB on each read cost every small file read under ASan).
             if chunk.isEmpty {
-                let size = base.remainingByteCount.map { min(64 * 1024, max(4096, $0)) } ?? 64 * 1024
-                chunk = [UInt8](repeating: 0, count: size)
+                chunk = [UInt8](repeating: 0, count: base.chunkSize)
             }
             let n = try chunk.withUnsafeMutableBytes { try base.read(into: $0) }
             if n == 0 { ended = true }

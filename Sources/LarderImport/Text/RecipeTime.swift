@@ -23,6 +23,10 @@ package enum RecipeTime {
     ///
     /// The form is `P[nY][nM][nW][nD][T[nH][nM][nS]]`. Years count 365 days and months 30.
     package static func iso8601Seconds(_ text: String) -> Double? {
+        // Not a duration unless it starts with `P` (after a sign): most text is turned away before
+        // it is copied in capitals.
+        let lead = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst().first : text.utf8.first
+        guard lead == UInt8(ascii: "P") || lead == UInt8(ascii: "p") else { return nil }
         var s = Substring(text.uppercased())
         var sign = 1.0
         if s.hasPrefix("-") {
@@ -153,10 +157,10 @@ package enum RecipeTime {
         var i = start
         var separators: [Int] = []
         var sawDigit = false
-        while i < c.count, c[i].isASCII,
-            c[i].isNumber || ((c[i] == "." || c[i] == ",") && sawDigit && i + 1 < c.count && c[i + 1].isNumber)
+        while i < c.count,
+            isDigit(c[i]) || ((c[i] == "." || c[i] == ",") && sawDigit && i + 1 < c.count && isDigit(c[i + 1]))
         {
-            if c[i].isNumber { sawDigit = true } else { separators.append(i) }
+            if isDigit(c[i]) { sawDigit = true } else { separators.append(i) }
             i += 1
         }
         guard separators.count >= 2 else { return start + 1 }
@@ -168,21 +172,21 @@ package enum RecipeTime {
     static func readNumber(_ c: [Character], _ start: Int) -> (Double, Int)? {
         var i = start
         var digits = ""
-        while i < c.count, c[i].isASCII,
-            c[i].isNumber || ((c[i] == "." || c[i] == ",") && !digits.isEmpty && i + 1 < c.count && c[i + 1].isNumber)
+        while i < c.count,
+            isDigit(c[i]) || ((c[i] == "." || c[i] == ",") && !digits.isEmpty && i + 1 < c.count && isDigit(c[i + 1]))
         {
             digits.append(c[i] == "," ? "." : c[i])
             i += 1
         }
         let value = Double(digits)
-        if i < c.count, let fraction = vulgarFractions[c[i]] {
+        if i < c.count, !c[i].isASCII, let fraction = vulgarFractions[c[i]] {
             return ((value ?? 0) + fraction, i + 1)
         }
         guard let whole = value else { return nil }
         // `1/2` or `1 1/2`
         var j = i
         if j < c.count, c[j] == " " { j += 1 }
-        if j < c.count, let fraction = vulgarFractions[c[j]] { return (whole + fraction, j + 1) }
+        if j < c.count, !c[j].isASCII, let fraction = vulgarFractions[c[j]] { return (whole + fraction, j + 1) }
         if i < c.count, c[i] == "/" {
             let (denominator, end) = digitRun(c, i + 1)
             if let d = Double(denominator), d > 0 { return (whole / d, end) }
@@ -198,11 +202,20 @@ package enum RecipeTime {
         return (whole, i)
     }
 
+    /// Whether `c` is an ASCII digit.
+    ///
+    /// What `c.isASCII && c.isNumber` says, without a Unicode property lookup. (The vulgar
+    /// fractions are all past ASCII, so an ASCII character is never looked up among them.)
+    @inline(__always) private static func isDigit(_ c: Character) -> Bool {
+        guard let ascii = c.asciiValue else { return false }
+        return ascii >= UInt8(ascii: "0") && ascii <= UInt8(ascii: "9")
+    }
+
     /// The ASCII digits starting at `start` and the index after them.
     private static func digitRun(_ c: [Character], _ start: Int) -> (String, Int) {
         var k = start
         var digits = ""
-        while k < c.count, c[k].isASCII, c[k].isNumber {
+        while k < c.count, isDigit(c[k]) {
             digits.append(c[k])
             k += 1
         }

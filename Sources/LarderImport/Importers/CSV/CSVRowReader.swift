@@ -34,8 +34,7 @@ final class CSVRowReader {
         self.delimiter = delimiter
         self.maxRowBytes = maxRowBytes
         unquotedStops = (0...255).map { $0 == Int(delimiter) || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        chunk = [UInt8](
-            repeating: 0, count: source.remainingByteCount.map { min(64 * 1024, max(4096, $0)) } ?? 64 * 1024)
+        chunk = [UInt8](repeating: 0, count: source.chunkSize)
     }
 
     private func nextByte() throws -> UInt8? {

@@ -21,7 +21,7 @@ extension ByteSource {
     /// Only for entries known to be small (an image, one recipe).
     func readAll(limit: Int = 256 << 20) throws -> [UInt8] {
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }
             if n == 0 { break }

@@ -4,11 +4,11 @@ import LarderFormats
 /// Reads a text source line by line, streaming: a line ends at LF, and a CR before it is dropped
 /// (CRLF files read as LF ones).
 ///
-/// Holds one 64 KiB chunk and the current line; a line longer than `maxLineBytes` is cut there
+/// Holds one chunk (64 KiB, or the size of a smaller file) and the current line; a line longer than `maxLineBytes` is cut there
 /// and the rest of it read as further lines.
 final class TextLineReader {
     private let source: any ByteSource
-    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    private var chunk: [UInt8]
     private var position = 0
     private var filled = 0
     private var isAtEnd = false
@@ -20,6 +20,7 @@ final class TextLineReader {
     init(_ source: any ByteSource, maxLineBytes: Int = 16 << 20) {
         self.source = source
         self.maxLineBytes = maxLineBytes
+        chunk = [UInt8](repeating: 0, count: source.chunkSize)
     }
 
     /// The next line without its line ending, or `nil` at the end of the input.

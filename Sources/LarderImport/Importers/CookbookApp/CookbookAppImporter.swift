@@ -85,7 +85,7 @@ package struct CookbookAppImporter: RecipeImporter {
     private func importPages(at path: String, context: ImportContext) throws {
         try HTMLExportArchive.forEachPage(at: path, context: context, isPage: Self.isPage) { root, origin, loadImage in
             try context.isolating(origin) {
-                let (nodes, finder) = HTMLPageImport.recipes(
+                let (nodes, finder) = try HTMLPageImport.recipes(
                     inPage: root, name: origin.description, limits: context.readerLimits
                 ) { context.warn($0, origin: origin) }
                 guard !nodes.isEmpty else {

@@ -27,8 +27,10 @@ extension HTMLPageImport {
     ///
     /// A script block that is not JSON is passed over with a warning (`warn`), as the schema.org
     /// importer does.
+    /// - Throws: ``LarderError`` `refused-input` when the markup's properties pass the record size
+    ///   limit (``MicrodataReader/TextBudget``).
     static func recipes(inPage root: HTMLElement, name: String, limits: ReaderLimits, warn: (String) -> Void)
-        -> (nodes: [Value], finder: SchemaOrgNodeFinder)
+        throws -> (nodes: [Value], finder: SchemaOrgNodeFinder)
     {
         let scripts = root.all { element in
             element.name == "script" && (element[attribute: "type"] ?? "").lowercased().contains("ld+json")
@@ -50,7 +52,7 @@ extension HTMLPageImport {
         let finder = SchemaOrgNodeFinder(blocks: blocks)
         let nodes = blocks.flatMap { finder.recipes(in: $0) }
         if !nodes.isEmpty { return (nodes, finder) }
-        let found = HTMLPageReader.recipes(in: root, limits: limits)?.values ?? []
+        let found = try HTMLPageReader.recipes(in: root, limits: limits)?.values ?? []
         return (found, SchemaOrgNodeFinder(blocks: found))
     }
 }

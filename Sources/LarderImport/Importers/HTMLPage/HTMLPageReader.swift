@@ -29,18 +29,18 @@ package enum HTMLPageReader {
         values: [Value], kind: Kind, detail: String?
     )? {
         let root = try HTMLDocument.parse(try pageBytes(atPath: path, limits: limits), name: path)
-        return recipes(in: root, limits: limits)
+        return try recipes(in: root, limits: limits)
     }
 
     /// The recipe objects of a parsed page (see ``recipes(atPath:limits:)``).
-    package static func recipes(in root: HTMLElement, limits: ReaderLimits = .default) -> (
+    package static func recipes(in root: HTMLElement, limits: ReaderLimits = .default) throws -> (
         values: [Value], kind: Kind, detail: String?
     )? {
-        guard let found = untidyRecipes(in: root, limits: limits) else { return nil }
+        guard let found = try untidyRecipes(in: root, limits: limits) else { return nil }
         return (found.values.map(MarkupIngredientLines.tidying), found.kind, found.detail)
     }
 
-    private static func untidyRecipes(in root: HTMLElement, limits: ReaderLimits) -> (
+    private static func untidyRecipes(in root: HTMLElement, limits: ReaderLimits) throws -> (
         values: [Value], kind: Kind, detail: String?
     )? {
         // JSON-LD a page keeps in a `<meta name="application/ld+json" content="…">`.
@@ -55,13 +55,14 @@ package enum HTMLPageReader {
         let metaRecipes = metaBlocks.flatMap { metaFinder.recipes(in: $0) }
         if !metaRecipes.isEmpty { return (metaRecipes, .jsonLD, "meta content") }
         for syntax in [MicrodataReader.Syntax.microdata, .rdfa] {
-            let items = MicrodataReader.items(in: root, syntax: syntax)
+            let items = try MicrodataReader.items(in: root, syntax: syntax, limit: limits.maxRecordSize)
             let finder = SchemaOrgNodeFinder(blocks: items)
             let recipes = items.flatMap { finder.recipes(in: $0) }
             if !recipes.isEmpty { return (recipes, syntax == .microdata ? .microdata : .rdfa, nil) }
         }
         for syntax in [MicrodataReader.Syntax.microdata, .rdfa] {
-            guard var recipe = MicrodataReader.looseRecipe(in: root, syntax: syntax) else { continue }
+            guard var recipe = try MicrodataReader.looseRecipe(in: root, syntax: syntax, limit: limits.maxRecordSize)
+            else { continue }
             if recipe["name"] == nil, let title = PageTextReader.title(of: root) {
                 recipe.appendMember("name", .string(title))
             }
@@ -81,7 +82,7 @@ package enum HTMLPageReader {
         let head = try peekable.peek(4096)
         let text = TranscodingByteSource(peekable, encoding: TextEncoding.sniff(head))
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: text.chunkSize)
         while true {
             let n = try chunk.withUnsafeMutableBytes { try text.read(into: $0) }
             if n == 0 { break }

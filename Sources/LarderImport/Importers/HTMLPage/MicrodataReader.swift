@@ -27,19 +27,49 @@ enum MicrodataReader {
     private static let addressProperties: Set<String> = ["image", "url", "thumbnailUrl", "sameAs", "contentUrl"]
 
     /// The top-level items of the page (items that are no other item's property), in document order.
-    static func items(in root: HTMLElement, syntax: Syntax) -> [Value] {
-        root.all { element in
+    /// - Throws: ``LarderError`` `refused-input` when the properties' text passes `limit` bytes
+    ///   (see ``TextBudget``).
+    static func items(in root: HTMLElement, syntax: Syntax, limit: Int) throws -> [Value] {
+        let budget = TextBudget(limit: limit)
+        return try root.all { element in
             isItem(element, syntax) && properties(of: element, syntax).isEmpty
-        }.map { item($0, syntax, depth: 0) }
+        }.map { try item($0, syntax, depth: 0, budget: budget) }
     }
 
     /// A `Recipe` made of the recipe properties a page marks outside any item (an `itemprop`
     /// on each ingredient but no `itemscope` around them); `nil` when it marks no ingredients.
-    static func looseRecipe(in root: HTMLElement, syntax: Syntax) -> Value? {
+    /// - Throws: ``LarderError`` `refused-input` as ``items(in:syntax:limit:)`` does.
+    static func looseRecipe(in root: HTMLElement, syntax: Syntax, limit: Int) throws -> Value? {
         var recipe: Value = ["@type": "Recipe"]
-        collect(root, syntax, into: &recipe, depth: 0)
+        try collect(root, syntax, into: &recipe, depth: 0, budget: TextBudget(limit: limit))
         guard recipe["recipeIngredient"] != nil || recipe["ingredients"] != nil else { return nil }
         return recipe
+    }
+
+    /// How much text the properties of one page may take between them.
+    ///
+    /// A property's value is its element's whole text, nested properties' text included, so
+    /// properties nested inside each other repeat the text below them: 100 of them nested over a
+    /// 100 KB page made 15 MB of recipe text and took 3 s to import, 200 over 200 KB 61 MB and
+    /// 12 s (quadratic). Real pages nest a property in another one or two deep. The page is refused
+    /// once its properties' text passes the record size limit (16 MiB unless `--max-record-size`
+    /// says otherwise); no more text is made after that.
+    final class TextBudget {
+        let limit: Int
+        private var used = 0
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Counts `text` against the limit.
+        /// - Throws: ``LarderError`` `refused-input` once the text so far passes it.
+        func spend(_ text: String) throws {
+            used += text.utf8.count
+            guard used > limit else { return }
+            throw LarderError(
+                .refusedInput,
+                "the page's microdata or RDFa properties are nested so deep that their text passes the record size "
+                    + "limit (\(ReaderLimits.describe(bytes: limit))); raise it with --max-record-size to read it")
+        }
     }
 
     private static func isItem(_ element: HTMLElement, _ syntax: Syntax) -> Bool {
@@ -73,16 +103,18 @@ enum MicrodataReader {
         return names.count == 1 ? names[0] : .array(names)
     }
 
-    private static func item(_ element: HTMLElement, _ syntax: Syntax, depth: Int) -> Value {
+    private static func item(_ element: HTMLElement, _ syntax: Syntax, depth: Int, budget: TextBudget) throws -> Value {
         var value: Value = .object(Fields([Field(key: "@type", value: typeName(element, syntax))]))
         if let id = element[attribute: syntax == .microdata ? "itemid" : "resource"] {
             value.appendMember("@id", .string(id))
         }
-        collect(element, syntax, into: &value, depth: depth)
+        try collect(element, syntax, into: &value, depth: depth, budget: budget)
         return value
     }
 
-    private static func collect(_ element: HTMLElement, _ syntax: Syntax, into item: inout Value, depth: Int) {
+    private static func collect(
+        _ element: HTMLElement, _ syntax: Syntax, into item: inout Value, depth: Int, budget: TextBudget
+    ) throws {
         guard depth < HTMLDocument.maxDepth else { return }
         for case .element(let child) in element.children {
             let names = properties(of: child, syntax)
@@ -91,15 +123,16 @@ enum MicrodataReader {
                 for name in names {
                     let value =
                         childIsItem && !textProperties.contains(name)
-                        ? self.item(child, syntax, depth: depth + 1) : propertyValue(child, name: name)
+                        ? try self.item(child, syntax, depth: depth + 1, budget: budget)
+                        : try propertyValue(child, name: name, budget: budget)
                     item.appendMember(name, value)
                 }
             }
-            if !childIsItem { collect(child, syntax, into: &item, depth: depth + 1) }
+            if !childIsItem { try collect(child, syntax, into: &item, depth: depth + 1, budget: budget) }
         }
     }
 
-    private static func propertyValue(_ element: HTMLElement, name: String) -> Value {
+    private static func propertyValue(_ element: HTMLElement, name: String, budget: TextBudget) throws -> Value {
         if let content = element[attribute: "content"] {
             // A whole list given as markup in the attribute (`content="<p><b>Dressing</b><br>…"`)
             // is read as that markup, so its bold group names stay group names.
@@ -127,13 +160,21 @@ enum MicrodataReader {
             // One ingredient per line: a list's items; a term and its description (amount, name)
             // on one line.
             let items = element.all(nested: false) { $0.name == "li" }
-            if !items.isEmpty { return .string(items.map(\.flatText).joined(separator: "\n")) }
-            if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil { return .string(element.flatText) }
+            if !items.isEmpty { return .string(try spent(items.map(\.flatText).joined(separator: "\n"), budget)) }
+            if element.first(where: { $0.name == "dt" || $0.name == "dd" }) != nil {
+                return .string(try spent(element.flatText, budget))
+            }
             // A container holding the whole list may head its groups in bold; a lone line is an ingredient.
-            let marked = element.lineTextMarkingGroupNames
+            let marked = try spent(element.lineTextMarkingGroupNames, budget)
             if HTMLText.hasLineBreak(marked) { return jsonOrText(marked, name: name) }
         }
-        return jsonOrText(element.lineText, name: name)
+        return jsonOrText(try spent(element.lineText, budget), name: name)
+    }
+
+    /// `text`, counted against the page's budget.
+    private static func spent(_ text: String, _ budget: TextBudget) throws -> String {
+        try budget.spend(text)
+        return text
     }
 
     private static func jsonOrText(_ text: String, name: String) -> Value {

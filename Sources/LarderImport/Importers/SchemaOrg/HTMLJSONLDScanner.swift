@@ -6,7 +6,7 @@ package import LarderFormats
 /// HTML comments are skipped, everything else is passed over. Holds one block at a time.
 package final class HTMLJSONLDScanner {
     private let source: any ByteSource
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var buffer: [UInt8]
     private var count = 0
     private var position = 0
     private var ended = false
@@ -16,6 +16,7 @@ package final class HTMLJSONLDScanner {
     /// Creates a scanner over UTF-8 bytes (wrap the page in a ``TranscodingByteSource``).
     package init(source: any ByteSource) {
         self.source = source
+        buffer = [UInt8](repeating: 0, count: source.chunkSize)
     }
 
     private func nextByte() throws -> UInt8? {
