@@ -69,7 +69,8 @@ package struct RecipeDigest: Sendable {
 
     /// The digest of a record the model plainly accepts, read in one scan; nil when the model must decide.
     ///
-    /// Plainly: every member of its type, no structured member to build. A non-nil answer means
+    /// Plainly: every member of its type, each structured member (ingredients, steps, notes,
+    /// images, nutrition, yield, author, rating) of its model type's shape. A non-nil answer means
     /// ``Recipe/init(value:)`` accepts the record, so it also serves as the structure check of
     /// conversions (`RecordCheck.structure` in LarderFormats).
     package static func fast(_ value: Value) -> RecipeDigest? {
@@ -150,9 +151,13 @@ package struct RecipeDigest: Sendable {
                 guard case .array(let items) = v else { return nil }
                 for item in items { guard stepIsValid(item) else { return nil } }
             case .integer: guard int(v) != nil else { return nil }
-            case .emptyList: guard case .array(let items) = v, items.isEmpty else { return nil }
-            case .emptyObject: guard case .object(let members) = v, members.isEmpty else { return nil }
-            case .modelDecides: return nil
+            case .notes: guard list(v, of: noteIsValid) else { return nil }
+            case .images: guard list(v, of: imageIsValid) else { return nil }
+            case .nutrition: guard nutritionIsValid(v) else { return nil }
+            case .yield: guard yieldIsValid(v) else { return nil }
+            case .author: guard authorIsValid(v) else { return nil }
+            case .rating: guard ratingIsValid(v) else { return nil }
+            case .extras: guard case .object = v else { return nil }
             }
         }
         guard let id else { return nil }
@@ -170,12 +175,8 @@ package struct RecipeDigest: Sendable {
         case prepTime, cookTime, servings, bool, isSaved, isCreated, isDeleted, stringList, ingredients, instructions
         /// An integer the digest does not keep (totalTime).
         case integer
-        /// A list of objects (notes, images): plain only when empty, else the model decides.
-        case emptyList
-        /// An object whose members are all optional (nutrition, extras): plain only when empty.
-        case emptyObject
-        /// An object with required members (yield, author, rating): the model decides.
-        case modelDecides
+        /// The structured members of version 4, each checked as its model type reads it.
+        case notes, images, nutrition, yield, author, rating, extras
 
         static let byName: [String: Member] = [
             "id": .id, "title": .title, "recordName": .recordName, "createdAt": .createdAt, "updatedAt": .updatedAt,
@@ -187,9 +188,8 @@ package struct RecipeDigest: Sendable {
             "ingredients": .ingredients, "instructions": .instructions,
             "description": .string, "sourceName": .string, "language": .string, "videoURL": .string,
             "totalTime": .integer, "categories": .stringList, "courses": .stringList, "cuisines": .stringList,
-            "tools": .stringList, "reviews": .stringList, "notes": .emptyList, "images": .emptyList,
-            "nutrition": .emptyObject, "yield": .modelDecides, "author": .modelDecides, "rating": .modelDecides,
-            "extras": .emptyObject,
+            "tools": .stringList, "reviews": .stringList, "notes": .notes, "images": .images,
+            "nutrition": .nutrition, "yield": .yield, "author": .author, "rating": .rating, "extras": .extras,
         ]
 
         /// ``byName`` as a table looked up without hashing, which was a tenth of the digest.
@@ -273,11 +273,135 @@ package struct RecipeDigest: Sendable {
             case "name":
                 if case .null = field.value { continue }
                 guard case .string = field.value else { return false }
-            case "images":
-                guard case .array(let images) = field.value, images.isEmpty else { return false }
+            case "images": guard list(field.value, of: imageIsValid) else { return false }
             default: if modelReads(field.key, in: InstructionStep.shape) { return false }
             }
         }
         return hasText
+    }
+
+    // The version 4 members, as their model types read them (`ValueReader`): a `null` member is
+    // an absent one, a required member must be there (and every copy of a repeated key must be
+    // valid, whichever one the model reads), and members the type does not read are passed over.
+
+    /// A list (or `null`) whose every element `element` accepts.
+    private static func list(_ value: Value, of element: (Value) -> Bool) -> Bool {
+        switch value {
+        case .null: return true
+        case .array(let items): return items.allSatisfy(element)
+        default: return false
+        }
+    }
+
+    /// Whether `value` is `null` or a string: an optional string member.
+    private static func isOptionalString(_ value: Value) -> Bool {
+        switch value {
+        case .null, .string: return true
+        default: return false
+        }
+    }
+
+    /// Whether `value` is a number (`RecipeRating`'s and `Recipe.Yield`'s doubles).
+    private static func isDouble(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double: return true
+        default: return false
+        }
+    }
+
+    /// Checks an object's members: `check` answers for each member it knows (`nil` for a member
+    /// it does not), `required` names the members that must be present and not `null`.
+    private static func object(
+        _ value: Value, shape: Shape, required: [String] = [], _ check: (String, Value) -> Bool?
+    ) -> Bool {
+        guard case .object(let fields) = value else { return false }
+        var missing = required
+        for field in fields {
+            guard let valid = check(field.key, field.value) else {
+                if modelReads(field.key, in: shape) { return false }
+                continue
+            }
+            guard valid else { return false }
+            if !missing.isEmpty, !field.value.isNull { missing.removeAll { $0 == field.key } }
+        }
+        return missing.isEmpty
+    }
+
+    /// A ``RecipeNote``: a `text` string, an optional `title`.
+    private static func noteIsValid(_ value: Value) -> Bool {
+        object(value, shape: RecipeNote.shape, required: ["text"]) { key, member in
+            switch key {
+            case "text": if case .string = member { true } else { false }
+            case "title": isOptionalString(member)
+            default: nil
+            }
+        }
+    }
+
+    /// A ``RecipeImage``: a `ref` or a `url` (strings), an optional `isPrimary` boolean.
+    private static func imageIsValid(_ value: Value) -> Bool {
+        // Whether every copy of the member is a string (nil: none): then the model finds it.
+        var ref: Bool?
+        var url: Bool?
+        let valid = object(value, shape: RecipeImage.shape) { key, member in
+            switch key {
+            case "ref", "url":
+                let isString = if case .string = member { true } else { false }
+                if key == "ref" { ref = (ref ?? true) && isString } else { url = (url ?? true) && isString }
+                return isOptionalString(member)
+            case "isPrimary":
+                switch member {
+                case .null, .bool: return true
+                default: return false
+                }
+            default: return nil
+            }
+        }
+        return valid && (ref == true || url == true)
+    }
+
+    /// ``Nutrition``: `null`, or an object whose known members are strings.
+    private static func nutritionIsValid(_ value: Value) -> Bool {
+        if case .null = value { return true }
+        return object(value, shape: Nutrition.shape) { key, member in
+            Nutrition.keys.contains(key) ? isOptionalString(member) : nil
+        }
+    }
+
+    /// ``Recipe/Yield``: a `text` string, an optional `quantity` number and `unit` string.
+    private static func yieldIsValid(_ value: Value) -> Bool {
+        if case .null = value { return true }
+        return object(value, shape: Recipe.Yield.shape, required: ["text"]) { key, member in
+            switch key {
+            case "text": if case .string = member { true } else { false }
+            case "unit": isOptionalString(member)
+            case "quantity": member.isNull || isDouble(member)
+            default: nil
+            }
+        }
+    }
+
+    /// ``RecipeAuthor``: a `name` string, an optional `url` string.
+    private static func authorIsValid(_ value: Value) -> Bool {
+        if case .null = value { return true }
+        return object(value, shape: RecipeAuthor.shape, required: ["name"]) { key, member in
+            switch key {
+            case "name": if case .string = member { true } else { false }
+            case "url": isOptionalString(member)
+            default: nil
+            }
+        }
+    }
+
+    /// ``RecipeRating``: `value` and `scale` numbers, an optional integer `count`.
+    private static func ratingIsValid(_ value: Value) -> Bool {
+        if case .null = value { return true }
+        return object(value, shape: RecipeRating.shape, required: ["value", "scale"]) { key, member in
+            switch key {
+            case "value", "scale": isDouble(member)
+            case "count": member.isNull || int(member) != nil
+            default: nil
+            }
+        }
     }
 }
