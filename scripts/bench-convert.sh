@@ -27,6 +27,28 @@ import orjson,sys
 out=sys.stdout.buffer
 for r in orjson.loads(open('$data','rb').read()): out.write(orjson.dumps(r)+b'\n')"
 
+# Loose JSON with every version 4 member: the first record of samples/recipes.json (notes, images,
+# nutrition, rating; indented, as people's files are) copied N times. Generated records have none of
+# those members, so the rows above never leave the fast structure check.
+loose=$BENCH_DIR/recipes-loose-$N.json
+[ -f "$loose" ] || python3 - "$N" "$loose" <<'PY'
+import json, sys
+n, path = int(sys.argv[1]), sys.argv[2]
+record = json.dumps(json.load(open("samples/recipes.json"))["records"][0], indent=2, ensure_ascii=False)
+with open(path, "w", encoding="utf-8") as out:
+    out.write("[\n" + ",\n".join([record] * n) + "\n]\n")
+PY
+loose_bytes=$(stat -L -c %s "$loose")
+cat "$loose" >/dev/null
+bench_header "convert loose JSON -> NDJSON, $N copies of samples/recipes.json's first record ($((loose_bytes / 1048576)) MB)"
+bench_reset
+bench_row "larder convert (loose, v4 members)" "$N" "$loose_bytes" "$LARDER" convert "$loose" --to ndjson -o /dev/null
+command -v jq >/dev/null && bench_row "jq -c '.[]' (loose)" "$N" "$loose_bytes" jq -c '.[]' "$loose"
+python3 -c 'import orjson' 2>/dev/null && bench_row "python3 orjson loads+dumps (loose)" "$N" "$loose_bytes" python3 -c "
+import orjson,sys
+out=sys.stdout.buffer
+for r in orjson.loads(open('$loose','rb').read()): out.write(orjson.dumps(r)+b'\n')"
+
 if [ "${BENCH_BIG:-1}" = 1 ]; then
   big=$BENCH_DIR/recipes-1m.ndjson
   [ -f "$big" ] || "$LARDER" generate -n 1000000 --to ndjson -o "$big"
