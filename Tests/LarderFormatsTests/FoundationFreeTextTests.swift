@@ -62,6 +62,22 @@ import Testing
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
+    @Test("seeded texts: nonEmptyLines gives the lines split(whereSeparator: isNewline) gives")
+    func nonEmptyLinesAgree() {
+        var generator = SeededGenerator(seed: 272)
+        let ascii = ["\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\n\n", " ", "\t", "a", "1 cup", "-", "\"", ""]
+        let wide = ascii + ["\u{85}", "\u{2028}", "\u{2029}", "\n\u{301}", "é", "e\u{301}", "🍲", "\r\u{301}\n"]
+        for round in 0..<20_000 {
+            let pieces = round % 2 == 0 ? ascii : wide
+            let text = Self.random(pieces, count: Int.random(in: 0...12, using: &generator), using: &generator)
+            let expected = text.split(whereSeparator: \.isNewline)
+            #expect(text.nonEmptyLines == expected, "\(Array(text.unicodeScalars))")
+            let middle = text.dropFirst()
+            #expect(
+                middle.nonEmptyLines == middle.split(whereSeparator: \.isNewline), "\(Array(middle.unicodeScalars))")
+        }
+    }
+
     @Test("seeded texts: trimmingWhitespace answers as the version looking up every scalar did")
     func trimmingWhitespaceAgrees() {
         var generator = SeededGenerator(seed: 273)

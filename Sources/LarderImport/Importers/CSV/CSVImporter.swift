@@ -275,7 +275,7 @@ package struct CSVImporter: RecipeImporter {
     private func ingredients(_ cell: String?) -> ([String], [Int: String]) {
         var lines: [String] = []
         var headings: [Int: String] = [:]
-        for raw in (cell ?? "").split(whereSeparator: \.isNewline) {
+        for raw in (cell ?? "").nonEmptyLines {
             if let prefix = profile?.headingPrefix, raw.hasPrefix(prefix) {
                 let heading = raw.dropFirst(prefix.count).trimmingBlanks
                 if !heading.isEmpty { headings[lines.count] = heading }
@@ -302,7 +302,7 @@ package struct CSVImporter: RecipeImporter {
 
     /// The non-empty lines of a cell, trimmed.
     static func lines(_ text: String?) -> [String] {
-        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingBlanks }
+        (text ?? "").nonEmptyLines.map { $0.trimmingBlanks }
             .filter { !$0.isEmpty }
     }
 }

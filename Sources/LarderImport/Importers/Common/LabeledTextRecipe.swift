@@ -152,6 +152,6 @@ extension LabeledTextRecipe {
     static func labels(in head: String) -> [String]? {
         guard !head.contains("\0") else { return nil }
         let text = head.hasPrefix("\u{FEFF}") ? head.dropFirst() : Substring(head)
-        return text.split(whereSeparator: \.isNewline).compactMap { label(of: String($0))?.0 }
+        return text.nonEmptyLines.compactMap { label(of: String($0))?.0 }
     }
 }

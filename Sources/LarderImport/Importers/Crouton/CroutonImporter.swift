@@ -112,7 +112,7 @@ package struct CroutonImporter: RecipeImporter {
     static func nutrition(_ text: String?) -> [String: String] {
         var result: [String: String] = [:]
         var accounted = true
-        for line in (text ?? "").split(whereSeparator: \.isNewline) {
+        for line in (text ?? "").nonEmptyLines {
             var entry = line.trimmingCharacters(in: .whitespaces)
             if entry.hasSuffix(",") { entry.removeLast() }
             guard !entry.isEmpty else { continue }

@@ -38,7 +38,7 @@ extension PlainRecipe.Reader {
             return
         case .string(let text):
             var pendingHeading = heading
-            for line in text.split(whereSeparator: \.isNewline) {
+            for line in text.nonEmptyLines {
                 addIngredientLine(String(line), heading: &pendingHeading)
             }
         case .array(let items):
@@ -94,7 +94,7 @@ extension PlainRecipe.Reader {
         case .null:
             return
         case .string(let text):
-            for line in text.split(whereSeparator: \.isNewline) { addIngredientLine(String(line), heading: &heading) }
+            for line in text.nonEmptyLines { addIngredientLine(String(line), heading: &heading) }
         case .array:
             try readIngredients(value, at: path, heading: heading)
             heading = nil
