@@ -43,6 +43,8 @@ public struct RecordMapping: Sendable {
     public static let imagesField = "larderImages"
     /// Members that are not uploaded as fields.
     public static let excludedMembers: Set<String> = ["changeTag"]
+    /// ``excludedMembers`` as a list.
+    private static let excludedList = Array(excludedMembers)
 
     /// Creates the mapping.
     public init() {}
@@ -86,7 +88,7 @@ public struct RecordMapping: Sendable {
 
     /// Whether `name` can be a CloudKit field name: a letter, then letters, digits and `_`, at most 255.
     public static func isValidFieldName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
+        let bytes = name.utf8
         guard let first = bytes.first, bytes.count <= 255, isLetter(first) else { return false }
         return bytes.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
     }
@@ -112,65 +114,88 @@ public struct RecordMapping: Sendable {
         var hints: [(String, String)] = []
         for member in members {
             let key = member.key
-            if Self.excludedMembers.contains(key) { continue }
-            guard key != Self.hintsField, key != Self.imagesField else {
-                throw MappingError(path: key, "the member name \(key) is reserved for the upload")
+            guard try Self.isMapped(key) else { continue }
+            let (field, hint) = try map(member.value, key: key, shape: shape.member(key))
+            switch field {
+            case .value(let value)?: fields[key] = value
+            case .json(let value)?: fields[key] = .string(Self.compactJSON(value))
+            case nil: break
             }
-            guard Self.isValidFieldName(key) else {
-                throw MappingError(
-                    path: key, "\"\(key)\" is not a valid CloudKit field name (a letter, then letters, digits or _)")
-            }
-            let (field, hint) = try encode(member.value, key: key, shape: shape.member(key))
-            if let field { fields[key] = field }
             if let hint { hints.append((key, hint)) }
         }
-        if !hints.isEmpty {
-            var object = Fields()
-            for (key, hint) in hints { object.append(key: key, value: .string(hint)) }
-            fields[Self.hintsField] = .string(Self.compactJSON(.object(object)))
-        }
+        if !hints.isEmpty { fields[Self.hintsField] = .string(Self.compactJSON(Self.hintsObject(hints))) }
         return fields
     }
 
-    private func encode(_ value: Value, key: String, shape: Shape) throws(MappingError) -> (FieldValue?, String?) {
+    /// Whether member `key` is mapped (it is not excluded), after checking that its name is neither
+    /// reserved nor invalid as a field name.
+    /// - Throws: ``MappingError`` for a reserved or invalid name.
+    static func isMapped(_ key: String) throws(MappingError) -> Bool {
+        // A comparison per excluded name: hashing every member's name cost more than the set saves.
+        if excludedList.contains(key) { return false }
+        guard key != hintsField, key != imagesField else {
+            throw MappingError(path: key, "the member name \(key) is reserved for the upload")
+        }
+        guard isValidFieldName(key) else {
+            throw MappingError(
+                path: key, "\"\(key)\" is not a valid CloudKit field name (a letter, then letters, digits or _)")
+        }
+        return true
+    }
+
+    /// The hints field's object: each hinted member's original kind, in member order.
+    static func hintsObject(_ hints: [(String, String)]) -> Value {
+        var object = Fields()
+        for (key, hint) in hints { object.append(key: key, value: .string(hint)) }
+        return .object(object)
+    }
+
+    /// A member as CloudKit holds it: a typed value, or a value written as compact JSON in a `STRING`.
+    enum Mapped {
+        case value(FieldValue)
+        case json(Value)
+    }
+
+    /// Maps one member: its field (nil for null) and the hint its kind needs, if any.
+    func map(_ value: Value, key: String, shape: Shape) throws(MappingError) -> (Mapped?, String?) {
         let impliesJSON = Self.impliesJSON(shape)
         switch value {
         case .null:
             return (nil, "null")
         case .bool(let flag):
-            return (.int64(flag ? 1 : 0), shape == .boolean ? nil : "bool")
+            return (.value(.int64(flag ? 1 : 0)), shape == .boolean ? nil : "bool")
         case .int(let number):
-            if shape == .number { return (.double(Double(number)), "int") }
-            return (.int64(number), shape == .boolean ? "int" : nil)
+            if shape == .number { return (.value(.double(Double(number))), "int") }
+            return (.value(.int64(number)), shape == .boolean ? "int" : nil)
         case .double(let number):
             guard number.isFinite else { throw MappingError(path: key, "\(number) cannot be stored in CloudKit") }
-            return (.double(number), nil)
+            return (.value(.double(number)), nil)
         case .string(let text):
             if key.hasSuffix("At"), let date = Timestamp.parse(text) {
                 let ms = (date.timeIntervalSince1970 * 1000).rounded()
-                return (.timestamp(ms), Timestamp.format(date) == text ? nil : "text:" + text)
+                return (.value(.timestamp(ms)), Timestamp.format(date) == text ? nil : "text:" + text)
             }
-            return (.string(text), impliesJSON ? "text" : nil)
+            return (.value(.string(text)), impliesJSON ? "text" : nil)
         case .array(let elements):
             if elements.isEmpty {
-                if impliesJSON { return (.string("[]"), nil) }
+                if impliesJSON { return (.value(.string("[]")), nil) }
                 let elementType: FieldType =
                     switch shape {
                     case .list(.integer), .list(.boolean): .int64
                     case .list(.number): .double
                     default: .string
                     }
-                return (.list(elementType: elementType, []), nil)
+                return (.value(.list(elementType: elementType, [])), nil)
             }
-            if let list = Self.homogeneousList(elements, shape: shape) { return list }
-            return (.string(Self.compactJSON(value)), impliesJSON ? nil : "json")
+            if let (list, hint) = Self.homogeneousList(elements, shape: shape) { return (.value(list), hint) }
+            return (.json(value), impliesJSON ? nil : "json")
         case .object:
-            return (.string(Self.compactJSON(value)), impliesJSON ? nil : "json")
+            return (.json(value), impliesJSON ? nil : "json")
         }
     }
 
     /// A typed list for lists of one scalar kind, with its hint; nil for anything else.
-    private static func homogeneousList(_ elements: [Value], shape: Shape) -> (FieldValue?, String?)? {
+    private static func homogeneousList(_ elements: [Value], shape: Shape) -> (FieldValue, String?)? {
         switch elements[0] {
         case .string:
             var strings: [FieldValue] = []

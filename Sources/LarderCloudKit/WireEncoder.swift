@@ -154,8 +154,32 @@ package struct WireEncoder {
         }
     }
 
+    /// Writes the compact JSON text of `value` as a string (a `STRING` field holding JSON), escaped
+    /// straight from the value: the bytes `encode(JSONWriter.string(value))` writes; a value JSON
+    /// cannot hold (NaN) is written as the text `null`, as ``RecordMapping`` maps it.
+    package mutating func encodeJSONText(_ value: Value) {
+        separate()
+        do {
+            try JSONWriter.appendQuotedJSON(value, to: &bytes)
+        } catch {
+            append("\"null\"")
+        }
+        needsComma = true
+    }
+
+    /// Starts a value of its own: the next value or member is written without a comma before it
+    /// (values written one after another into one buffer, to be spliced apart later).
+    package mutating func startDetachedValue() { needsComma = false }
+
     /// Splices a value this encoder wrote earlier (see ``Encoded``).
     package mutating func encode(encoded json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
+    /// Splices a value this encoder wrote earlier, from a buffer.
+    package mutating func encode(encoded json: UnsafeBufferPointer<UInt8>) {
         separate()
         bytes.append(contentsOf: json)
         needsComma = true
@@ -170,9 +194,7 @@ package struct WireEncoder {
     private mutating func appendQuoted(_ text: String) {
         var text = text
         let isPlain = text.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
+            guard JSONWriter.needsNoEscape(utf8) else { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))

@@ -25,6 +25,8 @@ struct RecordRenderer {
     /// The members of `fields` that `desiredKeys` names (all of them without it).
     private static func shown<Field>(_ fields: [String: Field], _ desiredKeys: [String]?) -> [String: Field] {
         guard let desiredKeys else { return fields }
+        // `desiredKeys: []` (an uploader's batches) shows no field: nothing to hash or filter.
+        if desiredKeys.isEmpty { return [:] }
         let wanted = Set(desiredKeys)
         return fields.filter { wanted.contains($0.key) }
     }

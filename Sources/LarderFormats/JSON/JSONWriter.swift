@@ -145,6 +145,18 @@ public final class JSONWriter: RecordWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.pointer, count: buffer.count))
     }
 
+    /// Appends the compact JSON text of `value` as one quoted, escaped JSON string onto `bytes`:
+    /// the bytes `appendString(try string(value), to:)` writes, without the intermediate `String`
+    /// (a CloudKit `STRING` field that holds JSON is written this way).
+    /// - Throws: ``LarderError`` `unrepresentable` for NaN or infinite numbers.
+    public static func appendQuotedJSON(_ value: Value, to bytes: inout [UInt8]) throws {
+        var json = OutputBuffer(capacity: 1024)
+        try serialize(value, into: &json, pretty: false, indent: 0)
+        var quoted = OutputBuffer(capacity: json.count + json.count / 2 + 16)
+        serialize(utf8: UnsafeBufferPointer(start: json.pointer, count: json.count), into: &quoted)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: quoted.pointer, count: quoted.count))
+    }
+
     /// Serialises one value to a string.
     public static func string(_ value: Value, pretty: Bool = false) throws -> String {
         var buffer = OutputBuffer(capacity: 1024)
@@ -220,34 +232,22 @@ public final class JSONWriter: RecordWriter {
 
     /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control characters.
     static func serialize(string text: String, into out: inout OutputBuffer) {
-        out.append(0x22)
         var text = text
-        text.withUTF8 { bytes in
-            // An empty string has no base address: its quotes are all there is.
-            guard let base = bytes.baseAddress else { return }
+        text.withUTF8 { serialize(utf8: $0, into: &out) }
+    }
+
+    /// Writes UTF-8 `bytes` as a quoted, escaped JSON string.
+    static func serialize(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout OutputBuffer) {
+        out.append(0x22)
+        // An empty string has no base address: its quotes are all there is.
+        if let base = bytes.baseAddress {
             var runStart = 0
             var i = 0
             let n = bytes.count
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             while i < n {
-                // Skip eight bytes at a time while none needs escaping.
-                while i + 8 <= n {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    let quote = word ^ (ones &* 0x22)
-                    let backslash = word ^ (ones &* 0x5C)
-                    let special =
-                        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                        | ((word &- ones &* 0x20) & ~word)
-                    if special & highs != 0 { break }
-                    i += 8
-                }
+                i = firstEscaped(in: base, from: i, count: n)
                 guard i < n else { break }
                 let c = bytes[i]
-                if c >= 0x20 && c != 0x22 && c != 0x5C {
-                    i += 1
-                    continue
-                }
                 if i > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
                 switch c {
                 case 0x22: out.append("\\\"")
@@ -268,5 +268,37 @@ public final class JSONWriter: RecordWriter {
             if runStart < n { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
         }
         out.append(0x22)
+    }
+
+    /// Whether UTF-8 `bytes` can be written between quotes as they are (no quote, backslash or
+    /// control character).
+    package static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        return firstEscaped(in: base, from: 0, count: bytes.count) == bytes.count
+    }
+
+    /// The index of the first byte from `start` on that a JSON string must escape (a quote, a
+    /// backslash, a control character), or `count`: eight bytes at a time, then one by one.
+    @inline(__always)
+    private static func firstEscaped(in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A zero byte of `quote` or `backslash`, or a byte below 0x20, sets its high bit here.
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            i += 8
+        }
+        while i < count {
+            let c = base[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C { return i }
+            i += 1
+        }
+        return count
     }
 }

@@ -21,6 +21,18 @@ public enum ModifyBody {
         return encoder.bytes
     }
 
+    /// One save operation whose fields are already encoded as the wire `fields` object (spliced as they are).
+    package static func operation(
+        _ type: OperationType, recordName: String, recordType: String, changeTag: String?, encodedFields: [UInt8]
+    ) -> [UInt8] {
+        let operation = RecordOperation(
+            type, Record(recordName: recordName, recordType: recordType, recordChangeTag: changeTag))
+        var encoder = WireEncoder(capacity: encodedFields.count + 256)
+        // The fields are spliced and the rest is strings, so encoding cannot fail.
+        try? operation.encode(to: &encoder, fields: WireEncoder.Encoded(encodedFields))
+        return encoder.bytes
+    }
+
     /// A request body: `{"operations":[…],"zoneID":{…},"atomic":false,"desiredKeys":[]}`.
     ///
     /// `desiredKeys: []` asks the server to answer without fields (only names and change tags).

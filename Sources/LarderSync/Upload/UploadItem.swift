@@ -16,7 +16,22 @@ public struct UploadItem: Sendable {
     /// The CloudKit record type.
     public var recordType: String
     /// The fields to write (replace semantics: fields not given are removed).
-    public var fields: [String: FieldValue]
+    ///
+    /// An item the upload mapped from a record holds its fields encoded only (``encodedFields``);
+    /// reading them decodes the bytes (conflicts and images need them, nothing else does).
+    /// Setting them drops the encoding, and leaves ``digest`` as it was.
+    public var fields: [String: FieldValue] {
+        get { typedFields ?? TypedFields.decodeWritten(encodedFields ?? []) }
+        set {
+            typedFields = newValue
+            encodedFields = nil
+        }
+    }
+    /// The fields as given, when the item was made from a dictionary or they were set.
+    private var typedFields: [String: FieldValue]?
+    /// `fields` as the wire `fields` object an operation sends (``TypedFields``, sorted by name),
+    /// while known.
+    package private(set) var encodedFields: [UInt8]?
     /// ``FieldsDigest`` of `recordType` and `fields`.
     public var digest: String
     /// The server change tag the write is based on; `nil` for a record new to this client.
@@ -40,14 +55,37 @@ public struct UploadItem: Sendable {
     ) {
         self.recordName = recordName
         self.recordType = recordType
-        self.fields = fields
-        self.digest = FieldsDigest.make(recordType: recordType, fields: fields)
+        let encoded = FieldsDigest.encode(fields)
+        self.typedFields = fields
+        self.encodedFields = encoded
+        self.digest = FieldsDigest.make(recordType: recordType, fields: fields, encoded: encoded)
         self.baseTag = baseTag
         self.action = action
         self.isForced = isForced
         self.record = record
         self.origin = origin
         self.context = context
+    }
+}
+
+extension UploadItem {
+    /// Creates a save of fields already encoded as the wire `fields` object, holding no asset but
+    /// checksum-only ones (``RecordMapping/encodedFields(of:type:extra:)``); the digest is taken
+    /// over those bytes.
+    package init(
+        recordName: String, recordType: String, encodedFields: [UInt8], record: Value?, origin: String?
+    ) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.typedFields = nil
+        self.encodedFields = encodedFields
+        self.digest = FieldsDigest.make(recordType: recordType, encodedFields: encodedFields)
+        self.baseTag = nil
+        self.action = .save
+        self.isForced = false
+        self.record = record
+        self.origin = origin
+        self.context = 0
     }
 }
 

@@ -65,11 +65,22 @@ final class UploadItemSource {
                     code: refusal.code.rawValue, reason: refusal.description, origin: origin)
                 continue
             }
+            // The digest sees each image by its own SHA-256, so it is the same on every run.
+            let local = images.files(of: entry.value)
+            let extra: [(name: String, value: FieldValue)] =
+                local.isEmpty
+                ? []
+                : [
+                    (
+                        ImageFiles.field,
+                        .list(elementType: .assetID, local.map { .asset(Asset(fileChecksum: $0.checksum).jsonValue) })
+                    )
+                ]
             let name: String
-            let fields: [String: FieldValue]
+            let encoded: [UInt8]
             do throws(MappingError) {
                 name = try RecordMapping.recordName(for: entry.value, type: type.rawValue)
-                fields = try mapping.fields(of: entry.value, type: type)
+                encoded = try mapping.encodedFields(of: entry.value, type: type, extra: extra)
             } catch {
                 try deadLetters.add(
                     record: entry.value, recordName: nil, recordType: type.rawValue, stage: "map",
@@ -77,17 +88,11 @@ final class UploadItemSource {
                     reason: error.description, origin: origin)
                 continue
             }
-            // The digest sees each image by its own SHA-256, so it is the same on every run.
-            let local = images.files(of: entry.value)
-            var digestFields = fields
-            if !local.isEmpty {
-                digestFields[ImageFiles.field] = .list(
-                    elementType: .assetID, local.map { .asset(Asset(fileChecksum: $0.checksum).jsonValue) })
-            }
             var item = UploadItem(
-                recordName: name, recordType: type.rawValue, fields: digestFields, record: entry.value, origin: origin)
+                recordName: name, recordType: type.rawValue, encodedFields: encoded, record: entry.value, origin: origin
+            )
             if let known = journal[name] {
-                if known.digest == item.digest {
+                if known.matches(item) {
                     skippedCounter.add(1)
                     continue
                 }

@@ -16,12 +16,17 @@ import LarderSystem
 ///
 /// Lines:
 /// ```
-/// {"k":"run","v":1,"target":"http://…/database/1/iCloud.x/development/private/larder","at":1700000000000}
+/// {"k":"run","v":2,"target":"http://…/database/1/iCloud.x/development/private/larder","at":1700000000000}
 /// {"k":"plan","n":["recipe-1",…],"d":["3f2a…",…]}
 /// {"k":"ack","n":[…],"d":[…],"t":["tag",…]}        acknowledged: the server holds this digest
 /// {"k":"kept","n":[…],"d":[…],"t":[…]}             conflict resolved by keeping the server's version
 /// {"k":"dead","n":"recipe-9","r":"reason"}
 /// ```
+///
+/// `v` is the ``FieldsDigest`` definition of the digests that follow (1 when absent: journals of
+/// earlier builds). An `ack` or `kept` line with `"dv":1` holds version 1 digests in a journal of a
+/// later version (a rewritten old journal): such a record is compared by the version 1 digest,
+/// so an old journal still skips what the server holds, and sends again only what it does not.
 public actor UploadJournal {
     /// What the journal knows about one record.
     public struct Entry: Sendable, Hashable {
@@ -31,6 +36,14 @@ public actor UploadJournal {
         public var changeTag: String?
         /// Whether the server kept its own version in a conflict (then `digest` is ours, skipped).
         public var keptServer: Bool
+        /// The ``FieldsDigest`` definition `digest` follows (1: ``FieldsDigest/legacy(recordType:fields:)``).
+        public var digestVersion = FieldsDigest.version
+
+        /// Whether `item` has the content this entry's digest records.
+        func matches(_ item: UploadItem) -> Bool {
+            if digestVersion == FieldsDigest.version { return digest == item.digest }
+            return digest == FieldsDigest.legacy(recordType: item.recordType, fields: item.fields)
+        }
     }
 
     /// The journal file.
@@ -64,7 +77,7 @@ public actor UploadJournal {
         if FileManager.default.fileExists(atPath: path) {
             (loaded, planned, runs) = try Self.load(path: path, target: target)
         }
-        let header = JournalLine(k: "run", v: 1, target: target, at: nowMilliseconds)
+        let header = JournalLine(k: "run", v: FieldsDigest.version, target: target, at: nowMilliseconds)
         if runs > 0 || !loaded.isEmpty {
             try Self.rewrite(path: path, header: header, entries: loaded, inDoubt: planned)
         } else {
@@ -138,6 +151,8 @@ public actor UploadJournal {
         var entries: [String: Entry] = [:]
         var planned = Set<String>()
         var runs = 0
+        // The digest definition of the lines read: the last run line's.
+        var version = 1
         let decoder = JSONDecoder()
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         let lastNonEmpty = lines.lastIndex { !$0.isEmpty } ?? -1
@@ -152,6 +167,7 @@ public actor UploadJournal {
             switch entry.k {
             case "run":
                 runs += 1
+                version = entry.v ?? 1
                 if let other = entry.target, other != target {
                     throw LarderError(
                         .usage, "the journal belongs to \(other), not \(target); give another --journal",
@@ -165,7 +181,9 @@ public actor UploadJournal {
                 let tags = entry.t ?? []
                 for (index, name) in names.enumerated() where index < digests.count {
                     let tag = index < tags.count && !tags[index].isEmpty ? tags[index] : nil
-                    entries[name] = Entry(digest: digests[index], changeTag: tag, keptServer: entry.k == "kept")
+                    entries[name] = Entry(
+                        digest: digests[index], changeTag: tag, keptServer: entry.k == "kept",
+                        digestVersion: entry.dv ?? version)
                     planned.remove(name)
                 }
             default:
@@ -178,16 +196,21 @@ public actor UploadJournal {
     static func rewrite(path: String, header: JournalLine, entries: [String: Entry], inDoubt: Set<String>) throws {
         var text = try encode(header)
         let names = entries.keys.sorted()
+        let versions = Set(entries.values.map(\.digestVersion)).sorted()
         var start = 0
         while start < names.count {
             let chunk = names[start..<min(start + 500, names.count)]
             for kept in [false, true] {
-                let selected = chunk.filter { entries[$0]?.keptServer == kept }
-                guard !selected.isEmpty else { continue }
-                text += try encode(
-                    JournalLine(
-                        k: kept ? "kept" : "ack", n: selected, d: selected.map { entries[$0]?.digest ?? "" },
-                        t: selected.map { entries[$0]?.changeTag ?? "" }))
+                for version in versions {
+                    let selected = chunk.filter {
+                        entries[$0]?.keptServer == kept && entries[$0]?.digestVersion == version
+                    }
+                    guard !selected.isEmpty else { continue }
+                    text += try encode(
+                        JournalLine(
+                            k: kept ? "kept" : "ack", n: selected, d: selected.map { entries[$0]?.digest ?? "" },
+                            t: selected.map { entries[$0]?.changeTag ?? "" }, dv: version == header.v ? nil : version))
+                }
             }
             start += 500
         }
@@ -236,12 +259,47 @@ public actor UploadJournal {
         }
     }
 
+    /// One line of JSON, ended by a newline: the members of `line` that are set, in declaration
+    /// order (what `JSONEncoder` writes, but without its containers: a line per batch of 200).
     static func encode(_ line: JournalLine) throws -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(line), as: UTF8.self) + "\n"
-        } catch {
-            throw LarderError(.io, "cannot encode a journal line: \(error)")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + (line.n?.count ?? 0) * 64)
+        func key(_ name: String) {
+            bytes.append(bytes.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            JSONWriter.appendString(name, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
         }
+        func strings(_ name: String, _ list: [String]?) {
+            guard let list else { return }
+            key(name)
+            bytes.append(UInt8(ascii: "["))
+            for (index, text) in list.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(text, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        func number(_ name: String, _ value: Int64?) {
+            guard let value else { return }
+            key(name)
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        func text(_ name: String, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            JSONWriter.appendString(value, to: &bytes)
+        }
+        text("k", line.k)
+        number("v", line.v.map(Int64.init))
+        text("target", line.target)
+        number("at", line.at)
+        strings("n", line.n)
+        strings("d", line.d)
+        strings("t", line.t)
+        text("r", line.r)
+        number("dv", line.dv.map(Int64.init))
+        bytes.append(contentsOf: "}\n".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -255,10 +313,12 @@ struct JournalLine: Codable, Sendable {
     var d: [String]?
     var t: [String]?
     var r: String?
+    /// The digest definition of this line's digests, when not the run's.
+    var dv: Int?
 
     init(
         k: String, v: Int? = nil, target: String? = nil, at: Int64? = nil, n: [String]? = nil, d: [String]? = nil,
-        t: [String]? = nil, r: String? = nil
+        t: [String]? = nil, r: String? = nil, dv: Int? = nil
     ) {
         self.k = k
         self.v = v
@@ -268,5 +328,6 @@ struct JournalLine: Codable, Sendable {
         self.d = d
         self.t = t
         self.r = r
+        self.dv = dv
     }
 }

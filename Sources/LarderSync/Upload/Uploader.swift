@@ -202,7 +202,8 @@ public final class Uploader: Sendable {
         var item: UploadItem
         var operationType: OperationType
         var changeTag: String?
-        var fields: [String: FieldValue]
+        /// The fields a settled conflict writes instead of the item's.
+        var rewrittenFields: [String: FieldValue]?
         var operation: [UInt8]
         var attempts = 0
         var conflictRounds = 0
@@ -212,7 +213,6 @@ public final class Uploader: Sendable {
             var item = item
             if let baseTag, item.action == .save { item.baseTag = baseTag }
             self.item = item
-            fields = item.fields
             switch item.action {
             case .delete:
                 operationType = item.baseTag == nil ? .forceDelete : .delete
@@ -225,25 +225,35 @@ public final class Uploader: Sendable {
                     changeTag = item.baseTag
                 }
             }
-            self.operation = operation ?? Work.encode(operationType, item: item, tag: changeTag, fields: fields)
+            self.operation = operation ?? Work.encode(operationType, item: item, tag: changeTag, fields: nil)
         }
 
-        static func encode(_ type: OperationType, item: UploadItem, tag: String?, fields: [String: FieldValue])
+        /// The fields this work writes: the item's, or those a conflict settled on.
+        var fields: [String: FieldValue] { rewrittenFields ?? item.fields }
+
+        /// The operation's bytes; `fields` nil writes the item's (spliced when the item holds them encoded).
+        static func encode(_ type: OperationType, item: UploadItem, tag: String?, fields: [String: FieldValue]?)
             -> [UInt8]
         {
             if type.isDelete {
                 return ModifyBody.operation(
                     type, recordName: item.recordName, recordType: nil, changeTag: tag, fields: nil)
             }
+            if fields == nil, let encoded = item.encodedFields {
+                return ModifyBody.operation(
+                    type, recordName: item.recordName, recordType: item.recordType, changeTag: tag,
+                    encodedFields: encoded)
+            }
             return ModifyBody.operation(
-                type, recordName: item.recordName, recordType: item.recordType, changeTag: tag, fields: fields)
+                type, recordName: item.recordName, recordType: item.recordType, changeTag: tag,
+                fields: fields ?? item.fields)
         }
 
         mutating func rewrite(_ type: OperationType, tag: String?, fields newFields: [String: FieldValue]? = nil) {
             operationType = type
             changeTag = tag
-            if let newFields { fields = newFields }
-            operation = Work.encode(type, item: item, tag: tag, fields: fields)
+            if let newFields { rewrittenFields = newFields }
+            operation = Work.encode(type, item: item, tag: tag, fields: rewrittenFields)
         }
 
         var writeDigest: String { FieldsDigest.make(recordType: item.recordType, fields: fields) }
