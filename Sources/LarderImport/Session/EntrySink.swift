@@ -18,7 +18,8 @@ final class EntrySink: ImportRecordSink, ImportDiagnostics {
 
     /// The context the entry's importer is handed.
     var context: ImportContext {
-        ImportContext(records: self, diagnostics: self, readerLimits: base.readerLimits)
+        ImportContext(
+            records: self, diagnostics: self, readerLimits: base.readerLimits, takesShortcuts: base.takesShortcuts)
     }
 
     /// The origin inside the archive of an origin inside the copy.

@@ -42,6 +42,10 @@ public final class ImportSession: ImportRecordSink, ImportDiagnostics {
         /// Called after each item (imported, rejected or duplicate) with the count so far, and the
         /// format being read (a progress line).
         public var progress: ((Int, ImportFormat) -> Void)?
+        /// Whether a record whose import the mapping proves takes the short way: its leaf census
+        /// taken from the mapping, a current Larder recipe mapped field by field (`false`: every
+        /// record takes the full path, which the agreement tests compare the short way with).
+        package var takesShortcuts = true
 
         /// Creates options.
         public init(
@@ -83,7 +87,8 @@ public final class ImportSession: ImportRecordSink, ImportDiagnostics {
     private var openArchive: ImportProbe?
     /// What importers are handed: this session takes their records and their diagnostics.
     private var context: ImportContext {
-        ImportContext(records: self, diagnostics: self, readerLimits: options.limits)
+        ImportContext(
+            records: self, diagnostics: self, readerLimits: options.limits, takesShortcuts: options.takesShortcuts)
     }
 
     /// Creates a session.
@@ -229,7 +234,7 @@ public final class ImportSession: ImportRecordSink, ImportDiagnostics {
         var recipe = imported.makeRecipe(id: id, imageRefs: imageRefs, importedAt: options.importedAt)
         var value = recipe.value
         // The source's leaves against the built record: one nothing consumed joins its extras.
-        let leaves = imported.takeLeafCensus(record: &recipe, value: &value)
+        let leaves = imported.takeLeafCensus(record: &recipe, value: &value, proving: options.takesShortcuts)
         if let problem = recipe.validate().first {
             try reject(
                 LarderError(.invalidRecord, problem.message, location: problem.location), origin: origin, raw: value)

@@ -33,14 +33,19 @@ package struct ImportContext {
     package let diagnostics: any ImportDiagnostics
     /// The limits importers apply while they read (one record's size above all).
     package let readerLimits: ReaderLimits
+    /// Whether an importer may bring in a record it can prove it reads as the full path would by a
+    /// shorter way (a current Larder recipe mapped field by field); `false` for the agreement tests.
+    package let takesShortcuts: Bool
 
     /// A context handing records to `records` and problems to `diagnostics`.
     package init(
-        records: any ImportRecordSink, diagnostics: any ImportDiagnostics, readerLimits: ReaderLimits = .default
+        records: any ImportRecordSink, diagnostics: any ImportDiagnostics, readerLimits: ReaderLimits = .default,
+        takesShortcuts: Bool = true
     ) {
         self.records = records
         self.diagnostics = diagnostics
         self.readerLimits = readerLimits
+        self.takesShortcuts = takesShortcuts
     }
 
     /// An item could not be read; `raw` is its source value when there was one.

@@ -80,12 +80,16 @@ package struct LeafCensus: Sendable, Hashable {
     /// Takes the census of `source`'s leaves against `record`, whose value is `value`; the
     /// unmapped leaves are added to the record's extras (and `value` rebuilt when there are any).
     ///
+    /// A record whose every leaf the mapping accounts for (``proven(_:declared:record:)``) is not
+    /// walked; `proving: false` walks it all the same (the test holding the two to each other).
+    ///
     /// O(source leaves + record size).
     package static func take(
-        _ source: LeafSource, census: FieldCensus, record: inout Recipe, value: inout Value
+        _ source: LeafSource, census: FieldCensus, record: inout Recipe, value: inout Value, proving: Bool = true
     ) -> LeafCensus {
         var declared: [String: FieldFate] = [:]
         for entry in census.entries { declared[entry.field] = entry.fate }
+        if proving, let proven = proven(source, declared: declared, record: value) { return proven }
         var walker = LeafWalker(index: LeafIndex(record: value), declared: declared, leafFates: source.fates)
         for field in source.fields where !FieldCensus.isEmpty(field.value) {
             walker.top = field.key
@@ -276,8 +280,10 @@ private struct LeafWalker {
 extension ImportedRecipe {
     /// The leaf census of this recipe's source against `record`, built from it (see
     /// ``LeafCensus``); `nil` when the importer gave no source (``leafSource``).
-    package func takeLeafCensus(record: inout Recipe, value: inout Value) -> LeafCensus? {
+    ///
+    /// `proving: false` walks every leaf, even of a record the mapping accounts for.
+    package func takeLeafCensus(record: inout Recipe, value: inout Value, proving: Bool = true) -> LeafCensus? {
         guard let leafSource else { return nil }
-        return LeafCensus.take(leafSource, census: fieldCensus, record: &record, value: &value)
+        return LeafCensus.take(leafSource, census: fieldCensus, record: &record, value: &value, proving: proving)
     }
 }

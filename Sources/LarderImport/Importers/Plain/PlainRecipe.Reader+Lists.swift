@@ -199,7 +199,7 @@ extension PlainRecipe.Reader {
 
     /// Adds a line: a group heading (`For the dough:`, `# Filling`) heads the next line; any other
     /// line, without a list bullet, is an ingredient.
-    private mutating func addIngredientLine(_ raw: String, heading: inout String?, isHeadingAllowed: Bool = true) {
+    mutating func addIngredientLine(_ raw: String, heading: inout String?, isHeadingAllowed: Bool = true) {
         var text = HTMLText.collapseWhitespace(raw)
         for bullet in ["- ", "* ", "• ", "– "] where text.hasPrefix(bullet) {
             text = String(text.dropFirst(bullet.count)).trimmingWhitespace

@@ -91,6 +91,12 @@ package struct PlainRecipeImporter: RecipeImporter {
     static func importRecord(_ value: Value, isLarderRecord: Bool, origin: ImportOrigin, context: ImportContext)
         throws
     {
+        // A current Larder recipe in its plain form is mapped field by field, as the full path reads it.
+        if context.takesShortcuts, let record = PlainRecipe.LarderRecord(value, isLarderRecord: isLarderRecord) {
+            for warning in record.warnings { context.warn(warning, origin: origin) }
+            try context.records.recipe(record.recipe, origin: origin)
+            return
+        }
         let plain = try PlainRecipe(value: value, isLarderRecord: isLarderRecord)
         var recipe = plain.recipe
         keep(
