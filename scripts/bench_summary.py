@@ -154,7 +154,7 @@ def main():
     rows_path = sys.argv[1] if len(sys.argv) > 1 else "bench-data/rows.ndjson"
     out_dir = sys.argv[2] if len(sys.argv) > 2 else "bench-data"
     table = summary(load(rows_path))
-    print("\n## summary (issue 17's goals; rates per CPU second, so load skews ratios little)")
+    print("\n## summary (the goals of issues 17 and 32; rates per CPU second, so load skews ratios little)")
     print(f"{'work':<38} {'ratio':>7}  {'met':<4} larder | peer | goal")
     for row in table:
         ratio = "-" if row["ratio"] is None else f"{row['ratio']}"
