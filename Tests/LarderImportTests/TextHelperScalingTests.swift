@@ -165,6 +165,10 @@ import Testing
             #expect(Self.numbers(text) == Self.referenceNumbers(text), "\(text)")
         }
         #expect(RecipeTime.textMinutes("1.2.3 minutes") == 2)  // 2.3 minutes, as before
+        // A vulgar fraction alone or after a whole number, and text before the number.
+        #expect(RecipeTime.textMinutes("½ hour") == 30)
+        #expect(RecipeTime.textMinutes("about 1½ hrs") == 90)
+        #expect(RecipeTime.textMinutes("no time given") == nil)
     }
 
     @Test("seeded texts: MealMaster's line split gives the lines Foundation's enumerateLines gives")

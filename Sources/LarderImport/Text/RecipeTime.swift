@@ -170,6 +170,12 @@ package enum RecipeTime {
     /// A number at `i`: digits with an optional decimal part, a fraction `1/2`, a mixed number
     /// `1 1/2`, or a vulgar fraction character (`½`, `1½`).
     static func readNumber(_ c: [Character], _ start: Int) -> (Double, Int)? {
+        // Not a digit: a vulgar fraction alone, or no number (what the scan below finds there,
+        // without a string and a `Double` parse for each character of a text).
+        if start < c.count, !isDigit(c[start]) {
+            guard !c[start].isASCII, let fraction = vulgarFractions[c[start]] else { return nil }
+            return (fraction, start + 1)
+        }
         var i = start
         var digits = ""
         while i < c.count,
