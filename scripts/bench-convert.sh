@@ -6,8 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench-lib.sh
 N=${BENCH_RECORDS:-100000}
-data=$BENCH_DIR/recipes-$N.json
-[ -f "$data" ] || "$LARDER" generate -n "$N" -o "$data"
+data=$(bench_recipes "$N")
 bytes=$(stat -L -c %s "$data")
 command -v jq >/dev/null || { apt-get install -y -qq jq >/dev/null 2>&1 || true; }
 python3 -c 'import orjson' 2>/dev/null || pip install -q orjson >/dev/null 2>&1 || true

@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench-lib.sh
 N=${BENCH_IMPORT_RECORDS:-50000}
-data=$BENCH_DIR/recipes-$N.json
-[ -f "$data" ] || "$LARDER" generate -n "$N" -o "$data"
+data=$(bench_recipes "$N")
 bytes=$(stat -L -c %s "$data")
 out=$BENCH_DIR/import-$N
 

@@ -4,6 +4,14 @@ BENCH_DIR=${BENCH_DIR:-bench-data}
 mkdir -p "$BENCH_DIR"
 LARDER=${LARDER:-.build/release/larder}
 
+# bench_recipes N: the path of N generated recipes as a JSON array ($BENCH_DIR/recipes-N.json),
+# generated on first use and shared by the scripts that read the same N.
+bench_recipes() {
+  local path=$BENCH_DIR/recipes-$1.json
+  [ -f "$path" ] || "$LARDER" generate -n "$1" -o "$path" >&2
+  echo "$path"
+}
+
 # bench_measure CMD...: runs CMD (its output goes where the caller redirects it), sets T_WALL, T_CPU
 # (user+sys) and T_RSS_MB; returns CMD's status.
 bench_measure() {

@@ -16,8 +16,7 @@ source scripts/bench-lib.sh
 N=${BENCH_RECORDS:-100000}
 
 swift build -c release --product larder 2>&1 | tail -1
-json=$BENCH_DIR/recipes-$N.json
-[ -f "$json" ] || "$LARDER" generate -n "$N" -o "$json"
+json=$(bench_recipes "$N")
 xml=$BENCH_DIR/recipes-$N.xml
 "$LARDER" convert "$json" --to xml -o "$xml" 2>/dev/null
 

@@ -11,8 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench-lib.sh
 N=${BENCH_RECORDS:-100000}
-data=$BENCH_DIR/recipes-$N.json
-[ -f "$data" ] || "$LARDER" generate -n "$N" -o "$data"
+data=$(bench_recipes "$N")
 yaml=$BENCH_DIR/recipes-$N.yaml
 back=$BENCH_DIR/recipes-$N.yaml-back.json
 bytes=$(stat -L -c %s "$data")

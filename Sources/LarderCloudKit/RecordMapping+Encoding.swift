@@ -28,37 +28,27 @@ extension RecordMapping {
         var values = WireEncoder(capacity: 4096)
         var spans: [(name: String, range: Range<Int>)] = []
         spans.reserveCapacity(members.count + extra.count + 1)
+        func write(_ name: String, _ body: (inout WireEncoder) -> Void) {
+            let start = values.bytes.count
+            values.startDetachedValue()
+            body(&values)
+            spans.append((name, start..<values.bytes.count))
+        }
         var hints: [(String, String)] = []
         for member in members {
             let key = member.key
             guard try Self.isMapped(key) else { continue }
             let (field, hint) = try map(member.value, key: key, shape: shape.member(key))
-            if let field {
-                let start = values.bytes.count
-                values.startDetachedValue()
-                switch field {
-                case .value(let value):
-                    // Every number here is finite (`map` refuses NaN), so writing cannot fail.
-                    try? value.encode(to: &values)
-                case .json(let value):
-                    values.encodeJSONStringField(value)
-                }
-                spans.append((key, start..<values.bytes.count))
+            switch field {
+            // Every number here is finite (`map` refuses NaN), so writing cannot fail.
+            case .value(let value)?: write(key) { try? value.encode(to: &$0) }
+            case .json(let value)?: write(key) { $0.encodeJSONStringField(value) }
+            case nil: break
             }
             if let hint { hints.append((key, hint)) }
         }
-        if !hints.isEmpty {
-            let start = values.bytes.count
-            values.startDetachedValue()
-            values.encodeJSONStringField(Self.hintsObject(hints))
-            spans.append((Self.hintsField, start..<values.bytes.count))
-        }
-        for (name, value) in extra {
-            let start = values.bytes.count
-            values.startDetachedValue()
-            try? value.encode(to: &values)
-            spans.append((name, start..<values.bytes.count))
-        }
+        if !hints.isEmpty { write(Self.hintsField) { $0.encodeJSONStringField(Self.hintsObject(hints)) } }
+        for (name, value) in extra { write(name) { try? value.encode(to: &$0) } }
         spans.sort { $0.name < $1.name }
         var object = WireEncoder(capacity: values.bytes.count + spans.count * 24 + 2)
         object.beginObject()

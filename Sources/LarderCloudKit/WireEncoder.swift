@@ -173,9 +173,7 @@ package struct WireEncoder {
 
     /// Splices a value this encoder wrote earlier (see ``Encoded``).
     package mutating func encode(encoded json: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: json)
-        needsComma = true
+        json.withUnsafeBufferPointer { encode(encoded: $0) }
     }
 
     /// Splices a value this encoder wrote earlier, from a buffer.

@@ -15,20 +15,6 @@ import Glibc
 
 /// Uploads that end correct through throttling and through kill -9 at random points.
 @Suite struct ResilienceTests {
-    /// Every input record is in the zone exactly once, with its content, and the zone saw one
-    /// write per record.
-    func expectExactlyOnce(_ records: [Value], server: UploadTestServer, zone: String) async throws {
-        let (contents, writes) = try await server.zoneContents(zone: zone)
-        let names = try records.map { try RecordMapping.recordName(for: $0, type: "recipe") }
-        #expect(contents.count == records.count, "zone \(zone)")
-        #expect(Set(contents.keys) == Set(names), "zone \(zone)")
-        #expect(writes == Int64(records.count), "zone \(zone) saw \(writes) writes for \(records.count) records")
-        for (name, record) in zip(names, records) {
-            guard let stored = contents[name] else { continue }
-            #expect(Semantic.equal(try RecordMapping().value(of: stored), record), "\(zone) \(name)")
-        }
-    }
-
     @Test("an upload with THROTTLED on 20% of requests still ends with every record once")
     func throttledTwentyPercent() async throws {
         let server = try await UploadTestServer.start()
@@ -60,7 +46,7 @@ import Glibc
             }
             #expect(throttled.count == report.throttles)
             #expect(clock.sleeps.filter { $0 >= 2 }.count >= report.throttles)
-            try await expectExactlyOnce(records, server: server, zone: "throttled")
+            try await server.expectHolds(records, zone: "throttled", writes: Int64(records.count))
 
             // The journal makes a re-run a no-op.
             try await server.clearFaults()
@@ -122,7 +108,7 @@ import Glibc
                 }
                 let final = try await runLarder(arguments)
                 #expect(final.status == 0, "round \(round): \(final.stderr)")
-                try await expectExactlyOnce(records, server: server, zone: zone)
+                try await server.expectHolds(records, zone: zone, writes: Int64(records.count))
             }
             #expect(kills >= 20)
             #expect(externalKills >= 2)

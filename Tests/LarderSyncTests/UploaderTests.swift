@@ -23,21 +23,6 @@ import Testing
         )
     }
 
-    /// Every record is on the server exactly once, with our fields.
-    func expectUploaded(_ records: [Value], server: UploadTestServer, zone: String, writes: Int64? = nil) async throws {
-        let (contents, sequence) = try await server.zoneContents(zone: zone)
-        #expect(contents.count == records.count)
-        for record in records {
-            let name = try RecordMapping.recordName(for: record, type: "recipe")
-            guard let stored = contents[name] else {
-                Issue.record("\(name) is missing")
-                continue
-            }
-            #expect(Semantic.equal(try RecordMapping().value(of: stored), record), "\(name)")
-        }
-        if let writes { #expect(sequence == writes, "the zone saw \(sequence) writes") }
-    }
-
     /// Uploads `original`, then puts a changed copy on the server behind our back (forced), and
     /// returns our own changed copy: the next upload of it conflicts.
     func diverge(
@@ -86,7 +71,7 @@ import Testing
             #expect(statistics.written == 60)
             #expect(!clock.sleeps.isEmpty)
             #expect(clock.sleeps.allSatisfy { $0 >= 3 }, "sleeps: \(clock.sleeps)")
-            try await expectUploaded(records, server: server, zone: "throttle", writes: 60)
+            try await server.expectHolds(records, zone: "throttle", writes: 60)
         }
     }
 
@@ -102,7 +87,7 @@ import Testing
             #expect(statistics.splits == 3)  // 90 → 45 + 45 → four of 22 or 23
             #expect(statistics.written == 90)
             #expect(scripted.modifyRequests.map(\.count) == [90, 45, 22, 23, 45, 22, 23])
-            try await expectUploaded(records, server: server, zone: "split", writes: 90)
+            try await server.expectHolds(records, zone: "split", writes: 90)
         }
     }
 
@@ -129,7 +114,7 @@ import Testing
             #expect(scripted.modifyRequests.last == failing)
             #expect(statistics.retries == 3)
             #expect(clock.sleeps.allSatisfy { $0 >= 2 })
-            try await expectUploaded(records, server: server, zone: "partial", writes: 20)
+            try await server.expectHolds(records, zone: "partial", writes: 20)
         }
     }
 
@@ -148,7 +133,7 @@ import Testing
             let statistics = try await upload(try uploadItems(records), with: uploader)
             #expect(statistics.alreadyThere == 30)
             #expect(statistics.written == 0)
-            try await expectUploaded(records, server: server, zone: "lost", writes: 30)
+            try await server.expectHolds(records, zone: "lost", writes: 30)
         }
     }
 
@@ -177,7 +162,7 @@ import Testing
             #expect(scripted.overlaps.isEmpty, "records in two requests at once: \(scripted.overlaps)")
             #expect(statistics.written == 30)
             #expect(delegate.rejected().isEmpty)
-            try await expectUploaded(Array(last.values), server: server, zone: "versions", writes: 30)
+            try await server.expectHolds(Array(last.values), zone: "versions", writes: 30)
         }
     }
 

@@ -360,22 +360,20 @@ package struct RecipeDigest: Sendable {
         return valid && (ref == true || url == true)
     }
 
-    /// ``Nutrition``: `null`, or an object whose known members are strings.
+    /// ``Nutrition``: an object whose known members are strings (a `null` member never gets here).
     private static func nutritionIsValid(_ value: Value) -> Bool {
-        if case .null = value { return true }
-        return object(value, shape: Nutrition.shape) { key, member in
+        object(value, shape: Nutrition.shape) { key, member in
             Nutrition.keys.contains(key) ? isOptionalString(member) : nil
         }
     }
 
     /// ``Recipe/Yield``: a `text` string, an optional `quantity` number and `unit` string.
     private static func yieldIsValid(_ value: Value) -> Bool {
-        if case .null = value { return true }
-        return object(value, shape: Recipe.Yield.shape, required: ["text"]) { key, member in
+        object(value, shape: Recipe.Yield.shape, required: ["text"]) { key, member in
             switch key {
             case "text": if case .string = member { true } else { false }
             case "unit": isOptionalString(member)
-            case "quantity": member.isNull || isDouble(member)
+            case "quantity": isNumber(member)
             default: nil
             }
         }
@@ -383,8 +381,7 @@ package struct RecipeDigest: Sendable {
 
     /// ``RecipeAuthor``: a `name` string, an optional `url` string.
     private static func authorIsValid(_ value: Value) -> Bool {
-        if case .null = value { return true }
-        return object(value, shape: RecipeAuthor.shape, required: ["name"]) { key, member in
+        object(value, shape: RecipeAuthor.shape, required: ["name"]) { key, member in
             switch key {
             case "name": if case .string = member { true } else { false }
             case "url": isOptionalString(member)
@@ -395,8 +392,7 @@ package struct RecipeDigest: Sendable {
 
     /// ``RecipeRating``: `value` and `scale` numbers, an optional integer `count`.
     private static func ratingIsValid(_ value: Value) -> Bool {
-        if case .null = value { return true }
-        return object(value, shape: RecipeRating.shape, required: ["value", "scale"]) { key, member in
+        object(value, shape: RecipeRating.shape, required: ["value", "scale"]) { key, member in
             switch key {
             case "value", "scale": isDouble(member)
             case "count": member.isNull || int(member) != nil

@@ -403,20 +403,14 @@ package struct JSONScanner {
         var i = pos + 1
         var high: UInt8 = 0
         // Eight bytes at a time while none is a quote, a backslash or a control character.
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var wideHigh: UInt64 = 0
         while i + 8 <= limit {
             let word = UnsafeRawPointer(buffer + i).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { break }
+            if JSONWriter.holdsEscaped(word) { break }
             wideHigh |= word
             i += 8
         }
-        if wideHigh & highs != 0 { high = 0x80 }
+        if wideHigh & 0x8080_8080_8080_8080 != 0 { high = 0x80 }
         while i < limit {
             let c = buffer[i]
             if c == UInt8(ascii: "\"") {

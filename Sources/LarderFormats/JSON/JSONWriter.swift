@@ -281,17 +281,9 @@ public final class JSONWriter: RecordWriter {
     /// backslash, a control character), or `count`: eight bytes at a time, then one by one.
     @inline(__always)
     private static func firstEscaped(in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var i = start
         while i + 8 <= count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            // A zero byte of `quote` or `backslash`, or a byte below 0x20, sets its high bit here.
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { break }
+            if holdsEscaped(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { break }
             i += 8
         }
         while i < count {
@@ -300,5 +292,19 @@ public final class JSONWriter: RecordWriter {
             i += 1
         }
         return count
+    }
+
+    /// Whether one of the eight bytes of `word` is one a JSON string escapes.
+    ///
+    /// That is a quote, a backslash or a control character; bytes past ASCII never are. The
+    /// word-at-a-time test of both the writer and the scanner.
+    @inline(__always)
+    static func holdsEscaped(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        // A zero byte of `quote` or `backslash`, or a byte below 0x20, sets its high bit here.
+        let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return special & 0x8080_8080_8080_8080 != 0
     }
 }

@@ -7,6 +7,7 @@ import LarderSync
 import LarderTestSupport
 import Logging
 import Synchronization
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -88,6 +89,22 @@ struct UploadTestServer {
     func clearFaults() async throws { _ = try await control("DELETE", "faults") }
 
     // MARK: Reading back
+
+    /// Expects every record in `zone` exactly once, with its fields, and nothing else there; with
+    /// `writes`, that the zone saw that many writes.
+    func expectHolds(_ records: [Value], zone: String, writes: Int64? = nil) async throws {
+        let (contents, sequence) = try await zoneContents(zone: zone)
+        #expect(contents.count == records.count, "zone \(zone)")
+        for record in records {
+            let name = try RecordMapping.recordName(for: record, type: "recipe")
+            guard let stored = contents[name] else {
+                Issue.record("\(name) is missing from zone \(zone)")
+                continue
+            }
+            #expect(Semantic.equal(try RecordMapping().value(of: stored), record), "\(zone) \(name)")
+        }
+        if let writes { #expect(sequence == writes, "zone \(zone) saw \(sequence) writes, not \(writes)") }
+    }
 
     /// Every live record of the zone, by name, read through the change feed, and the number
     /// of writes the zone has seen (the change sequence of the final token).
